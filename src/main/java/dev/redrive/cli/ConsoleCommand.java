@@ -1,0 +1,20 @@
+package dev.redrive.cli;
+
+import dev.redrive.console.ConsoleLauncher;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+@Command(name = "console", mixinStandardHelpOptions = true, description = "Open the triage console (the default command).")
+final class ConsoleCommand implements Runnable {
+    @Mixin
+    ConnectionOptions connection;
+
+    @Option(names = "--demo", description = "open the console on the sandbox (start it with the demo command first)")
+    boolean demo;
+
+    @Override
+    public void run() {
+        ConsoleLauncher.launch(connection.config(), demo);
+    }
+}

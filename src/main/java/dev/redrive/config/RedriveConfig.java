@@ -1,0 +1,79 @@
+package dev.redrive.config;
+
+import java.net.URI;
+import java.util.Map;
+import java.util.Objects;
+import java.util.regex.Pattern;
+
+/**
+ * Where Redrive finds its operation store and its broker, and which namespace it works in. The console, the CLI,
+ * the worker and the tests all read the same {@code REDRIVE_*} variables.
+ */
+public record RedriveConfig(String pgUrl, String pgUser, String pgPassword, String redisUri, String namespace) {
+
+    public static final String DEFAULT_PG_URL = "jdbc:postgresql://127.0.0.1:5432/postgres";
+    public static final String DEFAULT_PG_USER = "postgres";
+    public static final String DEFAULT_REDIS_URI = "redis://127.0.0.1:6379";
+    public static final String DEFAULT_NAMESPACE = "redrive";
+
+    /** A namespace names a PostgreSQL schema and prefixes Redis keys, so it must be safe for both. */
+    private static final Pattern NAMESPACE = Pattern.compile("[a-z][a-z0-9_]{0,47}");
+
+    public RedriveConfig {
+        pgUrl = requireText(pgUrl, "REDRIVE_PG_URL");
+        pgUser = requireText(pgUser, "REDRIVE_PG_USER");
+        pgPassword = pgPassword == null ? "" : pgPassword;
+        redisUri = requireText(redisUri, "REDRIVE_REDIS_URI");
+        namespace = requireText(namespace, "REDRIVE_NAMESPACE");
+        if (!pgUrl.startsWith("jdbc:postgresql:")) {
+            throw new ConfigurationException("REDRIVE_PG_URL must be a PostgreSQL JDBC URL (jdbc:postgresql://host:port/db), got: " + pgUrl);
+        }
+        checkRedisUri(redisUri);
+        if (!NAMESPACE.matcher(namespace).matches()) {
+            throw new ConfigurationException("REDRIVE_NAMESPACE must match [a-z][a-z0-9_]{0,47} (it names a schema and prefixes Redis keys), got: " + namespace);
+        }
+    }
+
+    public static RedriveConfig defaults() {
+        return fromEnvironment(Map.of());
+    }
+
+    public static RedriveConfig fromEnvironment(Map<String, String> env) {
+        return new RedriveConfig(
+                env.getOrDefault("REDRIVE_PG_URL", DEFAULT_PG_URL),
+                env.getOrDefault("REDRIVE_PG_USER", DEFAULT_PG_USER),
+                env.getOrDefault("REDRIVE_PG_PASSWORD", ""),
+                env.getOrDefault("REDRIVE_REDIS_URI", DEFAULT_REDIS_URI),
+                env.getOrDefault("REDRIVE_NAMESPACE", DEFAULT_NAMESPACE));
+    }
+
+    public RedriveConfig withNamespace(String otherNamespace) {
+        return new RedriveConfig(pgUrl, pgUser, pgPassword, redisUri, otherNamespace);
+    }
+
+    /** For logs and error lines: never shows the password. */
+    @Override
+    public String toString() {
+        return "RedriveConfig[pg=" + pgUrl + " user=" + pgUser + ", redis=" + redisUri + ", namespace=" + namespace + "]";
+    }
+
+    private static void checkRedisUri(String uri) {
+        URI parsed;
+        try {
+            parsed = URI.create(uri);
+        } catch (IllegalArgumentException e) {
+            throw new ConfigurationException("REDRIVE_REDIS_URI is not a URI: " + uri);
+        }
+        String scheme = Objects.toString(parsed.getScheme(), "");
+        if (!scheme.equals("redis") && !scheme.equals("rediss") || parsed.getHost() == null) {
+            throw new ConfigurationException("REDRIVE_REDIS_URI must look like redis://host:port (or rediss:// for TLS), got: " + uri);
+        }
+    }
+
+    private static String requireText(String value, String name) {
+        if (value == null || value.isBlank()) {
+            throw new ConfigurationException(name + " must not be empty");
+        }
+        return value.trim();
+    }
+}

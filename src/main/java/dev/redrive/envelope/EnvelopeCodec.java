@@ -1,0 +1,176 @@
+package dev.redrive.envelope;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.redrive.identity.InvalidIdException;
+import dev.redrive.identity.OperationId;
+import dev.redrive.model.FailureClass;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.time.format.DateTimeParseException;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.UUID;
+
+/** Reads and writes the v1 wire contract: a flat map of string fields, as in a Redis stream entry. */
+public final class EnvelopeCodec {
+    public static final int DEFAULT_MAX_PAYLOAD_BYTES = 256 * 1024;
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    private final int maxPayloadBytes;
+
+    public EnvelopeCodec(int maxPayloadBytes) {
+        this.maxPayloadBytes = maxPayloadBytes;
+    }
+
+    public EnvelopeCodec() {
+        this(DEFAULT_MAX_PAYLOAD_BYTES);
+    }
+
+    public Map<String, String> encode(DispatchEnvelope envelope) {
+        Map<String, String> fields = new LinkedHashMap<>();
+        fields.put("v", DispatchEnvelope.WIRE_VERSION);
+        fields.put("run_id", envelope.runId());
+        fields.put("node_id", envelope.nodeId());
+        fields.put("logical_attempt", Integer.toString(envelope.logicalAttempt()));
+        fields.put("operation_id", envelope.operationId().value());
+        fields.put("attempt", Integer.toString(envelope.attempt()));
+        fields.put("tool", envelope.tool());
+        fields.put("tool_schema_version", envelope.toolSchemaVersion());
+        fields.put("idempotency_key", envelope.idempotencyKey());
+        fields.put("payload", envelope.payload());
+        fields.put("trace_id", nullToEmpty(envelope.traceId()));
+        fields.put("correlation_id", nullToEmpty(envelope.correlationId()));
+        fields.put("runtime_version", nullToEmpty(envelope.runtimeVersion()));
+        fields.put("dispatched_at", envelope.dispatchedAt().toString());
+        putOptional(fields, "next_eligible_at", envelope.nextEligibleAt() == null ? null : envelope.nextEligibleAt().toString());
+        putOptional(fields, "last_error_class", envelope.lastErrorClass() == null ? null : envelope.lastErrorClass().name());
+        putOptional(fields, "redrive_command_id", envelope.redriveCommandId());
+        putOptional(fields, "approval_id", envelope.approvalId());
+        return fields;
+    }
+
+    /** Validates every field of the contract; throws {@link InvalidEnvelopeException} naming the first bad one. */
+    public DispatchEnvelope decode(Map<String, String> fields) {
+        String version = required(fields, "v");
+        if (!DispatchEnvelope.WIRE_VERSION.equals(version)) {
+            throw new InvalidEnvelopeException("v must be " + DispatchEnvelope.WIRE_VERSION + ", got '" + version + "'");
+        }
+        OperationId identity;
+        try {
+            identity = new OperationId(required(fields, "run_id"), required(fields, "node_id"),
+                    OperationId.parseLogicalAttempt(required(fields, "logical_attempt")));
+        } catch (InvalidIdException e) {
+            throw new InvalidEnvelopeException(e.getMessage());
+        }
+        String operationId = required(fields, "operation_id");
+        if (!operationId.equals(identity.value())) {
+            throw new InvalidEnvelopeException("operation_id must equal run_id:node_id:logical_attempt ('"
+                    + identity.value() + "'), got '" + operationId + "'");
+        }
+        int attempt = positiveInt(fields, "attempt");
+        String tool = required(fields, "tool");
+        if (!OperationId.isValidId(tool)) {
+            throw new InvalidEnvelopeException("tool must match [A-Za-z0-9._-]{1,128}, got '" + tool + "'");
+        }
+        String payload = required(fields, "payload");
+        checkPayload(payload);
+        String commandId = optional(fields, "redrive_command_id");
+        if (commandId != null) {
+            try {
+                UUID.fromString(commandId);
+            } catch (IllegalArgumentException e) {
+                throw new InvalidEnvelopeException("redrive_command_id must be a UUID, got '" + commandId + "'");
+            }
+        }
+        return new DispatchEnvelope(identity, attempt, tool,
+                required(fields, "tool_schema_version"),
+                required(fields, "idempotency_key"),
+                payload,
+                optional(fields, "trace_id"),
+                optional(fields, "correlation_id"),
+                optional(fields, "runtime_version"),
+                instant(fields, "dispatched_at", true),
+                instant(fields, "next_eligible_at", false),
+                failureClass(fields),
+                commandId,
+                optional(fields, "approval_id"));
+    }
+
+    private void checkPayload(String payload) {
+        int size = payload.getBytes(StandardCharsets.UTF_8).length;
+        if (size > maxPayloadBytes) {
+            throw new InvalidEnvelopeException("payload is " + size + " bytes, over the limit of " + maxPayloadBytes);
+        }
+        try {
+            JsonNode parsed = JSON.readTree(payload);
+            if (parsed == null || !parsed.isObject()) {
+                throw new InvalidEnvelopeException("payload must be a JSON object");
+            }
+        } catch (JsonProcessingException e) {
+            throw new InvalidEnvelopeException("payload is not JSON: " + e.getOriginalMessage());
+        }
+    }
+
+    private static String required(Map<String, String> fields, String name) {
+        String value = fields.get(name);
+        if (value == null || value.isEmpty()) {
+            throw new InvalidEnvelopeException(name + " is missing");
+        }
+        return value;
+    }
+
+    private static String optional(Map<String, String> fields, String name) {
+        String value = fields.get(name);
+        return value == null || value.isEmpty() ? null : value;
+    }
+
+    private static int positiveInt(Map<String, String> fields, String name) {
+        String text = required(fields, name);
+        try {
+            int value = Integer.parseInt(text);
+            if (value < 1) {
+                throw new InvalidEnvelopeException(name + " must be 1 or more, got " + value);
+            }
+            return value;
+        } catch (NumberFormatException e) {
+            throw new InvalidEnvelopeException(name + " must be a whole number, got '" + text + "'");
+        }
+    }
+
+    private static Instant instant(Map<String, String> fields, String name, boolean required) {
+        String text = required ? required(fields, name) : optional(fields, name);
+        if (text == null) {
+            return null;
+        }
+        try {
+            return Instant.parse(text);
+        } catch (DateTimeParseException e) {
+            throw new InvalidEnvelopeException(name + " must be an ISO-8601 instant, got '" + text + "'");
+        }
+    }
+
+    private static FailureClass failureClass(Map<String, String> fields) {
+        String text = optional(fields, "last_error_class");
+        if (text == null) {
+            return null;
+        }
+        try {
+            return FailureClass.valueOf(text);
+        } catch (IllegalArgumentException e) {
+            throw new InvalidEnvelopeException("last_error_class is not a failure class: '" + text + "'");
+        }
+    }
+
+    private static void putOptional(Map<String, String> fields, String name, String value) {
+        if (value != null) {
+            fields.put(name, value);
+        }
+    }
+
+    private static String nullToEmpty(String value) {
+        return value == null ? "" : value;
+    }
+}

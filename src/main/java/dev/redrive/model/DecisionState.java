@@ -1,0 +1,16 @@
+package dev.redrive.model;
+
+/** What an operator decided about a DLQ entry. Only OPEN entries can be decided, exactly once. */
+public enum DecisionState {
+    OPEN, REDRIVEN, RESOLVED, DISCARDED;
+
+    public boolean canBecome(DecisionState next) {
+        return this == OPEN && next != OPEN;
+    }
+
+    public void checkTransition(DecisionState next) {
+        if (!canBecome(next)) {
+            throw new IllegalStateTransitionException("DLQ entry", name(), next.name());
+        }
+    }
+}

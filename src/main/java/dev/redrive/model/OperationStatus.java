@@ -1,0 +1,61 @@
+package dev.redrive.model;
+
+import java.util.EnumSet;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Where an operation stands. {@link #allowedNext()} is the one table of allowed transitions; the store refuses any
+ * other change.
+ */
+public enum OperationStatus {
+    /** Recorded by the publishing side, waiting for a worker. */
+    PENDING,
+    /** A worker holds the lease. */
+    RUNNING,
+    /** Failed with a retryable class; next_eligible_at says when. */
+    RETRY_SCHEDULED,
+    SUCCEEDED,
+    /** In the DLQ, waiting for an operator's decision. */
+    DEAD_LETTERED,
+    /** An operator discarded it from the DLQ. */
+    DISCARDED,
+    /** Its run was cancelled or ended before it could run. */
+    CANCELLED;
+
+    private static final Map<OperationStatus, Set<OperationStatus>> TRANSITIONS = Map.of(
+            PENDING, EnumSet.of(RUNNING, RETRY_SCHEDULED, SUCCEEDED, DEAD_LETTERED, CANCELLED),
+            RUNNING, EnumSet.of(RUNNING, SUCCEEDED, RETRY_SCHEDULED, DEAD_LETTERED, CANCELLED),
+            RETRY_SCHEDULED, EnumSet.of(RUNNING, RETRY_SCHEDULED, SUCCEEDED, DEAD_LETTERED, CANCELLED),
+            DEAD_LETTERED, EnumSet.of(PENDING, SUCCEEDED, DISCARDED),
+            SUCCEEDED, EnumSet.noneOf(OperationStatus.class),
+            DISCARDED, EnumSet.noneOf(OperationStatus.class),
+            CANCELLED, EnumSet.noneOf(OperationStatus.class));
+
+    public Set<OperationStatus> allowedNext() {
+        return TRANSITIONS.get(this);
+    }
+
+    public boolean canBecome(OperationStatus next) {
+        return TRANSITIONS.get(this).contains(next);
+    }
+
+    public boolean isTerminal() {
+        return TRANSITIONS.get(this).isEmpty();
+    }
+
+    /** Every status that may change into {@code next}: the guard an UPDATE puts in its WHERE clause. */
+    public static String[] allowedBefore(OperationStatus next) {
+        return EnumSet.allOf(OperationStatus.class).stream()
+                .filter(status -> status.canBecome(next))
+                .map(Enum::name)
+                .toArray(String[]::new);
+    }
+
+    /** Throws when a change is not in the table; the message names both states. */
+    public void checkTransition(OperationStatus next) {
+        if (!canBecome(next)) {
+            throw new IllegalStateTransitionException("operation", name(), next.name());
+        }
+    }
+}

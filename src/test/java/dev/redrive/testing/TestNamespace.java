@@ -1,0 +1,64 @@
+package dev.redrive.testing;
+
+import dev.redrive.broker.Redis;
+import dev.redrive.config.RedriveConfig;
+import dev.redrive.store.Database;
+import org.junit.jupiter.api.extension.AfterAllCallback;
+import org.junit.jupiter.api.extension.BeforeAllCallback;
+import org.junit.jupiter.api.extension.ExtensionContext;
+
+import java.util.Locale;
+import java.util.concurrent.ThreadLocalRandom;
+
+/**
+ * Gives a test class a fresh namespace of its own on the real PostgreSQL and Redis named by the REDRIVE_*
+ * variables: a migrated schema and a Redis key prefix, dropped after the class. Register it as a static field:
+ * {@code @RegisterExtension static final TestNamespace ns = new TestNamespace();}
+ */
+public final class TestNamespace implements BeforeAllCallback, AfterAllCallback {
+    private RedriveConfig config;
+    private Database database;
+    private Redis redis;
+
+    @Override
+    public void beforeAll(ExtensionContext context) {
+        String name = "t_" + context.getRequiredTestClass().getSimpleName().toLowerCase(Locale.ROOT)
+                .replaceAll("[^a-z0-9]", "");
+        name = name.substring(0, Math.min(name.length(), 36)) + "_"
+                + Integer.toHexString(ThreadLocalRandom.current().nextInt(0x100000, 0xFFFFFF));
+        config = RedriveConfig.fromEnvironment(System.getenv()).withNamespace(name);
+        database = Database.open(config, 16);
+        database.dropSchema();
+        database.migrate();
+        redis = Redis.connect(config);
+        redis.deleteNamespaceKeys();
+    }
+
+    @Override
+    public void afterAll(ExtensionContext context) {
+        if (redis != null) {
+            redis.deleteNamespaceKeys();
+            redis.close();
+        }
+        if (database != null) {
+            database.dropSchema();
+            database.close();
+        }
+    }
+
+    public RedriveConfig config() {
+        return config;
+    }
+
+    public Database database() {
+        return database;
+    }
+
+    public Redis redis() {
+        return redis;
+    }
+
+    public String name() {
+        return config.namespace();
+    }
+}
