@@ -1,0 +1,165 @@
+package dev.redrive.demo.tools;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+
+import java.math.BigDecimal;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.HexFormat;
+import java.util.Optional;
+import java.util.concurrent.ThreadLocalRandom;
+
+/**
+ * The remote system the demo tool plays: it takes charges once per idempotency key, fails as the payload's fault list
+ * asks, and answers reconciliation look-ups. No HTTP here: {@link ChargeHandler} and {@link EffectLookupHandler}
+ * translate.
+ */
+final class ChargeDesk {
+    static final String TOOL = "demo.charge";
+
+    private final DemoToolLedger ledger;
+    private final Clock clock;
+    private final ObjectMapper json = new ObjectMapper();
+
+    ChargeDesk(DemoToolLedger ledger, Clock clock) {
+        this.ledger = ledger;
+        this.clock = clock;
+    }
+
+    ToolAnswer charge(ChargeRequest request) {
+        if (request.idempotencyKey() == null || request.idempotencyKey().isBlank()) {
+            return refuse(request, 400, "missing_idempotency_key", "the Idempotency-Key header is required");
+        }
+        ObjectNode payload;
+        FaultPlan plan;
+        BigDecimal amount;
+        try {
+            payload = payloadObject(request.body());
+            plan = FaultPlan.parse(payload.path("fault").isTextual() ? payload.get("fault").asText() : null);
+            amount = amount(payload);
+        } catch (IllegalArgumentException e) {
+            return refuse(request, 400, "invalid_request", e.getMessage());
+        }
+        return ledger.underKeyLock(request.idempotencyKey(), () -> {
+            int callNumber = ledger.callsSoFar(TOOL, request.idempotencyKey()) + 1;
+            Optional<Fault> fault = plan.forCall(callNumber);
+            ToolAnswer answer = fault.map(f -> answerFor(f, request, amount)).orElseGet(() -> applyOrReplay(request, amount));
+            ledger.recordCall(TOOL, request, answer.status(), fault.map(Fault::kind).orElse(null), payload.toString());
+            return answer;
+        });
+    }
+
+    ToolAnswer lookup(String idempotencyKey) {
+        return ledger.underKeyLock(idempotencyKey, () -> {
+            Instant now = clock.instant();
+            int lookupNumber = ledger.lookupsSoFar(TOOL, idempotencyKey) + 1;
+            FaultPlan plan = ledger.lastFaultText(TOOL, idempotencyKey).map(ChargeDesk::planOrNone).orElse(FaultPlan.none());
+            ToolAnswer answer;
+            if (plan.lookupDown(lookupNumber)) {
+                answer = error(503, "lookup_unavailable", "the effects ledger of " + TOOL + " is not answering");
+            } else {
+                answer = ledger.effectResult(idempotencyKey)
+                        .map(result -> ToolAnswer.of(200, "{\"applied\":true,\"result\":" + result + "}"))
+                        .orElseGet(() -> ToolAnswer.of(404, "{\"applied\":false}"));
+            }
+            ledger.recordLookup(TOOL, idempotencyKey, answer.status(), now);
+            return answer;
+        });
+    }
+
+    /** A look-up never fails on a fault text that its charge call already refused. */
+    private static FaultPlan planOrNone(String faultText) {
+        try {
+            return FaultPlan.parse(faultText);
+        } catch (InvalidFaultException e) {
+            return FaultPlan.none();
+        }
+    }
+
+    private ToolAnswer answerFor(Fault fault, ChargeRequest request, BigDecimal amount) {
+        return switch (fault.kind()) {
+            case RATE_LIMIT -> error(429, "rate_limited", "rate limit exceeded for " + TOOL + ", retry after "
+                    + fault.retryAfterSeconds() + " s").withHeader("Retry-After", Integer.toString(fault.retryAfterSeconds()));
+            case TRANSIENT -> error(500, "internal_error", "charge processor failed: worker pool exhausted (ref "
+                    + reference() + ")");
+            case DEPENDENCY_DOWN -> error(503, "dependency_unavailable", "payment network unreachable: connection to "
+                    + "acquirer timed out after 3000 ms");
+            case INVALID -> error(400, "invalid_request", "amount " + amount + " is not accepted: currency is missing "
+                    + "or the amount is outside the allowed range");
+            case FORBIDDEN -> error(403, "forbidden", "merchant account is not allowed to charge: approval for "
+                    + "scope charges.write is missing or revoked");
+            case TIMEOUT_BEFORE_APPLY -> error(504, "gateway_timeout", "charge processor did not answer in time")
+                    .lostInTransit();
+            case TIMEOUT_AFTER_APPLY -> applyOrReplay(request, amount).lostInTransit();
+            case LOOKUP_DOWN -> throw new IllegalStateException("lookup_down never applies to charge calls");
+        };
+    }
+
+    private ToolAnswer applyOrReplay(ChargeRequest request, BigDecimal amount) {
+        Optional<String> stored = ledger.effectResult(request.idempotencyKey());
+        if (stored.isPresent()) {
+            return ToolAnswer.of(200, stored.get()).withHeader("Idempotent-Replayed", "true");
+        }
+        Instant appliedAt = clock.instant();
+        ObjectNode result = json.createObjectNode()
+                .put("charge_id", "ch_" + reference())
+                .put("amount", amount)
+                .put("idempotency_key", request.idempotencyKey())
+                .put("applied_at", appliedAt.toString());
+        String resultText = result.toString();
+        ledger.recordEffect(TOOL, request.idempotencyKey(), request.operationId(), amount, resultText, appliedAt);
+        return ToolAnswer.of(200, resultText);
+    }
+
+    private ToolAnswer refuse(ChargeRequest request, int status, String code, String message) {
+        ToolAnswer answer = error(status, code, message);
+        ledger.recordCall(TOOL, request, status, null, bodyForRecord(request.body()));
+        return answer;
+    }
+
+    private ToolAnswer error(int status, String code, String message) {
+        return ToolAnswer.of(status, json.createObjectNode().put("error", code).put("message", message).toString());
+    }
+
+    private ObjectNode payloadObject(String body) {
+        try {
+            JsonNode node = json.readTree(body == null ? "" : body);
+            if (node instanceof ObjectNode object) {
+                return object;
+            }
+        } catch (JsonProcessingException e) {
+            throw new IllegalArgumentException("the body must be a JSON object: " + e.getOriginalMessage());
+        }
+        throw new IllegalArgumentException("the body must be a JSON object");
+    }
+
+    private static BigDecimal amount(ObjectNode payload) {
+        JsonNode amount = payload.get("amount");
+        if (amount == null || amount.isNull()) {
+            return null;
+        }
+        if (!amount.isNumber()) {
+            throw new IllegalArgumentException("amount must be a number, got " + amount);
+        }
+        return amount.decimalValue();
+    }
+
+    /** Keeps the raw body as evidence even when it is not JSON. */
+    private String bodyForRecord(String body) {
+        try {
+            return json.readTree(body == null ? "" : body).isObject() ? body
+                    : json.createObjectNode().put("unparsed", body).toString();
+        } catch (JsonProcessingException e) {
+            return json.createObjectNode().put("unparsed", body).toString();
+        }
+    }
+
+    private static String reference() {
+        byte[] bytes = new byte[8];
+        ThreadLocalRandom.current().nextBytes(bytes);
+        return HexFormat.of().formatHex(bytes);
+    }
+}

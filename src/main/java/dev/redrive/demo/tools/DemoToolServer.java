@@ -1,0 +1,124 @@
+package dev.redrive.demo.tools;
+
+import com.sun.net.httpserver.HttpServer;
+import dev.redrive.store.Database;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.SynchronousQueue;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * The demo tools: a stand-in remote system with real side effects, served over HTTP on loopback. It plays the tool
+ * {@code demo.charge}: takes a charge once per {@code Idempotency-Key}, records every call and every effect in the
+ * namespace's {@code demo_tool_calls} / {@code demo_tool_effects}, fails as the payload's {@code "fault"} asks (see
+ * {@link FaultPlan}), and answers reconciliation look-ups by idempotency key.
+ *
+ * <pre>{@code
+ * try (DemoToolServer tools = DemoToolServer.start(database)) {
+ *     URI charge = tools.chargeEndpoint();           // POST here
+ *     URI lookup = tools.lookupEndpoint();           // GET lookup + idempotencyKey
+ * }
+ * }</pre>
+ */
+public final class DemoToolServer implements AutoCloseable {
+    /** How long a lost answer is held back unless {@link #stallAnswers(Duration)} says otherwise. */
+    public static final Duration DEFAULT_STALL = Duration.ofSeconds(5);
+    private static final int MAX_THREADS = 128;
+
+    private final HttpServer server;
+    private final ExecutorService executor;
+    private volatile Duration stall = DEFAULT_STALL;
+
+    private DemoToolServer(HttpServer server, ExecutorService executor) {
+        this.server = server;
+        this.executor = executor;
+    }
+
+    /** Starts the service on 127.0.0.1 on a free port, recording into the database's namespace. */
+    public static DemoToolServer start(Database database) {
+        return start(database, Clock.systemUTC());
+    }
+
+    /** As {@link #start(Database)}, with the clock that stamps calls and effects. */
+    public static DemoToolServer start(Database database, Clock clock) {
+        HttpServer server;
+        try {
+            server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 64);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot open the demo tool service on loopback: " + e.getMessage(), e);
+        }
+        ExecutorService executor = newExecutor();
+        DemoToolServer tools = new DemoToolServer(server, executor);
+        ChargeDesk desk = new ChargeDesk(new DemoToolLedger(database.jdbc()), clock);
+        server.createContext(ChargeHandler.PATH, new ChargeHandler(desk, clock, tools::stallDuration));
+        server.createContext(EffectLookupHandler.PREFIX, new EffectLookupHandler(desk));
+        server.setExecutor(executor);
+        server.start();
+        return tools;
+    }
+
+    /** Sets how long a lost answer ({@code timeout_after_apply}, {@code timeout_before_apply}) is held back. */
+    public DemoToolServer stallAnswers(Duration duration) {
+        if (duration.isNegative()) {
+            throw new IllegalArgumentException("the stall must not be negative, got " + duration);
+        }
+        this.stall = duration;
+        return this;
+    }
+
+    public Duration stallDuration() {
+        return stall;
+    }
+
+    /** {@code http://127.0.0.1:PORT/tools/demo.charge}: POST a charge here. */
+    public URI chargeEndpoint() {
+        return base().resolve(ChargeHandler.PATH);
+    }
+
+    /** {@code http://127.0.0.1:PORT/tools/demo.charge/effects/}: append the idempotency key and GET it. */
+    public URI lookupEndpoint() {
+        return base().resolve(EffectLookupHandler.PREFIX);
+    }
+
+    /** The tool name the worker registers this service under. */
+    public String toolName() {
+        return ChargeDesk.TOOL;
+    }
+
+    /** Stops answering; stalled answers are dropped. */
+    @Override
+    public void close() {
+        server.stop(0);
+        executor.shutdownNow();
+        try {
+            executor.awaitTermination(2, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private URI base() {
+        return URI.create("http://127.0.0.1:" + server.getAddress().getPort());
+    }
+
+    /** Stalled answers sleep on their thread, so the pool grows with them instead of queueing fresh calls. */
+    private static ExecutorService newExecutor() {
+        AtomicInteger threads = new AtomicInteger();
+        ThreadPoolExecutor executor = new ThreadPoolExecutor(4, MAX_THREADS, 30, TimeUnit.SECONDS,
+                new SynchronousQueue<>(), runnable -> {
+            Thread thread = new Thread(runnable, "demo-tools-" + threads.incrementAndGet());
+            thread.setDaemon(true);
+            return thread;
+        }, new ThreadPoolExecutor.CallerRunsPolicy());
+        return executor;
+    }
+}
