@@ -34,7 +34,7 @@ final class DemoToolLedger {
                 """, tool, idempotencyKey);
     }
 
-    void recordCall(String tool, ChargeRequest request, int httpStatus, FaultKind fault, String body) {
+    void recordCall(String tool, ToolCall request, int httpStatus, FaultKind fault, String body) {
         jdbc.update("""
                 INSERT INTO demo_tool_calls (received_at, tool, idempotency_key, operation_id, attempt, http_status, fault, body)
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?)
@@ -67,7 +67,7 @@ final class DemoToolLedger {
                 """, receivedAt, tool, idempotencyKey, httpStatus);
     }
 
-    /** The fault list of the last charge call that carried the key, which also governs its look-ups. */
+    /** The fault list of the last call that carried the key, which also governs its look-ups. */
     Optional<String> lastFaultText(String tool, String idempotencyKey) {
         return jdbc.queryOne("""
                 SELECT coalesce(body->>'fault', '') FROM demo_tool_calls

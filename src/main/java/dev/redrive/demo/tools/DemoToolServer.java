@@ -17,10 +17,11 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * The demo tools: a stand-in remote system with real side effects, served over HTTP on loopback. It plays the tool
- * {@code demo.charge}: takes a charge once per {@code Idempotency-Key}, records every call and every effect in the
- * namespace's {@code demo_tool_calls} / {@code demo_tool_effects}, fails as the payload's {@code "fault"} asks (see
- * {@link FaultPlan}), and answers reconciliation look-ups by idempotency key.
+ * The demo tools: stand-in remote systems with real side effects, served over HTTP on loopback. It plays the tool
+ * {@code demo.charge} (and the other {@link DemoTool}s the sandbox uses): applies a call's effect once per
+ * {@code Idempotency-Key}, records every call and every effect in the namespace's {@code demo_tool_calls} /
+ * {@code demo_tool_effects}, fails as the payload's {@code "fault"} asks (see {@link FaultPlan}), and answers
+ * reconciliation look-ups by idempotency key.
  *
  * <pre>{@code
  * try (DemoToolServer tools = DemoToolServer.start(database)) {
@@ -58,9 +59,12 @@ public final class DemoToolServer implements AutoCloseable {
         }
         ExecutorService executor = newExecutor();
         DemoToolServer tools = new DemoToolServer(server, executor);
-        ChargeDesk desk = new ChargeDesk(new DemoToolLedger(database.jdbc()), clock);
-        server.createContext(ChargeHandler.PATH, new ChargeHandler(desk, clock, tools::stallDuration));
-        server.createContext(EffectLookupHandler.PREFIX, new EffectLookupHandler(desk));
+        DemoToolLedger ledger = new DemoToolLedger(database.jdbc());
+        for (DemoTool tool : DemoTool.values()) {
+            ToolDesk desk = new ToolDesk(tool, ledger, clock);
+            server.createContext(tool.path(), new CallHandler(tool, desk, clock, tools::stallDuration));
+            server.createContext(tool.lookupPrefix(), new EffectLookupHandler(tool, desk));
+        }
         server.setExecutor(executor);
         server.start();
         return tools;
@@ -81,17 +85,22 @@ public final class DemoToolServer implements AutoCloseable {
 
     /** {@code http://127.0.0.1:PORT/tools/demo.charge}: POST a charge here. */
     public URI chargeEndpoint() {
-        return base().resolve(ChargeHandler.PATH);
+        return endpoint(DemoTool.CHARGE);
     }
 
     /** {@code http://127.0.0.1:PORT/tools/demo.charge/effects/}: append the idempotency key and GET it. */
     public URI lookupEndpoint() {
-        return base().resolve(EffectLookupHandler.PREFIX);
+        return lookupEndpoint(DemoTool.CHARGE);
     }
 
-    /** The tool name the worker registers this service under. */
-    public String toolName() {
-        return ChargeDesk.TOOL;
+    /** {@code http://127.0.0.1:PORT/tools/{tool}}: POST a call of that tool here. */
+    public URI endpoint(DemoTool tool) {
+        return base().resolve(tool.path());
+    }
+
+    /** {@code http://127.0.0.1:PORT/tools/{tool}/effects/}: append the idempotency key and GET it. */
+    public URI lookupEndpoint(DemoTool tool) {
+        return base().resolve(tool.lookupPrefix());
     }
 
     /** Stops answering; stalled answers are dropped. */

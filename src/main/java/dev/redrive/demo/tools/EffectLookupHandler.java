@@ -7,13 +7,13 @@ import java.io.IOException;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
 
-/** {@code GET /tools/demo.charge/effects/{idempotencyKey}}: the reconciliation look-up. */
+/** {@code GET /tools/{tool}/effects/{idempotencyKey}}: the reconciliation look-up. */
 final class EffectLookupHandler implements HttpHandler {
-    static final String PREFIX = "/tools/" + ChargeDesk.TOOL + "/effects/";
+    private final String prefix;
+    private final ToolDesk desk;
 
-    private final ChargeDesk desk;
-
-    EffectLookupHandler(ChargeDesk desk) {
+    EffectLookupHandler(DemoTool tool, ToolDesk desk) {
+        this.prefix = tool.lookupPrefix();
         this.desk = desk;
     }
 
@@ -25,11 +25,11 @@ final class EffectLookupHandler implements HttpHandler {
                 return;
             }
             String path = exchange.getRequestURI().getRawPath();
-            String key = path.startsWith(PREFIX)
-                    ? URLDecoder.decode(path.substring(PREFIX.length()), StandardCharsets.UTF_8) : "";
+            String key = path.startsWith(prefix)
+                    ? URLDecoder.decode(path.substring(prefix.length()), StandardCharsets.UTF_8) : "";
             if (key.isBlank() || key.contains("/")) {
                 HttpExchanges.send(exchange, ToolAnswer.of(400,
-                        "{\"error\":\"invalid_request\",\"message\":\"append the idempotency key to " + PREFIX + "\"}"));
+                        "{\"error\":\"invalid_request\",\"message\":\"append the idempotency key to " + prefix + "\"}"));
                 return;
             }
             ToolAnswer answer;

@@ -31,8 +31,8 @@ public enum FaultKind {
         return Arrays.stream(values()).filter(kind -> kind.wireName().equals(name)).findFirst();
     }
 
-    /** Whether the fault concerns charge calls (all but {@link #LOOKUP_DOWN}, which concerns look-ups). */
-    public boolean affectsCharges() {
+    /** Whether the fault concerns tool calls (all but {@link #LOOKUP_DOWN}, which concerns look-ups). */
+    public boolean affectsCalls() {
         return this != LOOKUP_DOWN;
     }
 }

@@ -6,19 +6,19 @@ import java.util.Optional;
 import java.util.OptionalInt;
 
 /**
- * The faults a payload asks for, e.g. {@code "rate_limit:2:1;transient:1"}. Charge faults play one after the other
- * over the calls of one idempotency key: there the first two calls are rate limited, the third fails with a 500 and
+ * The faults a payload asks for, e.g. {@code "rate_limit:2:1;transient:1"}. Call faults play one after the other
+  * over the calls of one idempotency key: there the first two calls are rate limited, the third fails with a 500 and
  * the fourth succeeds. A fault without a count takes every call from its turn on. {@code lookup_down} concerns the
  * look-ups of the key and is counted separately.
  */
 public final class FaultPlan {
     private static final int DEFAULT_RETRY_AFTER_SECONDS = 1;
 
-    private final List<Fault> chargeFaults;
+    private final List<Fault> callFaults;
     private final Optional<Fault> lookupFault;
 
-    private FaultPlan(List<Fault> chargeFaults, Optional<Fault> lookupFault) {
-        this.chargeFaults = List.copyOf(chargeFaults);
+    private FaultPlan(List<Fault> callFaults, Optional<Fault> lookupFault) {
+        this.callFaults = List.copyOf(callFaults);
         this.lookupFault = lookupFault;
     }
 
@@ -31,28 +31,28 @@ public final class FaultPlan {
         if (text == null || text.isBlank()) {
             return none();
         }
-        List<Fault> charges = new ArrayList<>();
+        List<Fault> calls = new ArrayList<>();
         Optional<Fault> lookup = Optional.empty();
         for (String item : text.split(";")) {
             if (item.isBlank()) {
                 continue;
             }
             Fault fault = parseOne(item.strip());
-            if (fault.kind().affectsCharges()) {
-                charges.add(fault);
+            if (fault.kind().affectsCalls()) {
+                calls.add(fault);
             } else if (lookup.isPresent()) {
                 throw new InvalidFaultException("lookup_down is given twice in fault '" + text + "'");
             } else {
                 lookup = Optional.of(fault);
             }
         }
-        return new FaultPlan(charges, lookup);
+        return new FaultPlan(calls, lookup);
     }
 
-    /** The fault that the {@code callNumber}-th charge call (1-based) of a key plays, if any. */
+    /** The fault that the {@code callNumber}-th call (1-based) of a key plays, if any. */
     public Optional<Fault> forCall(int callNumber) {
         int consumed = 0;
-        for (Fault fault : chargeFaults) {
+        for (Fault fault : callFaults) {
             if (fault.unlimited()) {
                 return Optional.of(fault);
             }

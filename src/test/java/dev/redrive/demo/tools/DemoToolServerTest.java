@@ -49,6 +49,23 @@ class DemoToolServerTest {
     }
 
     @Test
+    void otherTools_haveTheirOwnEndpointsAndResults() throws Exception {
+        String key = newKey();
+
+        HttpResponse<String> shipped = send(HttpRequest.newBuilder(tools.endpoint(DemoTool.SHIP))
+                .header("Idempotency-Key", key)
+                .POST(HttpRequest.BodyPublishers.ofString("{\"order\":\"o-1\"}")).build());
+        HttpResponse<String> found = send(HttpRequest.newBuilder(URI.create(tools.lookupEndpoint(DemoTool.SHIP) + key))
+                .GET().build());
+
+        assertThat(shipped.statusCode()).isEqualTo(200);
+        assertThat(json.readTree(shipped.body()).get("shipment_id").asText()).startsWith("shp_");
+        assertThat(found.statusCode()).isEqualTo(200);
+        assertThat(ns.database().jdbc().queryLong(
+                "SELECT count(*) FROM demo_tool_effects WHERE idempotency_key = ? AND tool = 'demo.ship'", key)).isEqualTo(1);
+    }
+
+    @Test
     void charge_appliesOnce_andARepeatedKeyReplaysTheStoredResult() throws Exception {
         String key = newKey();
 

@@ -13,23 +13,25 @@ import java.util.Optional;
 import java.util.concurrent.ThreadLocalRandom;
 
 /**
- * The remote system the demo tool plays: it takes charges once per idempotency key, fails as the payload's fault list
- * asks, and answers reconciliation look-ups. No HTTP here: {@link ChargeHandler} and {@link EffectLookupHandler}
- * translate.
+ * The remote system one demo tool plays: it applies each call's effect once per idempotency key, fails as the
+ * payload's fault list asks, and answers reconciliation look-ups. No HTTP here: {@link CallHandler} and
+ * {@link EffectLookupHandler} translate.
  */
-final class ChargeDesk {
-    static final String TOOL = "demo.charge";
-
+final class ToolDesk {
+    private final DemoTool tool;
+    private final String name;
     private final DemoToolLedger ledger;
     private final Clock clock;
     private final ObjectMapper json = new ObjectMapper();
 
-    ChargeDesk(DemoToolLedger ledger, Clock clock) {
+    ToolDesk(DemoTool tool, DemoToolLedger ledger, Clock clock) {
+        this.tool = tool;
+        this.name = tool.toolName();
         this.ledger = ledger;
         this.clock = clock;
     }
 
-    ToolAnswer charge(ChargeRequest request) {
+    ToolAnswer call(ToolCall request) {
         if (request.idempotencyKey() == null || request.idempotencyKey().isBlank()) {
             return refuse(request, 400, "missing_idempotency_key", "the Idempotency-Key header is required");
         }
@@ -44,10 +46,10 @@ final class ChargeDesk {
             return refuse(request, 400, "invalid_request", e.getMessage());
         }
         return ledger.underKeyLock(request.idempotencyKey(), () -> {
-            int callNumber = ledger.callsSoFar(TOOL, request.idempotencyKey()) + 1;
+            int callNumber = ledger.callsSoFar(name, request.idempotencyKey()) + 1;
             Optional<Fault> fault = plan.forCall(callNumber);
             ToolAnswer answer = fault.map(f -> answerFor(f, request, amount)).orElseGet(() -> applyOrReplay(request, amount));
-            ledger.recordCall(TOOL, request, answer.status(), fault.map(Fault::kind).orElse(null), payload.toString());
+            ledger.recordCall(name, request, answer.status(), fault.map(Fault::kind).orElse(null), payload.toString());
             return answer;
         });
     }
@@ -55,22 +57,22 @@ final class ChargeDesk {
     ToolAnswer lookup(String idempotencyKey) {
         return ledger.underKeyLock(idempotencyKey, () -> {
             Instant now = clock.instant();
-            int lookupNumber = ledger.lookupsSoFar(TOOL, idempotencyKey) + 1;
-            FaultPlan plan = ledger.lastFaultText(TOOL, idempotencyKey).map(ChargeDesk::planOrNone).orElse(FaultPlan.none());
+            int lookupNumber = ledger.lookupsSoFar(name, idempotencyKey) + 1;
+            FaultPlan plan = ledger.lastFaultText(name, idempotencyKey).map(ToolDesk::planOrNone).orElse(FaultPlan.none());
             ToolAnswer answer;
             if (plan.lookupDown(lookupNumber)) {
-                answer = error(503, "lookup_unavailable", "the effects ledger of " + TOOL + " is not answering");
+                answer = error(503, "lookup_unavailable", "the effects ledger of " + name + " is not answering");
             } else {
                 answer = ledger.effectResult(idempotencyKey)
                         .map(result -> ToolAnswer.of(200, "{\"applied\":true,\"result\":" + result + "}"))
                         .orElseGet(() -> ToolAnswer.of(404, "{\"applied\":false}"));
             }
-            ledger.recordLookup(TOOL, idempotencyKey, answer.status(), now);
+            ledger.recordLookup(name, idempotencyKey, answer.status(), now);
             return answer;
         });
     }
 
-    /** A look-up never fails on a fault text that its charge call already refused. */
+    /** A look-up never fails on a fault text that its call already refused. */
     private static FaultPlan planOrNone(String faultText) {
         try {
             return FaultPlan.parse(faultText);
@@ -79,44 +81,49 @@ final class ChargeDesk {
         }
     }
 
-    private ToolAnswer answerFor(Fault fault, ChargeRequest request, BigDecimal amount) {
+    private ToolAnswer answerFor(Fault fault, ToolCall request, BigDecimal amount) {
         return switch (fault.kind()) {
-            case RATE_LIMIT -> error(429, "rate_limited", "rate limit exceeded for " + TOOL + ", retry after "
+            case RATE_LIMIT -> error(429, "rate_limited", "rate limit exceeded for " + name + ", retry after "
                     + fault.retryAfterSeconds() + " s").withHeader("Retry-After", Integer.toString(fault.retryAfterSeconds()));
-            case TRANSIENT -> error(500, "internal_error", "charge processor failed: worker pool exhausted (ref "
+            case TRANSIENT -> error(500, "internal_error", tool.remoteSystem() + " failed: worker pool exhausted (ref "
                     + reference() + ")");
-            case DEPENDENCY_DOWN -> error(503, "dependency_unavailable", "payment network unreachable: connection to "
-                    + "acquirer timed out after 3000 ms");
-            case INVALID -> error(400, "invalid_request", "amount " + amount + " is not accepted: currency is missing "
-                    + "or the amount is outside the allowed range");
-            case FORBIDDEN -> error(403, "forbidden", "merchant account is not allowed to charge: approval for "
-                    + "scope charges.write is missing or revoked");
-            case TIMEOUT_BEFORE_APPLY -> error(504, "gateway_timeout", "charge processor did not answer in time")
+            case DEPENDENCY_DOWN -> error(503, "dependency_unavailable", tool.remoteSystem() + " unreachable: upstream "
+                    + "connection timed out after 3000 ms");
+            case INVALID -> error(400, "invalid_request", invalidMessage(amount));
+            case FORBIDDEN -> error(403, "forbidden", "the caller is not allowed to use " + name
+                    + ": the approval for scope " + name + ".write is missing or revoked");
+            case TIMEOUT_BEFORE_APPLY -> error(504, "gateway_timeout", tool.remoteSystem() + " did not answer in time")
                     .lostInTransit();
             case TIMEOUT_AFTER_APPLY -> applyOrReplay(request, amount).lostInTransit();
-            case LOOKUP_DOWN -> throw new IllegalStateException("lookup_down never applies to charge calls");
+            case LOOKUP_DOWN -> throw new IllegalStateException("lookup_down never applies to calls");
         };
     }
 
-    private ToolAnswer applyOrReplay(ChargeRequest request, BigDecimal amount) {
+    private String invalidMessage(BigDecimal amount) {
+        return tool == DemoTool.CHARGE
+                ? "amount " + amount + " is not accepted: currency is missing or the amount is outside the allowed range"
+                : "the request does not match the " + name + " schema: a required field is missing or malformed";
+    }
+
+    private ToolAnswer applyOrReplay(ToolCall request, BigDecimal amount) {
         Optional<String> stored = ledger.effectResult(request.idempotencyKey());
         if (stored.isPresent()) {
             return ToolAnswer.of(200, stored.get()).withHeader("Idempotent-Replayed", "true");
         }
         Instant appliedAt = clock.instant();
         ObjectNode result = json.createObjectNode()
-                .put("charge_id", "ch_" + reference())
+                .put(tool.resultIdField(), tool.resultIdPrefix() + reference())
                 .put("amount", amount)
                 .put("idempotency_key", request.idempotencyKey())
                 .put("applied_at", appliedAt.toString());
         String resultText = result.toString();
-        ledger.recordEffect(TOOL, request.idempotencyKey(), request.operationId(), amount, resultText, appliedAt);
+        ledger.recordEffect(name, request.idempotencyKey(), request.operationId(), amount, resultText, appliedAt);
         return ToolAnswer.of(200, resultText);
     }
 
-    private ToolAnswer refuse(ChargeRequest request, int status, String code, String message) {
+    private ToolAnswer refuse(ToolCall request, int status, String code, String message) {
         ToolAnswer answer = error(status, code, message);
-        ledger.recordCall(TOOL, request, status, null, bodyForRecord(request.body()));
+        ledger.recordCall(name, request, status, null, bodyForRecord(request.body()));
         return answer;
     }
 

@@ -8,15 +8,15 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.function.Supplier;
 
-/** {@code POST /tools/demo.charge}: hands the call to the {@link ChargeDesk}, then answers or stalls a lost answer. */
-final class ChargeHandler implements HttpHandler {
-    static final String PATH = "/tools/" + ChargeDesk.TOOL;
-
-    private final ChargeDesk desk;
+/** {@code POST /tools/{tool}}: hands the call to the tool's {@link ToolDesk}, then answers or stalls a lost answer. */
+final class CallHandler implements HttpHandler {
+    private final String path;
+    private final ToolDesk desk;
     private final Clock clock;
     private final Supplier<Duration> stall;
 
-    ChargeHandler(ChargeDesk desk, Clock clock, Supplier<Duration> stall) {
+    CallHandler(DemoTool tool, ToolDesk desk, Clock clock, Supplier<Duration> stall) {
+        this.path = tool.path();
         this.desk = desk;
         this.clock = clock;
         this.stall = stall;
@@ -25,7 +25,7 @@ final class ChargeHandler implements HttpHandler {
     @Override
     public void handle(HttpExchange exchange) throws IOException {
         try (exchange) {
-            if (!PATH.equals(exchange.getRequestURI().getRawPath())) {
+            if (!path.equals(exchange.getRequestURI().getRawPath())) {
                 HttpExchanges.send(exchange, ToolAnswer.of(404, "{\"error\":\"not_found\",\"message\":\"no such tool\"}"));
                 return;
             }
@@ -33,7 +33,7 @@ final class ChargeHandler implements HttpHandler {
                 HttpExchanges.sendMethodNotAllowed(exchange, "POST");
                 return;
             }
-            ChargeRequest request = new ChargeRequest(
+            ToolCall request = new ToolCall(
                     exchange.getRequestHeaders().getFirst("Idempotency-Key"),
                     exchange.getRequestHeaders().getFirst("X-Operation-Id"),
                     attempt(exchange.getRequestHeaders().getFirst("X-Attempt")),
@@ -41,7 +41,7 @@ final class ChargeHandler implements HttpHandler {
                     clock.instant());
             ToolAnswer answer;
             try {
-                answer = desk.charge(request);
+                answer = desk.call(request);
             } catch (RuntimeException e) {
                 HttpExchanges.sendServiceFailure(exchange, e);
                 return;
