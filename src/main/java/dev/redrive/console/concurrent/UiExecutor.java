@@ -39,6 +39,11 @@ public final class UiExecutor implements AutoCloseable {
 
     /** A pool of {@code threads} daemon threads with a bounded queue; callbacks run on the FX application thread. */
     public static UiExecutor forFx(int threads) {
+        return withCallbacksOn(Platform::runLater, threads);
+    }
+
+    /** A bounded pool whose callbacks run on {@code ui}. */
+    public static UiExecutor withCallbacksOn(Executor ui, int threads) {
         AtomicInteger counter = new AtomicInteger();
         ThreadPoolExecutor pool = new ThreadPoolExecutor(threads, threads, 30, TimeUnit.SECONDS,
                 new ArrayBlockingQueue<>(256), runnable -> {
@@ -47,7 +52,7 @@ public final class UiExecutor implements AutoCloseable {
             return thread;
         }, new ThreadPoolExecutor.AbortPolicy());
         pool.allowCoreThreadTimeOut(true);
-        return new UiExecutor(pool, pool, Platform::runLater);
+        return new UiExecutor(pool, pool, ui);
     }
 
     /** Runs work and callbacks on the calling thread: for view-model tests. */
