@@ -60,13 +60,8 @@ public final class JdbcDlqQueries implements DlqQueries {
             throw new IllegalArgumentException("page size must be between 1 and " + MAX_PAGE_SIZE + ", got " + limit);
         }
         boolean newer = cursor != null && direction == PageDirection.PREVIOUS;
-        DlqWhere where = DlqWhere.of(filter);
-        if (cursor != null) {
-            where.and(newer ? "(entered_at, id) > (?, ?)" : "(entered_at, id) < (?, ?)", cursor.enteredAt(), cursor.id());
-        }
-        String order = newer ? " ORDER BY entered_at ASC, id ASC LIMIT ?" : " ORDER BY entered_at DESC, id DESC LIMIT ?";
-        List<DlqRow> fetched = new ArrayList<>(jdbc.query(ROW_COLUMNS + where.sql() + order, JdbcDlqQueries::row,
-                where.params(limit + 1)));
+        Statement statement = pageStatement(filter, cursor, direction, limit);
+        List<DlqRow> fetched = new ArrayList<>(jdbc.query(statement.sql(), JdbcDlqQueries::row, statement.params()));
         boolean hasMore = fetched.size() > limit;
         List<DlqRow> rows = fetched.subList(0, Math.min(limit, fetched.size()));
         if (newer) {
@@ -82,8 +77,8 @@ public final class JdbcDlqQueries implements DlqQueries {
 
     @Override
     public List<FingerprintGroup> groups(DlqFilter filter) {
-        DlqWhere where = DlqWhere.of(filter);
-        return jdbc.query(GROUPS.formatted(where.sql()), JdbcDlqQueries::group, where.params());
+        Statement statement = groupsStatement(filter);
+        return jdbc.query(statement.sql(), JdbcDlqQueries::group, statement.params());
     }
 
     @Override
@@ -97,8 +92,8 @@ public final class JdbcDlqQueries implements DlqQueries {
 
     @Override
     public long exactCount(DlqFilter filter) {
-        DlqWhere where = DlqWhere.of(filter);
-        return jdbc.queryLong("SELECT count(*) FROM dlq_entries" + where.sql(), where.params());
+        Statement statement = countStatement(filter);
+        return jdbc.queryLong(statement.sql(), statement.params());
     }
 
     @Override
@@ -106,6 +101,35 @@ public final class JdbcDlqQueries implements DlqQueries {
         DlqWhere where = DlqWhere.of(filter);
         return jdbc.query("SELECT id FROM dlq_entries" + where.sql() + " ORDER BY entered_at DESC, id DESC LIMIT ?",
                 row -> row.getLong(1), where.params(max));
+    }
+
+    /** A statement with the values it binds. */
+    record Statement(String sql, Object[] params) {
+    }
+
+    Statement pageStatement(DlqFilter filter, DlqCursor cursor, PageDirection direction, int limit) {
+        boolean newer = cursor != null && direction == PageDirection.PREVIOUS;
+        DlqWhere where = DlqWhere.of(filter);
+        if (cursor != null) {
+            where.and(newer ? "(entered_at, id) > (?, ?)" : "(entered_at, id) < (?, ?)", cursor.enteredAt(), cursor.id());
+        }
+        String order = newer ? " ORDER BY entered_at ASC, id ASC LIMIT ?" : " ORDER BY entered_at DESC, id DESC LIMIT ?";
+        return new Statement(ROW_COLUMNS + where.sql() + order, where.params(limit + 1));
+    }
+
+    Statement groupsStatement(DlqFilter filter) {
+        DlqWhere where = DlqWhere.of(filter);
+        return new Statement(GROUPS.formatted(where.sql()), where.params());
+    }
+
+    Statement countStatement(DlqFilter filter) {
+        DlqWhere where = DlqWhere.of(filter);
+        return new Statement("SELECT count(*) FROM dlq_entries" + where.sql(), where.params());
+    }
+
+    /** The plan PostgreSQL chooses for a statement, as EXPLAIN prints it. */
+    String plan(Statement statement) {
+        return String.join("\n", jdbc.query("EXPLAIN " + statement.sql(), row -> row.getString(1), statement.params()));
     }
 
     /** The planner's row estimate for the filter: costs a plan, never a scan. */
