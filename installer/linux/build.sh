@@ -3,7 +3,8 @@
 #   installer/linux/build.sh            -> target/installer/linux/Redrive/ (app image) and target/installer/linux/redrive_<version>_<arch>.deb
 #   SKIP_DEB=1 installer/linux/build.sh -> the app image only
 # Needs JDK 17+ (jpackage), and for the .deb: fakeroot and binutils (apt-get install -y fakeroot binutils).
-# Builds target/redrive.jar first when it is missing (mvn -B -DskipTests package).
+# Builds target/redrive.jar first when it is missing (mvn -B -DskipTests package). JPACKAGE=/path/to/jpackage picks
+# another JDK's jpackage (17 ignores linux-shortcut=false, so its .deb also lists redrive-cli in the menu; 18+ does not).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
@@ -16,7 +17,7 @@ rm -rf "$input" "$dest"
 mkdir -p "$input" "$dest"
 cp target/redrive.jar "$input/"
 
-jpackage @installer/jpackage/app-image.args \
+"${JPACKAGE:-jpackage}" @installer/jpackage/app-image.args \
     --type app-image \
     --app-version "$version" \
     --input "$input" \
@@ -26,7 +27,7 @@ jpackage @installer/jpackage/app-image.args \
 echo "app image: $dest/Redrive (bin/Redrive opens the console, bin/redrive-cli runs commands)"
 
 if [[ "${SKIP_DEB:-0}" != "1" ]]; then
-    jpackage @installer/jpackage/package.args \
+    "${JPACKAGE:-jpackage}" @installer/jpackage/package.args \
         --type deb \
         --app-version "$version" \
         --app-image "$dest/Redrive" \

@@ -21,7 +21,7 @@ if [[ -n "${MAC_SIGNING_KEY_USER_NAME:-}" ]]; then
     signing=(--mac-sign --mac-signing-key-user-name "$MAC_SIGNING_KEY_USER_NAME")
 fi
 
-jpackage @installer/jpackage/app-image.args \
+"${JPACKAGE:-jpackage}" @installer/jpackage/app-image.args \
     --type app-image \
     --app-version "$version" \
     --input "$input" \
@@ -34,7 +34,7 @@ jpackage @installer/jpackage/app-image.args \
 echo "app bundle: $dest/Redrive.app"
 
 if [[ "${SKIP_DMG:-0}" != "1" ]]; then
-    jpackage @installer/jpackage/package.args \
+    "${JPACKAGE:-jpackage}" @installer/jpackage/package.args \
         --type dmg \
         --app-version "$version" \
         --app-image "$dest/Redrive.app" \

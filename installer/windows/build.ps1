@@ -1,7 +1,8 @@
 # Builds the Windows application image and .msi from the shaded jar.
 #   powershell -ExecutionPolicy Bypass -File installer\windows\build.ps1          -> app image + .msi
 #   powershell -ExecutionPolicy Bypass -File installer\windows\build.ps1 -SkipMsi -> the app image only
-# Needs JDK 17+ (jpackage) and, for the .msi, the WiX Toolset 3.x on PATH (candle.exe, light.exe).
+# Needs JDK 17+ (jpackage; $env:JPACKAGE picks another one) and, for the .msi, the WiX Toolset 3.x on PATH
+# (candle.exe, light.exe; jpackage from JDK 24 on wants WiX 4+).
 # Outputs: target\installer\windows\Redrive\ (Redrive.exe opens the console, redrive-cli.exe runs commands)
 #          target\installer\windows\Redrive-<version>.msi
 param([switch]$SkipMsi)
@@ -17,13 +18,14 @@ if (-not (Test-Path target\redrive.jar)) {
     if ($LASTEXITCODE -ne 0) { throw "mvn package failed" }
 }
 
+$jpackage = if ($env:JPACKAGE) { $env:JPACKAGE } else { 'jpackage' }
 $inputDir = 'target\installer\input'
 $dest = 'target\installer\windows'
 Remove-Item -Recurse -Force $inputDir, $dest -ErrorAction SilentlyContinue
 New-Item -ItemType Directory -Force $inputDir, $dest | Out-Null
 Copy-Item target\redrive.jar $inputDir
 
-jpackage '@installer/jpackage/app-image.args' `
+& $jpackage '@installer/jpackage/app-image.args' `
     --type app-image `
     --app-version $version `
     --input $inputDir `
@@ -35,7 +37,7 @@ Write-Host "app image: $dest\Redrive"
 
 if (-not $SkipMsi) {
     # A fixed upgrade code lets a newer .msi replace an installed older one.
-    jpackage '@installer/jpackage/package.args' `
+    & $jpackage '@installer/jpackage/package.args' `
         --type msi `
         --app-version $version `
         --app-image "$dest\Redrive" `

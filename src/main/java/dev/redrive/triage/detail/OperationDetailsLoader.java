@@ -1,0 +1,243 @@
+package dev.redrive.triage.detail;
+
+import dev.redrive.model.DecisionState;
+import dev.redrive.model.FailureClass;
+import dev.redrive.model.OperationStatus;
+import dev.redrive.model.RunStatus;
+import dev.redrive.model.SideEffectState;
+import dev.redrive.store.Database;
+import dev.redrive.store.Jdbc;
+import dev.redrive.triage.json.TriageJson;
+
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.List;
+import java.util.Optional;
+import java.util.UUID;
+
+/**
+ * Loads an operation with all its evidence and history. Called inside a transaction, it reads through that
+ * transaction's connection, so a decision sees the same facts it then changes.
+ */
+public final class OperationDetailsLoader {
+    private static final String OPERATION = "SELECT * FROM operations WHERE operation_id = ?";
+    private static final String RUN = "SELECT * FROM runs WHERE run_id = ?";
+    private static final String ATTEMPTS = "SELECT * FROM attempts WHERE operation_id = ? ORDER BY attempt, started_at, id";
+    private static final String ENTRIES = "SELECT * FROM dlq_entries WHERE operation_id = ? ORDER BY entered_at DESC, id DESC";
+    private static final String ENTRY = "SELECT * FROM dlq_entries WHERE id = ?";
+    private static final String RECONCILIATIONS = "SELECT * FROM reconciliations WHERE operation_id = ? ORDER BY recorded_at, id";
+    private static final String COMMANDS = "SELECT * FROM redrive_commands WHERE operation_id = ? ORDER BY issued_at, command_id";
+    private static final String AUDIT = """
+            SELECT * FROM audit_log
+            WHERE operation_id = ? OR dlq_entry_id IN (SELECT id FROM dlq_entries WHERE operation_id = ?)
+            ORDER BY at, id""";
+    private static final String CURRENT_SCHEMA = "SELECT version FROM tool_schemas WHERE tool = ? AND is_current";
+    private static final String APPROVAL = "SELECT * FROM approvals WHERE approval_id = ?";
+
+    private final Jdbc jdbc;
+
+    public OperationDetailsLoader(Database database) {
+        this.jdbc = database.jdbc();
+    }
+
+    /** Everything about one operation, or empty when the store does not know it. */
+    public Optional<OperationDetails> load(String operationId) {
+        return operation(operationId).map(operation -> new OperationDetails(
+                operation,
+                run(operation.runId()).orElse(null),
+                jdbc.query(ATTEMPTS, OperationDetailsLoader::attempt, operationId),
+                jdbc.query(ENTRIES, OperationDetailsLoader::entry, operationId),
+                jdbc.query(RECONCILIATIONS, OperationDetailsLoader::reconciliation, operationId),
+                jdbc.query(COMMANDS, OperationDetailsLoader::command, operationId),
+                jdbc.query(AUDIT, OperationDetailsLoader::audit, operationId, operationId),
+                currentSchemaVersion(operation.tool()).orElse(null),
+                operation.approvalId() == null ? null : approval(operation.approvalId()).orElse(null)));
+    }
+
+    /** Like {@link #load} but fails with a message naming the operation when it is unknown. */
+    public OperationDetails require(String operationId) {
+        return load(operationId).orElseThrow(() -> new UnknownOperationException(operationId));
+    }
+
+    public Optional<OperationRecord> operation(String operationId) {
+        return jdbc.queryOne(OPERATION, OperationDetailsLoader::operation, operationId);
+    }
+
+    public Optional<RunRecord> run(String runId) {
+        return jdbc.queryOne(RUN, OperationDetailsLoader::run, runId);
+    }
+
+    public Optional<DlqEntryRecord> entry(long id) {
+        return jdbc.queryOne(ENTRY, OperationDetailsLoader::entry, id);
+    }
+
+    public Optional<String> currentSchemaVersion(String tool) {
+        return jdbc.queryOne(CURRENT_SCHEMA, row -> row.getString(1), tool);
+    }
+
+    public Optional<ApprovalRecord> approval(String approvalId) {
+        return jdbc.queryOne(APPROVAL, OperationDetailsLoader::approval, approvalId);
+    }
+
+    static OperationRecord operation(ResultSet row) throws SQLException {
+        return new OperationRecord(
+                row.getString("operation_id"),
+                row.getString("run_id"),
+                row.getString("node_id"),
+                row.getInt("logical_attempt"),
+                OperationStatus.valueOf(row.getString("status")),
+                row.getInt("attempt"),
+                row.getString("tool"),
+                row.getString("tool_schema_version"),
+                row.getString("idempotency_key"),
+                TriageJson.parse(row.getString("payload")),
+                row.getString("approval_id"),
+                row.getString("trace_id"),
+                row.getString("correlation_id"),
+                row.getString("runtime_version"),
+                row.getString("lease_owner"),
+                row.getLong("fencing_token"),
+                Jdbc.instant(row, "lease_expires_at"),
+                TriageJson.parse(row.getString("result")),
+                SideEffectState.valueOf(row.getString("side_effect")),
+                failureClass(row, "last_error_class"),
+                Jdbc.instant(row, "next_eligible_at"),
+                uuid(row, "redrive_command_id"),
+                Jdbc.instant(row, "dispatched_at"),
+                Jdbc.instant(row, "created_at"),
+                Jdbc.instant(row, "updated_at"));
+    }
+
+    static RunRecord run(ResultSet row) throws SQLException {
+        return new RunRecord(row.getString("run_id"), RunStatus.valueOf(row.getString("status")),
+                row.getString("status_reason"), Jdbc.instant(row, "created_at"), Jdbc.instant(row, "updated_at"));
+    }
+
+    static AttemptRecord attempt(ResultSet row) throws SQLException {
+        return new AttemptRecord(
+                row.getLong("id"),
+                row.getInt("attempt"),
+                row.getString("delivery_id"),
+                Jdbc.nullableInt(row, "delivery_count"),
+                row.getString("consumer"),
+                Jdbc.nullableLong(row, "fencing_token"),
+                uuid(row, "redrive_command_id"),
+                Jdbc.instant(row, "started_at"),
+                Jdbc.instant(row, "finished_at"),
+                row.getString("outcome"),
+                failureClass(row, "error_class"),
+                row.getString("error_code"),
+                row.getString("error_message"),
+                Jdbc.nullableLong(row, "retry_after_ms"),
+                Jdbc.instant(row, "next_eligible_at"),
+                sideEffect(row, "side_effect"));
+    }
+
+    static DlqEntryRecord entry(ResultSet row) throws SQLException {
+        return new DlqEntryRecord(
+                row.getLong("id"),
+                row.getString("dedup_key"),
+                row.getString("operation_id"),
+                row.getString("run_id"),
+                row.getString("node_id"),
+                Jdbc.nullableInt(row, "logical_attempt"),
+                Jdbc.nullableInt(row, "attempt"),
+                row.getString("tool"),
+                row.getString("tool_schema_version"),
+                row.getString("idempotency_key"),
+                row.getString("approval_id"),
+                row.getString("trace_id"),
+                row.getString("correlation_id"),
+                row.getString("runtime_version"),
+                row.getString("stream"),
+                row.getString("entry_id"),
+                Jdbc.nullableInt(row, "delivery_count"),
+                row.getString("consumer"),
+                FailureClass.valueOf(row.getString("error_class")),
+                row.getString("error_code"),
+                row.getString("error_message"),
+                row.getString("error_fingerprint"),
+                SideEffectState.valueOf(row.getString("side_effect")),
+                TriageJson.parse(row.getString("attempt_history")),
+                TriageJson.parse(row.getString("raw_message")),
+                TriageJson.parse(row.getString("payload")),
+                Jdbc.instant(row, "entered_at"),
+                DecisionState.valueOf(row.getString("decision_state")),
+                row.getString("decided_by"),
+                Jdbc.instant(row, "decided_at"),
+                row.getString("decision_reason"),
+                row.getInt("version"));
+    }
+
+    static ReconciliationRecord reconciliation(ResultSet row) throws SQLException {
+        return new ReconciliationRecord(
+                row.getLong("id"),
+                ReconciliationOutcome.valueOf(row.getString("outcome")),
+                ReconciliationSource.valueOf(row.getString("source")),
+                row.getString("evidence"),
+                TriageJson.parse(row.getString("result")),
+                row.getString("recorded_by"),
+                Jdbc.instant(row, "recorded_at"));
+    }
+
+    static RedriveCommandRecord command(ResultSet row) throws SQLException {
+        return new RedriveCommandRecord(
+                uuid(row, "command_id"),
+                row.getString("operation_id"),
+                row.getLong("dlq_entry_id"),
+                row.getString("operator"),
+                row.getString("reason"),
+                Jdbc.instant(row, "issued_at"),
+                row.getInt("from_attempt"),
+                row.getInt("to_attempt"),
+                row.getString("target_schema_version"),
+                TriageJson.parse(row.getString("preconditions")),
+                RedriveCommandStatus.valueOf(row.getString("status")),
+                Jdbc.instant(row, "executed_at"),
+                Jdbc.instant(row, "completed_at"));
+    }
+
+    static AuditEntry audit(ResultSet row) throws SQLException {
+        return new AuditEntry(
+                row.getLong("id"),
+                Jdbc.instant(row, "at"),
+                row.getString("actor"),
+                row.getString("action"),
+                row.getString("operation_id"),
+                Jdbc.nullableLong(row, "dlq_entry_id"),
+                uuid(row, "command_id"),
+                row.getString("reason"),
+                TriageJson.parse(row.getString("details")));
+    }
+
+    static ApprovalRecord approval(ResultSet row) throws SQLException {
+        return new ApprovalRecord(
+                row.getString("approval_id"),
+                row.getString("scope"),
+                row.getString("granted_by"),
+                Jdbc.instant(row, "granted_at"),
+                Jdbc.instant(row, "expires_at"),
+                Jdbc.instant(row, "revoked_at"),
+                row.getString("revoked_by"),
+                row.getString("revoke_reason"));
+    }
+
+    /** The audit history of entries that have no operation (unreadable messages), by entry id. */
+    public List<AuditEntry> auditOfEntry(long dlqEntryId) {
+        return jdbc.query("SELECT * FROM audit_log WHERE dlq_entry_id = ? ORDER BY at, id", OperationDetailsLoader::audit, dlqEntryId);
+    }
+
+    private static FailureClass failureClass(ResultSet row, String column) throws SQLException {
+        String value = row.getString(column);
+        return value == null ? null : FailureClass.valueOf(value);
+    }
+
+    private static SideEffectState sideEffect(ResultSet row, String column) throws SQLException {
+        String value = row.getString(column);
+        return value == null ? null : SideEffectState.valueOf(value);
+    }
+
+    private static UUID uuid(ResultSet row, String column) throws SQLException {
+        return row.getObject(column, UUID.class);
+    }
+}

@@ -1,0 +1,60 @@
+package dev.redrive.triage.json;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.PropertyNamingStrategies;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.databind.json.JsonMapper;
+import com.fasterxml.jackson.datatype.jsr310.JavaTimeModule;
+import dev.redrive.store.StoreException;
+
+/**
+ * The JSON conventions of DESIGN.md: snake_case field names, ISO-8601 instants. One mapper for the CLI's
+ * {@code --json} output, the JSON report and the jsonb columns the triage engine reads.
+ */
+public final class TriageJson {
+    private static final ObjectMapper MAPPER = JsonMapper.builder()
+            .propertyNamingStrategy(PropertyNamingStrategies.SNAKE_CASE)
+            .addModule(new JavaTimeModule())
+            .disable(SerializationFeature.WRITE_DATES_AS_TIMESTAMPS)
+            .enable(SerializationFeature.INDENT_OUTPUT)
+            .build();
+
+    private TriageJson() {
+    }
+
+    public static ObjectMapper mapper() {
+        return MAPPER;
+    }
+
+    /** Parses a jsonb column's text; null stays null. */
+    public static JsonNode parse(String text) {
+        if (text == null) {
+            return null;
+        }
+        try {
+            return MAPPER.readTree(text);
+        } catch (JsonProcessingException e) {
+            throw new StoreException("a jsonb column held text that is not JSON: " + e.getOriginalMessage());
+        }
+    }
+
+    /** Writes any value with the snake_case conventions, indented. */
+    public static String write(Object value) {
+        try {
+            return MAPPER.writeValueAsString(value);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("cannot write " + value.getClass().getSimpleName() + " as JSON", e);
+        }
+    }
+
+    /** Writes a value as compact JSON text, e.g. to bind as jsonb. */
+    public static String compact(Object value) {
+        try {
+            return MAPPER.writer().without(SerializationFeature.INDENT_OUTPUT).writeValueAsString(value);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("cannot write " + value.getClass().getSimpleName() + " as JSON", e);
+        }
+    }
+}

@@ -1,0 +1,180 @@
+package dev.redrive.triage.query;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.redrive.model.DecisionState;
+import dev.redrive.model.FailureClass;
+import dev.redrive.model.SideEffectState;
+import dev.redrive.store.Database;
+import dev.redrive.store.Jdbc;
+import dev.redrive.store.StoreException;
+
+import java.sql.Array;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.List;
+
+/**
+ * {@link DlqQueries} on PostgreSQL. Pages are keyset-paged on (entered_at, id), which every DLQ index ends with, so a
+ * page deep in a million entries costs the same as the first one.
+ */
+public final class JdbcDlqQueries implements DlqQueries {
+    /** Above this many estimated rows a count returns the planner's estimate instead of counting. */
+    public static final long EXACT_COUNT_LIMIT = 100_000;
+    public static final int MAX_PAGE_SIZE = 1000;
+
+    private static final String ROW_COLUMNS = """
+            SELECT id, operation_id, run_id, node_id, tool, error_class, error_message, error_fingerprint,
+                   side_effect, decision_state, entered_at, attempt, trace_id, correlation_id, version
+            FROM dlq_entries""";
+
+    private static final String GROUPS = """
+            SELECT g.error_fingerprint, g.tool, g.classes, g.total, g.open, g.first_seen, g.last_seen,
+                   (SELECT s.error_message FROM dlq_entries s
+                     WHERE s.error_fingerprint = g.error_fingerprint
+                     ORDER BY s.entered_at DESC, s.id DESC LIMIT 1) AS sample_message
+            FROM (SELECT error_fingerprint, min(tool) AS tool,
+                         array_agg(DISTINCT error_class ORDER BY error_class) AS classes,
+                         count(*) AS total,
+                         count(*) FILTER (WHERE decision_state = 'OPEN') AS open,
+                         min(entered_at) AS first_seen, max(entered_at) AS last_seen
+                  FROM dlq_entries%s
+                  GROUP BY error_fingerprint) g
+            ORDER BY g.total DESC, g.last_seen DESC, g.error_fingerprint""";
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    private final Jdbc jdbc;
+
+    public JdbcDlqQueries(Database database) {
+        this.jdbc = database.jdbc();
+    }
+
+    @Override
+    public DlqPage page(DlqFilter filter, DlqCursor cursor, PageDirection direction, int limit) {
+        if (limit < 1 || limit > MAX_PAGE_SIZE) {
+            throw new IllegalArgumentException("page size must be between 1 and " + MAX_PAGE_SIZE + ", got " + limit);
+        }
+        boolean newer = cursor != null && direction == PageDirection.PREVIOUS;
+        Statement statement = pageStatement(filter, cursor, direction, limit);
+        List<DlqRow> fetched = new ArrayList<>(jdbc.query(statement.sql(), JdbcDlqQueries::row, statement.params()));
+        boolean hasMore = fetched.size() > limit;
+        List<DlqRow> rows = fetched.subList(0, Math.min(limit, fetched.size()));
+        if (newer) {
+            Collections.reverse(rows);
+        }
+        DlqCursor first = rows.isEmpty() ? null : rows.get(0).cursor();
+        DlqCursor last = rows.isEmpty() ? null : rows.get(rows.size() - 1).cursor();
+        if (newer) {
+            return new DlqPage(rows, last, hasMore ? first : null, hasMore);
+        }
+        return new DlqPage(rows, hasMore ? last : null, cursor == null ? null : first, hasMore);
+    }
+
+    @Override
+    public List<FingerprintGroup> groups(DlqFilter filter) {
+        Statement statement = groupsStatement(filter);
+        return jdbc.query(statement.sql(), JdbcDlqQueries::group, statement.params());
+    }
+
+    @Override
+    public DlqCount count(DlqFilter filter) {
+        long estimate = estimate(filter);
+        if (estimate > EXACT_COUNT_LIMIT) {
+            return new DlqCount(estimate, false);
+        }
+        return new DlqCount(exactCount(filter), true);
+    }
+
+    @Override
+    public long exactCount(DlqFilter filter) {
+        Statement statement = countStatement(filter);
+        return jdbc.queryLong(statement.sql(), statement.params());
+    }
+
+    @Override
+    public List<Long> ids(DlqFilter filter, int max) {
+        DlqWhere where = DlqWhere.of(filter);
+        return jdbc.query("SELECT id FROM dlq_entries" + where.sql() + " ORDER BY entered_at DESC, id DESC LIMIT ?",
+                row -> row.getLong(1), where.params(max));
+    }
+
+    /** A statement with the values it binds. */
+    record Statement(String sql, Object[] params) {
+    }
+
+    Statement pageStatement(DlqFilter filter, DlqCursor cursor, PageDirection direction, int limit) {
+        boolean newer = cursor != null && direction == PageDirection.PREVIOUS;
+        DlqWhere where = DlqWhere.of(filter);
+        if (cursor != null) {
+            where.and(newer ? "(entered_at, id) > (?, ?)" : "(entered_at, id) < (?, ?)", cursor.enteredAt(), cursor.id());
+        }
+        String order = newer ? " ORDER BY entered_at ASC, id ASC LIMIT ?" : " ORDER BY entered_at DESC, id DESC LIMIT ?";
+        return new Statement(ROW_COLUMNS + where.sql() + order, where.params(limit + 1));
+    }
+
+    Statement groupsStatement(DlqFilter filter) {
+        DlqWhere where = DlqWhere.of(filter);
+        return new Statement(GROUPS.formatted(where.sql()), where.params());
+    }
+
+    Statement countStatement(DlqFilter filter) {
+        DlqWhere where = DlqWhere.of(filter);
+        return new Statement("SELECT count(*) FROM dlq_entries" + where.sql(), where.params());
+    }
+
+    /** The plan PostgreSQL chooses for a statement, as EXPLAIN prints it. */
+    String plan(Statement statement) {
+        return String.join("\n", jdbc.query("EXPLAIN " + statement.sql(), row -> row.getString(1), statement.params()));
+    }
+
+    /** The planner's row estimate for the filter: costs a plan, never a scan. */
+    long estimate(DlqFilter filter) {
+        DlqWhere where = DlqWhere.of(filter);
+        String plan = jdbc.queryOne("EXPLAIN (FORMAT JSON) SELECT 1 FROM dlq_entries" + where.sql(),
+                row -> row.getString(1), where.params()).orElseThrow();
+        try {
+            JsonNode root = JSON.readTree(plan);
+            return root.path(0).path("Plan").path("Plan Rows").asLong();
+        } catch (JsonProcessingException e) {
+            throw new StoreException("PostgreSQL answered EXPLAIN with something that is not JSON: " + e.getOriginalMessage());
+        }
+    }
+
+    static DlqRow row(ResultSet row) throws SQLException {
+        return new DlqRow(
+                row.getLong("id"),
+                row.getString("operation_id"),
+                row.getString("run_id"),
+                row.getString("node_id"),
+                row.getString("tool"),
+                FailureClass.valueOf(row.getString("error_class")),
+                row.getString("error_message"),
+                row.getString("error_fingerprint"),
+                SideEffectState.valueOf(row.getString("side_effect")),
+                DecisionState.valueOf(row.getString("decision_state")),
+                Jdbc.instant(row, "entered_at"),
+                Jdbc.nullableInt(row, "attempt"),
+                row.getString("trace_id"),
+                row.getString("correlation_id"),
+                row.getInt("version"));
+    }
+
+    private static FingerprintGroup group(ResultSet row) throws SQLException {
+        Array classes = row.getArray("classes");
+        List<FailureClass> classList = Arrays.stream((String[]) classes.getArray()).map(FailureClass::valueOf).toList();
+        return new FingerprintGroup(
+                row.getString("error_fingerprint"),
+                row.getString("tool"),
+                classList,
+                row.getString("sample_message"),
+                row.getLong("total"),
+                row.getLong("open"),
+                Jdbc.instant(row, "first_seen"),
+                Jdbc.instant(row, "last_seen"));
+    }
+}

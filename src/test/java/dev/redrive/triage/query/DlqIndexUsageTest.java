@@ -1,0 +1,89 @@
+package dev.redrive.triage.query;
+
+import dev.redrive.model.DecisionState;
+import dev.redrive.model.FailureClass;
+import dev.redrive.model.SideEffectState;
+import dev.redrive.testing.TestNamespace;
+import dev.redrive.triage.generate.DlqGenerator;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+import java.time.Clock;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** The console's queries on a 200k-entry namespace: every one is answered from an index, never a full scan. */
+class DlqIndexUsageTest {
+    @RegisterExtension
+    static final TestNamespace ns = new TestNamespace();
+
+    private static final Instant NOW = Instant.parse("2026-11-30T00:00:00Z");
+    private static JdbcDlqQueries queries;
+    private static DlqRow deep;
+    private static DlqRow sample;
+
+    @BeforeAll
+    static void twoHundredThousandEntries() {
+        new DlqGenerator(ns.database(), Clock.fixed(NOW, ZoneOffset.UTC)).generate(200_000, "big");
+        queries = new JdbcDlqQueries(ns.database());
+        sample = queries.firstPage(DlqFilter.none(), 1).rows().get(0);
+        deep = queries.firstPage(DlqFilter.none().withEnteredBetween(NOW.minusSeconds(20L * 24 * 3600), NOW), 1).rows().get(0);
+    }
+
+    private static Map<String, DlqFilter> filters() {
+        Map<String, DlqFilter> filters = new LinkedHashMap<>();
+        filters.put("none", DlqFilter.none());
+        filters.put("class", DlqFilter.none().withErrorClass(FailureClass.PERMISSION));
+        filters.put("tool", DlqFilter.none().withTool("mail.send"));
+        filters.put("run", DlqFilter.none().withRunId(sample.runId()));
+        filters.put("trace", DlqFilter.none().withTraceOrCorrelationId(sample.traceId()));
+        filters.put("correlation", DlqFilter.none().withTraceOrCorrelationId(sample.correlationId()));
+        filters.put("time", DlqFilter.none().withEnteredBetween(NOW.minusSeconds(3600), NOW));
+        filters.put("side effect", DlqFilter.none().withSideEffect(SideEffectState.POSSIBLE));
+        filters.put("decision", DlqFilter.none().withDecisionState(DecisionState.DISCARDED));
+        filters.put("text", DlqFilter.none().withText("oauth token"));
+        filters.put("fingerprint", DlqFilter.none().withFingerprint(sample.fingerprint()));
+        filters.put("class+tool+open", DlqFilter.none().withErrorClass(FailureClass.RATE_LIMITED).withTool("demo.charge")
+                .withDecisionState(DecisionState.OPEN));
+        return filters;
+    }
+
+    @Test
+    void everyFilteredPage_inBothDirectionsAndDeep_usesAnIndex() {
+        filters().forEach((name, filter) -> {
+            assertIndexed(name + " first page", queries.pageStatement(filter, null, PageDirection.NEXT, 50));
+            assertIndexed(name + " next page", queries.pageStatement(filter, deep.cursor(), PageDirection.NEXT, 50));
+            assertIndexed(name + " previous page", queries.pageStatement(filter, deep.cursor(), PageDirection.PREVIOUS, 50));
+        });
+    }
+
+    @Test
+    void selectiveCountsAndGroups_useAnIndex() {
+        for (String name : new String[]{"class", "run", "trace", "time", "decision", "text", "fingerprint"}) {
+            DlqFilter filter = filters().get(name);
+            assertIndexed(name + " count", queries.countStatement(filter));
+            assertIndexed(name + " groups", queries.groupsStatement(filter));
+        }
+    }
+
+    @Test
+    void aLargeCount_isTheEstimate_andAPageDeepInTheQueue_isAsFastAsTheFirst() {
+        DlqCount count = queries.count(DlqFilter.none());
+        assertThat(count.exact()).isFalse();
+        assertThat(count.value()).isBetween(150_000L, 250_000L);
+
+        DlqPage page = queries.page(DlqFilter.none(), deep.cursor(), PageDirection.NEXT, 100);
+        assertThat(page.rows()).hasSize(100);
+        assertThat(page.rows().get(0).enteredAt()).isBeforeOrEqualTo(deep.enteredAt());
+    }
+
+    private static void assertIndexed(String what, JdbcDlqQueries.Statement statement) {
+        String plan = queries.plan(statement);
+        assertThat(plan).as(what + ":\n" + plan).doesNotContain("Seq Scan on dlq_entries");
+    }
+}

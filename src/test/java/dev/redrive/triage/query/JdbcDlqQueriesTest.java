@@ -1,0 +1,162 @@
+package dev.redrive.triage.query;
+
+import dev.redrive.model.DecisionState;
+import dev.redrive.model.FailureClass;
+import dev.redrive.model.SideEffectState;
+import dev.redrive.store.Jdbc;
+import dev.redrive.testing.TestNamespace;
+import dev.redrive.triage.DeadLetterFixture;
+import dev.redrive.triage.generate.DlqGenerator;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+import java.time.Clock;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+class JdbcDlqQueriesTest {
+    @RegisterExtension
+    static final TestNamespace ns = new TestNamespace();
+
+    private static final Instant T0 = Instant.parse("2026-11-29T10:00:00Z");
+    private static DlqQueries queries;
+    private static Jdbc jdbc;
+
+    @BeforeAll
+    static void incident() {
+        jdbc = ns.database().jdbc();
+        queries = new JdbcDlqQueries(ns.database());
+        new DlqGenerator(ns.database(), Clock.fixed(Instant.parse("2026-11-30T00:00:00Z"), ZoneOffset.UTC))
+                .generate(600, "bulk");
+        DeadLetterFixture fixture = new DeadLetterFixture(ns.database());
+        fixture.deadLettered("inc-1", "charge-a").tool("t.alpha").errorClass(FailureClass.RATE_LIMITED)
+                .message("rate limited: retry after 12 s").fingerprint("fp-rate").enteredAt(T0).create();
+        fixture.deadLettered("inc-1", "charge-b").tool("t.alpha").errorClass(FailureClass.UNKNOWN_SIDE_EFFECT)
+                .sideEffect(SideEffectState.POSSIBLE).message("read timed out after 5000 ms")
+                .fingerprint("fp-timeout").traceId("trace-special").enteredAt(T0.plusSeconds(60)).create();
+        fixture.deadLettered("inc-2", "charge-c").tool("t.beta").errorClass(FailureClass.RATE_LIMITED)
+                .message("rate limited: retry after 30 s").fingerprint("fp-rate").correlationId("corr-special")
+                .enteredAt(T0.plusSeconds(120)).create();
+        fixture.deadLettered("inc-2", "charge-d").tool("t.beta").errorClass(FailureClass.INVALID_INPUT)
+                .message("amount exceeds the per-charge limit").fingerprint("fp-invalid")
+                .enteredAt(T0.plusSeconds(180)).create();
+        jdbc.update("UPDATE dlq_entries SET decision_state = 'DISCARDED', decided_by = 'bob', version = 1 WHERE operation_id = 'inc-2:charge-d:0'");
+    }
+
+    @Test
+    void pagingForwardThenBack_visitsEveryEntryOnceInNewestFirstOrder() {
+        List<Long> expected = jdbc.query("SELECT id FROM dlq_entries ORDER BY entered_at DESC, id DESC", row -> row.getLong(1));
+
+        List<DlqPage> pages = new ArrayList<>();
+        DlqPage page = queries.firstPage(DlqFilter.none(), 47);
+        assertThat(page.hasPrevious()).isFalse();
+        pages.add(page);
+        while (page.hasNext()) {
+            page = queries.page(DlqFilter.none(), page.next(), PageDirection.NEXT, 47);
+            pages.add(page);
+        }
+        assertThat(page.hasMore()).isFalse();
+        assertThat(pages.stream().flatMap(p -> p.rows().stream()).map(DlqRow::id).toList()).isEqualTo(expected);
+
+        List<Long> backwards = new ArrayList<>();
+        DlqPage back = pages.get(pages.size() - 1);
+        backwards.addAll(0, back.rows().stream().map(DlqRow::id).toList());
+        while (back.hasPrevious()) {
+            back = queries.page(DlqFilter.none(), back.previous(), PageDirection.PREVIOUS, 47);
+            backwards.addAll(0, back.rows().stream().map(DlqRow::id).toList());
+        }
+        assertThat(backwards).isEqualTo(expected);
+    }
+
+    @Test
+    void previousPage_ofTheSecondPage_isTheFirstPage() {
+        DlqPage first = queries.firstPage(DlqFilter.none(), 10);
+        DlqPage second = queries.page(DlqFilter.none(), first.next(), PageDirection.NEXT, 10);
+
+        DlqPage again = queries.page(DlqFilter.none(), second.previous(), PageDirection.PREVIOUS, 10);
+
+        assertThat(again.rows()).isEqualTo(first.rows());
+        assertThat(again.hasPrevious()).isFalse();
+        assertThat(again.next()).isEqualTo(first.next());
+    }
+
+    @Test
+    void eachFilter_returnsOnlyTheMatchingEntries() {
+        assertThat(operations(DlqFilter.none().withTool("t.alpha"))).containsExactly("inc-1:charge-b:0", "inc-1:charge-a:0");
+        assertThat(operations(DlqFilter.none().withRunId("inc-2"))).containsExactly("inc-2:charge-d:0", "inc-2:charge-c:0");
+        assertThat(operations(DlqFilter.none().withRunId("inc-1").withErrorClass(FailureClass.RATE_LIMITED)))
+                .containsExactly("inc-1:charge-a:0");
+        assertThat(operations(DlqFilter.none().withTraceOrCorrelationId("trace-special"))).containsExactly("inc-1:charge-b:0");
+        assertThat(operations(DlqFilter.none().withTraceOrCorrelationId("corr-special"))).containsExactly("inc-2:charge-c:0");
+        assertThat(operations(DlqFilter.none().withEnteredBetween(T0.plusSeconds(60), T0.plusSeconds(180))))
+                .containsExactly("inc-2:charge-c:0", "inc-1:charge-b:0");
+        assertThat(operations(DlqFilter.none().withRunId("inc-1").withSideEffect(SideEffectState.POSSIBLE)))
+                .containsExactly("inc-1:charge-b:0");
+        assertThat(operations(DlqFilter.none().withDecisionState(DecisionState.DISCARDED).withRunId("inc-2")))
+                .containsExactly("inc-2:charge-d:0");
+        assertThat(operations(DlqFilter.none().withFingerprint("fp-rate"))).containsExactly("inc-2:charge-c:0", "inc-1:charge-a:0");
+    }
+
+    @Test
+    void textSearch_findsWordsOfTheNormalizedErrorMessage() {
+        assertThat(operations(DlqFilter.none().withText("timed out").withRunId("inc-1"))).containsExactly("inc-1:charge-b:0");
+        assertThat(operations(DlqFilter.none().withText("\"per-charge limit\"").withTool("t.beta"))).containsExactly("inc-2:charge-d:0");
+        assertThat(operations(DlqFilter.none().withText("rate -30").withRunId("inc-2"))).isEmpty();
+        assertThat(operations(DlqFilter.none().withText("'; DROP TABLE dlq_entries; --"))).isEmpty();
+        assertThat(jdbc.queryLong("SELECT count(*) FROM dlq_entries")).isEqualTo(604);
+    }
+
+    @Test
+    void groups_countEntriesOpenEntriesAndClassesPerFingerprint() {
+        List<FingerprintGroup> groups = queries.groups(DlqFilter.none().withTool("t.beta").withDecisionState(null));
+        assertThat(groups).extracting(FingerprintGroup::fingerprint).containsExactlyInAnyOrder("fp-rate", "fp-invalid");
+        FingerprintGroup invalid = groups.stream().filter(g -> g.fingerprint().equals("fp-invalid")).findFirst().orElseThrow();
+        assertThat(invalid.count()).isEqualTo(1);
+        assertThat(invalid.openCount()).isZero();
+        assertThat(invalid.classes()).containsExactly(FailureClass.INVALID_INPUT);
+
+        FingerprintGroup rate = queries.groups(DlqFilter.none().withFingerprint("fp-rate")).get(0);
+        assertThat(rate.count()).isEqualTo(2);
+        assertThat(rate.openCount()).isEqualTo(2);
+        assertThat(rate.firstSeen()).isEqualTo(T0);
+        assertThat(rate.lastSeen()).isEqualTo(T0.plusSeconds(120));
+        assertThat(rate.sampleMessage()).isEqualTo("rate limited: retry after 30 s");
+
+        List<FingerprintGroup> all = queries.groups(DlqFilter.none());
+        assertThat(all.stream().mapToLong(FingerprintGroup::count).sum()).isEqualTo(604);
+        assertThat(all).isSortedAccordingTo((a, b) -> Long.compare(b.count(), a.count()));
+    }
+
+    @Test
+    void count_isExactForASmallSelection() {
+        assertThat(queries.count(DlqFilter.none())).isEqualTo(new DlqCount(604, true));
+        assertThat(queries.count(DlqFilter.none().withRunId("inc-1"))).isEqualTo(new DlqCount(2, true));
+    }
+
+    @Test
+    void ids_walkTheSelectionInDlqOrder() {
+        assertThat(queries.ids(DlqFilter.none().withFingerprint("fp-rate"), 10))
+                .containsExactlyElementsOf(queries.firstPage(DlqFilter.none().withFingerprint("fp-rate"), 10)
+                        .rows().stream().map(DlqRow::id).toList());
+    }
+
+    @Test
+    void badPageSizeOrTimeRange_isRefusedWithWhatIsWrong() {
+        assertThatThrownBy(() -> queries.firstPage(DlqFilter.none(), 0)).hasMessageContaining("page size");
+        assertThatThrownBy(() -> DlqFilter.none().withEnteredBetween(T0, T0)).hasMessageContaining("time range is empty");
+        assertThatThrownBy(() -> DlqCursor.parse("yesterday")).hasMessageContaining("a cursor looks like");
+        DlqCursor cursor = new DlqCursor(T0, 42);
+        assertThat(DlqCursor.parse(cursor.token())).isEqualTo(cursor);
+    }
+
+    private static List<String> operations(DlqFilter filter) {
+        List<String> ids = queries.firstPage(filter, 100).rows().stream().map(DlqRow::operationId).toList();
+        return ids;
+    }
+}
