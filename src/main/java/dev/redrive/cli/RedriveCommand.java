@@ -16,6 +16,11 @@ import picocli.CommandLine.Command;
         subcommands = {
                 ConsoleCommand.class,
                 MigrateCommand.class,
+                WorkerCommand.class,
+                DispatchCommand.class,
+                RunCommand.class,
+                ToolCommand.class,
+                ApprovalCommand.class,
                 CommandLine.HelpCommand.class
         })
 public final class RedriveCommand implements Runnable {
