@@ -65,6 +65,8 @@ final class WorkerCommand implements Callable<Integer> {
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             worker.shutdown().join();
+            out.printf("worker %s stopped%n", worker.consumerName());
+            out.flush();
             tools.close();
             redis.close();
             database.close();
