@@ -21,6 +21,7 @@ import picocli.CommandLine.Command;
                 RunCommand.class,
                 ToolCommand.class,
                 ApprovalCommand.class,
+                BenchCommand.class,
                 CommandLine.HelpCommand.class
         })
 public final class RedriveCommand implements Runnable {
