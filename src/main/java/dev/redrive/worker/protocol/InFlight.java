@@ -30,8 +30,9 @@ final class InFlight {
         return true;
     }
 
-    void done(String operationId) {
-        if (entryByOperation.remove(operationId) != null) {
+    /** Frees the slot of this entry's attempt; a later attempt of the same operation keeps its own slot. */
+    void done(String operationId, String entryId) {
+        if (entryByOperation.remove(operationId, entryId)) {
             slots.release();
         }
     }
