@@ -13,8 +13,11 @@ final class ConsoleCommand implements Runnable {
     @Option(names = "--demo", description = "open the console on the sandbox (start it with the demo command first)")
     boolean demo;
 
+    @Option(names = "--profile", paramLabel = "NAME", description = "open a saved connection profile instead of the REDRIVE_* settings")
+    String profile;
+
     @Override
     public void run() {
-        ConsoleLauncher.launch(connection.config(), demo);
+        ConsoleLauncher.launch(connection.config(), demo, profile);
     }
 }

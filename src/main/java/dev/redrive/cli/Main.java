@@ -10,9 +10,8 @@ public final class Main {
     }
 
     public static void main(String[] args) {
-        int exitCode = RedriveCommand.commandLine().execute(args);
-        if (exitCode != 0 || !RedriveCommand.keepsRunning(args)) {
-            System.exit(exitCode);
-        }
+        // Long-running commands (console, worker, demo) block inside execute until they are done; exiting
+        // explicitly then stops client threads (Redis, pools) that would otherwise keep the JVM alive.
+        System.exit(RedriveCommand.commandLine().execute(args));
     }
 }

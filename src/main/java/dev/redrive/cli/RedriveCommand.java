@@ -8,8 +8,6 @@ import dev.redrive.store.StoreException;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
-import java.util.Set;
-
 /** The command tree of DESIGN.md's command table. With no command it opens the console. */
 @Command(name = "redrive",
         mixinStandardHelpOptions = true,
@@ -29,8 +27,6 @@ public final class RedriveCommand implements Runnable {
     /** Exit code when PostgreSQL or Redis cannot be reached. */
     public static final int EXIT_UNAVAILABLE = 4;
 
-    private static final Set<String> LONG_RUNNING = Set.of("console", "worker", "demo");
-
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
@@ -43,17 +39,6 @@ public final class RedriveCommand implements Runnable {
         CommandLine commandLine = new CommandLine(new RedriveCommand());
         commandLine.setExecutionExceptionHandler(RedriveCommand::handle);
         return commandLine;
-    }
-
-    /** Commands that leave threads running (windows, workers) must not be followed by System.exit. */
-    static boolean keepsRunning(String[] args) {
-        for (String arg : args) {
-            if (!arg.startsWith("-")) {
-                return LONG_RUNNING.contains(arg);
-            }
-        }
-        return args.length == 0 || !(Set.of(args).contains("--help") || Set.of(args).contains("-h")
-                || Set.of(args).contains("--version") || Set.of(args).contains("-V"));
     }
 
     /** Turns the failures an operator can act on into one line on stderr instead of a stack trace. */

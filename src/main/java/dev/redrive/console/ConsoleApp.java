@@ -1,29 +1,133 @@
 package dev.redrive.console;
 
-import atlantafx.base.theme.PrimerLight;
+import dev.redrive.console.concurrent.UiExecutor;
 import dev.redrive.console.main.MainWindowView;
+import dev.redrive.console.main.MainWindowViewModel;
+import dev.redrive.console.main.Theme;
+import dev.redrive.console.main.WindowLayout;
+import dev.redrive.console.profile.ConfigDirectory;
+import dev.redrive.console.profile.ConnectionProfile;
+import dev.redrive.console.profile.PasswordVault;
+import dev.redrive.console.profile.ProfileStore;
+import dev.redrive.console.profile.ProfilesView;
+import dev.redrive.console.profile.ProfilesViewModel;
 import javafx.application.Application;
 import javafx.scene.Scene;
+import javafx.scene.control.Dialog;
+import javafx.scene.control.ButtonType;
+import javafx.scene.control.CheckBox;
+import javafx.scene.control.Label;
+import javafx.scene.control.PasswordField;
+import javafx.scene.layout.VBox;
 import javafx.stage.Stage;
 
-/** The triage console's JavaFX application. */
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.Optional;
+import java.util.prefs.Preferences;
+
+/** The triage console's JavaFX application: wires the main window, profiles and the first connection. */
 public final class ConsoleApp extends Application {
+    private static final String PREFERENCES_NODE = "dev/redrive/console";
+
     private MainWindowView mainWindow;
+    private UiExecutor executor;
+    private Preferences preferences;
+    private ProfileStore profiles;
+    private PasswordVault vault;
+    private Stage stage;
 
     @Override
-    public void start(Stage stage) {
-        Application.setUserAgentStylesheet(new PrimerLight().getUserAgentStylesheet());
-        mainWindow = MainWindowView.load(ConsoleLauncher.settings());
+    public void start(Stage primaryStage) {
+        stage = primaryStage;
+        preferences = Preferences.userRoot().node(PREFERENCES_NODE);
+        Path configDirectory = ConfigDirectory.forCurrentUser();
+        profiles = new ProfileStore(configDirectory);
+        vault = new PasswordVault(configDirectory);
+        WindowLayout layout = WindowLayout.load(preferences);
+        Theme.apply(layout.darkTheme());
+
+        executor = UiExecutor.forFx(4);
+        MainWindowViewModel model = new MainWindowViewModel(executor, Clock.systemUTC());
+        mainWindow = MainWindowView.load(model, session -> new ConsoleScreens(session, executor, preferences, model));
+        mainWindow.onOpenProfiles(() -> openProfiles(model));
+        Scene scene = new Scene(mainWindow.root());
+        scene.getStylesheets().add(Theme.stylesheet());
         stage.setTitle("Redrive");
-        stage.setScene(new Scene(mainWindow.root(), 1280, 800));
+        stage.setScene(scene);
+        mainWindow.restore(stage, layout);
         stage.show();
-        mainWindow.start();
+        connectAtStart(model, ConsoleLauncher.settings());
+    }
+
+    private void connectAtStart(MainWindowViewModel model, ConsoleLauncher.LaunchSettings settings) {
+        if (settings.profileName() == null) {
+            model.connect(ConnectionProfile.of("environment", settings.config()), settings.config().pgPassword());
+            return;
+        }
+        Optional<ConnectionProfile> profile;
+        try {
+            profile = profiles.find(settings.profileName());
+        } catch (RuntimeException e) {
+            model.showFailure(new UiExecutor.TaskFailure("Reading connection profiles", e));
+            return;
+        }
+        if (profile.isEmpty()) {
+            model.showFailure(new UiExecutor.TaskFailure("Opening profile " + settings.profileName(),
+                    new IllegalArgumentException("no profile named '" + settings.profileName() + "' in " + profiles.file())));
+            openProfiles(model);
+            return;
+        }
+        Optional<String> password = vault.password(profile.get().name());
+        if (password.isPresent()) {
+            model.connect(profile.get(), password.get());
+        } else {
+            askPassword(profile.get()).ifPresent(secret -> model.connect(profile.get(), secret));
+        }
+    }
+
+    private Optional<String> askPassword(ConnectionProfile profile) {
+        PasswordField field = new PasswordField();
+        CheckBox remember = new CheckBox("Remember in the key store");
+        Dialog<String> dialog = new Dialog<>();
+        dialog.initOwner(stage);
+        dialog.setTitle("Connect to " + profile.name());
+        dialog.getDialogPane().setContent(new VBox(8,
+                new Label("PostgreSQL password for " + profile.pgUser() + " at " + profile.pgUrl()), field, remember));
+        dialog.getDialogPane().getButtonTypes().addAll(ButtonType.OK, ButtonType.CANCEL);
+        dialog.setResultConverter(button -> button == ButtonType.OK ? field.getText() : null);
+        Optional<String> password = dialog.showAndWait();
+        password.filter(secret -> remember.isSelected()).ifPresent(secret -> executor.submit(
+                "Remembering the password of " + profile.name(), () -> {
+                    vault.remember(profile.name(), secret);
+                    return secret;
+                }, saved -> { }));
+        return password;
+    }
+
+    private void openProfiles(MainWindowViewModel model) {
+        Dialog<Void> dialog = new Dialog<>();
+        ProfilesViewModel profilesModel = new ProfilesViewModel(profiles, vault, executor, (profile, password) -> {
+            model.connect(profile, password);
+            dialog.close();
+        });
+        dialog.initOwner(stage);
+        dialog.setTitle("Connection profiles");
+        dialog.setResizable(true);
+        dialog.getDialogPane().setContent(ProfilesView.load(profilesModel).root());
+        dialog.getDialogPane().getStylesheets().add(Theme.stylesheet());
+        dialog.getDialogPane().getButtonTypes().add(ButtonType.CLOSE);
+        dialog.show();
     }
 
     @Override
     public void stop() {
         if (mainWindow != null) {
+            mainWindow.currentLayout(stage).save(preferences);
             mainWindow.close();
+        }
+        if (executor != null) {
+            executor.close();
         }
     }
 }

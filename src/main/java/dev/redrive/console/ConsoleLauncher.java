@@ -10,15 +10,25 @@ public final class ConsoleLauncher {
     private ConsoleLauncher() {
     }
 
-    public record LaunchSettings(RedriveConfig config, boolean demo) {
+    /**
+     * What the console opens on.
+     *
+     * @param profileName a saved connection profile to open, or null to use {@code config} (the REDRIVE_* settings)
+     */
+    public record LaunchSettings(RedriveConfig config, boolean demo, String profileName) {
     }
 
     public static void launch(RedriveConfig config, boolean demo) {
-        settings = new LaunchSettings(config, demo);
+        launch(config, demo, null);
+    }
+
+    public static void launch(RedriveConfig config, boolean demo, String profileName) {
+        settings = new LaunchSettings(config, demo, profileName);
         Application.launch(ConsoleApp.class);
     }
 
     static LaunchSettings settings() {
-        return settings != null ? settings : new LaunchSettings(RedriveConfig.fromEnvironment(System.getenv()), false);
+        return settings != null ? settings
+                : new LaunchSettings(RedriveConfig.fromEnvironment(System.getenv()), false, null);
     }
 }

@@ -1,31 +1,60 @@
 package dev.redrive.console.main;
 
-import dev.redrive.console.ConsoleLauncher.LaunchSettings;
+import atlantafx.base.controls.ToggleSwitch;
+import dev.redrive.console.ConsoleSession;
+import javafx.beans.binding.Bindings;
 import javafx.fxml.FXML;
 import javafx.fxml.FXMLLoader;
+import javafx.scene.Node;
 import javafx.scene.Parent;
+import javafx.scene.control.Alert;
+import javafx.scene.control.Button;
 import javafx.scene.control.Label;
+import javafx.scene.control.ListView;
+import javafx.scene.control.MenuItem;
+import javafx.scene.control.ProgressIndicator;
+import javafx.scene.control.SplitPane;
+import javafx.scene.layout.HBox;
+import javafx.scene.layout.StackPane;
+import javafx.stage.Stage;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.util.function.Function;
 
-/** The main window: binds the status bar to its view-model. */
+/**
+ * The main window: toolbar (connection, theme), queue health on top, the DLQ browser beside the operation detail,
+ * and a status bar that shows failures without blocking.
+ */
 public final class MainWindowView {
-    @FXML
-    private Label connectionLabel;
-    @FXML
-    private Label statusLabel;
+    @FXML private ToggleSwitch darkSwitch;
+    @FXML private ProgressIndicator busyIndicator;
+    @FXML private MenuItem reconnectItem;
+    @FXML private StackPane healthHost;
+    @FXML private SplitPane mainSplit;
+    @FXML private StackPane browserHost;
+    @FXML private StackPane detailHost;
+    @FXML private Label placeholder;
+    @FXML private Label statusLabel;
+    @FXML private HBox errorBox;
+    @FXML private Label errorLabel;
+    @FXML private Button retryButton;
+    @FXML private Label connectionLabel;
 
     private Parent root;
     private MainWindowViewModel model;
+    private Function<ConsoleSession, SessionScreens> screensFactory;
+    private SessionScreens screens;
+    private Runnable profilesOpener = () -> { };
 
-    public static MainWindowView load(LaunchSettings settings) {
+    public static MainWindowView load(MainWindowViewModel model, Function<ConsoleSession, SessionScreens> screensFactory) {
         FXMLLoader loader = new FXMLLoader(MainWindowView.class.getResource("/console/main/MainWindow.fxml"));
         try {
             Parent root = loader.load();
             MainWindowView view = loader.getController();
             view.root = root;
-            view.model = new MainWindowViewModel(settings.config());
+            view.model = model;
+            view.screensFactory = screensFactory;
             view.bind();
             return view;
         } catch (IOException e) {
@@ -36,15 +65,100 @@ public final class MainWindowView {
     private void bind() {
         connectionLabel.textProperty().bind(model.connectionProperty());
         statusLabel.textProperty().bind(model.statusProperty());
+        errorLabel.textProperty().bind(model.errorProperty());
+        errorBox.visibleProperty().bind(model.errorProperty().isNotNull());
+        errorBox.managedProperty().bind(errorBox.visibleProperty());
+        retryButton.visibleProperty().bind(model.sessionProperty().isNull());
+        retryButton.managedProperty().bind(retryButton.visibleProperty());
+        reconnectItem.disableProperty().bind(model.connectingProperty());
+        busyIndicator.visibleProperty().bind(model.busyProperty());
+        darkSwitch.selectedProperty().bindBidirectional(model.darkThemeProperty());
+        model.darkThemeProperty().addListener((obs, was, dark) -> Theme.apply(dark));
+        model.sessionProperty().addListener((obs, previous, session) -> showSession(session));
+        placeholder.textProperty().bind(Bindings.when(model.connectingProperty())
+                .then("Connecting…").otherwise("Not connected. Choose Connection ▸ Connection profiles…"));
+    }
+
+    private void showSession(ConsoleSession session) {
+        if (screens != null) {
+            screens.close();
+            screens = null;
+        }
+        if (session == null) {
+            healthHost.getChildren().clear();
+            browserHost.getChildren().setAll(placeholder);
+            return;
+        }
+        screens = screensFactory.apply(session);
+        healthHost.getChildren().setAll(screens.health());
+        browserHost.getChildren().setAll(screens.browser());
+        detailHost.getChildren().setAll(screens.detail());
+        screens.start();
+    }
+
+    /** What opens the profiles dialog (set by the application, which owns the profile store). */
+    public void onOpenProfiles(Runnable opener) {
+        this.profilesOpener = opener;
+    }
+
+    @FXML
+    private void openProfiles() {
+        profilesOpener.run();
+    }
+
+    @FXML
+    private void reconnect() {
+        model.retryConnect();
+    }
+
+    @FXML
+    private void dismissError() {
+        model.dismissError();
+    }
+
+    @FXML
+    private void showErrors() {
+        ListView<String> list = new ListView<>(model.recentErrors());
+        list.setPrefSize(720, 320);
+        Alert alert = new Alert(Alert.AlertType.INFORMATION);
+        alert.setTitle("Recent errors");
+        alert.setHeaderText(model.recentErrors().isEmpty() ? "No errors so far" : "Most recent first");
+        alert.getDialogPane().setContent(list);
+        alert.initOwner(root.getScene().getWindow());
+        alert.show();
+    }
+
+    /** Puts the window where it was and splits it as it was split. */
+    public void restore(Stage stage, WindowLayout layout) {
+        stage.setWidth(layout.width());
+        stage.setHeight(layout.height());
+        if (layout.hasPosition()) {
+            stage.setX(layout.x());
+            stage.setY(layout.y());
+        }
+        stage.setMaximized(layout.maximized());
+        mainSplit.setDividerPositions(layout.browserDivider());
+        model.darkThemeProperty().set(layout.darkTheme());
+    }
+
+    public WindowLayout currentLayout(Stage stage) {
+        return new WindowLayout(stage.getX(), stage.getY(), stage.getWidth(), stage.getHeight(), stage.isMaximized(),
+                mainSplit.getDividerPositions()[0], 0.0, model.darkThemeProperty().get());
     }
 
     public Parent root() {
         return root;
     }
 
-    public void start() {
+    public Node browserHost() {
+        return browserHost;
     }
 
     public void close() {
+        if (screens != null) {
+            screens.close();
+            screens = null;
+        }
+        model.close();
     }
 }

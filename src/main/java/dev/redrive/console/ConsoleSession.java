@@ -1,0 +1,75 @@
+package dev.redrive.console;
+
+import dev.redrive.broker.Redis;
+import dev.redrive.config.RedriveConfig;
+import dev.redrive.console.profile.ConnectionProfile;
+import dev.redrive.store.Database;
+
+import java.time.Clock;
+
+/**
+ * One open connection of the console: the profile it came from, the operation store and the broker. Opened off the FX
+ * thread; the pool and the Redis client reconnect by themselves when a server comes back.
+ */
+public final class ConsoleSession implements AutoCloseable {
+    private static final int POOL_SIZE = 4;
+
+    private final ConnectionProfile profile;
+    private final RedriveConfig config;
+    private final Database database;
+    private final Redis redis;
+    private final Clock clock;
+
+    private ConsoleSession(ConnectionProfile profile, RedriveConfig config, Database database, Redis redis, Clock clock) {
+        this.profile = profile;
+        this.config = config;
+        this.database = database;
+        this.redis = redis;
+        this.clock = clock;
+    }
+
+    /** Connects to both servers; the exception names the one that failed. */
+    public static ConsoleSession open(ConnectionProfile profile, RedriveConfig config, Clock clock) {
+        Database database = Database.open(config, POOL_SIZE);
+        try {
+            return new ConsoleSession(profile, config, database, Redis.connect(config), clock);
+        } catch (RuntimeException e) {
+            database.close();
+            throw e;
+        }
+    }
+
+    public ConnectionProfile profile() {
+        return profile;
+    }
+
+    public RedriveConfig config() {
+        return config;
+    }
+
+    public Database database() {
+        return database;
+    }
+
+    public Redis redis() {
+        return redis;
+    }
+
+    public Clock clock() {
+        return clock;
+    }
+
+    /** For the status bar: where this session is connected, without the password. */
+    public String describe() {
+        return profile.name() + " · namespace " + config.namespace() + " · " + config.pgUrl() + " · " + config.redisUri();
+    }
+
+    @Override
+    public void close() {
+        try {
+            redis.close();
+        } finally {
+            database.close();
+        }
+    }
+}

@@ -1,0 +1,158 @@
+package dev.redrive.console.health;
+
+import dev.redrive.console.concurrent.UiExecutor;
+import dev.redrive.health.Durations;
+import dev.redrive.health.HealthAlert;
+import dev.redrive.health.HealthThresholds;
+import dev.redrive.health.QueueHealth;
+import javafx.beans.property.ReadOnlyBooleanProperty;
+import javafx.beans.property.ReadOnlyBooleanWrapper;
+import javafx.beans.property.ReadOnlyObjectProperty;
+import javafx.beans.property.ReadOnlyObjectWrapper;
+import javafx.beans.property.ReadOnlyStringProperty;
+import javafx.beans.property.ReadOnlyStringWrapper;
+import javafx.collections.FXCollections;
+import javafx.collections.ObservableList;
+
+import java.time.Duration;
+import java.time.ZoneId;
+import java.time.format.DateTimeFormatter;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Set;
+import java.util.function.Consumer;
+import java.util.stream.Collectors;
+
+/**
+ * Queue health as the panel shows it: each number as text, the alerts the thresholds raise, and a banner. A newly
+ * crossed threshold is handed to the alert listener once (for a desktop notification), not on every refresh.
+ */
+public final class HealthPanelViewModel {
+    private static final DateTimeFormatter TIME = DateTimeFormatter.ofPattern("HH:mm:ss").withZone(ZoneId.systemDefault());
+
+    /** Reads one health snapshot; runs in the background. */
+    @FunctionalInterface
+    public interface HealthSource {
+        QueueHealth read();
+    }
+
+    private final HealthSource source;
+    private final UiExecutor executor;
+    private final ReadOnlyObjectWrapper<QueueHealth> health = new ReadOnlyObjectWrapper<>();
+    private final ReadOnlyObjectWrapper<HealthThresholds> thresholds = new ReadOnlyObjectWrapper<>();
+    private final ReadOnlyStringWrapper dispatchLength = new ReadOnlyStringWrapper("–");
+    private final ReadOnlyStringWrapper lag = new ReadOnlyStringWrapper("–");
+    private final ReadOnlyStringWrapper pending = new ReadOnlyStringWrapper("–");
+    private final ReadOnlyStringWrapper pendingDetail = new ReadOnlyStringWrapper("");
+    private final ReadOnlyStringWrapper retrySet = new ReadOnlyStringWrapper("–");
+    private final ReadOnlyStringWrapper nextRetry = new ReadOnlyStringWrapper("");
+    private final ReadOnlyStringWrapper dlqOpen = new ReadOnlyStringWrapper("–");
+    private final ReadOnlyStringWrapper dlqGrowth = new ReadOnlyStringWrapper("–");
+    private final ReadOnlyStringWrapper oldestOpen = new ReadOnlyStringWrapper("–");
+    private final ReadOnlyStringWrapper updated = new ReadOnlyStringWrapper("not read yet");
+    private final ReadOnlyStringWrapper banner = new ReadOnlyStringWrapper("");
+    private final ReadOnlyBooleanWrapper alerting = new ReadOnlyBooleanWrapper();
+    private final ObservableList<HealthAlert> alerts = FXCollections.observableArrayList();
+    private final Set<HealthAlert.Kind> raised = EnumSet.noneOf(HealthAlert.Kind.class);
+    private Consumer<HealthAlert> alertListener = alert -> { };
+    private boolean reading;
+
+    public HealthPanelViewModel(HealthSource source, UiExecutor executor, HealthThresholds thresholds) {
+        this.source = source;
+        this.executor = executor;
+        this.thresholds.set(thresholds);
+    }
+
+    /** Called once for each threshold that becomes crossed (again after it had cleared). */
+    public void onNewAlert(Consumer<HealthAlert> listener) {
+        this.alertListener = listener;
+    }
+
+    /** Reads the queues in the background; a refresh while one is running is skipped. */
+    public void refresh() {
+        if (reading) {
+            return;
+        }
+        reading = true;
+        executor.submit("Reading queue health", source::read, snapshot -> {
+            reading = false;
+            apply(snapshot);
+        }, failure -> {
+            reading = false;
+            updated.set("read failed at " + TIME.format(java.time.Instant.now()));
+            executor.report(failure);
+        });
+    }
+
+    public void setThresholds(HealthThresholds newThresholds) {
+        thresholds.set(newThresholds);
+        if (health.get() != null) {
+            evaluate(health.get());
+        }
+    }
+
+    void apply(QueueHealth reading) {
+        health.set(reading);
+        dispatchLength.set(String.valueOf(reading.dispatchLength()));
+        lag.set(reading.groupLag() == null ? "?" : String.valueOf(reading.groupLag()));
+        pending.set(String.valueOf(reading.pendingCount()));
+        pendingDetail.set(reading.oldestPendingIdle() == null ? "none pending"
+                : "oldest idle " + Durations.human(reading.oldestPendingIdle()));
+        retrySet.set(String.valueOf(reading.retrySetSize()));
+        nextRetry.set(reading.nextRetryDue() == null ? "none scheduled"
+                : "next due " + TIME.format(reading.nextRetryDue()));
+        dlqOpen.set(String.valueOf(reading.dlqOpen()));
+        dlqGrowth.set(reading.dlqNewLastMinute() + "/min · " + reading.dlqNewLastHour() + "/h");
+        oldestOpen.set(Durations.human(reading.oldestOpenAge()));
+        updated.set("updated " + TIME.format(reading.at()));
+        evaluate(reading);
+    }
+
+    private void evaluate(QueueHealth reading) {
+        List<HealthAlert> now = thresholds.get().check(reading);
+        alerts.setAll(now);
+        Set<HealthAlert.Kind> kinds = now.stream().map(HealthAlert::kind)
+                .collect(Collectors.toCollection(() -> EnumSet.noneOf(HealthAlert.Kind.class)));
+        for (HealthAlert alert : now) {
+            if (!raised.contains(alert.kind())) {
+                alertListener.accept(alert);
+            }
+        }
+        raised.clear();
+        raised.addAll(kinds);
+        alerting.set(!now.isEmpty());
+        banner.set(now.stream().map(HealthAlert::message).collect(Collectors.joining(" · ")));
+    }
+
+    /** The pending deliveries looked at, one line each, most idle first. */
+    public String pendingListing() {
+        QueueHealth reading = health.get();
+        if (reading == null || reading.pending().isEmpty()) {
+            return "No pending deliveries";
+        }
+        return reading.pending().stream()
+                .map(p -> p.entryId() + "  " + p.consumer() + "  idle " + Durations.human(p.idle())
+                        + "  delivered " + p.deliveryCount() + "×")
+                .collect(Collectors.joining("\n"));
+    }
+
+    public static Duration defaultPeriod() {
+        return Duration.ofSeconds(5);
+    }
+
+    public ReadOnlyObjectProperty<QueueHealth> healthProperty() { return health.getReadOnlyProperty(); }
+    public ReadOnlyObjectProperty<HealthThresholds> thresholdsProperty() { return thresholds.getReadOnlyProperty(); }
+    public ReadOnlyStringProperty dispatchLengthProperty() { return dispatchLength.getReadOnlyProperty(); }
+    public ReadOnlyStringProperty lagProperty() { return lag.getReadOnlyProperty(); }
+    public ReadOnlyStringProperty pendingProperty() { return pending.getReadOnlyProperty(); }
+    public ReadOnlyStringProperty pendingDetailProperty() { return pendingDetail.getReadOnlyProperty(); }
+    public ReadOnlyStringProperty retrySetProperty() { return retrySet.getReadOnlyProperty(); }
+    public ReadOnlyStringProperty nextRetryProperty() { return nextRetry.getReadOnlyProperty(); }
+    public ReadOnlyStringProperty dlqOpenProperty() { return dlqOpen.getReadOnlyProperty(); }
+    public ReadOnlyStringProperty dlqGrowthProperty() { return dlqGrowth.getReadOnlyProperty(); }
+    public ReadOnlyStringProperty oldestOpenProperty() { return oldestOpen.getReadOnlyProperty(); }
+    public ReadOnlyStringProperty updatedProperty() { return updated.getReadOnlyProperty(); }
+    public ReadOnlyStringProperty bannerProperty() { return banner.getReadOnlyProperty(); }
+    public ReadOnlyBooleanProperty alertingProperty() { return alerting.getReadOnlyProperty(); }
+    public ObservableList<HealthAlert> alerts() { return FXCollections.unmodifiableObservableList(alerts); }
+}

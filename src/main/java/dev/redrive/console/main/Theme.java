@@ -1,0 +1,22 @@
+package dev.redrive.console.main;
+
+import atlantafx.base.theme.PrimerDark;
+import atlantafx.base.theme.PrimerLight;
+import javafx.application.Application;
+
+/** The AtlantaFX Primer themes; the console's own stylesheet uses their colour variables, so it follows. */
+public final class Theme {
+    public static final String CONSOLE_CSS = "/console/theme/console.css";
+
+    private Theme() {
+    }
+
+    public static void apply(boolean dark) {
+        Application.setUserAgentStylesheet(dark ? new PrimerDark().getUserAgentStylesheet()
+                : new PrimerLight().getUserAgentStylesheet());
+    }
+
+    public static String stylesheet() {
+        return Theme.class.getResource(CONSOLE_CSS).toExternalForm();
+    }
+}

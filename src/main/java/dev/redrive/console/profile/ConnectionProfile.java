@@ -1,0 +1,52 @@
+package dev.redrive.console.profile;
+
+import dev.redrive.config.ConfigurationException;
+import dev.redrive.config.RedriveConfig;
+
+/**
+ * A saved place to connect to. Holds no password: that is asked at connect time or kept in the {@link PasswordVault}.
+ *
+ * @param tls                 require TLS to both servers ({@code sslmode=require} for PostgreSQL, {@code rediss://})
+ * @param tracerUrlTemplate   where "open in tracer" goes; {@code {trace_id}} is replaced by the trace id
+ * @param operator            the name decisions are recorded under; blank means the OS user
+ */
+public record ConnectionProfile(String name, String pgUrl, String pgUser, String redisUri, String namespace,
+                                boolean tls, String tracerUrlTemplate, String operator) {
+
+    public ConnectionProfile {
+        if (name == null || name.isBlank()) {
+            throw new ConfigurationException("a connection profile needs a name");
+        }
+        name = name.trim();
+        tracerUrlTemplate = tracerUrlTemplate == null ? "" : tracerUrlTemplate.trim();
+        operator = operator == null ? "" : operator.trim();
+    }
+
+    /** The profile for the REDRIVE_* settings the console was started with. */
+    public static ConnectionProfile of(String name, RedriveConfig config) {
+        return new ConnectionProfile(name, config.pgUrl(), config.pgUser(), config.redisUri(), config.namespace(),
+                config.redisUri().startsWith("rediss:"), "", "");
+    }
+
+    /** The configuration to connect with; validates every field and names the one that is wrong. */
+    public RedriveConfig toConfig(String password) {
+        return new RedriveConfig(tls ? withPgTls(pgUrl) : pgUrl, pgUser, password, tls ? withRedisTls(redisUri) : redisUri,
+                namespace);
+    }
+
+    /** The operator decisions are recorded under: the profile's, else the OS account's name. */
+    public String operatorOrOsUser() {
+        return operator.isBlank() ? System.getProperty("user.name", "operator") : operator;
+    }
+
+    private static String withPgTls(String url) {
+        if (url == null || url.contains("sslmode=")) {
+            return url;
+        }
+        return url + (url.contains("?") ? "&" : "?") + "sslmode=require";
+    }
+
+    private static String withRedisTls(String uri) {
+        return uri != null && uri.startsWith("redis://") ? "rediss://" + uri.substring("redis://".length()) : uri;
+    }
+}

@@ -1,0 +1,100 @@
+package dev.redrive.console.profile;
+
+import dev.redrive.health.ConnectionCheck;
+import javafx.fxml.FXML;
+import javafx.fxml.FXMLLoader;
+import javafx.scene.Parent;
+import javafx.scene.control.Button;
+import javafx.scene.control.CheckBox;
+import javafx.scene.control.Label;
+import javafx.scene.control.ListCell;
+import javafx.scene.control.ListView;
+import javafx.scene.control.PasswordField;
+import javafx.scene.control.TextField;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+
+/** The connection profiles editor. */
+public final class ProfilesView {
+    @FXML private ListView<ConnectionProfile> profileList;
+    @FXML private TextField nameField;
+    @FXML private TextField pgUrlField;
+    @FXML private TextField pgUserField;
+    @FXML private PasswordField passwordField;
+    @FXML private CheckBox rememberBox;
+    @FXML private TextField redisField;
+    @FXML private TextField namespaceField;
+    @FXML private CheckBox tlsBox;
+    @FXML private TextField tracerField;
+    @FXML private TextField operatorField;
+    @FXML private Button testButton;
+    @FXML private Label messageLabel;
+    @FXML private ListView<ConnectionCheck.Step> checkList;
+
+    private Parent root;
+    private ProfilesViewModel model;
+
+    public static ProfilesView load(ProfilesViewModel model) {
+        FXMLLoader loader = new FXMLLoader(ProfilesView.class.getResource("/console/profile/Profiles.fxml"));
+        try {
+            Parent root = loader.load();
+            ProfilesView view = loader.getController();
+            view.root = root;
+            view.model = model;
+            view.bind();
+            return view;
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private void bind() {
+        profileList.setItems(model.profiles());
+        profileList.setCellFactory(list -> new ListCell<>() {
+            @Override
+            protected void updateItem(ConnectionProfile profile, boolean empty) {
+                super.updateItem(profile, empty);
+                setText(empty || profile == null ? null : profile.name() + "  ·  " + profile.namespace());
+            }
+        });
+        profileList.getSelectionModel().selectedItemProperty().addListener((obs, was, now) -> model.select(now));
+        nameField.textProperty().bindBidirectional(model.nameProperty());
+        pgUrlField.textProperty().bindBidirectional(model.pgUrlProperty());
+        pgUserField.textProperty().bindBidirectional(model.pgUserProperty());
+        passwordField.textProperty().bindBidirectional(model.passwordProperty());
+        rememberBox.selectedProperty().bindBidirectional(model.rememberPasswordProperty());
+        redisField.textProperty().bindBidirectional(model.redisUriProperty());
+        namespaceField.textProperty().bindBidirectional(model.namespaceProperty());
+        tlsBox.selectedProperty().bindBidirectional(model.tlsProperty());
+        tracerField.textProperty().bindBidirectional(model.tracerUrlTemplateProperty());
+        operatorField.textProperty().bindBidirectional(model.operatorProperty());
+        testButton.disableProperty().bind(model.checkingProperty());
+        messageLabel.textProperty().bind(model.messageProperty());
+        checkList.setItems(model.checkSteps());
+        checkList.setCellFactory(list -> new ListCell<>() {
+            @Override
+            protected void updateItem(ConnectionCheck.Step step, boolean empty) {
+                super.updateItem(step, empty);
+                getStyleClass().removeAll("check-passed", "check-failed");
+                if (empty || step == null) {
+                    setText(null);
+                    return;
+                }
+                setText((step.passed() ? "✔ " : "✘ ") + step.name() + ": " + step.detail());
+                getStyleClass().add(step.passed() ? "check-passed" : "check-failed");
+            }
+        });
+        model.reload();
+    }
+
+    @FXML private void newProfile() { model.newProfile(); }
+    @FXML private void delete() { model.delete(); }
+    @FXML private void save() { model.save(); }
+    @FXML private void testConnection() { model.testConnection(); }
+    @FXML private void connect() { model.connect(); }
+
+    public Parent root() {
+        return root;
+    }
+}

@@ -1,0 +1,133 @@
+package dev.redrive.demo.tools;
+
+import com.sun.net.httpserver.HttpServer;
+import dev.redrive.store.Database;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.SynchronousQueue;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * The demo tools: stand-in remote systems with real side effects, served over HTTP on loopback. It plays the tool
+ * {@code demo.charge} (and the other {@link DemoTool}s the sandbox uses): applies a call's effect once per
+ * {@code Idempotency-Key}, records every call and every effect in the namespace's {@code demo_tool_calls} /
+ * {@code demo_tool_effects}, fails as the payload's {@code "fault"} asks (see {@link FaultPlan}), and answers
+ * reconciliation look-ups by idempotency key.
+ *
+ * <pre>{@code
+ * try (DemoToolServer tools = DemoToolServer.start(database)) {
+ *     URI charge = tools.chargeEndpoint();           // POST here
+ *     URI lookup = tools.lookupEndpoint();           // GET lookup + idempotencyKey
+ * }
+ * }</pre>
+ */
+public final class DemoToolServer implements AutoCloseable {
+    /** How long a lost answer is held back unless {@link #stallAnswers(Duration)} says otherwise. */
+    public static final Duration DEFAULT_STALL = Duration.ofSeconds(5);
+    private static final int MAX_THREADS = 128;
+
+    private final HttpServer server;
+    private final ExecutorService executor;
+    private volatile Duration stall = DEFAULT_STALL;
+
+    private DemoToolServer(HttpServer server, ExecutorService executor) {
+        this.server = server;
+        this.executor = executor;
+    }
+
+    /** Starts the service on 127.0.0.1 on a free port, recording into the database's namespace. */
+    public static DemoToolServer start(Database database) {
+        return start(database, Clock.systemUTC());
+    }
+
+    /** As {@link #start(Database)}, with the clock that stamps calls and effects. */
+    public static DemoToolServer start(Database database, Clock clock) {
+        HttpServer server;
+        try {
+            server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 64);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot open the demo tool service on loopback: " + e.getMessage(), e);
+        }
+        ExecutorService executor = newExecutor();
+        DemoToolServer tools = new DemoToolServer(server, executor);
+        DemoToolLedger ledger = new DemoToolLedger(database.jdbc());
+        for (DemoTool tool : DemoTool.values()) {
+            ToolDesk desk = new ToolDesk(tool, ledger, clock);
+            server.createContext(tool.path(), new CallHandler(tool, desk, clock, tools::stallDuration));
+            server.createContext(tool.lookupPrefix(), new EffectLookupHandler(tool, desk));
+        }
+        server.setExecutor(executor);
+        server.start();
+        return tools;
+    }
+
+    /** Sets how long a lost answer ({@code timeout_after_apply}, {@code timeout_before_apply}) is held back. */
+    public DemoToolServer stallAnswers(Duration duration) {
+        if (duration.isNegative()) {
+            throw new IllegalArgumentException("the stall must not be negative, got " + duration);
+        }
+        this.stall = duration;
+        return this;
+    }
+
+    public Duration stallDuration() {
+        return stall;
+    }
+
+    /** {@code http://127.0.0.1:PORT/tools/demo.charge}: POST a charge here. */
+    public URI chargeEndpoint() {
+        return endpoint(DemoTool.CHARGE);
+    }
+
+    /** {@code http://127.0.0.1:PORT/tools/demo.charge/effects/}: append the idempotency key and GET it. */
+    public URI lookupEndpoint() {
+        return lookupEndpoint(DemoTool.CHARGE);
+    }
+
+    /** {@code http://127.0.0.1:PORT/tools/{tool}}: POST a call of that tool here. */
+    public URI endpoint(DemoTool tool) {
+        return base().resolve(tool.path());
+    }
+
+    /** {@code http://127.0.0.1:PORT/tools/{tool}/effects/}: append the idempotency key and GET it. */
+    public URI lookupEndpoint(DemoTool tool) {
+        return base().resolve(tool.lookupPrefix());
+    }
+
+    /** Stops answering; stalled answers are dropped. */
+    @Override
+    public void close() {
+        server.stop(0);
+        executor.shutdownNow();
+        try {
+            executor.awaitTermination(2, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private URI base() {
+        return URI.create("http://127.0.0.1:" + server.getAddress().getPort());
+    }
+
+    /** Stalled answers sleep on their thread, so the pool grows with them instead of queueing fresh calls. */
+    private static ExecutorService newExecutor() {
+        AtomicInteger threads = new AtomicInteger();
+        ThreadPoolExecutor executor = new ThreadPoolExecutor(4, MAX_THREADS, 30, TimeUnit.SECONDS,
+                new SynchronousQueue<>(), runnable -> {
+            Thread thread = new Thread(runnable, "demo-tools-" + threads.incrementAndGet());
+            thread.setDaemon(true);
+            return thread;
+        }, new ThreadPoolExecutor.CallerRunsPolicy());
+        return executor;
+    }
+}

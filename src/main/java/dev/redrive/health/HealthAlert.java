@@ -1,0 +1,6 @@
+package dev.redrive.health;
+
+/** A crossed alert threshold and a sentence saying by how much. */
+public record HealthAlert(Kind kind, String message) {
+    public enum Kind { DEPTH, GROWTH, AGE }
+}

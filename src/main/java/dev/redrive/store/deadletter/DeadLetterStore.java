@@ -1,0 +1,114 @@
+package dev.redrive.store.deadletter;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.redrive.model.FailureClass;
+import dev.redrive.store.Jdbc;
+import dev.redrive.store.Jdbc.Json;
+import dev.redrive.store.StoreException;
+import dev.redrive.store.operation.AttemptCommit;
+import dev.redrive.store.operation.AttemptError;
+import dev.redrive.store.operation.DeliveryInfo;
+
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * Writes DLQ entries with their evidence. Entries are keyed by {@code dedup_key}, so dead-lettering the same failure
+ * again after a crash finds the entry already written instead of adding a second one.
+ */
+public final class DeadLetterStore {
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    /* Identity, versions, trace ids and payload come from the operation row; the attempt history from its attempts. */
+    private static final String ENTER_OPERATION = """
+            INSERT INTO dlq_entries (dedup_key, operation_id, run_id, node_id, logical_attempt, attempt, tool,
+                                     tool_schema_version, idempotency_key, approval_id, trace_id, correlation_id,
+                                     runtime_version, stream, entry_id, delivery_count, consumer, error_class,
+                                     error_code, error_message, error_fingerprint, side_effect, attempt_history,
+                                     raw_message, payload, entered_at, delivery_history)
+            SELECT ?, o.operation_id, o.run_id, o.node_id, o.logical_attempt, ?, o.tool, o.tool_schema_version,
+                   o.idempotency_key, o.approval_id, o.trace_id, o.correlation_id, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?,
+                   (SELECT COALESCE(jsonb_agg(to_jsonb(a) - 'id' - 'operation_id' ORDER BY a.id), '[]'::jsonb)
+                      FROM attempts a WHERE a.operation_id = o.operation_id),
+                   ?, o.payload, ?, ?
+              FROM operations o
+             WHERE o.operation_id = ?
+            ON CONFLICT (dedup_key) DO NOTHING
+            RETURNING id
+            """;
+
+    private static final String ENTER_MESSAGE = """
+            INSERT INTO dlq_entries (dedup_key, operation_id, run_id, node_id, tool, trace_id, correlation_id,
+                                     runtime_version, stream, entry_id, delivery_count, consumer, error_class,
+                                     error_code, error_message, error_fingerprint, side_effect, raw_message, entered_at)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'NONE', ?, ?)
+            ON CONFLICT (dedup_key) DO NOTHING
+            RETURNING id
+            """;
+
+    private static final String FIND_EVENT = """
+            SELECT id, operation_id, error_class, tool, error_fingerprint, entered_at
+              FROM dlq_entries WHERE dedup_key = ?
+            """;
+
+    private final Jdbc jdbc;
+
+    public DeadLetterStore(Jdbc jdbc) {
+        this.jdbc = jdbc;
+    }
+
+    public static String operationDedupKey(String operationId, int attempt) {
+        return "op:" + operationId + ":" + attempt;
+    }
+
+    /**
+     * Enters the dead-lettered attempt of an operation, inside the caller's transaction (the one that sets the
+     * operation DEAD_LETTERED and inserts the attempt row).
+     */
+    public DeadLetterEvent enterForOperation(AttemptCommit commit) {
+        String operationId = commit.lease().operationId();
+        String dedupKey = operationDedupKey(operationId, commit.lease().attempt());
+        AttemptCommit.DeadLetterEvidence evidence = commit.deadLetter();
+        DeliveryInfo delivery = commit.delivery();
+        AttemptError error = commit.error();
+        jdbc.query(ENTER_OPERATION, row -> row.getLong(1), dedupKey, commit.lease().attempt(),
+                evidence.runtimeVersion(),
+                delivery == null ? null : delivery.stream(),
+                delivery == null ? null : delivery.entryId(),
+                delivery == null ? null : (int) delivery.deliveryCount(),
+                delivery == null ? null : delivery.consumer(),
+                error.failureClass(), error.code(), error.message(), evidence.fingerprint(),
+                commit.sideEffect(), new Json(json(evidence.rawMessage())), commit.finishedAt(),
+                new Json(evidence.deliveryHistory()), operationId);
+        return eventFor(dedupKey).orElseThrow(() -> new StoreException("no DLQ entry for " + dedupKey));
+    }
+
+    /** Enters an unreadable message; the raw fields are kept as they were received. */
+    public DeadLetterEvent enterForMessage(MessageDeadLetter letter) {
+        Map<String, String> raw = letter.rawMessage();
+        String fingerprint = ErrorFingerprint.of(raw.get("tool"), letter.errorClass(), letter.errorCode(),
+                letter.errorMessage());
+        jdbc.query(ENTER_MESSAGE, row -> row.getLong(1), letter.dedupKey(), raw.get("operation_id"),
+                raw.get("run_id"), raw.get("node_id"), raw.get("tool"), raw.get("trace_id"), raw.get("correlation_id"),
+                letter.runtimeVersion(), letter.stream(), letter.entryId(), (int) letter.deliveryCount(),
+                letter.consumer(), letter.errorClass(), letter.errorCode(), letter.errorMessage(), fingerprint,
+                new Json(json(raw)), letter.enteredAt());
+        return eventFor(letter.dedupKey()).orElseThrow(() -> new StoreException("no DLQ entry for " + letter.dedupKey()));
+    }
+
+    /** The event of an entry already written, to announce it again when a crash may have kept it from the stream. */
+    public Optional<DeadLetterEvent> eventFor(String dedupKey) {
+        return jdbc.queryOne(FIND_EVENT, row -> new DeadLetterEvent(row.getLong("id"), row.getString("operation_id"),
+                FailureClass.valueOf(row.getString("error_class")), row.getString("tool"),
+                row.getString("error_fingerprint"), Jdbc.instant(row, "entered_at")), dedupKey);
+    }
+
+    private static String json(Map<String, String> value) {
+        try {
+            return JSON.writeValueAsString(value);
+        } catch (JsonProcessingException e) {
+            throw new IllegalArgumentException("raw message is not representable as JSON", e);
+        }
+    }
+}

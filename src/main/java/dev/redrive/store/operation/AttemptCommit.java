@@ -1,0 +1,58 @@
+package dev.redrive.store.operation;
+
+import dev.redrive.model.OperationStatus;
+import dev.redrive.model.SideEffectState;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * How one leased attempt ended, as it is committed: the operation's new status, its attempt row, the reconciliation
+ * (if one was made) and, for a dead letter, the evidence the DLQ entry keeps beyond the operation row.
+ *
+ * @param outcome        SUCCEEDED, RETRY_SCHEDULED or DEAD_LETTERED
+ * @param result         the tool's result (JSON) for SUCCEEDED, else null
+ * @param error          why the attempt failed, null when it succeeded without trouble
+ * @param nextEligibleAt when the retry is due, for RETRY_SCHEDULED
+ * @param deadLetter     the DLQ evidence, for DEAD_LETTERED
+ */
+public record AttemptCommit(
+        Lease lease,
+        DeliveryInfo delivery,
+        OperationStatus outcome,
+        Instant finishedAt,
+        String result,
+        AttemptError error,
+        Duration retryAfter,
+        Instant nextEligibleAt,
+        SideEffectState sideEffect,
+        ReconciliationRecord reconciliation,
+        DeadLetterEvidence deadLetter) {
+
+    public AttemptCommit {
+        Objects.requireNonNull(lease, "lease");
+        Objects.requireNonNull(outcome, "outcome");
+        Objects.requireNonNull(sideEffect, "sideEffect");
+        OperationStatus.RUNNING.checkTransition(outcome);
+        if (outcome == OperationStatus.RETRY_SCHEDULED && (nextEligibleAt == null || error == null)) {
+            throw new IllegalArgumentException("a scheduled retry needs its error and next_eligible_at");
+        }
+        if (outcome == OperationStatus.DEAD_LETTERED && (deadLetter == null || error == null)) {
+            throw new IllegalArgumentException("a dead letter needs its error and evidence");
+        }
+    }
+
+    /**
+     * What a DLQ entry keeps that the operation row does not.
+     *
+     * @param rawMessage      the stream entry's fields as received
+     * @param deliveryHistory JSON array of the deliveries that crashed the handler (may be {@code []})
+     * @param fingerprint     the stable grouping hash of the error
+     * @param runtimeVersion  the version of the worker that gave up
+     */
+    public record DeadLetterEvidence(Map<String, String> rawMessage, String deliveryHistory, String fingerprint,
+                                     String runtimeVersion) {
+    }
+}

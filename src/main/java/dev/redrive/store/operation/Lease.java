@@ -1,0 +1,14 @@
+package dev.redrive.store.operation;
+
+import java.time.Instant;
+import java.util.UUID;
+
+/**
+ * A claimed right to execute one attempt of an operation. Every later write for that attempt is guarded by the
+ * fencing token: once another worker has claimed the operation, the token no longer matches and the write is refused.
+ *
+ * @param takeover the operation was RUNNING under an expired lease: an earlier attempt may have acted already
+ */
+public record Lease(String operationId, int attempt, String owner, long fencingToken, Instant claimedAt,
+                    Instant expiresAt, UUID redriveCommandId, boolean takeover) {
+}

@@ -1,0 +1,57 @@
+package dev.redrive.store.operation;
+
+import dev.redrive.model.OperationStatus;
+import dev.redrive.model.RunStatus;
+import dev.redrive.store.Jdbc;
+import dev.redrive.store.Jdbc.Json;
+
+import java.time.Instant;
+import java.util.Map;
+
+/** Run status changes made on behalf of the workflow runtime (the {@code run cancel} command). */
+public final class RunStore {
+    private static final String CANCEL_RUN = """
+            UPDATE runs SET status = 'CANCELLED', status_reason = ?, updated_at = ?
+             WHERE run_id = ? AND status = ANY (?)
+            """;
+
+    private static final String RUN_STATUS = "SELECT status FROM runs WHERE run_id = ?";
+
+    /* Operations that have not started yet can never run now; running and dead-lettered ones keep their state. */
+    private static final String CANCEL_WAITING_OPERATIONS = """
+            UPDATE operations SET status = 'CANCELLED', updated_at = ?
+             WHERE run_id = ? AND status IN ('PENDING', 'RETRY_SCHEDULED') AND status = ANY (?)
+            """;
+
+    private static final String AUDIT = """
+            INSERT INTO audit_log (at, actor, action, reason, details) VALUES (?, ?, 'run_cancelled', ?, ?)
+            """;
+
+    private final Jdbc jdbc;
+
+    public RunStore(Jdbc jdbc) {
+        this.jdbc = jdbc;
+    }
+
+    /**
+     * Cancels a running run and the operations of it that are still waiting.
+     *
+     * @return how many waiting operations were cancelled with it
+     * @throws IllegalArgumentException when the run is unknown or already ended (the message says which)
+     */
+    public int cancel(String runId, String reason, String actor, Instant now) {
+        return jdbc.inTransaction(() -> {
+            int updated = jdbc.update(CANCEL_RUN, reason, now, runId, RunStatus.allowedBefore(RunStatus.CANCELLED));
+            if (updated == 0) {
+                String status = jdbc.queryOne(RUN_STATUS, row -> row.getString(1), runId)
+                        .orElseThrow(() -> new IllegalArgumentException("run " + runId + " is not known"));
+                throw new IllegalArgumentException("run " + runId + " is " + status + ", it cannot be cancelled");
+            }
+            int operations = jdbc.update(CANCEL_WAITING_OPERATIONS, now, runId,
+                    OperationStatus.allowedBefore(OperationStatus.CANCELLED));
+            jdbc.update(AUDIT, now, actor, reason,
+                    new Json(OperationStore.json(Map.of("run_id", runId, "operations_cancelled", operations))));
+            return operations;
+        });
+    }
+}

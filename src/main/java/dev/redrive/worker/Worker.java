@@ -1,0 +1,267 @@
+package dev.redrive.worker;
+
+import dev.redrive.broker.Redis;
+import dev.redrive.envelope.EnvelopeCodec;
+import dev.redrive.identity.OperationId;
+import dev.redrive.store.Database;
+import dev.redrive.store.tool.ToolSchemaStore;
+import dev.redrive.worker.protocol.WorkerRuntime;
+import dev.redrive.worker.protocol.WorkerSettings;
+import dev.redrive.worker.retry.BackoffRetryPolicy;
+import dev.redrive.worker.retry.RetryPolicy;
+import dev.redrive.worker.retry.ToolGate;
+import dev.redrive.worker.retry.ToolGate.ToolBudget;
+import dev.redrive.worker.tool.Tool;
+
+import java.net.InetAddress;
+import java.net.UnknownHostException;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicReference;
+
+/**
+ * The embedded worker: consumes dispatches from {@code {ns}:dispatch} (consumer group {@code workers}) and executes
+ * each operation's effect exactly once, whatever the broker redelivers.
+ *
+ * <pre>{@code
+ * Worker worker = Worker.builder(database, redis)
+ *         .tool(HttpTool.builder("demo.charge", "1", chargeUri).lookupEndpoint(lookupUri).build())
+ *         .consumerName("billing-1")
+ *         .concurrency(8)
+ *         .build();
+ * worker.start();
+ * ...
+ * worker.shutdown().join();
+ * }</pre>
+ *
+ * <p>Per message it validates the envelope (an invalid one is dead-lettered as INVALID_INPUT and acked), loads the
+ * operation's record (creating it on first sight), acks without a tool call when the operation already succeeded,
+ * records why and acks when it is not eligible (run ended, stale attempt, dead-lettered without a valid redrive
+ * command), claims a lease that bumps the fencing token, runs the tool with the stable idempotency key, commits
+ * result + attempt row + status in one transaction guarded by the token, and only then acks. Failures are handled by
+ * their class: retries go to {@code {ns}:retry} with exponential backoff, terminal failures and exhausted retries to
+ * the DLQ with their evidence, unknown side effects are reconciled with the tool first.
+ */
+public final class Worker {
+    private final WorkerSettings settings;
+    private final Database database;
+    private final WorkerRuntime runtime;
+    private final AtomicReference<WorkerState> state = new AtomicReference<>(WorkerState.NEW);
+    private final CompletableFuture<Void> stopped = new CompletableFuture<>();
+    private final Duration shutdownGrace;
+
+    private Worker(Builder builder) {
+        Map<String, Tool> tools = Map.copyOf(builder.tools);
+        this.settings = new WorkerSettings(builder.consumerName, builder.concurrency, builder.leaseDuration,
+                builder.batchSize, builder.deliveryLimit, builder.maxPayloadBytes, builder.readBlock,
+                builder.claimInterval, builder.schedulerInterval, builder.clock, builder.retryPolicy,
+                new ToolGate(builder.budgets), tools);
+        this.database = builder.database;
+        this.shutdownGrace = builder.shutdownGrace;
+        this.runtime = new WorkerRuntime(settings, builder.database, builder.redis);
+    }
+
+    /** Starts configuring a worker on this operation store and broker (both shared, not closed by the worker). */
+    public static Builder builder(Database database, Redis redis) {
+        return new Builder(database, redis);
+    }
+
+    /**
+     * Records every tool's schema version in {@code tool_schemas}, creates the consumer group if needed and starts
+     * consuming. A worker starts once.
+     */
+    public Worker start() {
+        if (!state.compareAndSet(WorkerState.NEW, WorkerState.RUNNING)) {
+            throw new IllegalStateException("worker " + settings.consumerName() + " is " + state.get() + ", not NEW");
+        }
+        ToolSchemaStore schemas = new ToolSchemaStore(database.jdbc());
+        for (Tool tool : settings.tools().values()) {
+            schemas.register(tool.name(), tool.schemaVersion(), "worker " + settings.consumerName(),
+                    settings.clock().instant());
+        }
+        runtime.start();
+        return this;
+    }
+
+    /**
+     * Stops gracefully: no new reads; attempts in flight finish, commit and are acked within the shutdown grace
+     * period; whatever is still running then keeps its lease until it expires and is re-claimed by another worker.
+     *
+     * @return completes when every thread of the worker has stopped
+     */
+    public CompletableFuture<Void> shutdown() {
+        if (state.compareAndSet(WorkerState.NEW, WorkerState.STOPPED)) {
+            stopped.complete(null);
+        } else if (state.compareAndSet(WorkerState.RUNNING, WorkerState.STOPPING)) {
+            Thread stopper = new Thread(() -> {
+                try {
+                    runtime.stop(shutdownGrace);
+                    state.set(WorkerState.STOPPED);
+                    stopped.complete(null);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    stopped.completeExceptionally(e);
+                } catch (RuntimeException e) {
+                    stopped.completeExceptionally(e);
+                }
+            }, settings.consumerName() + "-shutdown");
+            stopper.start();
+        }
+        return stopped;
+    }
+
+    public WorkerState state() {
+        return state.get();
+    }
+
+    /** The consumer name this worker reads as and writes as lease owner. */
+    public String consumerName() {
+        return settings.consumerName();
+    }
+
+    /** Configures a {@link Worker}. Every setting has a default except the tools. */
+    public static final class Builder {
+        private final Database database;
+        private final Redis redis;
+        private final Map<String, Tool> tools = new LinkedHashMap<>();
+        private final Map<String, ToolBudget> budgets = new LinkedHashMap<>();
+        private String consumerName = defaultConsumerName();
+        private int concurrency = 8;
+        private Duration leaseDuration = Duration.ofSeconds(30);
+        private int batchSize = 64;
+        private int deliveryLimit = 5;
+        private int maxPayloadBytes = EnvelopeCodec.DEFAULT_MAX_PAYLOAD_BYTES;
+        private Duration readBlock = Duration.ofMillis(500);
+        private Duration claimInterval = Duration.ofSeconds(1);
+        private Duration schedulerInterval = Duration.ofMillis(100);
+        private Duration shutdownGrace = Duration.ofSeconds(30);
+        private RetryPolicy retryPolicy = BackoffRetryPolicy.defaults();
+        private Clock clock = Clock.systemUTC();
+
+        private Builder(Database database, Redis redis) {
+            this.database = Objects.requireNonNull(database, "database");
+            this.redis = Objects.requireNonNull(redis, "redis");
+        }
+
+        /** Registers a tool; dispatches name it by {@link Tool#name()}. */
+        public Builder tool(Tool tool) {
+            OperationId.requireId("tool name", tool.name());
+            if (tools.putIfAbsent(tool.name(), tool) != null) {
+                throw new IllegalArgumentException("tool " + tool.name() + " is registered twice");
+            }
+            return this;
+        }
+
+        /** Keeps calls to {@code tool} under {@code permitsPerSecond} (bursts of {@code burst}); over it they wait. */
+        public Builder toolBudget(String tool, double permitsPerSecond, int burst) {
+            budgets.put(tool, new ToolBudget(permitsPerSecond, burst));
+            return this;
+        }
+
+        /** The consumer name in group {@code workers}, also the lease owner (default {@code host-pid}). */
+        public Builder consumerName(String consumerName) {
+            OperationId.requireId("consumer name", consumerName);
+            this.consumerName = consumerName;
+            return this;
+        }
+
+        /** How many tool calls run at once (default 8). */
+        public Builder concurrency(int concurrency) {
+            this.concurrency = atLeastOne(concurrency, "concurrency");
+            return this;
+        }
+
+        /**
+         * How long a claimed attempt is this worker's alone (default 30 s). Entries idle longer than this are
+         * re-claimed by other workers, and a worker paused past it can no longer commit. Keep it above the slowest
+         * tool call.
+         */
+        public Builder leaseDuration(Duration leaseDuration) {
+            this.leaseDuration = positive(leaseDuration, "leaseDuration");
+            return this;
+        }
+
+        /** How many entries one read, claim or commit carries at most (default 64). */
+        public Builder batchSize(int batchSize) {
+            this.batchSize = atLeastOne(batchSize, "batchSize");
+            return this;
+        }
+
+        /** After this many deliveries that crashed the handler an entry is dead-lettered (default 5). */
+        public Builder deliveryLimit(int deliveryLimit) {
+            this.deliveryLimit = atLeastOne(deliveryLimit, "deliveryLimit");
+            return this;
+        }
+
+        /** Payloads larger than this are invalid input (default 256 KiB). */
+        public Builder maxPayloadBytes(int maxPayloadBytes) {
+            this.maxPayloadBytes = atLeastOne(maxPayloadBytes, "maxPayloadBytes");
+            return this;
+        }
+
+        /** When and how often to retry each failure class (default {@link BackoffRetryPolicy#defaults()}). */
+        public Builder retryPolicy(RetryPolicy retryPolicy) {
+            this.retryPolicy = Objects.requireNonNull(retryPolicy, "retryPolicy");
+            return this;
+        }
+
+        /** How often idle entries are looked for (default 1 s). */
+        public Builder claimInterval(Duration claimInterval) {
+            this.claimInterval = positive(claimInterval, "claimInterval");
+            return this;
+        }
+
+        /** How long in-flight attempts get to finish on shutdown (default 30 s). */
+        public Builder shutdownGrace(Duration shutdownGrace) {
+            this.shutdownGrace = positive(shutdownGrace, "shutdownGrace");
+            return this;
+        }
+
+        /** The clock for leases, retries and records (default UTC system clock). */
+        public Builder clock(Clock clock) {
+            this.clock = Objects.requireNonNull(clock, "clock");
+            return this;
+        }
+
+        public Worker build() {
+            if (tools.isEmpty()) {
+                throw new IllegalArgumentException("a worker needs at least one tool");
+            }
+            for (String tool : budgets.keySet()) {
+                if (!tools.containsKey(tool)) {
+                    throw new IllegalArgumentException("budget for " + tool + ", which is not registered");
+                }
+            }
+            return new Worker(this);
+        }
+
+        private static int atLeastOne(int value, String name) {
+            if (value < 1) {
+                throw new IllegalArgumentException(name + " must be 1 or more, got " + value);
+            }
+            return value;
+        }
+
+        private static Duration positive(Duration value, String name) {
+            if (value == null || value.isNegative() || value.isZero()) {
+                throw new IllegalArgumentException(name + " must be positive, got " + value);
+            }
+            return value;
+        }
+
+        private static String defaultConsumerName() {
+            String host;
+            try {
+                host = InetAddress.getLocalHost().getHostName().replaceAll("[^A-Za-z0-9._-]", "-");
+            } catch (UnknownHostException e) {
+                host = "worker";
+            }
+            String name = host + "-" + ProcessHandle.current().pid();
+            return name.length() <= 128 ? name : name.substring(0, 128);
+        }
+    }
+}

@@ -1,0 +1,146 @@
+package dev.redrive.worker.protocol;
+
+import dev.redrive.RuntimeVersion;
+import dev.redrive.model.FailureClass;
+import dev.redrive.model.OperationStatus;
+import dev.redrive.model.SideEffectState;
+import dev.redrive.store.deadletter.ErrorFingerprint;
+import dev.redrive.store.operation.AttemptCommit;
+import dev.redrive.store.operation.AttemptError;
+import dev.redrive.store.operation.ReconciliationRecord;
+import dev.redrive.worker.retry.RetryDecision;
+import dev.redrive.worker.retry.RetryPolicy;
+import dev.redrive.worker.retry.ToolGate;
+import dev.redrive.worker.tool.Reconciliation;
+import dev.redrive.worker.tool.ToolFailure;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+
+/**
+ * Executes one claimed attempt and turns what happened into an {@link AttemptCommit}: reconcile first when an earlier
+ * lease expired or the answer was lost, classify failures by type, ask the retry policy, pause the tool's gate.
+ */
+final class AttemptRunner {
+    private final Clock clock;
+    private final RetryPolicy retryPolicy;
+    private final ToolGate gate;
+    private final DeliveryHistory history;
+    private final String workerId;
+
+    AttemptRunner(Clock clock, RetryPolicy retryPolicy, ToolGate gate, DeliveryHistory history, String workerId) {
+        this.clock = clock;
+        this.retryPolicy = retryPolicy;
+        this.gate = gate;
+        this.history = history;
+        this.workerId = workerId;
+    }
+
+    AttemptEnd run(Job job) {
+        if (job.tool() == null) {
+            return new AttemptEnd.Finished(job, deadLetter(job, new AttemptError(FailureClass.INVALID_INPUT,
+                    "unknown_tool", "no tool named " + job.envelope().tool() + " is registered with this worker"),
+                    SideEffectState.NONE, null, null));
+        }
+        ReconciliationRecord before = null;
+        if (job.lease().takeover()) {
+            Reconciliation found = reconcile(job);
+            before = record(found);
+            if (found.outcome() == Reconciliation.Outcome.APPLIED) {
+                return new AttemptEnd.Finished(job, succeeded(job, found.result(), SideEffectState.APPLIED, null, before));
+            }
+        }
+        try {
+            String result = job.tool().execute(job.toolCall());
+            return new AttemptEnd.Finished(job, succeeded(job, result, SideEffectState.NONE, null, before));
+        } catch (ToolFailure failure) {
+            return new AttemptEnd.Finished(job, failed(job, failure, before));
+        } catch (RuntimeException | LinkageError | AssertionError crash) {
+            return new AttemptEnd.Crashed(job, crash, true);
+        }
+    }
+
+    private AttemptCommit failed(Job job, ToolFailure failure, ReconciliationRecord before) {
+        FailureClass failureClass = failure.failureClass();
+        AttemptError error = new AttemptError(failureClass, failure.code(), failure.getMessage());
+        if (failureClass != FailureClass.UNKNOWN_SIDE_EFFECT) {
+            return retryOrDeadLetter(job, error, failure.retryAfter().orElse(null), SideEffectState.NONE, before);
+        }
+        Reconciliation found = reconcile(job);
+        ReconciliationRecord reconciliation = record(found);
+        return switch (found.outcome()) {
+            case APPLIED -> succeeded(job, found.result(), SideEffectState.APPLIED, error, reconciliation);
+            case NOT_APPLIED -> retryOrDeadLetter(job, error, null, SideEffectState.NOT_APPLIED, reconciliation);
+            case UNKNOWN -> deadLetter(job, error, SideEffectState.POSSIBLE, reconciliation,
+                    "the tool could not tell whether the effect was applied");
+        };
+    }
+
+    private AttemptCommit retryOrDeadLetter(Job job, AttemptError error, Duration retryAfter, SideEffectState sideEffect,
+                                            ReconciliationRecord reconciliation) {
+        Instant now = now();
+        String tool = job.tool().name();
+        if (error.failureClass() == FailureClass.RATE_LIMITED && retryAfter != null) {
+            gate.pause(tool, now.plus(retryAfter), FailureClass.RATE_LIMITED);
+        }
+        RetryDecision decision = retryPolicy.decide(error.failureClass(), job.lease().attempt(), retryAfter, now);
+        if (!decision.retry()) {
+            return deadLetter(job, error, sideEffect, reconciliation, decision.reason());
+        }
+        Instant nextEligibleAt = decision.nextEligibleAt().truncatedTo(ChronoUnit.MILLIS);
+        if (error.failureClass() == FailureClass.DEPENDENCY_DOWN) {
+            gate.pause(tool, nextEligibleAt, FailureClass.DEPENDENCY_DOWN);
+        }
+        return new AttemptCommit(job.lease(), job.deliveryInfo(), OperationStatus.RETRY_SCHEDULED, now, null, error,
+                retryAfter, nextEligibleAt, sideEffect, reconciliation, null);
+    }
+
+    /** Dead-letters a delivery that crashed the handler too often, with the history of its crashed deliveries. */
+    AttemptCommit poison(Job job, String deliveryHistory, int deliveryLimit) {
+        boolean mayHaveActed = job.lease().takeover() || DeliveryHistory.anyInTool(deliveryHistory);
+        FailureClass failureClass = mayHaveActed ? FailureClass.UNKNOWN_SIDE_EFFECT : FailureClass.INVALID_INPUT;
+        AttemptError error = new AttemptError(failureClass, "delivery_limit", "delivered "
+                + job.delivery().deliveryCount() + " times (limit " + deliveryLimit + ") without the handler settling it");
+        return deadLetterWithHistory(job, error, mayHaveActed ? SideEffectState.POSSIBLE : SideEffectState.NONE, null,
+                deliveryHistory);
+    }
+
+    private AttemptCommit deadLetter(Job job, AttemptError error, SideEffectState sideEffect,
+                                     ReconciliationRecord reconciliation, String why) {
+        AttemptError explained = why == null ? error
+                : new AttemptError(error.failureClass(), error.code(), error.message() + " (" + why + ")");
+        return deadLetterWithHistory(job, explained, sideEffect, reconciliation, history.read(job.delivery().entryId()));
+    }
+
+    private AttemptCommit deadLetterWithHistory(Job job, AttemptError error, SideEffectState sideEffect,
+                                                ReconciliationRecord reconciliation, String deliveryHistory) {
+        String fingerprint = ErrorFingerprint.of(job.envelope().tool(), error.failureClass(), error.code(), error.message());
+        return new AttemptCommit(job.lease(), job.deliveryInfo(), OperationStatus.DEAD_LETTERED, now(), null, error,
+                null, null, sideEffect, reconciliation, new AttemptCommit.DeadLetterEvidence(job.delivery().fields(),
+                deliveryHistory, fingerprint, RuntimeVersion.wireValue()));
+    }
+
+    private AttemptCommit succeeded(Job job, String result, SideEffectState sideEffect, AttemptError error,
+                                    ReconciliationRecord reconciliation) {
+        return new AttemptCommit(job.lease(), job.deliveryInfo(), OperationStatus.SUCCEEDED, now(),
+                JsonResults.asJson(result), error, null, null, sideEffect, reconciliation, null);
+    }
+
+    private Reconciliation reconcile(Job job) {
+        try {
+            return job.tool().reconcile(job.record().idempotencyKey());
+        } catch (RuntimeException e) {
+            return Reconciliation.unknown("look-up failed: " + e);
+        }
+    }
+
+    private ReconciliationRecord record(Reconciliation found) {
+        return new ReconciliationRecord(found.outcome().name(), "TOOL", found.evidence(), found.result(), workerId);
+    }
+
+    private Instant now() {
+        return clock.instant().truncatedTo(ChronoUnit.MILLIS);
+    }
+}

@@ -1,0 +1,165 @@
+package dev.redrive.worker.protocol;
+
+import dev.redrive.broker.DeadLetterStream;
+import dev.redrive.envelope.DispatchEnvelope;
+import dev.redrive.model.OperationStatus;
+import dev.redrive.store.StoreException;
+import dev.redrive.store.operation.AttemptCommit;
+import dev.redrive.store.operation.CommitResult;
+import dev.redrive.store.operation.OperationStore;
+import dev.redrive.worker.retry.RetryQueue;
+import dev.redrive.worker.stream.DispatchStream;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Group commit: takes every attempt that has ended, commits them in one transaction (each guarded by its fencing
+ * token), then writes to Redis what the commit implies (retry-set members, DLQ events) and only then acks. A crash
+ * between any two of those steps leaves the entry pending, and its redelivery is answered from the committed facts.
+ */
+final class Committer {
+    private static final Logger LOG = LoggerFactory.getLogger(Committer.class);
+    private static final int MAX_GROUP = 256;
+
+    private final BlockingQueue<AttemptEnd> ended = new LinkedBlockingQueue<>();
+    private final OperationStore store;
+    private final RetryQueue retryQueue;
+    private final DeadLetterStream deadLetterStream;
+    private final DispatchStream stream;
+    private final DeliveryHistory history;
+    private final AttemptRunner runner;
+    private final InFlight inFlight;
+    private final Clock clock;
+    private final int deliveryLimit;
+
+    Committer(OperationStore store, RetryQueue retryQueue, DeadLetterStream deadLetterStream, DispatchStream stream,
+              DeliveryHistory history, AttemptRunner runner, InFlight inFlight, Clock clock, int deliveryLimit) {
+        this.store = store;
+        this.retryQueue = retryQueue;
+        this.deadLetterStream = deadLetterStream;
+        this.stream = stream;
+        this.history = history;
+        this.runner = runner;
+        this.inFlight = inFlight;
+        this.clock = clock;
+        this.deliveryLimit = deliveryLimit;
+    }
+
+    void submit(AttemptEnd end) {
+        ended.add(end);
+    }
+
+    /** Commits whatever has ended, waiting at most {@code wait} for the first; returns how many were handled. */
+    int commitAvailable(Duration wait) throws InterruptedException {
+        AttemptEnd first = ended.poll(wait.toMillis(), TimeUnit.MILLISECONDS);
+        if (first == null) {
+            return 0;
+        }
+        List<AttemptEnd> group = new ArrayList<>();
+        group.add(first);
+        ended.drainTo(group, MAX_GROUP - 1);
+        try {
+            handle(group);
+        } finally {
+            group.forEach(end -> inFlight.done(end.job().operationId()));
+        }
+        return group.size();
+    }
+
+    private void handle(List<AttemptEnd> group) {
+        Map<AttemptCommit, Job> jobs = new HashMap<>();
+        List<AttemptCommit> commits = new ArrayList<>();
+        for (AttemptEnd end : group) {
+            AttemptCommit commit = end instanceof AttemptEnd.Finished finished
+                    ? finished.commit() : afterCrash((AttemptEnd.Crashed) end);
+            if (commit != null) {
+                commits.add(commit);
+                jobs.put(commit, end.job());
+            }
+        }
+        if (commits.isEmpty()) {
+            return;
+        }
+        List<CommitResult> results = commitWithFallback(commits);
+        announce(results, jobs);
+    }
+
+    /** Records the crash; past the delivery limit the attempt is dead-lettered, else its lease is given back. */
+    private AttemptCommit afterCrash(AttemptEnd.Crashed crashed) {
+        Job job = crashed.job();
+        LOG.warn("handler crashed on {} (entry {}, delivery {})", job.operationId(), job.delivery().entryId(),
+                job.delivery().deliveryCount(), crashed.error());
+        try {
+            String deliveries = history.recordCrash(job.delivery(), crashed.error(), crashed.inTool(), now());
+            if (job.delivery().deliveryCount() >= deliveryLimit) {
+                return runner.poison(job, deliveries, deliveryLimit);
+            }
+            store.release(job.lease(), now());
+        } catch (RuntimeException e) {
+            LOG.warn("could not record the crash of {}; its lease expires by itself", job.operationId(), e);
+        }
+        return null;
+    }
+
+    private List<CommitResult> commitWithFallback(List<AttemptCommit> commits) {
+        try {
+            return store.commit(commits);
+        } catch (StoreException groupFailed) {
+            if (commits.size() == 1) {
+                LOG.error("commit of {} failed; the entry stays pending", commits.get(0).lease().operationId(), groupFailed);
+                return List.of();
+            }
+            LOG.warn("group commit of {} attempts failed, committing one by one", commits.size(), groupFailed);
+            List<CommitResult> results = new ArrayList<>();
+            for (AttemptCommit commit : commits) {
+                results.addAll(commitWithFallback(List.of(commit)));
+            }
+            return results;
+        }
+    }
+
+    private void announce(List<CommitResult> results, Map<AttemptCommit, Job> jobs) {
+        List<DispatchEnvelope> retries = new ArrayList<>();
+        List<String> acks = new ArrayList<>();
+        try {
+            for (CommitResult result : results) {
+                AttemptCommit commit = result.commit();
+                Job job = jobs.get(commit);
+                if (!result.committed()) {
+                    LOG.warn("lease on {} was taken over (fencing token {} is stale): nothing committed",
+                            job.operationId(), commit.lease().fencingToken());
+                    continue;
+                }
+                if (commit.outcome() == OperationStatus.RETRY_SCHEDULED) {
+                    retries.add(RetryEnvelopes.of(job.record(), commit.lease().attempt() + 1, commit.nextEligibleAt(),
+                            commit.error().failureClass(), null, commit.finishedAt()));
+                }
+                if (result.deadLetter() != null) {
+                    deadLetterStream.publish(result.deadLetter());
+                }
+                acks.add(job.delivery().entryId());
+            }
+            retryQueue.schedule(retries);
+            stream.ack(acks);
+            history.forget(acks);
+        } catch (RuntimeException e) {
+            LOG.warn("Redis refused the follow-up of a commit; the entries stay pending and are repaired on redelivery", e);
+        }
+    }
+
+    private Instant now() {
+        return clock.instant().truncatedTo(ChronoUnit.MILLIS);
+    }
+}

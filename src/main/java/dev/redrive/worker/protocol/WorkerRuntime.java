@@ -1,0 +1,166 @@
+package dev.redrive.worker.protocol;
+
+import dev.redrive.broker.DeadLetterStream;
+import dev.redrive.broker.Redis;
+import dev.redrive.store.Database;
+import dev.redrive.store.operation.OperationStore;
+import dev.redrive.worker.retry.RetryQueue;
+import dev.redrive.worker.stream.Delivery;
+import dev.redrive.worker.stream.DispatchStream;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * The threads of a running worker: one consumer (reads, re-claims, decides, claims), a pool that runs tool calls,
+ * one committer (group commits, then Redis follow-ups, then acks) and one retry scheduler.
+ */
+public final class WorkerRuntime {
+    private static final Logger LOG = LoggerFactory.getLogger(WorkerRuntime.class);
+
+    private final WorkerSettings settings;
+    private final DispatchStream stream;
+    private final RetryQueue retryQueue;
+    private final InFlight inFlight;
+    private final Committer committer;
+    private final DispatchProcessor processor;
+    private final ExecutorService tools;
+    private final Thread consumerThread;
+    private final Thread committerThread;
+    private final Thread schedulerThread;
+    private volatile boolean reading = true;
+    private volatile boolean committing = true;
+    private volatile boolean scheduling = true;
+
+    public WorkerRuntime(WorkerSettings settings, Database database, Redis redis) {
+        this.settings = settings;
+        this.stream = new DispatchStream(redis, settings.consumerName());
+        this.retryQueue = new RetryQueue(redis);
+        this.inFlight = new InFlight(settings.concurrency());
+        DeliveryHistory history = new DeliveryHistory(redis);
+        DeadLetterStream deadLetterStream = new DeadLetterStream(redis);
+        AttemptRunner runner = new AttemptRunner(settings.clock(), settings.retryPolicy(), settings.gate(), history,
+                settings.consumerName());
+        this.committer = new Committer(new OperationStore(database.jdbc()), retryQueue, deadLetterStream, stream,
+                history, runner, inFlight, settings.clock(), settings.deliveryLimit());
+        this.tools = Executors.newFixedThreadPool(settings.concurrency(), named(settings.consumerName() + "-tool"));
+        this.processor = new DispatchProcessor(settings, database.jdbc(), deadLetterStream, retryQueue, stream,
+                inFlight, runner, committer, history, tools);
+        this.consumerThread = new Thread(this::consume, settings.consumerName() + "-consumer");
+        this.committerThread = new Thread(this::commit, settings.consumerName() + "-committer");
+        this.schedulerThread = new Thread(this::schedule, settings.consumerName() + "-retry-scheduler");
+    }
+
+    public void start() {
+        stream.ensureGroup();
+        committerThread.start();
+        schedulerThread.start();
+        consumerThread.start();
+    }
+
+    /**
+     * Stops reading, lets in-flight attempts finish and commit for at most {@code grace}, then stops the rest. Attempts
+     * still running after the grace period keep their leases, which expire; their entries are re-claimed elsewhere.
+     */
+    public void stop(Duration grace) throws InterruptedException {
+        reading = false;
+        consumerThread.join();
+        tools.shutdown();
+        long deadline = System.nanoTime() + grace.toNanos();
+        tools.awaitTermination(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+        while (!inFlight.isEmpty() && System.nanoTime() < deadline) {
+            Thread.sleep(10);
+        }
+        if (!inFlight.isEmpty()) {
+            LOG.warn("{}: attempts still in flight after {}; their leases will expire", settings.consumerName(), grace);
+        }
+        tools.shutdownNow();
+        committing = false;
+        committerThread.join();
+        scheduling = false;
+        schedulerThread.interrupt();
+        schedulerThread.join();
+        stream.close();
+    }
+
+    private void consume() {
+        long nextClaim = 0;
+        while (reading) {
+            try {
+                if (!inFlight.awaitFree(Duration.ofMillis(200))) {
+                    continue;
+                }
+                if (System.nanoTime() >= nextClaim) {
+                    nextClaim = System.nanoTime() + settings.claimInterval().toNanos();
+                    List<Delivery> stale = stream.claimStale(Math.min(settings.batchSize(), inFlight.free()),
+                            settings.leaseDuration());
+                    processor.process(stale);
+                }
+                int room = Math.min(settings.batchSize(), inFlight.free());
+                if (room > 0 && reading) {
+                    processor.process(stream.readNew(room, settings.readBlock()));
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            } catch (RuntimeException e) {
+                LOG.error("{}: a batch failed; its entries stay pending and are re-claimed after the lease time",
+                        settings.consumerName(), e);
+                pause(Duration.ofMillis(500));
+            }
+        }
+    }
+
+    private void commit() {
+        while (committing) {
+            try {
+                committer.commitAvailable(Duration.ofMillis(100));
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            } catch (RuntimeException e) {
+                LOG.error("{}: commit loop failed", settings.consumerName(), e);
+                pause(Duration.ofMillis(500));
+            }
+        }
+    }
+
+    private void schedule() {
+        while (scheduling) {
+            try {
+                retryQueue.promoteDue(Instant.now(settings.clock()), 500);
+                Thread.sleep(settings.schedulerInterval().toMillis());
+            } catch (InterruptedException e) {
+                return;
+            } catch (RuntimeException e) {
+                LOG.warn("{}: promoting due retries failed; trying again", settings.consumerName(), e);
+                pause(Duration.ofSeconds(1));
+            }
+        }
+    }
+
+    private static void pause(Duration duration) {
+        try {
+            Thread.sleep(duration.toMillis());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private static ThreadFactory named(String prefix) {
+        AtomicInteger counter = new AtomicInteger();
+        return runnable -> {
+            Thread thread = new Thread(runnable, prefix + "-" + counter.incrementAndGet());
+            thread.setDaemon(true);
+            return thread;
+        };
+    }
+}

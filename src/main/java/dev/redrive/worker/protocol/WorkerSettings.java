@@ -1,0 +1,22 @@
+package dev.redrive.worker.protocol;
+
+import dev.redrive.worker.retry.RetryPolicy;
+import dev.redrive.worker.retry.ToolGate;
+import dev.redrive.worker.tool.Tool;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.util.Map;
+
+/**
+ * Everything a running worker is configured with (see {@code Worker.Builder} for meanings and defaults).
+ *
+ * @param deliveryLimit after this many deliveries that crashed the handler, an entry is dead-lettered
+ * @param readBlock     how long a read waits for new entries
+ * @param claimInterval how often entries idle past the lease time are looked for
+ */
+public record WorkerSettings(String consumerName, int concurrency, Duration leaseDuration, int batchSize,
+                             int deliveryLimit, int maxPayloadBytes, Duration readBlock, Duration claimInterval,
+                             Duration schedulerInterval, Clock clock, RetryPolicy retryPolicy, ToolGate gate,
+                             Map<String, Tool> tools) {
+}

@@ -1,0 +1,116 @@
+package dev.redrive.worker.stream;
+
+import dev.redrive.broker.Redis;
+import dev.redrive.broker.StreamKeys;
+import io.lettuce.core.Consumer;
+import io.lettuce.core.Limit;
+import io.lettuce.core.Range;
+import io.lettuce.core.RedisBusyException;
+import io.lettuce.core.StreamMessage;
+import io.lettuce.core.XAutoClaimArgs;
+import io.lettuce.core.XGroupCreateArgs;
+import io.lettuce.core.XReadArgs;
+import io.lettuce.core.api.StatefulRedisConnection;
+import io.lettuce.core.models.stream.ClaimedMessages;
+import io.lettuce.core.models.stream.PendingMessage;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The consumer side of {@code {ns}:dispatch} for one consumer of group {@code workers}: batched reads of new entries,
+ * re-claims of entries left idle past the lease time by a consumer that died, and acks. Blocking reads use a
+ * connection of their own.
+ */
+public final class DispatchStream implements AutoCloseable {
+    private final Redis redis;
+    private final String stream;
+    private final Consumer<String> consumer;
+    private final StatefulRedisConnection<String, String> readConnection;
+    private String claimCursor = "0-0";
+
+    public DispatchStream(Redis redis, String consumerName) {
+        this.redis = redis;
+        this.stream = redis.keys().dispatch();
+        this.consumer = Consumer.from(StreamKeys.WORKER_GROUP, consumerName);
+        this.readConnection = redis.newConnection();
+    }
+
+    /** Creates the consumer group (and the stream) unless they exist; entries already in the stream are read too. */
+    public void ensureGroup() {
+        try {
+            redis.sync().xgroupCreate(XReadArgs.StreamOffset.from(stream, "0"), StreamKeys.WORKER_GROUP,
+                    XGroupCreateArgs.Builder.mkstream());
+        } catch (RedisBusyException alreadyThere) {
+            // BUSYGROUP: another worker created it first.
+        }
+    }
+
+    public String stream() {
+        return stream;
+    }
+
+    /** Reads up to {@code count} entries never delivered to the group, waiting at most {@code block} for the first. */
+    public List<Delivery> readNew(int count, Duration block) {
+        List<StreamMessage<String, String>> messages = readConnection.sync().xreadgroup(consumer,
+                XReadArgs.Builder.count(count).block(block), XReadArgs.StreamOffset.lastConsumed(stream));
+        List<Delivery> deliveries = new ArrayList<>(messages.size());
+        for (StreamMessage<String, String> message : messages) {
+            deliveries.add(new Delivery(stream, message.getId(), body(message), 1, consumer.getName()));
+        }
+        return deliveries;
+    }
+
+    /**
+     * Takes over up to {@code count} entries another consumer (or this one before a restart) has held idle for at
+     * least {@code minIdle}, with their delivery counts. Walks the pending list a page per call.
+     */
+    public List<Delivery> claimStale(int count, Duration minIdle) {
+        ClaimedMessages<String, String> claimed = redis.sync().xautoclaim(stream, new XAutoClaimArgs<String>()
+                .consumer(consumer).minIdleTime(minIdle).startId(claimCursor).count(count));
+        claimCursor = claimed.getId() == null ? "0-0" : claimed.getId();
+        List<StreamMessage<String, String>> messages = claimed.getMessages();
+        if (messages.isEmpty()) {
+            return List.of();
+        }
+        Map<String, Long> counts = deliveryCounts(messages);
+        List<Delivery> deliveries = new ArrayList<>(messages.size());
+        for (StreamMessage<String, String> message : messages) {
+            deliveries.add(new Delivery(stream, message.getId(), body(message),
+                    counts.getOrDefault(message.getId(), 1L), consumer.getName()));
+        }
+        return deliveries;
+    }
+
+    private Map<String, Long> deliveryCounts(List<StreamMessage<String, String>> messages) {
+        String first = messages.get(0).getId();
+        String last = messages.get(messages.size() - 1).getId();
+        List<PendingMessage> pending = redis.sync().xpending(stream, consumer, Range.create(first, last),
+                Limit.from(Math.max(messages.size() * 4L, 100)));
+        Map<String, Long> counts = new HashMap<>();
+        for (PendingMessage entry : pending) {
+            counts.put(entry.getId(), entry.getRedeliveryCount());
+        }
+        return counts;
+    }
+
+    /** Acks entries; call only once what they asked for is durably committed. */
+    public void ack(Collection<String> entryIds) {
+        if (!entryIds.isEmpty()) {
+            redis.sync().xack(stream, StreamKeys.WORKER_GROUP, entryIds.toArray(String[]::new));
+        }
+    }
+
+    private static Map<String, String> body(StreamMessage<String, String> message) {
+        return message.getBody() == null ? Map.of() : message.getBody();
+    }
+
+    @Override
+    public void close() {
+        readConnection.close();
+    }
+}

@@ -1,0 +1,234 @@
+package dev.redrive.worker.tool;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+import java.io.IOException;
+import java.net.ConnectException;
+import java.net.URI;
+import java.net.URLEncoder;
+import java.net.http.HttpClient;
+import java.net.http.HttpConnectTimeoutException;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.net.http.HttpTimeoutException;
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.Objects;
+
+/**
+ * A {@link Tool} that POSTs the payload to an HTTP endpoint with the operation's {@code Idempotency-Key}, and looks
+ * effects up with {@code GET lookupEndpoint + idempotencyKey}.
+ *
+ * <p>How answers and errors are classified:
+ * <ul>
+ *   <li>2xx: success, the body is the result;</li>
+ *   <li>429: {@link RateLimitedFailure}, honouring {@code Retry-After} (seconds or HTTP-date);</li>
+ *   <li>503 and connection refused: {@link DependencyDownFailure};</li>
+ *   <li>other 5xx, 408, and a connect timeout (nothing was sent): {@link TransientFailure};</li>
+ *   <li>400, 422 and other 4xx: {@link InvalidInputFailure}; 401, 403: {@link PermissionFailure};</li>
+ *   <li>a timeout or I/O error once the request may have been sent: {@link UnknownSideEffectFailure}.</li>
+ * </ul>
+ */
+public final class HttpTool implements Tool {
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final int MAX_ERROR_BODY = 500;
+
+    private final String name;
+    private final String schemaVersion;
+    private final URI endpoint;
+    private final URI lookupEndpoint;
+    private final Duration requestTimeout;
+    private final HttpClient client;
+    private final Clock clock;
+
+    private HttpTool(Builder builder) {
+        this.name = builder.name;
+        this.schemaVersion = builder.schemaVersion;
+        this.endpoint = builder.endpoint;
+        this.lookupEndpoint = builder.lookupEndpoint;
+        this.requestTimeout = builder.requestTimeout;
+        this.clock = builder.clock;
+        this.client = builder.client != null ? builder.client : HttpClient.newBuilder()
+                .version(HttpClient.Version.HTTP_1_1)
+                .connectTimeout(builder.connectTimeout)
+                .build();
+    }
+
+    /** Starts a tool definition: its name, payload schema version and the endpoint it POSTs to. */
+    public static Builder builder(String name, String schemaVersion, URI endpoint) {
+        return new Builder(name, schemaVersion, endpoint);
+    }
+
+    @Override
+    public String name() {
+        return name;
+    }
+
+    @Override
+    public String schemaVersion() {
+        return schemaVersion;
+    }
+
+    @Override
+    public String execute(ToolCall call) throws ToolFailure {
+        HttpRequest.Builder request = HttpRequest.newBuilder(endpoint)
+                .timeout(requestTimeout)
+                .header("Content-Type", "application/json")
+                .header("Idempotency-Key", call.idempotencyKey())
+                .header("X-Operation-Id", call.operationId())
+                .header("X-Attempt", Integer.toString(call.attempt()))
+                .POST(HttpRequest.BodyPublishers.ofString(call.payload()));
+        if (call.traceId() != null) {
+            request.header("X-Trace-Id", call.traceId());
+        }
+        if (call.correlationId() != null) {
+            request.header("X-Correlation-Id", call.correlationId());
+        }
+        HttpResponse<String> response = send(request.build());
+        return classify(response);
+    }
+
+    private HttpResponse<String> send(HttpRequest request) throws ToolFailure {
+        try {
+            return client.send(request, HttpResponse.BodyHandlers.ofString());
+        } catch (HttpConnectTimeoutException e) {
+            throw new TransientFailure("connect_timeout", name + ": no connection within the connect timeout, nothing was sent", null, e);
+        } catch (ConnectException e) {
+            throw new DependencyDownFailure("connection_refused", name + ": connection refused by " + endpoint.getAuthority(), null, e);
+        } catch (HttpTimeoutException e) {
+            throw new UnknownSideEffectFailure("timeout_after_send", name + ": no answer within " + requestTimeout
+                    + " after the request was sent", null, e);
+        } catch (IOException e) {
+            throw new UnknownSideEffectFailure("io_error", name + ": the exchange broke off: " + e, null, e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new UnknownSideEffectFailure("interrupted", name + ": interrupted while waiting for the answer", null, e);
+        }
+    }
+
+    private String classify(HttpResponse<String> response) throws ToolFailure {
+        int status = response.statusCode();
+        String body = response.body() == null ? "" : response.body();
+        if (status >= 200 && status < 300) {
+            return body.isBlank() ? "{}" : body;
+        }
+        String code = "http_" + status;
+        String message = name + " answered " + status + ": " + abbreviate(body);
+        Duration retryAfter = RetryAfter.parse(response.headers().firstValue("Retry-After").orElse(null), clock.instant())
+                .orElse(null);
+        if (status == 429) {
+            throw new RateLimitedFailure(code, message, retryAfter);
+        }
+        if (status == 503) {
+            throw new DependencyDownFailure(code, message, retryAfter, null);
+        }
+        if (status >= 500 || status == 408) {
+            throw new TransientFailure(code, message, retryAfter, null);
+        }
+        if (status == 401 || status == 403) {
+            throw new PermissionFailure(code, message);
+        }
+        if (status >= 400) {
+            throw new InvalidInputFailure(code, message);
+        }
+        throw new TransientFailure(code, message, retryAfter, null);
+    }
+
+    @Override
+    public Reconciliation reconcile(String idempotencyKey) {
+        if (lookupEndpoint == null) {
+            return Tool.super.reconcile(idempotencyKey);
+        }
+        URI uri = URI.create(lookupEndpoint + URLEncoder.encode(idempotencyKey, StandardCharsets.UTF_8));
+        HttpResponse<String> response;
+        try {
+            response = client.send(HttpRequest.newBuilder(uri).timeout(requestTimeout).GET().build(),
+                    HttpResponse.BodyHandlers.ofString());
+        } catch (IOException e) {
+            return Reconciliation.unknown("look-up " + uri + " failed: " + e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return Reconciliation.unknown("look-up " + uri + " was interrupted");
+        }
+        String evidence = "GET " + uri + " -> " + response.statusCode() + " " + abbreviate(response.body());
+        if (response.statusCode() == 404) {
+            return Reconciliation.notApplied(evidence);
+        }
+        if (response.statusCode() != 200) {
+            return Reconciliation.unknown(evidence);
+        }
+        try {
+            JsonNode answer = JSON.readTree(response.body());
+            if (answer.path("applied").asBoolean(false)) {
+                JsonNode result = answer.path("result");
+                return Reconciliation.applied(result.isMissingNode() ? "{}" : JSON.writeValueAsString(result), evidence);
+            }
+            return Reconciliation.notApplied(evidence);
+        } catch (JsonProcessingException e) {
+            return Reconciliation.unknown(evidence + " (not JSON)");
+        }
+    }
+
+    private static String abbreviate(String text) {
+        if (text == null) {
+            return "";
+        }
+        String oneLine = text.strip().replaceAll("\\s+", " ");
+        return oneLine.length() <= MAX_ERROR_BODY ? oneLine : oneLine.substring(0, MAX_ERROR_BODY) + "...";
+    }
+
+    /** Configures an {@link HttpTool}. */
+    public static final class Builder {
+        private final String name;
+        private final String schemaVersion;
+        private final URI endpoint;
+        private URI lookupEndpoint;
+        private Duration requestTimeout = Duration.ofSeconds(10);
+        private Duration connectTimeout = Duration.ofSeconds(2);
+        private HttpClient client;
+        private Clock clock = Clock.systemUTC();
+
+        private Builder(String name, String schemaVersion, URI endpoint) {
+            this.name = Objects.requireNonNull(name, "name");
+            this.schemaVersion = Objects.requireNonNull(schemaVersion, "schemaVersion");
+            this.endpoint = Objects.requireNonNull(endpoint, "endpoint");
+        }
+
+        /** Where effects are looked up: the idempotency key is appended to this URI. Without it nothing reconciles. */
+        public Builder lookupEndpoint(URI lookupEndpoint) {
+            this.lookupEndpoint = lookupEndpoint;
+            return this;
+        }
+
+        /** How long to wait for an answer once connected (default 10 s); past it the side effect is unknown. */
+        public Builder requestTimeout(Duration requestTimeout) {
+            this.requestTimeout = requestTimeout;
+            return this;
+        }
+
+        /** How long to wait for a connection (default 2 s); past it nothing was sent and the failure is transient. */
+        public Builder connectTimeout(Duration connectTimeout) {
+            this.connectTimeout = connectTimeout;
+            return this;
+        }
+
+        /** Uses this client instead of building one (its own connect timeout then applies). */
+        public Builder httpClient(HttpClient client) {
+            this.client = client;
+            return this;
+        }
+
+        /** The clock HTTP-date Retry-After values are measured against. */
+        public Builder clock(Clock clock) {
+            this.clock = clock;
+            return this;
+        }
+
+        public HttpTool build() {
+            return new HttpTool(this);
+        }
+    }
+}

@@ -1,0 +1,17 @@
+package dev.redrive.worker.tool;
+
+import dev.redrive.model.FailureClass;
+
+import java.time.Duration;
+
+/** The tool is rate limiting us: retried no sooner than its Retry-After, and the tool is paused that long. */
+public final class RateLimitedFailure extends ToolFailure {
+    public RateLimitedFailure(String code, String message, Duration retryAfter) {
+        super(code, message, retryAfter, null);
+    }
+
+    @Override
+    public FailureClass failureClass() {
+        return FailureClass.RATE_LIMITED;
+    }
+}

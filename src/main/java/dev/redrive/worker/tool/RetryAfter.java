@@ -1,0 +1,39 @@
+package dev.redrive.worker.tool;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZonedDateTime;
+import java.time.format.DateTimeFormatter;
+import java.time.format.DateTimeParseException;
+import java.util.Optional;
+
+/** Reads an HTTP {@code Retry-After} header: either delay-seconds or an HTTP-date (RFC 9110 section 10.2.3). */
+public final class RetryAfter {
+    private RetryAfter() {
+    }
+
+    /**
+     * @return how long to wait from {@code now}; empty when the header is absent or unreadable. A date in the past
+     *         means no wait.
+     */
+    public static Optional<Duration> parse(String header, Instant now) {
+        if (header == null || header.isBlank()) {
+            return Optional.empty();
+        }
+        String value = header.strip();
+        if (value.chars().allMatch(Character::isDigit)) {
+            try {
+                return Optional.of(Duration.ofSeconds(Long.parseLong(value)));
+            } catch (NumberFormatException e) {
+                return Optional.empty();
+            }
+        }
+        try {
+            Instant at = ZonedDateTime.parse(value, DateTimeFormatter.RFC_1123_DATE_TIME).toInstant();
+            Duration wait = Duration.between(now, at);
+            return Optional.of(wait.isNegative() ? Duration.ZERO : wait);
+        } catch (DateTimeParseException e) {
+            return Optional.empty();
+        }
+    }
+}

@@ -1,0 +1,63 @@
+package dev.redrive.console.health;
+
+import dev.redrive.console.concurrent.UiExecutor;
+import dev.redrive.health.HealthAlert;
+import dev.redrive.health.HealthThresholds;
+import dev.redrive.health.QueueHealth;
+import org.junit.jupiter.api.Test;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class HealthPanelViewModelTest {
+    private static final Instant NOW = Instant.parse("2026-11-30T12:00:00Z");
+
+    private long open = 5;
+
+    private QueueHealth reading() {
+        return new QueueHealth(NOW, 42, 3L, 2, Duration.ofSeconds(95), List.of(), 1, NOW.plusSeconds(30), open, 1, 9,
+                NOW.minus(Duration.ofMinutes(3)));
+    }
+
+    @Test
+    void aCrossedThresholdNotifiesOnceAndTheBannerFollowsTheReadings() {
+        HealthPanelViewModel model = new HealthPanelViewModel(this::reading, UiExecutor.inline(),
+                new HealthThresholds(10, 0, Duration.ZERO));
+        List<HealthAlert> notified = new ArrayList<>();
+        model.onNewAlert(notified::add);
+
+        model.refresh();
+        assertThat(model.alertingProperty().get()).isFalse();
+        assertThat(model.dispatchLengthProperty().get()).isEqualTo("42");
+        assertThat(model.pendingDetailProperty().get()).isEqualTo("oldest idle 1 min 35 s");
+        assertThat(model.oldestOpenProperty().get()).isEqualTo("3 min");
+
+        open = 11;
+        model.refresh();
+        model.refresh();
+        assertThat(notified).extracting(HealthAlert::kind).containsExactly(HealthAlert.Kind.DEPTH);
+        assertThat(model.bannerProperty().get()).isEqualTo("11 open DLQ entries (threshold 10)");
+
+        open = 4;
+        model.refresh();
+        assertThat(model.alertingProperty().get()).isFalse();
+        open = 12;
+        model.refresh();
+        assertThat(notified).hasSize(2);
+    }
+
+    @Test
+    void changedThresholdsApplyToTheLastReading() {
+        HealthPanelViewModel model = new HealthPanelViewModel(this::reading, UiExecutor.inline(),
+                HealthThresholds.DEFAULTS);
+        model.refresh();
+
+        model.setThresholds(new HealthThresholds(0, 0, Duration.ofMinutes(2)));
+
+        assertThat(model.alerts()).extracting(HealthAlert::kind).containsExactly(HealthAlert.Kind.AGE);
+    }
+}

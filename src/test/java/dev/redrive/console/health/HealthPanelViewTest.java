@@ -1,0 +1,95 @@
+package dev.redrive.console.health;
+
+import dev.redrive.broker.StreamKeys;
+import dev.redrive.console.concurrent.UiExecutor;
+import dev.redrive.console.main.Theme;
+import dev.redrive.health.DlqFixture;
+import dev.redrive.health.HealthThresholds;
+import dev.redrive.health.QueueHealthReader;
+import dev.redrive.testing.TestNamespace;
+import io.lettuce.core.Consumer;
+import io.lettuce.core.XGroupCreateArgs;
+import io.lettuce.core.XReadArgs;
+import io.lettuce.core.api.sync.RedisCommands;
+import javafx.scene.Scene;
+import javafx.scene.control.Label;
+import javafx.scene.layout.HBox;
+import javafx.stage.Stage;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.testfx.api.FxRobot;
+import org.testfx.framework.junit5.ApplicationExtension;
+import org.testfx.framework.junit5.Start;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+@ExtendWith(ApplicationExtension.class)
+class HealthPanelViewTest {
+    @RegisterExtension
+    static final TestNamespace ns = new TestNamespace();
+    private static final UiExecutor executor = UiExecutor.forFx(2);
+
+    private HealthPanelViewModel model;
+
+    @Start
+    void start(Stage stage) {
+        Theme.apply(false);
+        RedisCommands<String, String> redis = ns.redis().sync();
+        String dispatch = ns.redis().keys().dispatch();
+        redis.del(dispatch, ns.redis().keys().retry());
+        redis.xgroupCreate(XReadArgs.StreamOffset.from(dispatch, "0"), StreamKeys.WORKER_GROUP,
+                XGroupCreateArgs.Builder.mkstream());
+        for (int i = 0; i < 7; i++) {
+            redis.xadd(dispatch, Map.of("n", String.valueOf(i)));
+        }
+        redis.xreadgroup(Consumer.from(StreamKeys.WORKER_GROUP, "worker-a"), XReadArgs.Builder.count(3),
+                XReadArgs.StreamOffset.lastConsumed(dispatch));
+        redis.zadd(ns.redis().keys().retry(), Instant.now().plusSeconds(30).toEpochMilli(), "r1");
+        ns.database().jdbc().update("DELETE FROM dlq_entries");
+        DlqFixture.insert(ns.database(), "run-h", 12, "TRANSIENT", "demo.charge", "fp-h", "NONE", "OPEN",
+                Instant.now().minusSeconds(1));
+
+        model = new HealthPanelViewModel(new QueueHealthReader(ns.database(), ns.redis(), Clock.systemUTC())::read,
+                executor, new HealthThresholds(10, 0, Duration.ZERO));
+        HealthPanelView view = HealthPanelView.load(model);
+        Scene scene = new Scene(new HBox(view.root()), 1200, 200);
+        scene.getStylesheets().add(Theme.stylesheet());
+        stage.setScene(scene);
+        stage.show();
+    }
+
+    @AfterAll
+    static void stopExecutor() {
+        executor.close();
+    }
+
+    @Test
+    void panelNumbersEqualWhatRedisAndTheDlqReport(FxRobot robot) {
+        RedisCommands<String, String> redis = ns.redis().sync();
+        String dispatch = ns.redis().keys().dispatch();
+
+        robot.interact(model::refresh);
+
+        await().atMost(Duration.ofSeconds(10)).untilAsserted(() ->
+                assertThat(text(robot, "#healthDispatchLength")).isEqualTo(String.valueOf(redis.xlen(dispatch))));
+        assertThat(text(robot, "#healthPending"))
+                .isEqualTo(String.valueOf(redis.xpending(dispatch, StreamKeys.WORKER_GROUP).getCount()));
+        assertThat(text(robot, "#healthLag")).isEqualTo("4");
+        assertThat(text(robot, "#healthRetrySet")).isEqualTo(String.valueOf(redis.zcard(ns.redis().keys().retry())));
+        assertThat(text(robot, "#healthDlqOpen")).isEqualTo("12");
+        assertThat(robot.lookup("#healthBanner").query().isVisible()).isTrue();
+        assertThat(text(robot, "#healthBannerText")).isEqualTo("12 open DLQ entries (threshold 10)");
+    }
+
+    private static String text(FxRobot robot, String query) {
+        return robot.lookup(query).queryAs(Label.class).getText();
+    }
+}

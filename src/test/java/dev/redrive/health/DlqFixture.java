@@ -1,0 +1,35 @@
+package dev.redrive.health;
+
+import dev.redrive.store.Database;
+
+import java.time.Instant;
+
+/** Dead-letter entries written straight with SQL, set-based, for tests that need many of them. */
+public final class DlqFixture {
+    private static final String ENTRIES = """
+            INSERT INTO dlq_entries (dedup_key, operation_id, run_id, node_id, logical_attempt, attempt, tool,
+                                     tool_schema_version, idempotency_key, trace_id, correlation_id, runtime_version,
+                                     stream, entry_id, delivery_count, consumer, error_class, error_code, error_message,
+                                     error_fingerprint, side_effect, raw_message, payload, entered_at, decision_state)
+            SELECT 'fx:' || ? || ':' || g,
+                   ? || ':node-' || g || ':0', ?, 'node-' || g, 0, 3, ?, '1', 'op-key-' || g,
+                   'trace-' || ? || '-' || g, 'corr-' || g, 'test',
+                   'ns:dispatch', g || '-0', 3, 'worker-1', ?, 'E' || (g % 7),
+                   'charge failed for order ' || g, ?, ?, '{}'::jsonb, '{"amount": 10}'::jsonb,
+                   ?::timestamptz - (g || ' milliseconds')::interval, ?
+              FROM generate_series(1, ?) AS g
+            """;
+
+    private DlqFixture() {
+    }
+
+    /**
+     * Inserts {@code count} entries of one run, class and fingerprint, entered one millisecond apart before
+     * {@code newest}. Their operations are not recorded: enough for lists and health, not for the detail pane.
+     */
+    public static void insert(Database database, String runId, int count, String errorClass, String tool,
+                              String fingerprint, String sideEffect, String decisionState, Instant newest) {
+        database.jdbc().update(ENTRIES, runId + ":" + fingerprint, runId, runId, tool, runId, errorClass, fingerprint,
+                sideEffect, newest, decisionState, count);
+    }
+}

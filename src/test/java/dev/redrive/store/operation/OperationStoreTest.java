@@ -1,0 +1,98 @@
+package dev.redrive.store.operation;
+
+import dev.redrive.envelope.DispatchEnvelope;
+import dev.redrive.identity.OperationId;
+import dev.redrive.model.FailureClass;
+import dev.redrive.model.OperationStatus;
+import dev.redrive.model.SideEffectState;
+import dev.redrive.store.deadletter.ErrorFingerprint;
+import dev.redrive.testing.TestNamespace;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.List;
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class OperationStoreTest {
+    @RegisterExtension
+    static final TestNamespace ns = new TestNamespace();
+
+    private static final Duration LEASE = Duration.ofSeconds(10);
+    private final Instant t0 = Instant.parse("2026-11-30T00:00:00Z");
+
+    private OperationStore store() {
+        return new OperationStore(ns.database().jdbc());
+    }
+
+    private OperationId record(String run) {
+        OperationId id = new OperationId(run, "n1", 0);
+        new OperationRegistry(ns.database().jdbc()).recordIfAbsent(new DispatchEnvelope(id, 1, "demo.charge", "1",
+                id.idempotencyKey(), "{\"amount\":1}", "trace-1", "corr-1", "test", t0, null, null, null, null),
+                OperationStatus.PENDING);
+        return id;
+    }
+
+    @Test
+    void staleLeaseHolderCannotCommitAfterTakeover() {
+        OperationId id = record("fence");
+        OperationStore store = store();
+        Lease first = single(store.claim(List.of(new ClaimRequest(id.value(), 1, "1-1", null, false)), "a", t0, LEASE));
+        assertThat(store.claim(List.of(new ClaimRequest(id.value(), 1, "1-2", null, false)), "b", t0.plusSeconds(1), LEASE))
+                .as("a live lease is not claimed twice").isEmpty();
+
+        Instant afterExpiry = t0.plus(LEASE).plusSeconds(1);
+        Lease second = single(store.claim(List.of(new ClaimRequest(id.value(), 1, "1-1", null, true)), "b", afterExpiry, LEASE));
+        assertThat(second.fencingToken()).isGreaterThan(first.fencingToken());
+
+        List<CommitResult> stale = store.commit(List.of(succeeded(first, afterExpiry)));
+        List<CommitResult> current = store.commit(List.of(succeeded(second, afterExpiry.plusSeconds(1))));
+
+        assertThat(stale.get(0).committed()).isFalse();
+        assertThat(current.get(0).committed()).isTrue();
+        assertThat(ns.database().jdbc().queryLong("SELECT count(*) FROM attempts WHERE operation_id = ?", id.value()))
+                .isEqualTo(1);
+        assertThat(store.load(List.of(id.value())).get(id.value()).status()).isEqualTo(OperationStatus.SUCCEEDED);
+    }
+
+    @Test
+    void deadLetterKeepsAttemptHistoryAndIsWrittenOnce() {
+        OperationId id = record("dead");
+        OperationStore store = store();
+        Lease lease = single(store.claim(List.of(new ClaimRequest(id.value(), 1, "5-0", null, false)), "a", t0, LEASE));
+        AttemptError error = new AttemptError(FailureClass.INVALID_INPUT, "http_400", "amount 12 is invalid");
+        AttemptCommit commit = new AttemptCommit(lease, new DeliveryInfo("ns:dispatch", "5-0", 1, "a"),
+                OperationStatus.DEAD_LETTERED, t0.plusSeconds(1), null, error, null, null, SideEffectState.NONE, null,
+                new AttemptCommit.DeadLetterEvidence(Map.of("operation_id", id.value()), "[]",
+                        ErrorFingerprint.of("demo.charge", FailureClass.INVALID_INPUT, "http_400", error.message()),
+                        "test"));
+
+        CommitResult result = store.commit(List.of(commit)).get(0);
+
+        assertThat(result.deadLetter()).isNotNull();
+        assertThat(ns.database().jdbc().queryOne("""
+                SELECT jsonb_array_length(attempt_history) AS n, attempt_history->0->>'error_class' AS class,
+                       trace_id, raw_message->>'operation_id' AS raw
+                  FROM dlq_entries WHERE id = ?""",
+                row -> row.getInt("n") + "/" + row.getString("class") + "/" + row.getString("trace_id") + "/"
+                        + row.getString("raw"), result.deadLetter().dlqEntryId()))
+                .contains("1/INVALID_INPUT/trace-1/" + id.value());
+        assertThat(ErrorFingerprint.of("demo.charge", FailureClass.INVALID_INPUT, "http_400", "amount 977 is invalid"))
+                .isEqualTo(result.deadLetter().fingerprint());
+    }
+
+    private AttemptCommit succeeded(Lease lease, Instant at) {
+        return new AttemptCommit(lease, new DeliveryInfo("ns:dispatch", "1-1", 1, lease.owner()),
+                OperationStatus.SUCCEEDED, at.truncatedTo(ChronoUnit.MILLIS), "{\"ok\":true}", null, null, null,
+                SideEffectState.NONE, null, null);
+    }
+
+    private static Lease single(List<Lease> leases) {
+        assertThat(leases).hasSize(1);
+        return leases.get(0);
+    }
+}

@@ -1,0 +1,168 @@
+package dev.redrive.worker;
+
+import dev.redrive.envelope.DispatchEnvelope;
+import dev.redrive.identity.OperationId;
+import dev.redrive.model.OperationStatus;
+import dev.redrive.store.operation.RunStore;
+import dev.redrive.testing.TestNamespace;
+import io.lettuce.core.XAddArgs;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+import java.sql.Timestamp;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/** The seed note's "how to verify" table, against real PostgreSQL, Redis and the demo tools over HTTP. */
+class SeedScenariosTest {
+    @RegisterExtension
+    static final TestNamespace ns = new TestNamespace();
+
+    private static WorkerTestKit kit;
+
+    @BeforeAll
+    static void startWorker() {
+        kit = new WorkerTestKit(ns);
+        kit.start(kit.worker("seed-worker", kit.charge(Duration.ofSeconds(5))));
+    }
+
+    @AfterAll
+    static void stopWorker() {
+        kit.close();
+    }
+
+    @Test
+    void sameMessageRedeliveredThreeTimes_oneToolCallOneEffect() {
+        DispatchEnvelope envelope = kit.dispatch("redelivered", "charge", "{\"amount\":10}");
+        kit.client().publish(envelope);
+        kit.client().publish(envelope);
+        OperationId id = envelope.operationId();
+
+        kit.awaitStatus(id, "SUCCEEDED", Duration.ofSeconds(10));
+        await().atMost(Duration.ofSeconds(10)).until(() -> kit.pendingEntries() == 0);
+
+        assertThat(kit.callsFor(id)).isEqualTo(1);
+        assertThat(kit.effectsFor(id)).isEqualTo(1);
+        assertThat(kit.count("SELECT count(*) FROM attempts WHERE operation_id = ?", id.value())).isEqualTo(1);
+    }
+
+    @Test
+    void rateLimitedThenSuccess_sameOperationHigherAttemptDelayRespected() {
+        DispatchEnvelope envelope = kit.dispatch("limited", "charge", "{\"amount\":10,\"fault\":\"rate_limit:1:1\"}");
+        OperationId id = envelope.operationId();
+
+        kit.awaitStatus(id, "SUCCEEDED", Duration.ofSeconds(10));
+
+        List<Map<String, Object>> attempts = kit.jdbc().query("""
+                SELECT attempt, outcome, error_class, finished_at, next_eligible_at, retry_after_ms
+                  FROM attempts WHERE operation_id = ? ORDER BY attempt""", row -> {
+            Map<String, Object> attempt = new LinkedHashMap<>();
+            for (String column : List.of("attempt", "outcome", "error_class", "finished_at", "next_eligible_at",
+                    "retry_after_ms")) {
+                attempt.put(column, row.getObject(column));
+            }
+            return attempt;
+        }, id.value());
+        assertThat(attempts).extracting(a -> a.get("attempt")).containsExactly(1, 2);
+        assertThat(attempts).extracting(a -> a.get("outcome")).containsExactly("RETRY_SCHEDULED", "SUCCEEDED");
+        assertThat(attempts.get(0).get("error_class")).isEqualTo("RATE_LIMITED");
+        assertThat(attempts.get(0).get("retry_after_ms")).isEqualTo(1000L);
+        Instant failedAt = ((Timestamp) attempts.get(0).get("finished_at")).toInstant();
+        Instant eligibleAt = ((Timestamp) attempts.get(0).get("next_eligible_at")).toInstant();
+        assertThat(Duration.between(failedAt, eligibleAt)).isGreaterThanOrEqualTo(Duration.ofSeconds(1));
+
+        List<Instant> calls = kit.jdbc().query("SELECT received_at FROM demo_tool_calls WHERE idempotency_key = ? ORDER BY id",
+                row -> row.getTimestamp(1).toInstant(), id.idempotencyKey());
+        assertThat(calls).hasSize(2);
+        assertThat(Duration.between(calls.get(0), calls.get(1))).isGreaterThanOrEqualTo(Duration.ofSeconds(1));
+        assertThat(kit.jdbc().query("SELECT DISTINCT operation_id FROM demo_tool_calls WHERE idempotency_key = ?",
+                row -> row.getString(1), id.idempotencyKey())).containsExactly(id.value());
+        assertThat(kit.count("SELECT attempt FROM operations WHERE operation_id = ?", id.value())).isEqualTo(2);
+    }
+
+    @Test
+    void invalidInput_deadLetteredAfterExactlyOneAttempt_noLoop() throws InterruptedException {
+        DispatchEnvelope envelope = kit.dispatch("invalid", "charge", "{\"amount\":10,\"fault\":\"invalid\"}");
+        OperationId id = envelope.operationId();
+
+        kit.awaitStatus(id, "DEAD_LETTERED", Duration.ofSeconds(10));
+        Thread.sleep(WorkerTestKit.LEASE.toMillis() + 500);
+
+        assertThat(kit.callsFor(id)).isEqualTo(1);
+        assertThat(kit.count("SELECT count(*) FROM attempts WHERE operation_id = ?", id.value())).isEqualTo(1);
+        assertThat(kit.jdbc().queryOne("""
+                SELECT error_class || '/' || side_effect || '/' || jsonb_array_length(attempt_history) || '/' || trace_id
+                  FROM dlq_entries WHERE operation_id = ?""", row -> row.getString(1), id.value()))
+                .contains("INVALID_INPUT/NONE/1/trace-invalid");
+        assertThat(ns.redis().sync().xlen(ns.redis().keys().dlq())).isPositive();
+        assertThat(kit.pendingEntries()).isZero();
+    }
+
+    @Test
+    void invalidEnvelope_deadLetteredWithRawMessage_ackedNeverRetried() {
+        Map<String, String> fields = new LinkedHashMap<>();
+        fields.put("v", "1");
+        fields.put("run_id", "bad run!");
+        fields.put("node_id", "n");
+        fields.put("logical_attempt", "0");
+        fields.put("payload", "{\"amount\":1}");
+        String entryId = ns.redis().sync().xadd(ns.redis().keys().dispatch(), new XAddArgs(), fields);
+
+        await().atMost(Duration.ofSeconds(10)).until(() ->
+                kit.count("SELECT count(*) FROM dlq_entries WHERE entry_id = ?", entryId) == 1);
+        await().atMost(Duration.ofSeconds(5)).until(() -> kit.pendingEntries() == 0);
+
+        assertThat(kit.jdbc().queryOne("SELECT error_class || ' ' || (raw_message->>'run_id') || ' ' || error_message FROM dlq_entries WHERE entry_id = ?",
+                row -> row.getString(1), entryId).orElseThrow())
+                .startsWith("INVALID_INPUT bad run! ").contains("run_id");
+    }
+
+    @Test
+    void deadLetteredOperationWhoseRunWasCancelled_redriveDispatchIsAckedAndNothingRuns() {
+        DispatchEnvelope envelope = kit.dispatch("cancelled", "charge", "{\"amount\":10,\"fault\":\"invalid:1\"}");
+        OperationId id = envelope.operationId();
+        kit.awaitStatus(id, "DEAD_LETTERED", Duration.ofSeconds(10));
+
+        UUID command = issueRedrive(id);
+        new RunStore(kit.jdbc()).cancel(id.runId(), "customer withdrew the order", "test", Instant.now());
+        kit.client().publish(envelope.redrive(2, command.toString(), "1", Instant.now()));
+
+        await().atMost(Duration.ofSeconds(10)).until(() -> kit.count(
+                "SELECT count(*) FROM audit_log WHERE actor = 'worker' AND command_id = ?", command) == 1);
+        await().atMost(Duration.ofSeconds(5)).until(() -> kit.pendingEntries() == 0);
+
+        assertThat(kit.callsFor(id)).as("no second tool call").isEqualTo(1);
+        assertThat(kit.effectsFor(id)).isZero();
+        assertThat(kit.status(id)).isEqualTo(OperationStatus.CANCELLED.name());
+        assertThat(kit.jdbc().queryOne("SELECT status FROM redrive_commands WHERE command_id = ?", row -> row.getString(1), command))
+                .contains("FAILED");
+        assertThat(kit.jdbc().queryOne("SELECT reason FROM audit_log WHERE command_id = ?", row -> row.getString(1), command))
+                .contains("run cancelled is CANCELLED");
+    }
+
+    /** What triage writes in one transaction when it issues a redrive. */
+    private static UUID issueRedrive(OperationId id) {
+        UUID command = UUID.randomUUID();
+        kit.jdbc().inTransaction(() -> {
+            long entry = kit.count("SELECT id FROM dlq_entries WHERE operation_id = ?", id.value());
+            kit.jdbc().update("""
+                    INSERT INTO redrive_commands (command_id, operation_id, dlq_entry_id, operator, reason, from_attempt,
+                                                  to_attempt, target_schema_version, preconditions)
+                    VALUES (?, ?, ?, 'ops', 'fixed upstream', 1, 2, '1', '[]')""", command, id.value(), entry);
+            kit.jdbc().update("""
+                    UPDATE operations SET status = 'PENDING', attempt = attempt + 1, redrive_command_id = ?
+                     WHERE operation_id = ? AND status = 'DEAD_LETTERED'""", command, id.value());
+            kit.jdbc().update("UPDATE dlq_entries SET decision_state = 'REDRIVEN', version = version + 1 WHERE id = ?", entry);
+        });
+        return command;
+    }
+}

@@ -1,0 +1,122 @@
+package dev.redrive.worker;
+
+import dev.redrive.demo.tools.DemoToolServer;
+import dev.redrive.envelope.DispatchEnvelope;
+import dev.redrive.identity.OperationId;
+import dev.redrive.model.FailureClass;
+import dev.redrive.store.Jdbc;
+import dev.redrive.testing.TestNamespace;
+import dev.redrive.worker.client.WorkerClient;
+import dev.redrive.worker.retry.BackoffRetryPolicy;
+import dev.redrive.worker.tool.HttpTool;
+import dev.redrive.worker.tool.Tool;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+
+import static org.awaitility.Awaitility.await;
+
+/** What the worker scenarios share: the demo tools over real HTTP, quick worker settings and SQL look-ups. */
+final class WorkerTestKit implements AutoCloseable {
+    static final Duration LEASE = Duration.ofSeconds(2);
+
+    private final TestNamespace ns;
+    private final DemoToolServer tools;
+    private final WorkerClient client;
+    private final List<Worker> workers = new ArrayList<>();
+
+    WorkerTestKit(TestNamespace ns) {
+        this.ns = ns;
+        this.tools = DemoToolServer.start(ns.database());
+        this.client = new WorkerClient(ns.database(), ns.redis(), Clock.systemUTC());
+    }
+
+    DemoToolServer tools() {
+        return tools;
+    }
+
+    WorkerClient client() {
+        return client;
+    }
+
+    Jdbc jdbc() {
+        return ns.database().jdbc();
+    }
+
+    HttpTool charge(Duration requestTimeout) {
+        return HttpTool.builder("demo.charge", "1", tools.chargeEndpoint())
+                .lookupEndpoint(tools.lookupEndpoint())
+                .requestTimeout(requestTimeout)
+                .build();
+    }
+
+    /** A worker with quick leases and retries, not started. */
+    Worker.Builder worker(String name, Tool tool) {
+        return Worker.builder(ns.database(), ns.redis())
+                .tool(tool)
+                .consumerName(name)
+                .concurrency(8)
+                .leaseDuration(LEASE)
+                .claimInterval(Duration.ofMillis(200))
+                .shutdownGrace(Duration.ofSeconds(5))
+                .retryPolicy(BackoffRetryPolicy.builder().baseDelay(Duration.ofMillis(50)).maxDelay(Duration.ofMillis(400))
+                        .minimumDelay(FailureClass.DEPENDENCY_DOWN, Duration.ofMillis(200)).build());
+    }
+
+    Worker start(Worker.Builder builder) {
+        Worker worker = builder.build().start();
+        workers.add(worker);
+        return worker;
+    }
+
+    DispatchEnvelope dispatch(String run, String node, String payload) {
+        OperationId id = new OperationId(run, node, 0);
+        DispatchEnvelope envelope = client.newDispatch(id, "demo.charge", "1", payload, "trace-" + run, "corr-" + run, null);
+        client.dispatch(envelope);
+        return envelope;
+    }
+
+    String status(OperationId id) {
+        return jdbc().queryOne("SELECT status FROM operations WHERE operation_id = ?", row -> row.getString(1), id.value())
+                .orElse("UNKNOWN");
+    }
+
+    void awaitStatus(OperationId id, String status, Duration within) {
+        await().atMost(within).pollInterval(Duration.ofMillis(50)).until(() -> status.equals(status(id)));
+    }
+
+    long count(String sql, Object... params) {
+        return jdbc().queryLong(sql, params);
+    }
+
+    long callsFor(OperationId id) {
+        return count("SELECT count(*) FROM demo_tool_calls WHERE idempotency_key = ?", id.idempotencyKey());
+    }
+
+    long effectsFor(OperationId id) {
+        return count("SELECT count(*) FROM demo_tool_effects WHERE idempotency_key = ?", id.idempotencyKey());
+    }
+
+    long pendingEntries() {
+        return ns.redis().sync().xpending(ns.redis().keys().dispatch(), "workers").getCount();
+    }
+
+    static <T> T unchecked(Callable<T> work) {
+        try {
+            return work.call();
+        } catch (Exception e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    @Override
+    public void close() {
+        for (Worker worker : workers) {
+            worker.shutdown().join();
+        }
+        tools.close();
+    }
+}
