@@ -24,8 +24,10 @@ import dev.redrive.worker.client.WorkerClient;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.LinkedHashMap;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.UUID;
 import java.util.stream.Collectors;
 
@@ -54,11 +56,40 @@ public final class Decisions {
     public DecisionResult checkRedrive(DecisionTarget target) {
         PreconditionReport report = engine.check(target);
         if (!report.allPassed()) {
-            return refused(DecisionKind.REDRIVE, report, null);
+            return refused(DecisionKind.REDRIVE, report);
         }
         return new DecisionResult(DecisionKind.REDRIVE, DecisionOutcome.WOULD_PASS, report.operationId(), report.dlqEntryId(),
                 "every precondition passes: a redrive would dispatch attempt " + (report.fromAttempt() + 1)
                         + " with schema version " + report.targetSchemaVersion(), report, null, null, null, null);
+    }
+
+    /** Whether a resolve would be taken now, without writing anything. */
+    public DecisionResult checkResolve(DecisionTarget target, JsonNode result) {
+        if (result == null && appliedResult(target.operationId()) == null) {
+            return noResultToResolveWith(target);
+        }
+        return entryCheck(DecisionKind.RESOLVE, target);
+    }
+
+    /** Whether a discard would be taken now, without writing anything. */
+    public DecisionResult checkDiscard(DecisionTarget target) {
+        return entryCheck(DecisionKind.DISCARD, target);
+    }
+
+    private DecisionResult entryCheck(DecisionKind kind, DecisionTarget target) {
+        PreconditionReport report = engine.checkEntryOnly(target);
+        if (!report.allPassed()) {
+            return refused(kind, report);
+        }
+        return new DecisionResult(kind, DecisionOutcome.WOULD_PASS, report.operationId(), report.dlqEntryId(),
+                "entry " + report.dlqEntryId() + " is open: it can be decided", report, null, null, null, null);
+    }
+
+    private DecisionResult noResultToResolveWith(DecisionTarget target) {
+        PreconditionReport report = engine.checkEntryOnly(target);
+        return new DecisionResult(DecisionKind.RESOLVE, DecisionOutcome.BLOCKED, target.operationId(), report.dlqEntryId(),
+                "resolving needs the reconciled result: record an APPLIED reconciliation with its result, or give the result",
+                report, null, null, null, null);
     }
 
     /**
@@ -89,10 +120,7 @@ public final class Decisions {
         requireWho(operator, reason);
         JsonNode resolved = result != null ? result : appliedResult(target.operationId());
         if (resolved == null) {
-            PreconditionReport report = engine.checkEntryOnly(target);
-            return new DecisionResult(DecisionKind.RESOLVE, DecisionOutcome.BLOCKED, target.operationId(), report.dlqEntryId(),
-                    "resolving needs the reconciled result: record an APPLIED reconciliation with its result, or give the result",
-                    report, null, null, null, null);
+            return noResultToResolveWith(target);
         }
         return decideEntry(DecisionKind.RESOLVE, target, operator, reason, Map.of("result", resolved),
                 (operation, at) -> store.moveToSucceeded(operation, resolved, at));
@@ -156,7 +184,7 @@ public final class Decisions {
         store.lock(target.operationId());
         PreconditionReport report = engine.check(target);
         if (!report.allPassed()) {
-            return new Issued(refused(DecisionKind.REDRIVE, report, null), null, report, null, null);
+            return new Issued(refused(DecisionKind.REDRIVE, report), null, report, null, null);
         }
         OperationRecord operation = loader.operation(target.operationId()).orElseThrow();
         UUID commandId = UUID.randomUUID();
@@ -210,7 +238,7 @@ public final class Decisions {
                                        Map<String, Object> extraDetails, OperationChange change) {
         PreconditionReport checked = engine.checkEntryOnly(target);
         if (!checked.allPassed()) {
-            return refused(kind, checked, null);
+            return refused(kind, checked);
         }
         DecisionState decision = kind == DecisionKind.RESOLVE ? DecisionState.RESOLVED : DecisionState.DISCARDED;
         try {
@@ -218,7 +246,7 @@ public final class Decisions {
                 store.lock(target.operationId());
                 PreconditionReport report = engine.checkEntryOnly(target);
                 if (!report.allPassed()) {
-                    return refused(kind, report, null);
+                    return refused(kind, report);
                 }
                 Instant at = clock.instant();
                 change.apply(target.operationId(), at);
@@ -227,7 +255,7 @@ public final class Decisions {
                 details.put("decision", decision.name());
                 store.audit(at, operator, kind.name(), target.operationId(), report.dlqEntryId(), null, reason, details);
                 return new DecisionResult(kind, DecisionOutcome.DONE, target.operationId(), report.dlqEntryId(),
-                        "entry " + report.dlqEntryId() + " " + decision.name().toLowerCase(java.util.Locale.ROOT) + " by " + operator,
+                        "entry " + report.dlqEntryId() + " " + decision.name().toLowerCase(Locale.ROOT) + " by " + operator,
                         report, null, null, operator, at);
             });
         } catch (DecisionRefusedException e) {
@@ -243,7 +271,7 @@ public final class Decisions {
     }
 
     /** A decision the checks refused: ALREADY_DECIDED when another decision got there first, BLOCKED otherwise. */
-    private static DecisionResult refused(DecisionKind kind, PreconditionReport report, UUID commandId) {
+    private static DecisionResult refused(DecisionKind kind, PreconditionReport report) {
         boolean decided = report.results().stream()
                 .filter(result -> result.id() == PreconditionId.ENTRY_OPEN && !result.passed())
                 .anyMatch(result -> result.facts().get("decision_state") != null
@@ -252,13 +280,13 @@ public final class Decisions {
                 ? report.result(PreconditionId.ENTRY_OPEN).explanation()
                 : "blocked: " + report.failed().stream().map(PreconditionResult::explanation).collect(Collectors.joining("; "));
         return new DecisionResult(kind, decided ? DecisionOutcome.ALREADY_DECIDED : DecisionOutcome.BLOCKED,
-                report.operationId(), report.dlqEntryId(), message, report, commandId, null, null, null);
+                report.operationId(), report.dlqEntryId(), message, report, null, null, null, null);
     }
 
     /** The guarded write found the row changed: tell who decided it, as the store now knows it. */
     private DecisionResult lostRace(DecisionKind kind, DecisionTarget target, PreconditionReport checked,
                                     DecisionRefusedException e) {
-        String message = (checked.dlqEntryId() == null ? java.util.Optional.<DlqEntryRecord>empty() : loader.entry(checked.dlqEntryId()))
+        String message = (checked.dlqEntryId() == null ? Optional.<DlqEntryRecord>empty() : loader.entry(checked.dlqEntryId()))
                 .filter(entry -> !entry.isOpen())
                 .map(PreconditionEngine::alreadyDecided)
                 .orElse(e.getMessage());
