@@ -17,6 +17,13 @@ import picocli.CommandLine.Command;
                 ConsoleCommand.class,
                 MigrateCommand.class,
                 BenchCommand.class,
+                OpCommand.class,
+                DlqCommand.class,
+                RedriveOperationsCommand.class,
+                ResolveCommand.class,
+                DiscardCommand.class,
+                ReconcileCommand.class,
+                ReportCommand.class,
                 CommandLine.HelpCommand.class
         })
 public final class RedriveCommand implements Runnable {

@@ -4,6 +4,11 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.databind.node.TextNode;
+import dev.redrive.triage.detail.AuditEntry;
+import dev.redrive.triage.detail.DlqEntryRecord;
+import dev.redrive.triage.detail.OperationDetails;
+import dev.redrive.triage.detail.OperationRecord;
+import dev.redrive.triage.detail.ReconciliationRecord;
 import dev.redrive.triage.json.TriageJson;
 
 import java.util.Arrays;
@@ -73,6 +78,29 @@ public final class Redactor {
         }
         JsonNode copy = node.deepCopy();
         return redactInPlace(copy);
+    }
+
+    /** A copy of everything known about an operation with every payload, result and raw message redacted. */
+    public OperationDetails redact(OperationDetails details) {
+        OperationRecord o = details.operation();
+        OperationRecord operation = new OperationRecord(o.operationId(), o.runId(), o.nodeId(), o.logicalAttempt(), o.status(),
+                o.attempt(), o.tool(), o.toolSchemaVersion(), o.idempotencyKey(), redact(o.payload()), o.approvalId(),
+                o.traceId(), o.correlationId(), o.runtimeVersion(), o.leaseOwner(), o.fencingToken(), o.leaseExpiresAt(),
+                redact(o.result()), o.sideEffect(), o.lastErrorClass(), o.nextEligibleAt(), o.redriveCommandId(),
+                o.dispatchedAt(), o.createdAt(), o.updatedAt());
+        List<DlqEntryRecord> entries = details.dlqEntries().stream().map(e -> new DlqEntryRecord(e.id(), e.dedupKey(),
+                e.operationId(), e.runId(), e.nodeId(), e.logicalAttempt(), e.attempt(), e.tool(), e.toolSchemaVersion(),
+                e.idempotencyKey(), e.approvalId(), e.traceId(), e.correlationId(), e.runtimeVersion(), e.stream(),
+                e.entryId(), e.deliveryCount(), e.consumer(), e.errorClass(), e.errorCode(), e.errorMessage(),
+                e.errorFingerprint(), e.sideEffect(), redact(e.attemptHistory()), redact(e.rawMessage()),
+                redact(e.payload()), e.enteredAt(), e.decisionState(), e.decidedBy(), e.decidedAt(),
+                e.decisionReason(), e.version())).toList();
+        List<ReconciliationRecord> reconciliations = details.reconciliations().stream().map(r -> new ReconciliationRecord(
+                r.id(), r.outcome(), r.source(), r.evidence(), redact(r.result()), r.recordedBy(), r.recordedAt())).toList();
+        List<AuditEntry> audit = details.audit().stream().map(a -> new AuditEntry(a.id(), a.at(), a.actor(), a.action(),
+                a.operationId(), a.dlqEntryId(), a.commandId(), a.reason(), redact(a.details()))).toList();
+        return new OperationDetails(operation, details.run(), details.attempts(), entries, reconciliations,
+                details.redriveCommands(), audit, details.currentToolSchemaVersion(), details.approval());
     }
 
     /** Redacts JSON text, or returns the text unchanged when it is not JSON. */

@@ -3,12 +3,8 @@ package dev.redrive.report;
 import dev.redrive.RuntimeVersion;
 import dev.redrive.store.Database;
 import dev.redrive.triage.decision.RedriveVerifier;
-import dev.redrive.triage.detail.AuditEntry;
-import dev.redrive.triage.detail.DlqEntryRecord;
 import dev.redrive.triage.detail.OperationDetails;
 import dev.redrive.triage.detail.OperationDetailsLoader;
-import dev.redrive.triage.detail.OperationRecord;
-import dev.redrive.triage.detail.ReconciliationRecord;
 import dev.redrive.triage.json.TriageJson;
 import dev.redrive.triage.precondition.DecisionTarget;
 import dev.redrive.triage.precondition.PreconditionEngine;
@@ -113,33 +109,11 @@ public final class ReportService {
         List<OperationReport> operations = new ArrayList<>();
         for (String operationId : operationIds) {
             OperationDetails details = loader.require(operationId);
-            operations.add(new OperationReport(redacted(details),
+            operations.add(new OperationReport(redactor.redact(details),
                     engine.check(DecisionTarget.operation(operationId)),
                     verifier.latest(operationId).orElse(null)));
         }
         return new IncidentReport(title, scope, clock.instant(), database.schema(), RuntimeVersion.current(), group,
                 operations, omitted, redactor.fields());
-    }
-
-    private OperationDetails redacted(OperationDetails details) {
-        OperationRecord o = details.operation();
-        OperationRecord operation = new OperationRecord(o.operationId(), o.runId(), o.nodeId(), o.logicalAttempt(), o.status(),
-                o.attempt(), o.tool(), o.toolSchemaVersion(), o.idempotencyKey(), redactor.redact(o.payload()), o.approvalId(),
-                o.traceId(), o.correlationId(), o.runtimeVersion(), o.leaseOwner(), o.fencingToken(), o.leaseExpiresAt(),
-                redactor.redact(o.result()), o.sideEffect(), o.lastErrorClass(), o.nextEligibleAt(), o.redriveCommandId(),
-                o.dispatchedAt(), o.createdAt(), o.updatedAt());
-        List<DlqEntryRecord> entries = details.dlqEntries().stream().map(e -> new DlqEntryRecord(e.id(), e.dedupKey(),
-                e.operationId(), e.runId(), e.nodeId(), e.logicalAttempt(), e.attempt(), e.tool(), e.toolSchemaVersion(),
-                e.idempotencyKey(), e.approvalId(), e.traceId(), e.correlationId(), e.runtimeVersion(), e.stream(),
-                e.entryId(), e.deliveryCount(), e.consumer(), e.errorClass(), e.errorCode(), e.errorMessage(),
-                e.errorFingerprint(), e.sideEffect(), redactor.redact(e.attemptHistory()), redactor.redact(e.rawMessage()),
-                redactor.redact(e.payload()), e.enteredAt(), e.decisionState(), e.decidedBy(), e.decidedAt(),
-                e.decisionReason(), e.version())).toList();
-        List<ReconciliationRecord> reconciliations = details.reconciliations().stream().map(r -> new ReconciliationRecord(
-                r.id(), r.outcome(), r.source(), r.evidence(), redactor.redact(r.result()), r.recordedBy(), r.recordedAt())).toList();
-        List<AuditEntry> audit = details.audit().stream().map(a -> new AuditEntry(a.id(), a.at(), a.actor(), a.action(),
-                a.operationId(), a.dlqEntryId(), a.commandId(), a.reason(), redactor.redact(a.details()))).toList();
-        return new OperationDetails(operation, details.run(), details.attempts(), entries, reconciliations,
-                details.redriveCommands(), audit, details.currentToolSchemaVersion(), details.approval());
     }
 }

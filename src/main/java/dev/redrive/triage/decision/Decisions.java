@@ -41,14 +41,19 @@ public final class Decisions {
     private final DecisionStore store;
     private final PreconditionEngine engine;
     private final OperationDetailsLoader loader;
-    private final WorkerClient workerClient;
+    private final DispatchPublisher publisher;
     private final Clock clock;
 
+    /** Decisions whose redrives are published through the embedded worker client. */
     public Decisions(Database database, WorkerClient workerClient, Clock clock) {
+        this(database, (DispatchPublisher) workerClient::publish, clock);
+    }
+
+    public Decisions(Database database, DispatchPublisher publisher, Clock clock) {
         this.store = new DecisionStore(database);
         this.engine = new PreconditionEngine(database, clock);
         this.loader = new OperationDetailsLoader(database);
-        this.workerClient = workerClient;
+        this.publisher = publisher;
         this.clock = clock;
     }
 
@@ -215,7 +220,7 @@ public final class Decisions {
                 issued.report().targetSchemaVersion(), issued.at());
         Long entryId = issued.report().dlqEntryId();
         try {
-            workerClient.publish(redrive);
+            publisher.publish(redrive);
         } catch (RuntimeException e) {
             store.audit(clock.instant(), operator, "REDRIVE_NOT_PUBLISHED", operation.operationId(), entryId,
                     issued.commandId(), reason, Map.of("error", Objects.toString(e.getMessage(), e.getClass().getName())));
