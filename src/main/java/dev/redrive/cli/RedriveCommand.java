@@ -22,6 +22,13 @@ import picocli.CommandLine.Command;
                 ToolCommand.class,
                 ApprovalCommand.class,
                 BenchCommand.class,
+                OpCommand.class,
+                DlqCommand.class,
+                RedriveOperationsCommand.class,
+                ResolveCommand.class,
+                DiscardCommand.class,
+                ReconcileCommand.class,
+                ReportCommand.class,
                 CommandLine.HelpCommand.class
         })
 public final class RedriveCommand implements Runnable {
