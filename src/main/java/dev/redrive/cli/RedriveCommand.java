@@ -16,6 +16,7 @@ import picocli.CommandLine.Command;
         subcommands = {
                 ConsoleCommand.class,
                 MigrateCommand.class,
+                DemoCommand.class,
                 CommandLine.HelpCommand.class
         })
 public final class RedriveCommand implements Runnable {

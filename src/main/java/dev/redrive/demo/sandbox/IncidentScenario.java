@@ -63,7 +63,8 @@ public final class IncidentScenario {
         run.add(size.count(9), "rate_limit", this::charge);
         run.add(size.count(8), "transient", this::charge);
         run.add(size.count(6), "timeout_after_apply:1", this::charge);
-        run.add(size.count(5), "timeout_after_apply;lookup_down", this::charge);
+        run.add(size.count(3), "timeout_after_apply;lookup_down:1", this::charge);
+        run.add(size.count(2), "timeout_after_apply;lookup_down", this::charge);
         run.add(size.count(4), "invalid", this::rejectedCharge);
         return run.toPlan("Nightly billing: the payment processor throttled and timed out; five charges may have "
                 + "been taken without the worker knowing.");
