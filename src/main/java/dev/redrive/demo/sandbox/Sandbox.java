@@ -86,6 +86,7 @@ public final class Sandbox implements AutoCloseable {
     public SeedSummary reseed(SeedSize size) {
         stopLiveWorkload();
         stopWorker();
+        stopTools();
         redis.deleteNamespaceKeys();
         database.dropSchema();
         database.migrate();
@@ -151,9 +152,7 @@ public final class Sandbox implements AutoCloseable {
         try {
             stopWorker();
         } finally {
-            if (tools != null) {
-                tools.close();
-            }
+            stopTools();
             redis.close();
             database.close();
         }
@@ -170,6 +169,13 @@ public final class Sandbox implements AutoCloseable {
         if (workload != null) {
             workload.close();
             workload = null;
+        }
+    }
+
+    private void stopTools() {
+        if (tools != null) {
+            tools.close();
+            tools = null;
         }
     }
 
