@@ -25,6 +25,8 @@ final class SandboxWorker implements AutoCloseable {
     /** Tool calls give up after this; the demo tools hold lost answers back for {@link #TOOL_STALL}. */
     static final Duration REQUEST_TIMEOUT = Duration.ofMillis(1_200);
     static final Duration TOOL_STALL = Duration.ofMillis(2_500);
+    /** Attempts allowed for TRANSIENT, RATE_LIMITED and DEPENDENCY_DOWN failures before they are dead-lettered. */
+    static final int MAX_RETRYABLE_ATTEMPTS = 4;
     private static final AtomicInteger INSTANCES = new AtomicInteger();
 
     private final Worker worker;
@@ -49,9 +51,9 @@ final class SandboxWorker implements AutoCloseable {
                 .retryPolicy(BackoffRetryPolicy.builder()
                         .baseDelay(Duration.ofMillis(100))
                         .maxDelay(Duration.ofSeconds(1))
-                        .maxAttempts(FailureClass.TRANSIENT, 4)
-                        .maxAttempts(FailureClass.RATE_LIMITED, 4)
-                        .maxAttempts(FailureClass.DEPENDENCY_DOWN, 4)
+                        .maxAttempts(FailureClass.TRANSIENT, MAX_RETRYABLE_ATTEMPTS)
+                        .maxAttempts(FailureClass.RATE_LIMITED, MAX_RETRYABLE_ATTEMPTS)
+                        .maxAttempts(FailureClass.DEPENDENCY_DOWN, MAX_RETRYABLE_ATTEMPTS)
                         .maxAttempts(FailureClass.UNKNOWN_SIDE_EFFECT, 3)
                         .minimumDelay(FailureClass.DEPENDENCY_DOWN, Duration.ofMillis(300))
                         .build());
