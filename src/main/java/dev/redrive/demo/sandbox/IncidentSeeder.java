@@ -36,6 +36,8 @@ final class IncidentSeeder {
         new ApprovalStore(database.jdbc()).grant(incident.revokedApprovalId(), "demo.charge refunds.write",
                 "finance-lead", now.plus(Duration.ofDays(7)), now);
 
+        incident.runs().forEach(run -> log.accept("  " + run.runId() + " (" + run.operations().size() + " operations): "
+                + run.story()));
         int dispatched = dispatcher.dispatchAll(incident.runs());
         List<String> malformed = dispatcher.dispatchMalformed(incident.cancelledRunId().replace("backfill", "legacy"));
         log.accept("dispatched " + dispatched + " operations in " + incident.runs().size() + " runs and "

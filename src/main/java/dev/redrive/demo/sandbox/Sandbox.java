@@ -138,14 +138,6 @@ public final class Sandbox implements AutoCloseable {
         return config;
     }
 
-    /** The running demo tools, e.g. for reconciliation look-ups. */
-    public DemoToolServer tools() {
-        if (tools == null) {
-            throw new IllegalStateException("the demo tools are not running: reseed or resume the sandbox first");
-        }
-        return tools;
-    }
-
     @Override
     public void close() {
         stopLiveWorkload();

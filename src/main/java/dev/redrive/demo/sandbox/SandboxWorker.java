@@ -68,10 +68,6 @@ final class SandboxWorker implements AutoCloseable {
         return new SandboxWorker(builder.build().start());
     }
 
-    String consumerName() {
-        return worker.consumerName();
-    }
-
     @Override
     public void close() {
         try {
