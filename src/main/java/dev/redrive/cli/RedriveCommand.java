@@ -16,6 +16,19 @@ import picocli.CommandLine.Command;
         subcommands = {
                 ConsoleCommand.class,
                 MigrateCommand.class,
+                WorkerCommand.class,
+                DispatchCommand.class,
+                RunCommand.class,
+                ToolCommand.class,
+                ApprovalCommand.class,
+                BenchCommand.class,
+                OpCommand.class,
+                DlqCommand.class,
+                RedriveOperationsCommand.class,
+                ResolveCommand.class,
+                DiscardCommand.class,
+                ReconcileCommand.class,
+                ReportCommand.class,
                 CommandLine.HelpCommand.class
         })
 public final class RedriveCommand implements Runnable {

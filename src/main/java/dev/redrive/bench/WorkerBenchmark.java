@@ -1,0 +1,120 @@
+package dev.redrive.bench;
+
+import dev.redrive.broker.Redis;
+import dev.redrive.config.RedriveConfig;
+import dev.redrive.identity.OperationId;
+import dev.redrive.store.Database;
+import dev.redrive.worker.Worker;
+import dev.redrive.worker.client.WorkerClient;
+
+import java.io.PrintWriter;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.Locale;
+
+/**
+ * Measures the worker's throughput against the commit ceiling of the same PostgreSQL, in one run:
+ * <ol>
+ *   <li>the baseline: single-row autocommit transactions per second from as many connections as the worker uses;</li>
+ *   <li>the worker: {@code operations} dispatches published beforehand, then timed from start until every operation
+ *   has SUCCEEDED, with a tool that answers at once; the server's commit counter gives transactions per operation
+ *   (PostgreSQL counts read-only transactions too, so this is an upper bound on write commits).</li>
+ * </ol>
+ * It runs in a throw-away namespace, dropped afterwards.
+ */
+public final class WorkerBenchmark {
+    private static final String SUCCEEDED = "SELECT count(*) FROM operations WHERE status = 'SUCCEEDED'";
+    private static final String COMMITS = "SELECT xact_commit FROM pg_stat_database WHERE datname = current_database()";
+
+    private final RedriveConfig config;
+    private final int operations;
+    private final int concurrency;
+    private final PrintWriter out;
+
+    public WorkerBenchmark(RedriveConfig config, int operations, int concurrency, PrintWriter out) {
+        this.config = config;
+        this.operations = operations;
+        this.concurrency = concurrency;
+        this.out = out;
+    }
+
+    public Result run() throws Exception {
+        try (Database admin = Database.open(config, concurrency + 2); Redis redis = Redis.connect(config)) {
+            admin.dropSchema();
+            redis.deleteNamespaceKeys();
+            admin.migrate();
+            try {
+                double ceiling = CommitCeiling.commitsPerSecond(admin, concurrency, Duration.ofSeconds(5));
+                out.printf(Locale.ROOT, "baseline: PostgreSQL commits %.0f single-row transactions/s from %d connections%n",
+                        ceiling, concurrency);
+                publish(admin, redis);
+                return measureWorker(admin, redis, ceiling);
+            } finally {
+                admin.dropSchema();
+                redis.deleteNamespaceKeys();
+            }
+        }
+    }
+
+    private void publish(Database database, Redis redis) {
+        WorkerClient client = new WorkerClient(database, redis, Clock.systemUTC());
+        for (int i = 0; i < operations; i++) {
+            OperationId id = new OperationId("bench-run-" + (i % 50), "node-" + i, 0);
+            client.dispatch(client.newDispatch(id, NoOpTool.NAME, "1", "{\"n\":" + i + "}", "trace-" + i, null, null));
+        }
+        out.printf(Locale.ROOT, "published %d dispatches%n", operations);
+    }
+
+    private Result measureWorker(Database admin, Redis redis, double ceiling) throws Exception {
+        long commitsBefore;
+        long started;
+        long finished;
+        try (Database workerStore = Database.open(config, concurrency + 4)) {
+            Worker worker = Worker.builder(workerStore, redis)
+                    .tool(new NoOpTool())
+                    .consumerName("bench-1")
+                    .concurrency(concurrency)
+                    .build();
+            commitsBefore = serverCommits(admin);
+            started = System.nanoTime();
+            worker.start();
+            while (admin.jdbc().queryLong(SUCCEEDED) < operations) {
+                Thread.sleep(100);
+            }
+            finished = System.nanoTime();
+            worker.shutdown().get();
+        }
+        // Closing the worker's pool ends its sessions, which flushes their statistics to the server's counters.
+        long commits = settledCommits(admin) - commitsBefore;
+        double seconds = (finished - started) / 1e9;
+        Result result = new Result(operations / seconds, ceiling, (double) commits / operations);
+        out.printf(Locale.ROOT, "worker:   %d operations in %.2f s = %.0f operations/s, %.2f server transactions per operation (reads included)%n",
+                operations, seconds, result.operationsPerSecond(), result.commitsPerOperation());
+        out.printf(Locale.ROOT, "ratio:    %.2fx of the commit ceiling (target >= 0.60x), %.2f commits/operation (target <= 1.20)%n",
+                result.ratio(), result.commitsPerOperation());
+        return result;
+    }
+
+    private static long serverCommits(Database database) {
+        return database.jdbc().queryLong(COMMITS);
+    }
+
+    /** Statistics reach the shared counters with a delay; wait until the commit counter stops moving. */
+    private static long settledCommits(Database database) throws InterruptedException {
+        long previous = -1;
+        long current = serverCommits(database);
+        for (int i = 0; i < 30 && current != previous; i++) {
+            Thread.sleep(500);
+            previous = current;
+            current = serverCommits(database);
+        }
+        return current;
+    }
+
+    /** Operations per second, the baseline's commits per second, and commits per operation. */
+    public record Result(double operationsPerSecond, double commitCeiling, double commitsPerOperation) {
+        public double ratio() {
+            return operationsPerSecond / commitCeiling;
+        }
+    }
+}

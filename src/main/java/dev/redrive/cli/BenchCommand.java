@@ -1,0 +1,41 @@
+package dev.redrive.cli;
+
+import dev.redrive.bench.WorkerBenchmark;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+import picocli.CommandLine.Model.CommandSpec;
+
+import java.util.concurrent.Callable;
+
+@Command(name = "bench", mixinStandardHelpOptions = true,
+        description = "Benchmarks that print ratios against a baseline measured in the same run.",
+        subcommands = {BenchCommand.WorkerBench.class})
+final class BenchCommand {
+
+    @Command(name = "worker", mixinStandardHelpOptions = true,
+            description = "Worker throughput as a ratio of this PostgreSQL's commit ceiling, and commits per operation."
+                    + " Runs in a throw-away namespace (default bench_worker).")
+    static final class WorkerBench implements Callable<Integer> {
+        @Mixin
+        ConnectionOptions connection;
+
+        @Option(names = "--operations", defaultValue = "20000", description = "operations to process (default ${DEFAULT-VALUE})")
+        int operations;
+
+        @Option(names = "--concurrency", defaultValue = "8", description = "worker concurrency and baseline connections (default ${DEFAULT-VALUE})")
+        int concurrency;
+
+        @Spec
+        CommandSpec spec;
+
+        @Override
+        public Integer call() throws Exception {
+            String namespace = connection.namespace.equals("redrive") ? "bench_worker" : connection.namespace;
+            new WorkerBenchmark(connection.config().withNamespace(namespace), operations, concurrency,
+                    spec.commandLine().getOut()).run();
+            return 0;
+        }
+    }
+}
