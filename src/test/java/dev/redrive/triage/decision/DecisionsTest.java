@@ -136,6 +136,30 @@ class DecisionsTest {
                 .hasMessageContaining("operator");
     }
 
+    @Test
+    void aDecisionTheStoreRefuses_isReportedAsRefusedAndLeavesNoTrace() {
+        Created op = fixture.deadLettered("run-refused", "charge").create();
+        jdbc.update("""
+                CREATE FUNCTION refuse_decisions() RETURNS trigger LANGUAGE plpgsql AS $$
+                BEGIN
+                    RAISE EXCEPTION 'permission denied for table dlq_entries' USING ERRCODE = 'insufficient_privilege';
+                END $$""");
+        jdbc.update("CREATE TRIGGER viewer_only BEFORE UPDATE ON dlq_entries FOR EACH ROW WHEN (OLD.run_id = 'run-refused') "
+                + "EXECUTE FUNCTION refuse_decisions()");
+        long before = ns.redis().sync().xlen(ns.redis().keys().dispatch());
+
+        DecisionResult redrive = decisions.redrive(DecisionTarget.operation(op.operationId()), "viewer", "try");
+        DecisionResult discard = decisions.discard(DecisionTarget.operation(op.operationId()), "viewer", "try");
+
+        assertThat(redrive.outcome()).isEqualTo(DecisionOutcome.REFUSED);
+        assertThat(redrive.message()).contains("refused the decision", "permission denied");
+        assertThat(discard.outcome()).isEqualTo(DecisionOutcome.REFUSED);
+        assertThat(jdbc.queryLong("SELECT count(*) FROM redrive_commands WHERE operation_id = ?", op.operationId())).isZero();
+        assertThat(jdbc.queryOne("SELECT status FROM operations WHERE operation_id = ?", row -> row.getString(1), op.operationId()))
+                .contains("DEAD_LETTERED");
+        assertThat(ns.redis().sync().xlen(ns.redis().keys().dispatch())).isEqualTo(before);
+    }
+
     private static Created uncertain(String node) {
         return fixture.deadLettered("run-uncertain", node).errorClass(FailureClass.UNKNOWN_SIDE_EFFECT)
                 .sideEffect(SideEffectState.POSSIBLE).message("read timed out after 5000 ms").create();
@@ -149,5 +173,4 @@ class DecisionsTest {
                 .POST(HttpRequest.BodyPublishers.ofString("{\"amount\":10}")).build(), HttpResponse.BodyHandlers.ofString());
         assertThat(response.statusCode()).isEqualTo(200);
     }
-
 }
