@@ -16,6 +16,11 @@ import picocli.CommandLine.Command;
         subcommands = {
                 ConsoleCommand.class,
                 MigrateCommand.class,
+                WorkerCommand.class,
+                DispatchCommand.class,
+                RunCommand.class,
+                ToolCommand.class,
+                ApprovalCommand.class,
                 BenchCommand.class,
                 OpCommand.class,
                 DlqCommand.class,
@@ -24,6 +29,7 @@ import picocli.CommandLine.Command;
                 DiscardCommand.class,
                 ReconcileCommand.class,
                 ReportCommand.class,
+                DemoCommand.class,
                 CommandLine.HelpCommand.class
         })
 public final class RedriveCommand implements Runnable {

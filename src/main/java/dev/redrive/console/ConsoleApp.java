@@ -49,7 +49,7 @@ public final class ConsoleApp extends Application {
 
         executor = UiExecutor.forFx(4);
         MainWindowViewModel model = new MainWindowViewModel(executor, Clock.systemUTC());
-        mainWindow = MainWindowView.load(model, session -> new ConsoleScreens(session, executor, preferences, model));
+        mainWindow = MainWindowView.load(model, session -> new ConsoleScreens(session, executor, preferences, getHostServices()));
         mainWindow.onOpenProfiles(() -> openProfiles(model));
         Scene scene = new Scene(mainWindow.root());
         scene.getStylesheets().add(Theme.stylesheet());

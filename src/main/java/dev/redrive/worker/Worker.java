@@ -58,7 +58,7 @@ public final class Worker {
         Map<String, Tool> tools = Map.copyOf(builder.tools);
         this.settings = new WorkerSettings(builder.consumerName, builder.concurrency, builder.leaseDuration,
                 builder.batchSize, builder.deliveryLimit, builder.maxPayloadBytes, builder.readBlock,
-                builder.claimInterval, builder.schedulerInterval, builder.clock, builder.retryPolicy,
+                builder.claimInterval, builder.schedulerInterval, builder.sweepGrace, builder.clock, builder.retryPolicy,
                 new ToolGate(builder.budgets), tools);
         this.database = builder.database;
         this.shutdownGrace = builder.shutdownGrace;
@@ -139,6 +139,7 @@ public final class Worker {
         private Duration claimInterval = Duration.ofSeconds(1);
         private Duration schedulerInterval = Duration.ofMillis(100);
         private Duration shutdownGrace = Duration.ofSeconds(30);
+        private Duration sweepGrace = Duration.ofMinutes(5);
         private RetryPolicy retryPolicy = BackoffRetryPolicy.defaults();
         private Clock clock = Clock.systemUTC();
 
@@ -212,6 +213,15 @@ public final class Worker {
         /** How often idle entries are looked for (default 1 s). */
         public Builder claimInterval(Duration claimInterval) {
             this.claimInterval = positive(claimInterval, "claimInterval");
+            return this;
+        }
+
+        /**
+         * How long an operation may wait for a worker (PENDING, an overdue retry, or an expired lease) before the sweep
+         * publishes its dispatch again because Redis may have lost it (default 5 min).
+         */
+        public Builder sweepGrace(Duration sweepGrace) {
+            this.sweepGrace = positive(sweepGrace, "sweepGrace");
             return this;
         }
 

@@ -149,6 +149,31 @@ class SeedScenariosTest {
                 .contains("run cancelled is CANCELLED");
     }
 
+    @Test
+    void deadLetteredOperationRedrivenWithAValidCommand_runsOnceKeepsItsIdentityAndCompletesTheCommand() {
+        DispatchEnvelope envelope = kit.dispatch("redriven", "charge", "{\"amount\":10,\"fault\":\"invalid:1\"}");
+        OperationId id = envelope.operationId();
+        kit.awaitStatus(id, "DEAD_LETTERED", Duration.ofSeconds(10));
+
+        UUID command = issueRedrive(id);
+        DispatchEnvelope redrive = envelope.redrive(2, command.toString(), "1", Instant.now());
+        kit.client().publish(redrive);
+        kit.awaitStatus(id, "SUCCEEDED", Duration.ofSeconds(10));
+        kit.client().publish(redrive);
+
+        await().atMost(Duration.ofSeconds(10)).until(() -> kit.count(
+                "SELECT count(*) FROM audit_log WHERE actor = 'worker' AND command_id = ?", command) == 1);
+        await().atMost(Duration.ofSeconds(5)).until(() -> kit.pendingEntries() == 0);
+        assertThat(kit.callsFor(id)).isEqualTo(2);
+        assertThat(kit.effectsFor(id)).isEqualTo(1);
+        assertThat(kit.jdbc().queryOne("SELECT status FROM redrive_commands WHERE command_id = ?", row -> row.getString(1), command))
+                .contains("SUCCEEDED");
+        assertThat(kit.jdbc().query("SELECT attempt || '/' || outcome || '/' || coalesce(redrive_command_id::text, '-') FROM attempts WHERE operation_id = ? ORDER BY attempt",
+                row -> row.getString(1), id.value())).containsExactly("1/DEAD_LETTERED/-", "2/SUCCEEDED/" + command);
+        assertThat(kit.jdbc().query("SELECT DISTINCT idempotency_key FROM demo_tool_calls WHERE operation_id = ?",
+                row -> row.getString(1), id.value())).containsExactly(id.idempotencyKey());
+    }
+
     /** What triage writes in one transaction when it issues a redrive. */
     private static UUID issueRedrive(OperationId id) {
         UUID command = UUID.randomUUID();

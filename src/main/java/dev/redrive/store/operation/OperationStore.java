@@ -123,6 +123,27 @@ public final class OperationStore {
              WHERE command_id = ? AND status IN ('ISSUED', 'EXECUTING')
             """;
 
+    /*
+     * Waiting longer than the grace period without a worker having touched them: a PENDING operation whose dispatch
+     * Redis lost, a retry whose retry-set member was lost, a RUNNING one whose lease expired long ago. SKIP LOCKED and
+     * swept_at let concurrent sweeps share the work and re-publish each at most once per grace period.
+     */
+    private static final String SWEEP = """
+            WITH stranded AS (
+                SELECT operation_id FROM operations
+                 WHERE ((status = 'PENDING' AND updated_at < ?)
+                        OR (status = 'RETRY_SCHEDULED' AND next_eligible_at < ?)
+                        OR (status = 'RUNNING' AND lease_expires_at < ?))
+                   AND (swept_at IS NULL OR swept_at < ?)
+                 ORDER BY updated_at
+                 LIMIT ?
+                   FOR UPDATE SKIP LOCKED)
+            UPDATE operations o SET swept_at = ?
+              FROM stranded s
+             WHERE o.operation_id = s.operation_id
+            RETURNING o.operation_id
+            """;
+
     private final Jdbc jdbc;
     private final DeadLetterStore deadLetters;
 
@@ -288,6 +309,16 @@ public final class OperationStore {
             }
             jdbc.batch(INSERT_AUDIT, audit);
         });
+    }
+
+    /**
+     * Takes up to {@code limit} operations that have waited longer than {@code grace} for a worker (Redis may have
+     * lost their dispatch) and marks them swept, so that they are re-published once per grace period.
+     */
+    public List<OperationRecord> sweepStranded(Instant now, Duration grace, int limit) {
+        Instant before = now.minus(grace);
+        List<String> ids = jdbc.query(SWEEP, row -> row.getString(1), before, before, before, before, limit, now);
+        return new ArrayList<>(load(ids).values());
     }
 
     private static int checkSingleRow(int updated, String operationId) {

@@ -21,7 +21,7 @@ import java.time.temporal.ChronoUnit;
 
 /**
  * Executes one claimed attempt and turns what happened into an {@link AttemptCommit}: reconcile first when an earlier
- * lease expired or the answer was lost, classify failures by type, ask the retry policy, pause the tool's gate.
+ * lease expired or the answer was lost, classify failures by type, ask the retry policy, open the tool's circuit breaker when its dependency is down.
  */
 final class AttemptRunner {
     private final Clock clock;
@@ -81,17 +81,13 @@ final class AttemptRunner {
     private AttemptCommit retryOrDeadLetter(Job job, AttemptError error, Duration retryAfter, SideEffectState sideEffect,
                                             ReconciliationRecord reconciliation) {
         Instant now = now();
-        String tool = job.tool().name();
-        if (error.failureClass() == FailureClass.RATE_LIMITED && retryAfter != null) {
-            gate.pause(tool, now.plus(retryAfter), FailureClass.RATE_LIMITED);
-        }
         RetryDecision decision = retryPolicy.decide(error.failureClass(), job.lease().attempt(), retryAfter, now);
         if (!decision.retry()) {
             return deadLetter(job, error, sideEffect, reconciliation, decision.reason());
         }
         Instant nextEligibleAt = decision.nextEligibleAt().truncatedTo(ChronoUnit.MILLIS);
         if (error.failureClass() == FailureClass.DEPENDENCY_DOWN) {
-            gate.pause(tool, nextEligibleAt, FailureClass.DEPENDENCY_DOWN);
+            gate.pause(job.tool().name(), nextEligibleAt, FailureClass.DEPENDENCY_DOWN);
         }
         return new AttemptCommit(job.lease(), job.deliveryInfo(), OperationStatus.RETRY_SCHEDULED, now, null, error,
                 retryAfter, nextEligibleAt, sideEffect, reconciliation, null);

@@ -21,10 +21,11 @@ final class Eligibility {
 
     static Verdict decide(DispatchEnvelope envelope, OperationRecord record, Delivery delivery, Instant now,
                           int deliveryLimit) {
-        if (record.status() == OperationStatus.SUCCEEDED) {
-            return new Verdict.AlreadySucceeded();
-        }
         UUID command = envelope.redriveCommandId() == null ? null : UUID.fromString(envelope.redriveCommandId());
+        if (record.status() == OperationStatus.SUCCEEDED) {
+            return command == null ? new Verdict.AlreadySucceeded()
+                    : discard("operation already succeeded; redrive command " + command + " is not run again", Repair.NONE);
+        }
         boolean carriesRecordedCommand = command != null && command.equals(record.redriveCommandId());
         if (record.runStatus() != RunStatus.RUNNING) {
             return new Verdict.Discard("run " + record.runId() + " is " + record.runStatus(),

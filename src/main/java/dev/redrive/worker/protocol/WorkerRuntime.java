@@ -4,6 +4,7 @@ import dev.redrive.broker.DeadLetterStream;
 import dev.redrive.broker.Redis;
 import dev.redrive.store.Database;
 import dev.redrive.store.operation.OperationStore;
+import dev.redrive.worker.client.WorkerClient;
 import dev.redrive.worker.retry.RetryQueue;
 import dev.redrive.worker.stream.Delivery;
 import dev.redrive.worker.stream.DispatchStream;
@@ -12,6 +13,7 @@ import org.slf4j.LoggerFactory;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -21,15 +23,18 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * The threads of a running worker: one consumer (reads, re-claims, decides, claims), a pool that runs tool calls,
- * one committer (group commits, then Redis follow-ups, then acks) and one retry scheduler.
+ * one committer (group commits, then Redis follow-ups, then acks) and one retry scheduler, which also sweeps for
+ * operations whose dispatch Redis lost.
  */
 public final class WorkerRuntime {
     private static final Logger LOG = LoggerFactory.getLogger(WorkerRuntime.class);
+    private static final Duration MAX_SWEEP_INTERVAL = Duration.ofSeconds(30);
 
     private final WorkerSettings settings;
     private final DispatchStream stream;
     private final RetryQueue retryQueue;
     private final InFlight inFlight;
+    private final StrandedSweep sweep;
     private final Committer committer;
     private final DispatchProcessor processor;
     private final ExecutorService tools;
@@ -51,6 +56,8 @@ public final class WorkerRuntime {
                 settings.consumerName());
         this.committer = new Committer(new OperationStore(database.jdbc()), retryQueue, deadLetterStream, stream,
                 history, runner, inFlight, settings.clock(), settings.deliveryLimit());
+        this.sweep = new StrandedSweep(new OperationStore(database.jdbc()), retryQueue,
+                new WorkerClient(database, redis, settings.clock()), settings.sweepGrace());
         this.tools = Executors.newFixedThreadPool(settings.concurrency(), named(settings.consumerName() + "-tool"));
         this.processor = new DispatchProcessor(settings, database.jdbc(), deadLetterStream, retryQueue, stream,
                 inFlight, runner, committer, history, tools);
@@ -134,9 +141,16 @@ public final class WorkerRuntime {
     }
 
     private void schedule() {
+        Duration sweepInterval = settings.sweepGrace().dividedBy(2).compareTo(MAX_SWEEP_INTERVAL) < 0
+                ? settings.sweepGrace().dividedBy(2) : MAX_SWEEP_INTERVAL;
+        long nextSweep = System.nanoTime() + sweepInterval.toNanos();
         while (scheduling) {
             try {
                 retryQueue.promoteDue(Instant.now(settings.clock()), 500);
+                if (System.nanoTime() >= nextSweep) {
+                    nextSweep = System.nanoTime() + sweepInterval.toNanos();
+                    sweep.sweep(Instant.now(settings.clock()).truncatedTo(ChronoUnit.MILLIS));
+                }
                 Thread.sleep(settings.schedulerInterval().toMillis());
             } catch (InterruptedException e) {
                 return;

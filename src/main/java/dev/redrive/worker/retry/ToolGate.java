@@ -9,7 +9,8 @@ import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * Per-tool admission: a circuit breaker that a DEPENDENCY_DOWN (or a Retry-After) opens for the whole tool, and a
+ * Per-tool admission: a circuit breaker that a DEPENDENCY_DOWN opens for the whole tool until the failed call's
+ * retry is due, and a
  * rate budget (a token bucket) that keeps calls under the tool's allowed rate. Operations arriving while the gate is
  * closed are deferred until it opens, without spending an attempt.
  */

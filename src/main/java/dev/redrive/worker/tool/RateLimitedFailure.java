@@ -4,7 +4,7 @@ import dev.redrive.model.FailureClass;
 
 import java.time.Duration;
 
-/** The tool is rate limiting us: retried no sooner than its Retry-After, and the tool is paused that long. */
+/** The tool is rate limiting us: retried no sooner than its Retry-After (and the tool's budget, if one is set). */
 public final class RateLimitedFailure extends ToolFailure {
     public RateLimitedFailure(String code, String message, Duration retryAfter) {
         super(code, message, retryAfter, null);

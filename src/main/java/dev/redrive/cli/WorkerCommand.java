@@ -1,0 +1,78 @@
+package dev.redrive.cli;
+
+import dev.redrive.broker.Redis;
+import dev.redrive.demo.tools.DemoTool;
+import dev.redrive.demo.tools.DemoToolServer;
+import dev.redrive.store.Database;
+import dev.redrive.worker.Worker;
+import dev.redrive.worker.tool.HttpTool;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+import picocli.CommandLine.Model.CommandSpec;
+
+import java.io.PrintWriter;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+
+@Command(name = "worker", mixinStandardHelpOptions = true,
+        description = "Run the embedded worker with the demo tools (demo.charge, demo.ship, demo.notify, schema version 1) "
+                + "served in-process on loopback. Runs until Ctrl-C, then finishes in-flight attempts and stops.")
+final class WorkerCommand implements Callable<Integer> {
+    private static final String DEMO_SCHEMA_VERSION = "1";
+
+    @Mixin
+    ConnectionOptions connection;
+
+    @Option(names = "--concurrency", paramLabel = "N", defaultValue = "8",
+            description = "tool calls running at once (default ${DEFAULT-VALUE})")
+    int concurrency;
+
+    @Option(names = "--worker-id", paramLabel = "ID",
+            description = "consumer name in group 'workers' and lease owner (default host-pid)")
+    String workerId;
+
+    @Spec
+    CommandSpec spec;
+
+    @Override
+    public Integer call() throws InterruptedException {
+        Database database = Database.open(connection.config(), concurrency + 6);
+        Redis redis;
+        try {
+            database.migrate();
+            redis = Redis.connect(connection.config());
+        } catch (RuntimeException e) {
+            database.close();
+            throw e;
+        }
+        DemoToolServer tools = DemoToolServer.start(database);
+        Worker.Builder builder = Worker.builder(database, redis).concurrency(concurrency);
+        if (workerId != null) {
+            builder.consumerName(workerId);
+        }
+        for (DemoTool tool : DemoTool.values()) {
+            builder.tool(HttpTool.builder(tool.toolName(), DEMO_SCHEMA_VERSION, tools.endpoint(tool))
+                    .lookupEndpoint(tools.lookupEndpoint(tool)).build());
+        }
+        Worker worker = builder.build().start();
+        PrintWriter out = spec.commandLine().getOut();
+        out.printf("worker %s consuming %s (group workers) in namespace %s; demo tools at %s; Ctrl-C to stop%n",
+                worker.consumerName(), redis.keys().dispatch(), connection.config().namespace(), tools.chargeEndpoint());
+        out.flush();
+
+        CountDownLatch stopped = new CountDownLatch(1);
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            worker.shutdown().join();
+            out.printf("worker %s stopped%n", worker.consumerName());
+            out.flush();
+            tools.close();
+            redis.close();
+            database.close();
+            stopped.countDown();
+        }, "redrive-worker-shutdown"));
+        stopped.await();
+        return 0;
+    }
+}

@@ -1,0 +1,131 @@
+package dev.redrive.worker.protocol;
+
+import dev.redrive.envelope.DispatchEnvelope;
+import dev.redrive.identity.OperationId;
+import dev.redrive.model.OperationStatus;
+import dev.redrive.model.RunStatus;
+import dev.redrive.model.SideEffectState;
+import dev.redrive.store.operation.OperationRecord;
+import dev.redrive.worker.stream.Delivery;
+import org.junit.jupiter.api.Test;
+
+import java.time.Instant;
+import java.util.Map;
+import java.util.UUID;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** The protocol's checks of the facts, one rule per test, without Redis or PostgreSQL. */
+class EligibilityTest {
+    private static final Instant NOW = Instant.parse("2026-11-30T00:00:00Z");
+    private static final OperationId ID = new OperationId("run", "node", 0);
+    private static final UUID COMMAND = UUID.fromString("9b0f6a57-5c4e-4a8b-9a57-0d8f3e1c2b11");
+
+    private static DispatchEnvelope dispatch(int attempt, UUID command) {
+        return new DispatchEnvelope(ID, attempt, "demo.charge", "1", ID.idempotencyKey(), "{}", null, null, "test", NOW,
+                null, null, command == null ? null : command.toString(), null);
+    }
+
+    private static Delivery delivery(String entryId, long count) {
+        return new Delivery("ns:dispatch", entryId, Map.of(), count, "me");
+    }
+
+    private static OperationRecord record(RunStatus run, OperationStatus status, int attempt, Instant leaseExpiresAt,
+                                          String leaseEntry, Instant nextEligibleAt, UUID command, String commandStatus,
+                                          String lastEntry) {
+        return new OperationRecord(ID.value(), ID.runId(), run, status, attempt, "demo.charge", "1", ID.idempotencyKey(),
+                "{}", null, null, null, "test", leaseExpiresAt == null ? null : "other", leaseEntry, 1, leaseExpiresAt,
+                null, SideEffectState.NONE, null, nextEligibleAt, command, commandStatus, command == null ? null : attempt,
+                lastEntry, NOW);
+    }
+
+    private static OperationRecord plain(OperationStatus status, int attempt) {
+        return record(RunStatus.RUNNING, status, attempt, null, null, null, null, null, null);
+    }
+
+    private static Verdict decide(DispatchEnvelope envelope, OperationRecord record, Delivery delivery) {
+        return Eligibility.decide(envelope, record, delivery, NOW, 3);
+    }
+
+    @Test
+    void succeededOperation_isAckedWithoutAToolCall() {
+        assertThat(decide(dispatch(1, null), plain(OperationStatus.SUCCEEDED, 1), delivery("1-0", 1)))
+                .isInstanceOf(Verdict.AlreadySucceeded.class);
+    }
+
+    @Test
+    void cancelledRun_discardsAndCancelsTheWaitingOperation() {
+        Verdict verdict = decide(dispatch(1, null),
+                record(RunStatus.CANCELLED, OperationStatus.PENDING, 1, null, null, null, null, null, null), delivery("1-0", 1));
+
+        assertThat(verdict).isEqualTo(new Verdict.Discard("run run is CANCELLED", true, false, Verdict.Repair.NONE));
+    }
+
+    @Test
+    void olderAttempt_isDiscarded_andARetryLostInACrashIsRepublished() {
+        OperationRecord retrying = record(RunStatus.RUNNING, OperationStatus.RETRY_SCHEDULED, 2, null, null,
+                NOW.plusSeconds(5), null, null, "7-0");
+
+        assertThat(decide(dispatch(1, null), retrying, delivery("7-0", 2)))
+                .isEqualTo(new Verdict.Discard("dispatch attempt 1 is older than the operation's attempt 2", false, false,
+                        Verdict.Repair.REPUBLISH_RETRY));
+        assertThat(((Verdict.Discard) decide(dispatch(1, null), retrying, delivery("8-0", 1))).repair())
+                .isEqualTo(Verdict.Repair.NONE);
+    }
+
+    @Test
+    void deadLetteredWithoutACommand_isDiscarded_andTheSameEntryReannouncesItsDlqEvent() {
+        OperationRecord dead = record(RunStatus.RUNNING, OperationStatus.DEAD_LETTERED, 1, null, null, null, null, null, "3-0");
+
+        Verdict.Discard verdict = (Verdict.Discard) decide(dispatch(1, null), dead, delivery("3-0", 2));
+
+        assertThat(verdict.reason()).contains("no valid redrive command");
+        assertThat(verdict.repair()).isEqualTo(Verdict.Repair.REPUBLISH_DEAD_LETTER);
+    }
+
+    @Test
+    void redrive_runsOnlyWithTheRecordedOpenCommandForItsAttempt() {
+        OperationRecord awaiting = record(RunStatus.RUNNING, OperationStatus.PENDING, 2, null, null, null, COMMAND, "ISSUED", null);
+
+        assertThat(decide(dispatch(2, COMMAND), awaiting, delivery("1-0", 1))).isEqualTo(new Verdict.Claim(false));
+        assertThat(decide(dispatch(2, null), awaiting, delivery("1-0", 1))).isInstanceOf(Verdict.Discard.class);
+        assertThat(decide(dispatch(2, UUID.randomUUID()), awaiting, delivery("1-0", 1))).isInstanceOf(Verdict.Discard.class);
+        assertThat(decide(dispatch(3, COMMAND), awaiting, delivery("1-0", 1))).isInstanceOf(Verdict.Discard.class);
+        OperationRecord finished = record(RunStatus.RUNNING, OperationStatus.PENDING, 2, null, null, null, COMMAND, "FAILED", null);
+        assertThat(((Verdict.Discard) decide(dispatch(2, COMMAND), finished, delivery("1-0", 1))).reason())
+                .contains("is already FAILED");
+    }
+
+    @Test
+    void liveLease_otherEntriesAreAcked_theHoldersOwnEntryStaysPending() {
+        OperationRecord leased = record(RunStatus.RUNNING, OperationStatus.RUNNING, 1, NOW.plusSeconds(10), "5-0", null,
+                null, null, null);
+
+        assertThat(((Verdict.Duplicate) decide(dispatch(1, null), leased, delivery("6-0", 1))).ack()).isTrue();
+        assertThat(((Verdict.Duplicate) decide(dispatch(1, null), leased, delivery("5-0", 2))).ack()).isFalse();
+    }
+
+    @Test
+    void expiredLease_isTakenOver() {
+        OperationRecord expired = record(RunStatus.RUNNING, OperationStatus.RUNNING, 1, NOW.minusSeconds(1), "5-0", null,
+                null, null, null);
+
+        assertThat(decide(dispatch(1, null), expired, delivery("5-0", 2))).isEqualTo(new Verdict.Claim(true));
+    }
+
+    @Test
+    void retryPublishedBeforeItWasDue_goesBackToTheRetrySet() {
+        OperationRecord retrying = record(RunStatus.RUNNING, OperationStatus.RETRY_SCHEDULED, 2, null, null,
+                NOW.plusSeconds(5), null, null, null);
+
+        assertThat(decide(dispatch(2, null), retrying, delivery("1-0", 1))).isEqualTo(new Verdict.NotDue(NOW.plusSeconds(5)));
+    }
+
+    @Test
+    void deliveredMoreOftenThanTheLimit_isPoison() {
+        assertThat(decide(dispatch(1, null), plain(OperationStatus.PENDING, 1), delivery("1-0", 4)))
+                .isEqualTo(new Verdict.Poison(false));
+        assertThat(decide(dispatch(1, null), plain(OperationStatus.PENDING, 1), delivery("1-0", 3)))
+                .isEqualTo(new Verdict.Claim(false));
+    }
+}

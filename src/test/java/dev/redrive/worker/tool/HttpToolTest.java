@@ -1,0 +1,111 @@
+package dev.redrive.worker.tool;
+
+import com.sun.net.httpserver.HttpServer;
+import dev.redrive.model.FailureClass;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.concurrent.Executors;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
+
+/** The HTTP adapter's classification, against a real loopback server that answers what each path names. */
+class HttpToolTest {
+    private static HttpServer server;
+    private static final Instant NOW = Instant.parse("2026-11-30T00:00:00Z");
+
+    @BeforeAll
+    static void startServer() throws IOException {
+        server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 16);
+        server.createContext("/", exchange -> {
+            String[] parts = exchange.getRequestURI().getPath().split("/");
+            if (parts[1].equals("stall")) {
+                sleep(2000);
+            }
+            int status = parts[1].equals("stall") ? 200 : Integer.parseInt(parts[1]);
+            if (parts.length > 2) {
+                exchange.getResponseHeaders().add("Retry-After", parts[2].replace('_', ' '));
+            }
+            byte[] body = ("{\"status\":" + status + "}").getBytes();
+            exchange.sendResponseHeaders(status, body.length);
+            exchange.getResponseBody().write(body);
+            exchange.close();
+        });
+        server.setExecutor(Executors.newCachedThreadPool());
+        server.start();
+    }
+
+    @AfterAll
+    static void stopServer() {
+        server.stop(0);
+    }
+
+    private static HttpTool tool(String path) {
+        return HttpTool.builder("test.http", "1", URI.create("http://127.0.0.1:" + server.getAddress().getPort() + path))
+                .requestTimeout(Duration.ofMillis(500)).clock(Clock.fixed(NOW, ZoneOffset.UTC)).build();
+    }
+
+    private static ToolFailure failureOf(HttpTool tool) {
+        return catchThrowableOfType(ToolFailure.class, () -> tool.execute(new ToolCall("r:n:0", "op-key", 1, "{}", null, null)));
+    }
+
+    @Test
+    void tooManyRequests_withHttpDateRetryAfter_isRateLimited() {
+        ToolFailure failure = failureOf(tool("/429/Mon,_30_Nov_2026_00:00:42_GMT"));
+
+        assertThat(failure).isInstanceOf(RateLimitedFailure.class);
+        assertThat(failure.retryAfter()).contains(Duration.ofSeconds(42));
+    }
+
+    @Test
+    void tooManyRequests_withSecondsRetryAfter_isRateLimited() {
+        assertThat(failureOf(tool("/429/3")).retryAfter()).contains(Duration.ofSeconds(3));
+    }
+
+    @Test
+    void statuses_mapToTheirClasses() {
+        assertThat(failureOf(tool("/500")).failureClass()).isEqualTo(FailureClass.TRANSIENT);
+        assertThat(failureOf(tool("/502")).failureClass()).isEqualTo(FailureClass.TRANSIENT);
+        assertThat(failureOf(tool("/503")).failureClass()).isEqualTo(FailureClass.DEPENDENCY_DOWN);
+        assertThat(failureOf(tool("/400")).failureClass()).isEqualTo(FailureClass.INVALID_INPUT);
+        assertThat(failureOf(tool("/422")).failureClass()).isEqualTo(FailureClass.INVALID_INPUT);
+        assertThat(failureOf(tool("/401")).failureClass()).isEqualTo(FailureClass.PERMISSION);
+        assertThat(failureOf(tool("/403")).failureClass()).isEqualTo(FailureClass.PERMISSION);
+        assertThat(failureOf(tool("/403")).code()).isEqualTo("http_403");
+    }
+
+    @Test
+    void connectionRefused_isDependencyDown() throws IOException {
+        int closedPort;
+        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            closedPort = socket.getLocalPort();
+        }
+        HttpTool tool = HttpTool.builder("test.http", "1", URI.create("http://127.0.0.1:" + closedPort + "/")).build();
+
+        assertThat(failureOf(tool)).isInstanceOf(DependencyDownFailure.class);
+    }
+
+    @Test
+    void noAnswerAfterTheRequestWasSent_isUnknownSideEffect() {
+        assertThat(failureOf(tool("/stall"))).isInstanceOf(UnknownSideEffectFailure.class);
+    }
+
+    private static void sleep(long millis) {
+        try {
+            Thread.sleep(millis);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}
