@@ -12,6 +12,7 @@ import dev.redrive.triage.detail.ReconciliationOutcome;
 import dev.redrive.triage.detail.ReconciliationSource;
 import dev.redrive.triage.precondition.DecisionTarget;
 import dev.redrive.worker.client.WorkerClient;
+import dev.redrive.worker.tool.HttpTool;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -21,6 +22,7 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Clock;
+import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -83,6 +85,20 @@ class DecisionsTest {
         assertThat(decisions.checkRedrive(DecisionTarget.operation(op.operationId())).outcome()).isEqualTo(DecisionOutcome.WOULD_PASS);
         assertThat(jdbc.queryOne("SELECT side_effect FROM dlq_entries WHERE id = ?", row -> row.getString(1), op.dlqEntryId()))
                 .contains("NOT_APPLIED");
+    }
+
+    @Test
+    void theWorkersOwnToolReconciliation_canAnswerTheLookUp() throws Exception {
+        Created op = uncertain("worker-tool");
+        charge(op);
+        SideEffectLookup workerTools = new ToolSideEffectLookup(List.of(
+                HttpTool.builder("demo.charge", "1", tools.chargeEndpoint()).lookupEndpoint(tools.lookupEndpoint()).build()));
+
+        ReconciliationResult reconciled = decisions.reconcileWithTool(op.operationId(), workerTools, "alice");
+
+        assertThat(reconciled.outcome()).isEqualTo(ReconciliationOutcome.APPLIED);
+        assertThat(reconciled.result().path("idempotency_key").asText()).isEqualTo(op.idempotencyKey());
+        assertThat(new ToolSideEffectLookup(List.of()).lookUp("crm.sync", "k").outcome()).isEqualTo(ReconciliationOutcome.UNKNOWN);
     }
 
     @Test
