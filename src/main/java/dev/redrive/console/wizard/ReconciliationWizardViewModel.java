@@ -208,10 +208,10 @@ public final class ReconciliationWizardViewModel {
     private static String label(DecisionOutcome outcome) {
         return switch (outcome) {
             case DONE -> "done";
-            case WOULD_PASS -> "would pass";
             case BLOCKED -> "blocked";
             case ALREADY_DECIDED -> "already decided by someone else";
             case NOT_PUBLISHED -> "recorded but not published";
+            default -> outcome.name().toLowerCase(java.util.Locale.ROOT).replace('_', ' ');
         };
     }
 

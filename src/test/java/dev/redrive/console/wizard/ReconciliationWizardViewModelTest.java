@@ -112,6 +112,44 @@ class ReconciliationWizardViewModelTest {
     }
 
     @Test
+    void aChangedToolSchemaBlocksWithItsReason() {
+        List<WizardItem> items = claim("e.side_effect = 'NONE' AND e.tool = 'mail.send'", 1, "schema");
+        ns.database().jdbc().update("UPDATE tool_schemas SET is_current = false WHERE tool = 'mail.send'");
+        ns.database().jdbc().update("INSERT INTO tool_schemas (tool, version, registered_by) VALUES ('mail.send', '2', 'test')");
+        try {
+            ReconciliationWizardViewModel model = wizard(items);
+            long before = dispatched();
+
+            model.recheck();
+
+            assertThat(model.canLeavePreconditions().get()).isFalse();
+            assertThat(model.checkSummaryProperty().get()).isEqualTo("0 pass · 1 blocked (tool schema unchanged: 1)");
+            assertThat(model.blockedReasonProperty().get()).contains("mail.send").contains("2");
+            assertThat(dispatched()).isEqualTo(before);
+        } finally {
+            ns.database().jdbc().update("DELETE FROM tool_schemas WHERE tool = 'mail.send' AND version = '2'");
+            ns.database().jdbc().update("UPDATE tool_schemas SET is_current = true WHERE tool = 'mail.send'");
+        }
+    }
+
+    @Test
+    void aRevokedApprovalBlocksWithWhoRevokedIt() {
+        List<WizardItem> items = claim("e.side_effect = 'NONE'", 1, "approval");
+        ns.database().jdbc().update("INSERT INTO approvals (approval_id, scope, granted_by, revoked_at, revoked_by, "
+                + "revoke_reason) VALUES ('appr-single', 'charge', 'carol', now(), 'dave', 'card reported stolen')");
+        ns.database().jdbc().update("UPDATE operations SET approval_id = 'appr-single' WHERE operation_id = ?",
+                items.get(0).operationId());
+        ReconciliationWizardViewModel model = wizard(items);
+        long before = dispatched();
+
+        model.recheck();
+
+        assertThat(model.canLeavePreconditions().get()).isFalse();
+        assertThat(model.blockedReasonProperty().get()).contains("dave");
+        assertThat(dispatched()).isEqualTo(before);
+    }
+
+    @Test
     void aPossibleSideEffectMustBeReconciledBeforeGoingOn() {
         ReconciliationWizardViewModel model = wizard(claim("e.side_effect = 'POSSIBLE' AND e.tool = 'demo.charge'", 1, "possible"));
         assertThat(model.canLeaveReconcile().get()).isFalse();
