@@ -146,7 +146,9 @@ final class ConsoleScreens implements SessionScreens {
         ReconciliationWizardViewModel model = new ReconciliationWizardViewModel(backend, executor, items, operator);
         ReconciliationWizardView view = ReconciliationWizardView.load(model, window(), Theme.stylesheet());
         view.showAndWait();
-        afterDecision(detailModel);
+        WizardItem first = items.get(0);
+        detailModel.show(first.operationId(), first.dlqEntryId() == null ? 0 : first.dlqEntryId());
+        browserModel.reload();
     }
 
     /** Opens the wizard on a fingerprint group's open entries (at most {@value #GROUP_LIMIT}). */

@@ -269,6 +269,7 @@ public final class ReconciliationWizardView {
                 super.onEnteringPage(owner);
                 owner.invalidProperty().unbind();
                 owner.invalidProperty().bind(canContinue.get().not());
+                fitWindow(this);
                 onEnter.run();
             }
         };
@@ -276,6 +277,15 @@ public final class ReconciliationWizardView {
         pane.setContent(content);
         pane.setPrefSize(PAGE_WIDTH, PAGE_HEIGHT);
         return pane;
+    }
+
+    /** The wizard's dialog sizes itself for its first page; every page wants the same, larger room. */
+    private static void fitWindow(WizardPane pane) {
+        if (pane.getScene() != null && pane.getScene().getWindow() instanceof javafx.stage.Stage stage) {
+            stage.setResizable(true);
+            stage.setMinWidth(PAGE_WIDTH);
+            stage.setMinHeight(PAGE_HEIGHT);
+        }
     }
 
     /** Opens the wizard and waits until it is closed. */
