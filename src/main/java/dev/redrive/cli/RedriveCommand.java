@@ -22,6 +22,14 @@ import picocli.CommandLine.Command;
                 ToolCommand.class,
                 ApprovalCommand.class,
                 BenchCommand.class,
+                OpCommand.class,
+                DlqCommand.class,
+                RedriveOperationsCommand.class,
+                ResolveCommand.class,
+                DiscardCommand.class,
+                ReconcileCommand.class,
+                ReportCommand.class,
+                DemoCommand.class,
                 CommandLine.HelpCommand.class
         })
 public final class RedriveCommand implements Runnable {

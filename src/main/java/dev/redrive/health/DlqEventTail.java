@@ -19,20 +19,25 @@ public final class DlqEventTail {
     private final Redis redis;
     private String lastId;
 
-    private DlqEventTail(Redis redis, String lastId) {
+    /**
+     * A tail that starts after the newest event present at its first poll: earlier events are already in
+     * PostgreSQL's DLQ. Touches Redis only when polled.
+     */
+    public DlqEventTail(Redis redis) {
         this.redis = redis;
-        this.lastId = lastId;
     }
 
-    /** Starts after the newest event present now: earlier events are already in PostgreSQL's DLQ. */
-    public static DlqEventTail fromNow(Redis redis) {
-        List<StreamMessage<String, String>> newest = redis.sync().xrevrange(redis.keys().dlq(), Range.create("-", "+"),
-                Limit.from(1));
-        return new DlqEventTail(redis, newest.isEmpty() ? "0-0" : newest.get(0).getId());
-    }
-
-    /** The events that arrived since the last poll, oldest first (at most 1,000 at a time). */
+    /**
+     * The events that arrived since the last poll, oldest first (at most 1,000 at a time). The first poll only marks
+     * where the tail starts and returns nothing.
+     */
     public synchronized List<DlqEvent> poll() {
+        if (lastId == null) {
+            List<StreamMessage<String, String>> newest = redis.sync().xrevrange(redis.keys().dlq(),
+                    Range.create("-", "+"), Limit.from(1));
+            lastId = newest.isEmpty() ? "0-0" : newest.get(0).getId();
+            return List.of();
+        }
         List<StreamMessage<String, String>> messages = redis.sync().xrange(redis.keys().dlq(),
                 Range.from(Range.Boundary.excluding(lastId), Range.Boundary.unbounded()), Limit.from(MAX_PER_POLL));
         if (!messages.isEmpty()) {

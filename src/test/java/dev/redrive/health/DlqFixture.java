@@ -20,6 +20,8 @@ public final class DlqFixture {
               FROM generate_series(1, ?) AS g
             """;
 
+    private static final String TEXT_INDEX = "dlq_error_text_idx";
+
     private DlqFixture() {
     }
 
@@ -32,4 +34,32 @@ public final class DlqFixture {
         database.jdbc().update(ENTRIES, runId + ":" + fingerprint, runId, runId, tool, runId, errorClass, fingerprint,
                 sideEffect, newest, decisionState, count);
     }
+
+    /**
+     * Inserts {@code count} entries spread over seven classes and fingerprints in one statement, rebuilding the
+     * free-text index once afterwards instead of row by row, then refreshes the planner's statistics.
+     */
+    public static void insertMany(Database database, String runId, int count, Instant newest) {
+        database.jdbc().inTransaction(() -> {
+            database.jdbc().update("DROP INDEX " + TEXT_INDEX);
+            database.jdbc().update(MANY, runId, runId, runId, runId, newest, count);
+            database.jdbc().update("CREATE INDEX " + TEXT_INDEX
+                    + " ON dlq_entries USING gin (to_tsvector('simple', error_message))");
+        });
+        database.jdbc().update("VACUUM (ANALYZE) dlq_entries");
+    }
+
+    private static final String MANY = """
+            INSERT INTO dlq_entries (dedup_key, operation_id, run_id, node_id, logical_attempt, attempt, tool,
+                                     tool_schema_version, idempotency_key, error_class, error_message,
+                                     error_fingerprint, side_effect, raw_message, entered_at)
+            SELECT 'many:' || ? || ':' || g, ? || ':node-' || g || ':0', ?, 'node-' || g, 0, 2, 'demo.charge', '1',
+                   'op-key-' || g,
+                   (ARRAY['TRANSIENT', 'RATE_LIMITED', 'DEPENDENCY_DOWN', 'INVALID_INPUT', 'PERMISSION',
+                          'UNKNOWN_SIDE_EFFECT', 'TRANSIENT'])[1 + g % 7],
+                   'failure ' || g % 7 || ' for order ' || g, ? || '-fp-' || g % 7,
+                   CASE WHEN g % 7 = 5 THEN 'POSSIBLE' ELSE 'NONE' END, '{}'::jsonb,
+                   ?::timestamptz - (g || ' milliseconds')::interval
+              FROM generate_series(1, ?) AS g
+            """;
 }

@@ -31,6 +31,11 @@ public final class OperationDetailsLoader {
             SELECT * FROM audit_log
             WHERE operation_id = ? OR dlq_entry_id IN (SELECT id FROM dlq_entries WHERE operation_id = ?)
             ORDER BY at, id""";
+    private static final String NEWEST_ENTRY = """
+            SELECT * FROM dlq_entries WHERE operation_id = ?
+            ORDER BY (decision_state = 'OPEN') DESC, entered_at DESC, id DESC LIMIT 1""";
+    private static final String LATEST_RECONCILIATION = """
+            SELECT * FROM reconciliations WHERE operation_id = ? ORDER BY recorded_at DESC, id DESC LIMIT 1""";
     private static final String CURRENT_SCHEMA = "SELECT version FROM tool_schemas WHERE tool = ? AND is_current";
     private static final String APPROVAL = "SELECT * FROM approvals WHERE approval_id = ?";
 
@@ -69,6 +74,15 @@ public final class OperationDetailsLoader {
 
     public Optional<DlqEntryRecord> entry(long id) {
         return jdbc.queryOne(ENTRY, OperationDetailsLoader::entry, id);
+    }
+
+    /** The operation's open entry, or its newest one when none is open. */
+    public Optional<DlqEntryRecord> entryOf(String operationId) {
+        return jdbc.queryOne(NEWEST_ENTRY, OperationDetailsLoader::entry, operationId);
+    }
+
+    public Optional<ReconciliationRecord> latestReconciliation(String operationId) {
+        return jdbc.queryOne(LATEST_RECONCILIATION, OperationDetailsLoader::reconciliation, operationId);
     }
 
     public Optional<String> currentSchemaVersion(String tool) {

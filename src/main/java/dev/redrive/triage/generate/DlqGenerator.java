@@ -24,8 +24,8 @@ public final class DlqGenerator {
 
     private static final String TEMPLATES = """
             CREATE TEMP TABLE gen_templates ON COMMIT DROP AS
-            SELECT * FROM unnest(?::text[], ?::text[], ?::text[], ?::text[], ?::text[], ?::text[]::int[])
-                WITH ORDINALITY AS t(tool, error_class, error_code, message, side_effect, attempts, k)""";
+            SELECT * FROM unnest(?::text[], ?::text[], ?::text[], ?::text[], ?::text[], ?::text[]::int[], ?::text[])
+                WITH ORDINALITY AS t(tool, error_class, error_code, message, side_effect, attempts, fingerprint, k)""";
 
     private static final String RUNS = """
             INSERT INTO runs (run_id, status, status_reason, created_at, updated_at)
@@ -39,7 +39,7 @@ public final class DlqGenerator {
     private static final String ITEMS = """
             CREATE TEMP TABLE gen_items ON COMMIT DROP AS
             SELECT s.*, s.run_id || ':' || s.node_id || ':0' AS operation_id,
-                   t.tool, t.error_class, t.error_code, t.message AS template, t.side_effect, t.attempts,
+                   t.tool, t.error_class, t.error_code, t.fingerprint, t.side_effect, t.attempts,
                    replace(t.message, '{n}', s.n::text) AS error_message,
                    CASE WHEN s.decided < 0.04 THEN 'RESOLVED' WHEN s.decided < 0.08 THEN 'DISCARDED' ELSE 'OPEN' END
                        AS decision_state
@@ -99,7 +99,7 @@ public final class DlqGenerator {
                    o.tool, o.tool_schema_version, o.idempotency_key, o.trace_id, o.correlation_id, o.runtime_version,
                    ? || ':dispatch', extract(epoch FROM g.entered_at)::bigint * 1000 || '-0', 1,
                    'worker-' || (g.i % 4 + 1), g.error_class, g.error_code, g.error_message,
-                   substr(md5(g.tool || '|' || g.error_class || '|' || g.error_code || '|' || g.template), 1, 16),
+                   g.fingerprint,
                    g.side_effect,
                    (SELECT jsonb_agg(jsonb_build_object(
                                'attempt', a,
@@ -171,7 +171,8 @@ public final class DlqGenerator {
                     column(catalogue, FailureTemplate::errorCode),
                     column(catalogue, FailureTemplate::message),
                     column(catalogue, t -> t.sideEffect().name()),
-                    column(catalogue, t -> Integer.toString(t.attempts())));
+                    column(catalogue, t -> Integer.toString(t.attempts())),
+                    column(catalogue, FailureTemplate::fingerprint));
             jdbc.update(RUNS, tag, now, now, runs);
             jdbc.update(ITEMS, tag, runs, now, SPREAD_SECONDS, catalogue.size(), entries);
             BulkLoad bulk = new BulkLoad(jdbc);

@@ -2,6 +2,7 @@ package dev.redrive.triage.generate;
 
 import dev.redrive.model.FailureClass;
 import dev.redrive.model.SideEffectState;
+import dev.redrive.store.deadletter.ErrorFingerprint;
 
 import java.util.List;
 
@@ -43,4 +44,9 @@ record FailureTemplate(String tool, FailureClass errorClass, String errorCode, S
                     "recipient address rejected for customer {n}", SideEffectState.NONE, 1),
             new FailureTemplate("inventory.reserve", FailureClass.INVALID_INPUT, "400",
                     "sku {n} does not exist", SideEffectState.NONE, 1));
+
+    /** The fingerprint the worker gives every failure made from this template. */
+    String fingerprint() {
+        return ErrorFingerprint.of(tool, errorClass, errorCode, message.replace("{n}", "1"));
+    }
 }

@@ -1,6 +1,8 @@
 package dev.redrive.triage.generate;
 
 import dev.redrive.identity.OperationId;
+import dev.redrive.model.FailureClass;
+import dev.redrive.store.deadletter.ErrorFingerprint;
 import dev.redrive.store.Jdbc;
 import dev.redrive.testing.TestNamespace;
 import org.junit.jupiter.api.Test;
@@ -40,6 +42,9 @@ class DlqGeneratorTest {
         String operationId = jdbc.queryOne("SELECT operation_id FROM operations LIMIT 1", row -> row.getString(1)).orElseThrow();
         assertThat(jdbc.queryOne("SELECT idempotency_key FROM operations WHERE operation_id = ?", row -> row.getString(1), operationId))
                 .contains(OperationId.parse(operationId).idempotencyKey());
+        assertThat(jdbc.queryOne("SELECT tool, error_class, error_code, error_message, error_fingerprint FROM dlq_entries LIMIT 1",
+                row -> ErrorFingerprint.of(row.getString(1), FailureClass.valueOf(row.getString(2)), row.getString(3),
+                        row.getString(4)).equals(row.getString(5)))).contains(true);
         assertThat(jdbc.queryLong("SELECT count(DISTINCT error_fingerprint) FROM dlq_entries"))
                 .isEqualTo(jdbc.queryLong("SELECT count(DISTINCT (tool, error_class, error_code)) FROM dlq_entries"));
         assertThat(jdbc.queryLong("SELECT count(*) FROM dlq_entries WHERE entered_at > ? OR entered_at < ?",

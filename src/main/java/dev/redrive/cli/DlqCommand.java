@@ -1,0 +1,180 @@
+package dev.redrive.cli;
+
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.redrive.triage.generate.DlqGenerator;
+import dev.redrive.triage.generate.GeneratedDlq;
+import dev.redrive.triage.json.TriageJson;
+import dev.redrive.triage.query.DlqCount;
+import dev.redrive.triage.query.DlqCursor;
+import dev.redrive.triage.query.DlqFilter;
+import dev.redrive.triage.query.DlqPage;
+import dev.redrive.triage.query.DlqRow;
+import dev.redrive.triage.query.FingerprintGroup;
+import dev.redrive.triage.query.JdbcDlqQueries;
+import dev.redrive.triage.query.PageDirection;
+import picocli.CommandLine.ArgGroup;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+import java.io.PrintWriter;
+import java.util.List;
+import java.util.concurrent.Callable;
+import java.util.stream.Collectors;
+
+@Command(name = "dlq", mixinStandardHelpOptions = true, description = "Query the dead-letter queue.",
+        subcommands = {DlqCommand.ListEntries.class, DlqCommand.Groups.class, DlqCommand.Generate.class})
+final class DlqCommand {
+
+    @Command(name = "list", mixinStandardHelpOptions = true,
+            description = "DLQ entries, newest first, keyset-paged: pass the printed cursor to --after (older) or --before (newer).")
+    static final class ListEntries implements Callable<Integer> {
+        @Mixin
+        ConnectionOptions connection;
+
+        @Mixin
+        DlqFilterOptions filters;
+
+        @Option(names = "--limit", defaultValue = "50", description = "entries per page, 1 to 1000 (default ${DEFAULT-VALUE})")
+        int limit;
+
+        @ArgGroup(exclusive = true)
+        Position position;
+
+        static final class Position {
+            @Option(names = "--after", paramLabel = "CURSOR", description = "the page of older entries after this cursor")
+            String after;
+
+            @Option(names = "--before", paramLabel = "CURSOR", description = "the page of newer entries before this cursor")
+            String before;
+        }
+
+        @Option(names = "--json", description = "print JSON")
+        boolean json;
+
+        @Spec
+        CommandSpec spec;
+
+        @Override
+        public Integer call() {
+            DlqFilter filter = filters.filter();
+            DlqCursor cursor = position == null ? null : DlqCursor.parse(position.after != null ? position.after : position.before);
+            PageDirection direction = position != null && position.before != null ? PageDirection.PREVIOUS : PageDirection.NEXT;
+            try (TriageSession session = new TriageSession(connection)) {
+                JdbcDlqQueries queries = new JdbcDlqQueries(session.database());
+                DlqPage page = queries.page(filter, cursor, direction, limit);
+                DlqCount count = queries.count(filter);
+                PrintWriter out = spec.commandLine().getOut();
+                if (json) {
+                    out.println(TriageJson.write(json(page, count)));
+                } else {
+                    text(out, page, count);
+                }
+                out.flush();
+                return 0;
+            }
+        }
+
+        private static ObjectNode json(DlqPage page, DlqCount count) {
+            ObjectNode root = TriageJson.mapper().createObjectNode();
+            root.set("rows", TriageJson.mapper().valueToTree(page.rows()));
+            root.put("next_cursor", page.next() == null ? null : page.next().token());
+            root.put("previous_cursor", page.previous() == null ? null : page.previous().token());
+            root.put("has_more", page.hasMore());
+            root.put("total", count.value());
+            root.put("total_exact", count.exact());
+            return root;
+        }
+
+        private static void text(PrintWriter out, DlqPage page, DlqCount count) {
+            out.printf("%-24s %9s  %-34s %-19s %-17s %-11s %-9s %s%n", "ENTERED", "ID", "OPERATION", "CLASS", "TOOL",
+                    "SIDE-EFFECT", "STATE", "ERROR");
+            for (DlqRow row : page.rows()) {
+                out.printf("%-24s %9d  %-34s %-19s %-17s %-11s %-9s %s%n", row.enteredAt(), row.id(),
+                        Cells.cut(row.operationId(), 34), row.errorClass(), Cells.cut(row.tool(), 17), row.sideEffect(),
+                        row.decisionState(), Cells.cut(row.errorMessage(), 70));
+            }
+            out.printf("%d shown of %s matching%n", page.rows().size(), count.display());
+            if (page.next() != null) {
+                out.println("older: --after " + page.next().token());
+            }
+            if (page.previous() != null) {
+                out.println("newer: --before " + page.previous().token());
+            }
+        }
+    }
+
+    @Command(name = "groups", mixinStandardHelpOptions = true,
+            description = "DLQ entries grouped by error fingerprint, largest group first.")
+    static final class Groups implements Callable<Integer> {
+        @Mixin
+        ConnectionOptions connection;
+
+        @Mixin
+        DlqFilterOptions filters;
+
+        @Option(names = "--json", description = "print JSON")
+        boolean json;
+
+        @Spec
+        CommandSpec spec;
+
+        @Override
+        public Integer call() {
+            try (TriageSession session = new TriageSession(connection)) {
+                List<FingerprintGroup> groups = new JdbcDlqQueries(session.database()).groups(filters.filter());
+                PrintWriter out = spec.commandLine().getOut();
+                if (json) {
+                    ArrayNode array = TriageJson.mapper().valueToTree(groups);
+                    out.println(TriageJson.write(array));
+                } else {
+                    out.printf("%8s %8s  %-16s %-17s %-28s %-24s %s%n", "ENTRIES", "OPEN", "FINGERPRINT", "TOOL", "CLASSES",
+                            "LAST SEEN", "SAMPLE ERROR");
+                    for (FingerprintGroup group : groups) {
+                        out.printf("%8d %8d  %-16s %-17s %-28s %-24s %s%n", group.count(), group.openCount(),
+                                group.fingerprint(), Cells.cut(group.tool(), 17),
+                                Cells.cut(group.classes().stream().map(Enum::name).collect(Collectors.joining(",")), 28),
+                                group.lastSeen(), Cells.cut(group.sampleMessage(), 70));
+                    }
+                    out.printf("%d group(s)%n", groups.size());
+                }
+                out.flush();
+                return 0;
+            }
+        }
+    }
+
+    @Command(name = "generate", mixinStandardHelpOptions = true,
+            description = "Fill the namespace with realistic dead-lettered operations (runs, attempts, evidence) for "
+                    + "benchmarks and demos. Large batches lock the DLQ tables while they load.")
+    static final class Generate implements Callable<Integer> {
+        @Mixin
+        ConnectionOptions connection;
+
+        @Option(names = "--entries", required = true, description = "how many DLQ entries to write")
+        int entries;
+
+        @Option(names = "--tag", description = "prefix of the generated run ids (default: a random one)")
+        String tag;
+
+        @Spec
+        CommandSpec spec;
+
+        @Override
+        public Integer call() {
+            try (TriageSession session = new TriageSession(connection)) {
+                session.database().migrate();
+                DlqGenerator generator = new DlqGenerator(session.database(), session.clock());
+                GeneratedDlq generated = tag == null ? generator.generate(entries) : generator.generate(entries, tag);
+                spec.commandLine().getOut().printf("%d DLQ entries, %d runs, %d attempts written under run ids %s-run-* in %.1f s%n",
+                        generated.entries(), generated.runs(), generated.attempts(), generated.tag(),
+                        generated.elapsed().toMillis() / 1000.0);
+                spec.commandLine().getOut().flush();
+                return 0;
+            }
+        }
+    }
+}

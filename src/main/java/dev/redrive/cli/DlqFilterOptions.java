@@ -1,0 +1,46 @@
+package dev.redrive.cli;
+
+import dev.redrive.model.DecisionState;
+import dev.redrive.model.FailureClass;
+import dev.redrive.model.SideEffectState;
+import dev.redrive.triage.query.DlqFilter;
+import picocli.CommandLine.Option;
+
+import java.time.Instant;
+
+/** The DLQ filters as command-line options, shared by {@code dlq list} and {@code dlq groups}. */
+final class DlqFilterOptions {
+    @Option(names = "--class", paramLabel = "CLASS", description = "failure class: ${COMPLETION-CANDIDATES}")
+    FailureClass errorClass;
+
+    @Option(names = "--tool", paramLabel = "TOOL", description = "tool name")
+    String tool;
+
+    @Option(names = "--run", paramLabel = "RUN_ID", description = "run id")
+    String runId;
+
+    @Option(names = "--trace", paramLabel = "ID", description = "trace id or correlation id")
+    String traceOrCorrelationId;
+
+    @Option(names = "--from", paramLabel = "INSTANT", description = "entered at or after (ISO-8601, e.g. 2026-11-30T00:00:00Z)")
+    Instant from;
+
+    @Option(names = "--to", paramLabel = "INSTANT", description = "entered before (ISO-8601)")
+    Instant to;
+
+    @Option(names = "--side-effect", paramLabel = "STATE", description = "side-effect state: ${COMPLETION-CANDIDATES}")
+    SideEffectState sideEffect;
+
+    @Option(names = "--state", paramLabel = "STATE", description = "decision state: ${COMPLETION-CANDIDATES}")
+    DecisionState decisionState;
+
+    @Option(names = "--text", paramLabel = "WORDS", description = "words of the normalized error message (\"quoted phrase\", -exclude)")
+    String text;
+
+    @Option(names = "--fingerprint", paramLabel = "FP", description = "error fingerprint")
+    String fingerprint;
+
+    DlqFilter filter() {
+        return new DlqFilter(errorClass, tool, runId, traceOrCorrelationId, from, to, sideEffect, decisionState, text, fingerprint);
+    }
+}

@@ -1,0 +1,124 @@
+package dev.redrive.cli;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.redrive.report.Redactor;
+import dev.redrive.triage.decision.RedriveVerification;
+import dev.redrive.triage.decision.RedriveVerifier;
+import dev.redrive.triage.detail.AttemptRecord;
+import dev.redrive.triage.detail.AuditEntry;
+import dev.redrive.triage.detail.DlqEntryRecord;
+import dev.redrive.triage.detail.OperationDetails;
+import dev.redrive.triage.detail.OperationDetailsLoader;
+import dev.redrive.triage.detail.OperationRecord;
+import dev.redrive.triage.detail.ReconciliationRecord;
+import dev.redrive.triage.detail.RedriveCommandRecord;
+import dev.redrive.triage.json.TriageJson;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+import java.io.PrintWriter;
+import java.util.concurrent.Callable;
+
+@Command(name = "op", mixinStandardHelpOptions = true, description = "Look at one operation.",
+        subcommands = {OpCommand.Show.class})
+final class OpCommand {
+
+    @Command(name = "show", mixinStandardHelpOptions = true,
+            description = "One operation with its attempts, DLQ entries, reconciliations, redrive commands and audit trail.")
+    static final class Show implements Callable<Integer> {
+        @Mixin
+        ConnectionOptions connection;
+
+        @Parameters(paramLabel = "OP", description = "operation id (run_id:node_id:logical_attempt)")
+        String operationId;
+
+        @Option(names = "--json", description = "print JSON")
+        boolean json;
+
+        @Option(names = "--redact", paramLabel = "FIELDS", description = "payload fields to mask, comma-separated (default: "
+                + "password,token,secret,card_number,authorization,api_key)")
+        String redact;
+
+        @Spec
+        CommandSpec spec;
+
+        @Override
+        public Integer call() {
+            try (TriageSession session = new TriageSession(connection)) {
+                OperationDetails details = Redactor.parse(redact).redact(new OperationDetailsLoader(session.database()).require(operationId));
+                RedriveVerification verification = new RedriveVerifier(session.database()).latest(operationId).orElse(null);
+                PrintWriter out = spec.commandLine().getOut();
+                if (json) {
+                    out.println(TriageJson.write(json(details, verification)));
+                } else {
+                    text(out, details, verification);
+                }
+                out.flush();
+                return 0;
+            }
+        }
+
+        /** The operation's fields at the top level, with everything about it beside them. */
+        private static ObjectNode json(OperationDetails details, RedriveVerification verification) {
+            ObjectNode root = TriageJson.mapper().valueToTree(details.operation());
+            root.set("run", TriageJson.mapper().valueToTree(details.run()));
+            root.set("attempts", TriageJson.mapper().valueToTree(details.attempts()));
+            root.set("dlq_entries", TriageJson.mapper().valueToTree(details.dlqEntries()));
+            root.set("reconciliations", TriageJson.mapper().valueToTree(details.reconciliations()));
+            root.set("redrive_commands", TriageJson.mapper().valueToTree(details.redriveCommands()));
+            root.set("audit", TriageJson.mapper().valueToTree(details.audit()));
+            root.put("current_tool_schema_version", details.currentToolSchemaVersion());
+            root.set("approval", TriageJson.mapper().valueToTree(details.approval()));
+            root.set("verification", TriageJson.mapper().valueToTree(verification));
+            return root;
+        }
+
+        private static void text(PrintWriter out, OperationDetails details, RedriveVerification verification) {
+            OperationRecord op = details.operation();
+            out.printf("operation   %s%n", op.operationId());
+            out.printf("status      %s at attempt %d (run %s %s)%n", op.status(), op.attempt(), op.runId(),
+                    details.run() == null ? "unknown" : details.run().status());
+            out.printf("tool        %s schema %s (current %s)%n", op.tool(), op.toolSchemaVersion(), details.currentToolSchemaVersion());
+            out.printf("key         %s%n", op.idempotencyKey());
+            out.printf("trace       %s  correlation %s%n", op.traceId(), op.correlationId());
+            out.printf("side effect %s%n", op.sideEffect());
+            out.printf("approval    %s%n", op.approvalId() == null ? "none needed" : op.approvalId());
+            out.printf("payload     %s%n", TriageJson.compact(op.payload()));
+            out.println();
+            out.println("attempts:");
+            for (AttemptRecord attempt : details.attempts()) {
+                out.printf("  #%d %-15s %s -> %s %s %s%n", attempt.attempt(), attempt.outcome(), attempt.startedAt(),
+                        attempt.finishedAt(), attempt.errorClass() == null ? "" : attempt.errorClass(),
+                        attempt.errorMessage() == null ? "" : attempt.errorMessage());
+            }
+            for (DlqEntryRecord entry : details.dlqEntries()) {
+                out.printf("dlq entry %d (version %d): %s %s, %s: %s; entered %s; stream %s %s delivery %s consumer %s%n",
+                        entry.id(), entry.version(), entry.decisionState(),
+                        entry.decidedBy() == null ? "" : "by " + entry.decidedBy() + " at " + entry.decidedAt(),
+                        entry.errorClass(), entry.errorMessage(), entry.enteredAt(), entry.stream(), entry.entryId(),
+                        entry.deliveryCount(), entry.consumer());
+                out.printf("  fingerprint %s, side effect %s%n", entry.errorFingerprint(), entry.sideEffect());
+            }
+            for (ReconciliationRecord reconciliation : details.reconciliations()) {
+                out.printf("reconciled %s by %s (%s) at %s: %s%n", reconciliation.outcome(), reconciliation.recordedBy(),
+                        reconciliation.source(), reconciliation.recordedAt(), reconciliation.evidence());
+            }
+            for (RedriveCommandRecord command : details.redriveCommands()) {
+                out.printf("redrive %s by %s at %s: attempt %d -> %d, schema %s, %s (%s)%n", command.commandId(),
+                        command.operator(), command.issuedAt(), command.fromAttempt(), command.toAttempt(),
+                        command.targetSchemaVersion(), command.status(), command.reason());
+            }
+            if (verification != null) {
+                out.printf("verification %s: %s%n", verification.verdict(), verification.explanation());
+            }
+            out.println("audit:");
+            for (AuditEntry entry : details.audit()) {
+                out.printf("  %s %-8s %-12s %s%n", entry.at(), entry.actor(), entry.action(), entry.reason() == null ? "" : entry.reason());
+            }
+        }
+    }
+}

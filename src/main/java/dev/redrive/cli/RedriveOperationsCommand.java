@@ -1,0 +1,86 @@
+package dev.redrive.cli;
+
+import dev.redrive.triage.decision.BatchDecisions;
+import dev.redrive.triage.decision.BatchListener;
+import dev.redrive.triage.decision.BatchOptions;
+import dev.redrive.triage.decision.BatchReport;
+import dev.redrive.triage.decision.Decisions;
+import dev.redrive.triage.decision.Sleeper;
+import dev.redrive.triage.precondition.DecisionTarget;
+import dev.redrive.triage.query.JdbcDlqQueries;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+import java.io.PrintWriter;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+
+@Command(name = "redrive", mixinStandardHelpOptions = true,
+        description = {"Check every redrive precondition, then issue an audited redrive command: the operation is "
+                + "dispatched again with the same operation id and idempotency key, attempt + 1 and the command id.",
+                "Exit 3 with each failed check when anything is blocked."})
+final class RedriveOperationsCommand implements Callable<Integer> {
+    @Mixin
+    ConnectionOptions connection;
+
+    @Parameters(paramLabel = "OP", arity = "0..*", description = "operation ids (run_id:node_id:logical_attempt)")
+    List<String> operationIds = new ArrayList<>();
+
+    @Option(names = "--group", paramLabel = "FP", description = "every open entry of this error fingerprint group")
+    String group;
+
+    @Option(names = "--reason", required = true, paramLabel = "TEXT", description = "why (kept in the command and the audit log)")
+    String reason;
+
+    @Option(names = "--operator", paramLabel = "NAME", description = "who decides (default: the OS user)")
+    String operator;
+
+    @Option(names = "--dry-run", description = "check and report every item, issue nothing")
+    boolean dryRun;
+
+    @Option(names = "--rate", paramLabel = "N", defaultValue = "0",
+            description = "at most N redrives per second over a batch (default: no limit)")
+    double rate;
+
+    @Option(names = "--schema-version", paramLabel = "V",
+            description = "dispatch with this tool schema version: the tool's current one, declared compatible")
+    String schemaVersion;
+
+    @Option(names = "--json", description = "print JSON")
+    boolean json;
+
+    @Spec
+    CommandSpec spec;
+
+    @Override
+    public Integer call() {
+        if (operationIds.isEmpty() && group == null) {
+            throw new IllegalArgumentException("name the operations to redrive, or a group with --group FP");
+        }
+        PrintWriter out = spec.commandLine().getOut();
+        try (TriageSession session = new TriageSession(connection)) {
+            Decisions decisions = session.decisions();
+            BatchDecisions batch = new BatchDecisions(decisions, new JdbcDlqQueries(session.database()), session.clock(), Sleeper.SYSTEM);
+            List<DecisionTarget> targets = new ArrayList<>();
+            operationIds.forEach(id -> targets.add(DecisionTarget.operation(id)));
+            if (group != null) {
+                targets.addAll(batch.group(group));
+            }
+            BatchOptions options = new BatchOptions(TriageSession.operator(operator), reason, schemaVersion, rate, dryRun);
+            BatchReport report = batch.redrive(targets, options, BatchListener.NONE);
+            if (json) {
+                DecisionPrinter.json(out, report);
+            } else {
+                DecisionPrinter.print(out, report);
+            }
+            out.flush();
+            return DecisionPrinter.exitCode(report.items());
+        }
+    }
+
+}

@@ -1,0 +1,66 @@
+package dev.redrive.cli;
+
+import dev.redrive.report.IncidentReport;
+import dev.redrive.report.Redactor;
+import dev.redrive.report.ReportFormat;
+import dev.redrive.report.ReportService;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+import java.io.UncheckedIOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+
+@Command(name = "report", mixinStandardHelpOptions = true,
+        description = "Write an incident report for operations or a fingerprint group: identity, message metadata, "
+                + "attempt timeline, errors, trace ids, versions, side effect and reconciliation, every precondition, "
+                + "every decision. Payload secrets are masked.")
+final class ReportCommand implements Callable<Integer> {
+    @Mixin
+    ConnectionOptions connection;
+
+    @Parameters(paramLabel = "OP", arity = "0..*", description = "operation ids")
+    List<String> operationIds = new ArrayList<>();
+
+    @Option(names = "--group", paramLabel = "FP", description = "every operation of this error fingerprint group")
+    String group;
+
+    @Option(names = "--format", required = true, paramLabel = "FORMAT", description = "html, pdf, md or json")
+    String format;
+
+    @Option(names = "--out", required = true, paramLabel = "FILE", description = "where to write the report")
+    Path out;
+
+    @Option(names = "--redact", paramLabel = "FIELDS", description = "payload fields to mask, comma-separated (default: "
+            + "password,token,secret,card_number,authorization,api_key)")
+    String redact;
+
+    @Spec
+    CommandSpec spec;
+
+    @Override
+    public Integer call() {
+        ReportFormat reportFormat = ReportFormat.parse(format);
+        if (operationIds.isEmpty() == (group == null)) {
+            throw new IllegalArgumentException("name the operations to report on, or one group with --group FP (not both)");
+        }
+        try (TriageSession session = new TriageSession(connection)) {
+            ReportService reports = new ReportService(session.database(), session.clock(), Redactor.parse(redact));
+            IncidentReport report = group != null ? reports.group(group)
+                    : operationIds.size() == 1 ? reports.operation(operationIds.get(0)) : reports.selection(operationIds);
+            reports.write(report, reportFormat, out);
+            spec.commandLine().getOut().printf("%s report on %d operation(s) written to %s%n", reportFormat.extension(),
+                    report.operations().size(), out.toAbsolutePath());
+            spec.commandLine().getOut().flush();
+            return 0;
+        } catch (UncheckedIOException e) {
+            throw new IllegalArgumentException(e.getMessage(), e);
+        }
+    }
+}

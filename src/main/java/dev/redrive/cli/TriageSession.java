@@ -1,0 +1,59 @@
+package dev.redrive.cli;
+
+import dev.redrive.broker.Redis;
+import dev.redrive.config.RedriveConfig;
+import dev.redrive.store.Database;
+import dev.redrive.triage.decision.Decisions;
+import dev.redrive.triage.decision.DispatchPublisher;
+import dev.redrive.worker.client.WorkerClient;
+
+import java.time.Clock;
+
+/**
+ * What the triage commands share: the operation store, and Redis only for the commands that publish. Closes what it
+ * opened.
+ */
+final class TriageSession implements AutoCloseable {
+    private final RedriveConfig config;
+    private final Database database;
+    private final Clock clock = Clock.systemUTC();
+    private Redis redis;
+
+    TriageSession(ConnectionOptions connection) {
+        this.config = connection.config();
+        this.database = Database.open(config, 4);
+    }
+
+    Database database() {
+        return database;
+    }
+
+    Clock clock() {
+        return clock;
+    }
+
+    /** Decisions that publish redrives through the worker client; Redis is connected on first use. */
+    Decisions decisions() {
+        return new Decisions(database, (DispatchPublisher) envelope -> workerClient().publish(envelope), clock);
+    }
+
+    private WorkerClient workerClient() {
+        if (redis == null) {
+            redis = Redis.connect(config);
+        }
+        return new WorkerClient(database, redis, clock);
+    }
+
+    /** The operator's name: the given one, else the OS user. */
+    static String operator(String given) {
+        return given != null && !given.isBlank() ? given.strip() : System.getProperty("user.name", "operator");
+    }
+
+    @Override
+    public void close() {
+        if (redis != null) {
+            redis.close();
+        }
+        database.close();
+    }
+}

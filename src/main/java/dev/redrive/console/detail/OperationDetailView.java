@@ -1,0 +1,185 @@
+package dev.redrive.console.detail;
+
+import dev.redrive.console.timeline.AttemptTimeline;
+import dev.redrive.console.ui.Clipboards;
+import dev.redrive.console.ui.SideEffectBadge;
+import dev.redrive.health.Durations;
+import dev.redrive.triage.detail.AttemptRecord;
+import dev.redrive.triage.detail.AuditEntry;
+import javafx.application.HostServices;
+import javafx.beans.property.ReadOnlyObjectWrapper;
+import javafx.fxml.FXML;
+import javafx.fxml.FXMLLoader;
+import javafx.scene.Parent;
+import javafx.scene.control.Button;
+import javafx.scene.control.Hyperlink;
+import javafx.scene.control.Label;
+import javafx.scene.control.ListCell;
+import javafx.scene.control.ListView;
+import javafx.scene.control.MenuItem;
+import javafx.scene.control.ScrollPane;
+import javafx.scene.control.TableColumn;
+import javafx.scene.control.TableView;
+import javafx.scene.control.TextArea;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.time.Duration;
+import java.time.ZoneId;
+import java.time.format.DateTimeFormatter;
+import java.util.List;
+import java.util.Objects;
+import java.util.function.Function;
+
+/** The operation detail pane. Actions (wizard, resolve, discard, export) are handed to whoever owns them. */
+public final class OperationDetailView {
+    private static final DateTimeFormatter TIME = DateTimeFormatter.ofPattern("MM-dd HH:mm:ss.SSS").withZone(ZoneId.systemDefault());
+
+    @FXML private Label messageLabel;
+    @FXML private ScrollPane content;
+    @FXML private Label operationLabel;
+    @FXML private SideEffectBadge sideEffectBadge;
+    @FXML private Button wizardButton;
+    @FXML private MenuItem resolveItem;
+    @FXML private MenuItem discardItem;
+    @FXML private Label statusLabel;
+    @FXML private Label decisionLabel;
+    @FXML private Label lastErrorLabel;
+    @FXML private AttemptTimeline timeline;
+    @FXML private Label runLabel;
+    @FXML private Label nodeLabel;
+    @FXML private Label logicalAttemptLabel;
+    @FXML private Label idempotencyKeyLabel;
+    @FXML private Label streamLabel;
+    @FXML private Label entryIdLabel;
+    @FXML private Label deliveryCountLabel;
+    @FXML private Label consumerLabel;
+    @FXML private Label traceLabel;
+    @FXML private Hyperlink tracerLink;
+    @FXML private Label correlationLabel;
+    @FXML private Label runtimeLabel;
+    @FXML private Label dispatchedSchemaLabel;
+    @FXML private Label currentSchemaLabel;
+    @FXML private Label schemaNoteLabel;
+    @FXML private TableView<AttemptRecord> attemptTable;
+    @FXML private TextArea payloadArea;
+    @FXML private ListView<AuditEntry> auditList;
+
+    private Parent root;
+    private OperationDetailViewModel model;
+    private HostServices hostServices;
+    private Runnable wizardOpener = () -> { };
+    private Runnable resolver = () -> { };
+    private Runnable discarder = () -> { };
+    private Runnable exporter = () -> { };
+
+    public static OperationDetailView load(OperationDetailViewModel model, HostServices hostServices) {
+        FXMLLoader loader = new FXMLLoader(OperationDetailView.class.getResource("/console/detail/OperationDetail.fxml"));
+        try {
+            Parent root = loader.load();
+            OperationDetailView view = loader.getController();
+            view.root = root;
+            view.model = model;
+            view.hostServices = hostServices;
+            view.initializeParts();
+            view.bindFieldsToModel();
+            return view;
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private void initializeParts() {
+        attemptTable.setFixedCellSize(26);
+        attemptTable.getColumns().setAll(List.of(
+                column("#", 40, a -> String.valueOf(a.attempt())),
+                column("Outcome", 120, AttemptRecord::outcome),
+                column("Class", 140, a -> a.errorClass() == null ? "" : a.errorClass().name()),
+                column("Code", 60, a -> Objects.toString(a.errorCode(), "")),
+                column("Started", 130, a -> TIME.format(a.startedAt())),
+                column("Took", 70, a -> a.finishedAt() == null ? "" : Durations.human(Duration.between(a.startedAt(), a.finishedAt()))),
+                column("Retry-After", 80, a -> a.retryAfterMs() == null ? "" : Durations.human(Duration.ofMillis(a.retryAfterMs()))),
+                column("Consumer", 90, a -> Objects.toString(a.consumer(), "")),
+                column("Normalized error", 300, a -> Objects.toString(a.errorMessage(), ""))));
+        attemptTable.getColumns().forEach(c -> c.setSortable(false));
+        auditList.setCellFactory(list -> new ListCell<>() {
+            @Override
+            protected void updateItem(AuditEntry entry, boolean empty) {
+                super.updateItem(entry, empty);
+                setText(empty || entry == null ? null : TIME.format(entry.at()) + "  " + entry.actor() + "  "
+                        + entry.action() + (entry.reason() == null ? "" : " · " + entry.reason())
+                        + (entry.commandId() == null ? "" : " · command " + entry.commandId()));
+            }
+        });
+        auditList.setPlaceholder(new Label("No audit entries yet."));
+    }
+
+    private void bindFieldsToModel() {
+        content.visibleProperty().bind(model.loadedProperty());
+        messageLabel.textProperty().bind(model.messageProperty());
+        messageLabel.visibleProperty().bind(model.loadedProperty().not().or(model.messageProperty().isNotEmpty()));
+        operationLabel.textProperty().bind(model.operationIdProperty());
+        model.sideEffectProperty().addListener((obs, was, state) -> sideEffectBadge.show(state));
+        statusLabel.textProperty().bind(model.statusProperty());
+        decisionLabel.textProperty().bind(model.decisionProperty());
+        lastErrorLabel.textProperty().bind(model.lastErrorProperty());
+        timeline.dataProperty().bind(model.timelineProperty());
+        runLabel.textProperty().bind(model.runIdProperty());
+        nodeLabel.textProperty().bind(model.nodeIdProperty());
+        logicalAttemptLabel.textProperty().bind(model.logicalAttemptProperty());
+        idempotencyKeyLabel.textProperty().bind(model.idempotencyKeyProperty());
+        streamLabel.textProperty().bind(model.streamProperty());
+        entryIdLabel.textProperty().bind(model.entryIdProperty());
+        deliveryCountLabel.textProperty().bind(model.deliveryCountProperty());
+        consumerLabel.textProperty().bind(model.consumerProperty());
+        traceLabel.textProperty().bind(model.traceIdProperty());
+        correlationLabel.textProperty().bind(model.correlationIdProperty());
+        tracerLink.visibleProperty().bind(model.tracerUrlProperty().isNotEmpty());
+        runtimeLabel.textProperty().bind(model.runtimeVersionProperty());
+        dispatchedSchemaLabel.textProperty().bind(model.dispatchedSchemaProperty());
+        currentSchemaLabel.textProperty().bind(model.currentSchemaProperty());
+        schemaNoteLabel.textProperty().bind(model.schemaNoteProperty());
+        schemaNoteLabel.visibleProperty().bind(model.schemaChangedProperty());
+        schemaNoteLabel.managedProperty().bind(model.schemaChangedProperty());
+        payloadArea.textProperty().bind(model.payloadProperty());
+        attemptTable.setItems(model.attempts());
+        auditList.setItems(model.audit());
+        wizardButton.disableProperty().bind(model.entryProperty().isNull());
+    }
+
+    public void onOpenWizard(Runnable opener) { this.wizardOpener = opener; }
+    public void onResolve(Runnable action) { this.resolver = action; }
+    public void onDiscard(Runnable action) { this.discarder = action; }
+    public void onExport(Runnable action) { this.exporter = action; }
+
+    @FXML private void openWizard() { wizardOpener.run(); }
+    @FXML private void resolve() { resolver.run(); }
+    @FXML private void discard() { discarder.run(); }
+    @FXML private void exportReport() { exporter.run(); }
+    @FXML private void copyOperationId() { Clipboards.copy(model.operationIdProperty().get()); }
+    @FXML private void copyTraceId() { Clipboards.copy(model.traceIdProperty().get()); }
+    @FXML private void copyCorrelationId() { Clipboards.copy(model.correlationIdProperty().get()); }
+
+    @FXML
+    private void openTracer() {
+        String url = model.tracerUrlProperty().get();
+        if (hostServices != null && !url.isEmpty()) {
+            hostServices.showDocument(url);
+        }
+    }
+
+    public Parent root() {
+        return root;
+    }
+
+    public AttemptTimeline timeline() {
+        return timeline;
+    }
+
+    private static TableColumn<AttemptRecord, String> column(String title, double width, Function<AttemptRecord, String> value) {
+        TableColumn<AttemptRecord, String> column = new TableColumn<>(title);
+        column.setPrefWidth(width);
+        column.setCellValueFactory(cell -> new ReadOnlyObjectWrapper<>(value.apply(cell.getValue())));
+        return column;
+    }
+}

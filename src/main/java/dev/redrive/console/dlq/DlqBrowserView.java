@@ -1,0 +1,407 @@
+package dev.redrive.console.dlq;
+
+import dev.redrive.console.ui.Clipboards;
+import dev.redrive.console.ui.SideEffectBadge;
+import dev.redrive.model.DecisionState;
+import dev.redrive.model.FailureClass;
+import dev.redrive.model.SideEffectState;
+import dev.redrive.triage.query.DlqRow;
+import dev.redrive.triage.query.FingerprintGroup;
+import javafx.application.Platform;
+import javafx.beans.property.ReadOnlyObjectWrapper;
+import javafx.collections.FXCollections;
+import javafx.collections.ListChangeListener;
+import javafx.fxml.FXML;
+import javafx.fxml.FXMLLoader;
+import javafx.scene.Parent;
+import javafx.scene.Scene;
+import javafx.scene.control.Button;
+import javafx.scene.control.ComboBox;
+import javafx.scene.control.ContextMenu;
+import javafx.scene.control.Label;
+import javafx.scene.control.ListCell;
+import javafx.scene.control.MenuItem;
+import javafx.scene.control.ProgressIndicator;
+import javafx.scene.control.SelectionMode;
+import javafx.scene.control.TableCell;
+import javafx.scene.control.TableColumn;
+import javafx.scene.control.TableRow;
+import javafx.scene.control.TableView;
+import javafx.scene.control.TextField;
+import javafx.scene.control.ToggleButton;
+import javafx.scene.control.Tooltip;
+import javafx.scene.control.skin.VirtualFlow;
+import javafx.scene.input.KeyCode;
+import javafx.scene.input.KeyCodeCombination;
+import javafx.scene.input.KeyCombination;
+import javafx.scene.input.MouseButton;
+import javafx.scene.layout.HBox;
+import javafx.util.Callback;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.time.Instant;
+import java.time.ZoneId;
+import java.time.format.DateTimeFormatter;
+import java.util.List;
+import java.util.function.Consumer;
+import java.util.function.Function;
+
+/**
+ * The DLQ browser: filter bar, flat entries or fingerprint groups, keyset paging as the table scrolls, an "N new"
+ * button for live arrivals, multi-select and keyboard shortcuts.
+ */
+public final class DlqBrowserView {
+    /** Fixed row height: lets the table virtualise without measuring rows. */
+    public static final double ROW_HEIGHT = 30;
+    private static final DateTimeFormatter ENTERED = DateTimeFormatter.ofPattern("MM-dd HH:mm:ss").withZone(ZoneId.systemDefault());
+
+    @FXML private TextField textField;
+    @FXML private ComboBox<FailureClass> classBox;
+    @FXML private TextField toolField;
+    @FXML private TextField runField;
+    @FXML private TextField traceField;
+    @FXML private ComboBox<TimeRange> timeBox;
+    @FXML private ComboBox<SideEffectState> sideEffectBox;
+    @FXML private ComboBox<DecisionState> decisionBox;
+    @FXML private ToggleButton flatButton;
+    @FXML private ToggleButton groupedButton;
+    @FXML private HBox groupChip;
+    @FXML private Label groupLabel;
+    @FXML private Label countLabel;
+    @FXML private Label filterError;
+    @FXML private ProgressIndicator loadingIndicator;
+    @FXML private Button newButton;
+    @FXML private TableView<DlqRow> table;
+    @FXML private TableView<FingerprintGroup> groupTable;
+
+    private Parent root;
+    private DlqBrowserViewModel model;
+    private Consumer<List<DlqRow>> wizardOpener = rows -> { };
+    private Consumer<FingerprintGroup> groupWizardOpener = group -> { };
+    private Consumer<List<DlqRow>> selectionExporter = rows -> { };
+    private Consumer<FingerprintGroup> groupExporter = group -> { };
+    private DlqRow anchor;
+    private VirtualFlow<?> flow;
+    private boolean rangeCheckPending;
+
+    public static DlqBrowserView load(DlqBrowserViewModel model) {
+        FXMLLoader loader = new FXMLLoader(DlqBrowserView.class.getResource("/console/dlq/DlqBrowser.fxml"));
+        try {
+            Parent root = loader.load();
+            DlqBrowserView view = loader.getController();
+            view.root = root;
+            view.model = model;
+            view.initializeParts();
+            view.bindFieldsToModel();
+            return view;
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private void initializeParts() {
+        optionBox(classBox, FailureClass.values(), "Any class");
+        optionBox(sideEffectBox, SideEffectState.values(), "Any side effect");
+        optionBox(decisionBox, DecisionState.values(), "Any decision");
+        timeBox.setItems(FXCollections.observableArrayList(TimeRange.values()));
+        table.setFixedCellSize(ROW_HEIGHT);
+        table.getSelectionModel().setSelectionMode(SelectionMode.MULTIPLE);
+        table.setPlaceholder(new Label("No DLQ entries match the filter."));
+        table.getColumns().setAll(List.of(
+                column("Entered", 125, row -> ENTERED.format(row.enteredAt())),
+                badgeColumn(),
+                column("Class", 165, row -> row.errorClass().name()),
+                column("Tool", 110, DlqRow::tool),
+                column("Operation", 230, DlqRow::operationId),
+                column("Error", 320, DlqRow::errorMessage),
+                column("Decision", 90, row -> row.decisionState().name()),
+                column("Att.", 45, row -> row.attempt() == null ? "" : String.valueOf(row.attempt()))));
+        table.getColumns().forEach(c -> c.setSortable(false));
+        table.setRowFactory(view -> {
+            TableRow<DlqRow> row = new TableRow<>();
+            row.indexProperty().addListener((obs, was, index) -> scheduleVisibleRangeCheck());
+            row.setOnMouseClicked(event -> {
+                if (event.getButton() == MouseButton.PRIMARY && event.getClickCount() == 2 && !row.isEmpty()) {
+                    wizardOpener.accept(List.of(row.getItem()));
+                }
+            });
+            return row;
+        });
+        table.setContextMenu(new ContextMenu(
+                item("Copy operation id", this::copyOperationId),
+                item("Reconcile / redrive…", this::openWizard),
+                item("Export report of the selection…", () -> {
+                    if (!model.selection().isEmpty()) {
+                        selectionExporter.accept(List.copyOf(model.selection()));
+                    }
+                })));
+
+        groupTable.setFixedCellSize(ROW_HEIGHT);
+        groupTable.setPlaceholder(new Label("No fingerprint groups match the filter."));
+        groupTable.getColumns().setAll(List.of(
+                groupColumn("Entries", 70, group -> String.valueOf(group.count())),
+                groupColumn("Open", 60, group -> String.valueOf(group.openCount())),
+                groupColumn("Classes", 150, group -> group.classes().stream().map(Enum::name).reduce((a, b) -> a + ", " + b).orElse("")),
+                groupColumn("Tool", 110, FingerprintGroup::tool),
+                groupColumn("Sample error", 320, FingerprintGroup::sampleMessage),
+                groupColumn("First seen", 110, group -> ENTERED.format(group.firstSeen())),
+                groupColumn("Last seen", 110, group -> ENTERED.format(group.lastSeen()))));
+        groupTable.getColumns().forEach(c -> c.setSortable(false));
+        groupTable.setRowFactory(view -> {
+            TableRow<FingerprintGroup> row = new TableRow<>();
+            row.setOnMouseClicked(event -> {
+                if (event.getClickCount() == 2 && !row.isEmpty()) {
+                    model.openGroup(row.getItem());
+                }
+            });
+            return row;
+        });
+        groupTable.setContextMenu(new ContextMenu(
+                item("Open group", () -> openSelectedGroup()),
+                item("Reconcile / redrive group…", () -> {
+                    FingerprintGroup group = groupTable.getSelectionModel().getSelectedItem();
+                    if (group != null) {
+                        groupWizardOpener.accept(group);
+                    }
+                }),
+                item("Export group report…", () -> {
+                    FingerprintGroup group = groupTable.getSelectionModel().getSelectedItem();
+                    if (group != null) {
+                        groupExporter.accept(group);
+                    }
+                })));
+        groupTable.setOnKeyPressed(event -> {
+            if (event.getCode() == KeyCode.ENTER) {
+                openSelectedGroup();
+            }
+        });
+    }
+
+    private void bindFieldsToModel() {
+        textField.textProperty().bindBidirectional(model.textProperty());
+        classBox.valueProperty().bindBidirectional(model.errorClassProperty());
+        toolField.textProperty().bindBidirectional(model.toolProperty());
+        runField.textProperty().bindBidirectional(model.runIdProperty());
+        traceField.textProperty().bindBidirectional(model.traceIdProperty());
+        timeBox.valueProperty().bindBidirectional(model.timeRangeProperty());
+        sideEffectBox.valueProperty().bindBidirectional(model.sideEffectProperty());
+        decisionBox.valueProperty().bindBidirectional(model.decisionStateProperty());
+        classBox.valueProperty().addListener((obs, was, now) -> model.applyFilter());
+        timeBox.valueProperty().addListener((obs, was, now) -> model.applyFilter());
+        sideEffectBox.valueProperty().addListener((obs, was, now) -> model.applyFilter());
+        decisionBox.valueProperty().addListener((obs, was, now) -> model.applyFilter());
+
+        flatButton.setOnAction(event -> model.setGrouped(false));
+        groupedButton.setOnAction(event -> model.setGrouped(true));
+        model.groupedProperty().addListener((obs, was, grouped) -> {
+            flatButton.setSelected(!grouped);
+            groupedButton.setSelected(grouped);
+        });
+        table.visibleProperty().bind(model.groupedProperty().not());
+        groupTable.visibleProperty().bind(model.groupedProperty());
+        groupChip.visibleProperty().bind(model.openGroupProperty().isNotNull());
+        groupChip.managedProperty().bind(groupChip.visibleProperty());
+        model.openGroupProperty().addListener((obs, was, group) -> groupLabel.setText(group == null ? ""
+                : "Group " + group.fingerprint() + " · " + group.count() + " entries"));
+        countLabel.textProperty().bind(model.countTextProperty());
+        filterError.textProperty().bind(model.filterErrorProperty());
+        loadingIndicator.visibleProperty().bind(model.loadingProperty());
+        newButton.textProperty().bind(model.newTextProperty());
+        newButton.visibleProperty().bind(model.newCountProperty().greaterThan(0));
+        newButton.managedProperty().bind(newButton.visibleProperty());
+        newButton.setTooltip(new Tooltip("New DLQ entries arrived: show them (Ctrl+N)"));
+
+        table.setItems(model.rows());
+        groupTable.setItems(model.groups());
+        table.getSelectionModel().getSelectedItems().addListener((ListChangeListener<DlqRow>) change ->
+                model.select(List.copyOf(table.getSelectionModel().getSelectedItems()),
+                        table.getSelectionModel().getSelectedItem()));
+        model.rows().addListener((ListChangeListener<DlqRow>) change -> keepAnchorInView());
+        table.skinProperty().addListener((obs, was, skin) -> watchScrolling());
+        root.sceneProperty().addListener((obs, was, scene) -> installShortcuts(scene));
+    }
+
+    /** Follows the visible rows so the model can fetch the next page before the edge is reached. */
+    private void watchScrolling() {
+        flow = (VirtualFlow<?>) table.lookup(".virtual-flow");
+    }
+
+    /**
+     * Rows are re-indexed whenever the visible range moves (scroll bar, wheel, keys): check the range once after
+     * the current layout pass.
+     */
+    private void scheduleVisibleRangeCheck() {
+        if (!rangeCheckPending) {
+            rangeCheckPending = true;
+            Platform.runLater(() -> {
+                rangeCheckPending = false;
+                reportVisibleRange();
+            });
+        }
+    }
+
+    private void reportVisibleRange() {
+        if (flow == null || flow.getFirstVisibleCell() == null || flow.getLastVisibleCell() == null) {
+            return;
+        }
+        int first = flow.getFirstVisibleCell().getIndex();
+        int last = flow.getLastVisibleCell().getIndex();
+        if (first >= 0 && first < model.rows().size()) {
+            anchor = model.rows().get(first);
+        }
+        model.onVisibleRange(first, last);
+    }
+
+    /** After the window of rows shifts, the row that was on top stays on top: the table never jumps. */
+    private void keepAnchorInView() {
+        if (flow == null) {
+            return;
+        }
+        int index = anchor == null ? -1 : model.rows().indexOf(anchor);
+        if (index < 0) {
+            anchor = null;
+            flow.scrollTo(0);
+        } else {
+            flow.scrollToTop(index);
+        }
+    }
+
+    private void installShortcuts(Scene scene) {
+        if (scene == null) {
+            return;
+        }
+        scene.getAccelerators().put(new KeyCodeCombination(KeyCode.F, KeyCombination.SHORTCUT_DOWN), this::focusFilter);
+        scene.getAccelerators().put(new KeyCodeCombination(KeyCode.J, KeyCombination.SHORTCUT_DOWN), () -> move(1));
+        scene.getAccelerators().put(new KeyCodeCombination(KeyCode.K, KeyCombination.SHORTCUT_DOWN), () -> move(-1));
+        scene.getAccelerators().put(new KeyCodeCombination(KeyCode.C, KeyCombination.SHORTCUT_DOWN,
+                KeyCombination.SHIFT_DOWN), this::copyOperationId);
+        scene.getAccelerators().put(new KeyCodeCombination(KeyCode.R, KeyCombination.SHORTCUT_DOWN), this::openWizard);
+        scene.getAccelerators().put(new KeyCodeCombination(KeyCode.G, KeyCombination.SHORTCUT_DOWN),
+                () -> model.setGrouped(!model.groupedProperty().get()));
+        scene.getAccelerators().put(new KeyCodeCombination(KeyCode.N, KeyCombination.SHORTCUT_DOWN), model::showNew);
+        scene.getAccelerators().put(new KeyCodeCombination(KeyCode.F5), model::reload);
+    }
+
+    public void focusFilter() {
+        textField.requestFocus();
+        textField.selectAll();
+    }
+
+    /** Selects the next (+1) or previous (-1) entry. */
+    public void move(int step) {
+        int index = table.getSelectionModel().getSelectedIndex();
+        int next = Math.max(0, Math.min(model.rows().size() - 1, index + step));
+        table.getSelectionModel().clearAndSelect(next);
+        table.scrollTo(Math.max(0, next - 3));
+        table.requestFocus();
+    }
+
+    public void copyOperationId() {
+        DlqRow row = model.currentProperty().get();
+        if (row != null) {
+            Clipboards.copy(row.operationId());
+        }
+    }
+
+    public void openWizard() {
+        if (!model.selection().isEmpty()) {
+            wizardOpener.accept(List.copyOf(model.selection()));
+        }
+    }
+
+    private void openSelectedGroup() {
+        FingerprintGroup group = groupTable.getSelectionModel().getSelectedItem();
+        if (group != null) {
+            model.openGroup(group);
+        }
+    }
+
+    /** Where the wizard opens for the selected entries (set by the screen that owns the wizard). */
+    public void onOpenWizard(Consumer<List<DlqRow>> opener) {
+        this.wizardOpener = opener;
+    }
+
+    public void onOpenGroupWizard(Consumer<FingerprintGroup> opener) {
+        this.groupWizardOpener = opener;
+    }
+
+    public void onExportSelection(Consumer<List<DlqRow>> exporter) {
+        this.selectionExporter = exporter;
+    }
+
+    public void onExportGroup(Consumer<FingerprintGroup> exporter) {
+        this.groupExporter = exporter;
+    }
+
+    @FXML private void applyFilter() { model.applyFilter(); }
+    @FXML private void clearFilter() { model.clearFilter(); }
+    @FXML private void closeGroup() { model.closeGroup(); }
+    @FXML private void showNew() { model.showNew(); }
+
+    public Parent root() {
+        return root;
+    }
+
+    public TableView<DlqRow> table() {
+        return table;
+    }
+
+    private static <T extends Enum<T>> void optionBox(ComboBox<T> box, T[] values, String anyText) {
+        List<T> options = new java.util.ArrayList<>();
+        options.add(null);
+        options.addAll(List.of(values));
+        box.setItems(FXCollections.observableArrayList(options));
+        Callback<javafx.scene.control.ListView<T>, ListCell<T>> cells = list -> new ListCell<>() {
+            @Override
+            protected void updateItem(T item, boolean empty) {
+                super.updateItem(item, empty);
+                setText(empty ? null : item == null ? anyText : item.name().replace('_', ' '));
+            }
+        };
+        box.setCellFactory(cells);
+        box.setButtonCell(cells.call(null));
+    }
+
+    private static MenuItem item(String text, Runnable action) {
+        MenuItem item = new MenuItem(text);
+        item.setOnAction(event -> action.run());
+        return item;
+    }
+
+    private static TableColumn<DlqRow, String> column(String title, double width, Function<DlqRow, String> value) {
+        TableColumn<DlqRow, String> column = new TableColumn<>(title);
+        column.setPrefWidth(width);
+        column.setCellValueFactory(cell -> new ReadOnlyObjectWrapper<>(value.apply(cell.getValue())));
+        return column;
+    }
+
+    private static TableColumn<FingerprintGroup, String> groupColumn(String title, double width,
+                                                                     Function<FingerprintGroup, String> value) {
+        TableColumn<FingerprintGroup, String> column = new TableColumn<>(title);
+        column.setPrefWidth(width);
+        column.setCellValueFactory(cell -> new ReadOnlyObjectWrapper<>(value.apply(cell.getValue())));
+        return column;
+    }
+
+    private static TableColumn<DlqRow, SideEffectState> badgeColumn() {
+        TableColumn<DlqRow, SideEffectState> column = new TableColumn<>("Side effect");
+        column.setPrefWidth(110);
+        column.setCellValueFactory(cell -> new ReadOnlyObjectWrapper<>(cell.getValue().sideEffect()));
+        column.setCellFactory(c -> new TableCell<>() {
+            private final SideEffectBadge badge = new SideEffectBadge();
+
+            @Override
+            protected void updateItem(SideEffectState state, boolean empty) {
+                super.updateItem(state, empty);
+                badge.show(empty ? null : state);
+                setGraphic(empty || state == null ? null : badge);
+            }
+        });
+        return column;
+    }
+
+    static String formatEntered(Instant instant) {
+        return ENTERED.format(instant);
+    }
+}

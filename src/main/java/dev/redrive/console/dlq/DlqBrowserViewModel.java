@@ -1,0 +1,321 @@
+package dev.redrive.console.dlq;
+
+import dev.redrive.console.concurrent.UiExecutor;
+import dev.redrive.health.DlqEvent;
+import dev.redrive.model.DecisionState;
+import dev.redrive.model.FailureClass;
+import dev.redrive.model.SideEffectState;
+import dev.redrive.triage.query.DlqCount;
+import dev.redrive.triage.query.DlqCursor;
+import dev.redrive.triage.query.DlqFilter;
+import dev.redrive.triage.query.DlqPage;
+import dev.redrive.triage.query.DlqQueries;
+import dev.redrive.triage.query.DlqRow;
+import dev.redrive.triage.query.FingerprintGroup;
+import dev.redrive.triage.query.PageDirection;
+import javafx.beans.property.ObjectProperty;
+import javafx.beans.property.ReadOnlyBooleanProperty;
+import javafx.beans.property.ReadOnlyBooleanWrapper;
+import javafx.beans.property.ReadOnlyIntegerProperty;
+import javafx.beans.property.ReadOnlyIntegerWrapper;
+import javafx.beans.property.ReadOnlyObjectProperty;
+import javafx.beans.property.ReadOnlyObjectWrapper;
+import javafx.beans.property.ReadOnlyStringProperty;
+import javafx.beans.property.ReadOnlyStringWrapper;
+import javafx.beans.property.SimpleObjectProperty;
+import javafx.beans.property.SimpleStringProperty;
+import javafx.beans.property.StringProperty;
+import javafx.collections.FXCollections;
+import javafx.collections.ObservableList;
+
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The DLQ browser: a filter, the grouped (fingerprint) or flat view, and a window of rows that is paged by keyset as
+ * the operator scrolls. The window never holds more than {@link #MAX_ROWS} rows: scrolling down drops rows at the
+ * top, scrolling back up fetches them again. New DLQ events only raise an "N new" count; the list moves when the
+ * operator asks for it.
+ */
+public final class DlqBrowserViewModel {
+    public static final int PAGE_SIZE = 100;
+    public static final int MAX_ROWS = 400;
+    /** Fetch the next page when the visible rows come this close to the window's edge. */
+    static final int PREFETCH_MARGIN = 25;
+
+    /** The live tail of DLQ events; polled in the background. */
+    @FunctionalInterface
+    public interface LiveEvents {
+        List<DlqEvent> poll();
+    }
+
+    private final DlqQueries queries;
+    private final LiveEvents live;
+    private final UiExecutor executor;
+    private final Clock clock;
+
+    private final ObjectProperty<FailureClass> errorClass = new SimpleObjectProperty<>();
+    private final StringProperty tool = new SimpleStringProperty("");
+    private final StringProperty runId = new SimpleStringProperty("");
+    private final StringProperty traceId = new SimpleStringProperty("");
+    private final ObjectProperty<TimeRange> timeRange = new SimpleObjectProperty<>(TimeRange.ANY);
+    private final ObjectProperty<SideEffectState> sideEffect = new SimpleObjectProperty<>();
+    private final ObjectProperty<DecisionState> decisionState = new SimpleObjectProperty<>();
+    private final StringProperty text = new SimpleStringProperty("");
+    private final ReadOnlyObjectWrapper<FingerprintGroup> openGroup = new ReadOnlyObjectWrapper<>();
+    private final ReadOnlyBooleanWrapper grouped = new ReadOnlyBooleanWrapper(false);
+
+    private final ObservableList<DlqRow> rows = FXCollections.observableArrayList();
+    private final ObservableList<FingerprintGroup> groups = FXCollections.observableArrayList();
+    private final ObservableList<DlqRow> selection = FXCollections.observableArrayList();
+    private final ReadOnlyObjectWrapper<DlqRow> current = new ReadOnlyObjectWrapper<>();
+    private final ReadOnlyObjectWrapper<DlqFilter> appliedFilter = new ReadOnlyObjectWrapper<>(DlqFilter.none());
+    private final ReadOnlyStringWrapper countText = new ReadOnlyStringWrapper("");
+    private final ReadOnlyStringWrapper filterError = new ReadOnlyStringWrapper("");
+    private final ReadOnlyIntegerWrapper newCount = new ReadOnlyIntegerWrapper();
+    private final ReadOnlyStringWrapper newText = new ReadOnlyStringWrapper("");
+    private final ReadOnlyBooleanWrapper loading = new ReadOnlyBooleanWrapper();
+    private final ReadOnlyBooleanWrapper hasOlder = new ReadOnlyBooleanWrapper();
+    private final ReadOnlyBooleanWrapper hasNewer = new ReadOnlyBooleanWrapper();
+    private final ReadOnlyIntegerWrapper mostRowsHeld = new ReadOnlyIntegerWrapper();
+
+    private long generation;
+    private boolean polling;
+
+    public DlqBrowserViewModel(DlqQueries queries, LiveEvents live, UiExecutor executor, Clock clock) {
+        this.queries = queries;
+        this.live = live;
+        this.executor = executor;
+        this.clock = clock;
+    }
+
+    /** Builds the filter from the bar's fields and reloads; a bad field is named in {@link #filterErrorProperty()}. */
+    public void applyFilter() {
+        DlqFilter filter;
+        try {
+            FingerprintGroup group = openGroup.get();
+            filter = new DlqFilter(errorClass.get(), tool.get(), runId.get(), traceId.get(),
+                    timeRange.get() == null ? null : timeRange.get().from(clock.instant()), null,
+                    sideEffect.get(), decisionState.get(), text.get(), group == null ? null : group.fingerprint());
+        } catch (IllegalArgumentException e) {
+            filterError.set(e.getMessage());
+            return;
+        }
+        filterError.set("");
+        appliedFilter.set(filter);
+        reload();
+    }
+
+    /** Clears every filter field (and an open group) and reloads. */
+    public void clearFilter() {
+        errorClass.set(null);
+        tool.set("");
+        runId.set("");
+        traceId.set("");
+        timeRange.set(TimeRange.ANY);
+        sideEffect.set(null);
+        decisionState.set(null);
+        text.set("");
+        openGroup.set(null);
+        applyFilter();
+    }
+
+    /** Loads the first page (or the groups) for the applied filter, forgetting the "new" count. */
+    public void reload() {
+        long ticket = ++generation;
+        DlqFilter filter = appliedFilter.get();
+        newCount.set(0);
+        newText.set("");
+        loading.set(true);
+        if (grouped.get()) {
+            executor.submit("Loading fingerprint groups", () -> queries.groups(filter), loaded -> {
+                if (ticket == generation) {
+                    loading.set(false);
+                    groups.setAll(loaded);
+                    countText.set(loaded.size() + " groups · " + loaded.stream().mapToLong(FingerprintGroup::count).sum()
+                            + " entries");
+                }
+            }, this::failed);
+            return;
+        }
+        executor.submit("Loading DLQ entries", () -> queries.page(filter, null, PageDirection.NEXT, PAGE_SIZE), page -> {
+            if (ticket == generation) {
+                loading.set(false);
+                rows.setAll(page.rows());
+                hasOlder.set(page.hasNext());
+                hasNewer.set(false);
+                noteSize();
+            }
+        }, this::failed);
+        executor.submit("Counting DLQ entries", () -> queries.count(filter), count -> {
+            if (ticket == generation) {
+                countText.set(describe(count));
+            }
+        }, this::failed);
+    }
+
+    private void failed(UiExecutor.TaskFailure failure) {
+        loading.set(false);
+        executor.report(failure);
+    }
+
+    private static String describe(DlqCount count) {
+        return count.display() + (count.exact() && count.value() == 1 ? " entry" : " entries");
+    }
+
+    /** Tells the model which rows the table shows; it fetches the next page before the operator reaches the edge. */
+    public void onVisibleRange(int first, int last) {
+        if (loading.get() || grouped.get() || rows.isEmpty()) {
+            return;
+        }
+        if (hasOlder.get() && last >= rows.size() - PREFETCH_MARGIN) {
+            loadOlder();
+        } else if (hasNewer.get() && first <= PREFETCH_MARGIN) {
+            loadNewer();
+        }
+    }
+
+    /** Appends the next older page; drops rows from the top beyond {@link #MAX_ROWS}. */
+    public void loadOlder() {
+        if (rows.isEmpty() || loading.get()) {
+            return;
+        }
+        long ticket = generation;
+        DlqCursor cursor = rows.get(rows.size() - 1).cursor();
+        DlqFilter filter = appliedFilter.get();
+        loading.set(true);
+        executor.submit("Loading older DLQ entries", () -> queries.page(filter, cursor, PageDirection.NEXT, PAGE_SIZE),
+                page -> {
+                    if (ticket != generation) {
+                        return;
+                    }
+                    loading.set(false);
+                    List<DlqRow> all = new ArrayList<>(rows);
+                    all.addAll(page.rows());
+                    int drop = Math.max(0, all.size() - MAX_ROWS);
+                    rows.setAll(all.subList(drop, all.size()));
+                    hasOlder.set(page.hasMore());
+                    if (drop > 0) {
+                        hasNewer.set(true);
+                    }
+                    noteSize();
+                }, this::failed);
+    }
+
+    /** Prepends the next newer page; drops rows from the bottom beyond {@link #MAX_ROWS}. */
+    public void loadNewer() {
+        if (rows.isEmpty() || loading.get()) {
+            return;
+        }
+        long ticket = generation;
+        DlqCursor cursor = rows.get(0).cursor();
+        DlqFilter filter = appliedFilter.get();
+        loading.set(true);
+        executor.submit("Loading newer DLQ entries", () -> queries.page(filter, cursor, PageDirection.PREVIOUS, PAGE_SIZE),
+                (DlqPage page) -> {
+                    if (ticket != generation) {
+                        return;
+                    }
+                    loading.set(false);
+                    List<DlqRow> all = new ArrayList<>(page.rows());
+                    all.addAll(rows);
+                    int keep = Math.min(all.size(), MAX_ROWS);
+                    if (keep < all.size()) {
+                        hasOlder.set(true);
+                    }
+                    rows.setAll(all.subList(0, keep));
+                    hasNewer.set(page.hasMore());
+                    noteSize();
+                }, this::failed);
+    }
+
+    private void noteSize() {
+        mostRowsHeld.set(Math.max(mostRowsHeld.get(), rows.size()));
+    }
+
+    /** Reads new DLQ events in the background and counts those the current filter would show. */
+    public void pollLive() {
+        if (polling) {
+            return;
+        }
+        polling = true;
+        executor.submit("Reading new DLQ events", live::poll, events -> {
+            polling = false;
+            long matching = events.stream().filter(this::matches).count();
+            if (matching > 0) {
+                newCount.set(newCount.get() + (int) matching);
+                newText.set(newCount.get() + " new");
+            }
+        }, failure -> {
+            polling = false;
+            executor.report(failure);
+        });
+    }
+
+    /** Whether an event could belong to the applied filter; fields the event does not carry are not held against it. */
+    boolean matches(DlqEvent event) {
+        DlqFilter filter = appliedFilter.get();
+        return (filter.errorClass() == null || filter.errorClass().name().equals(event.errorClass()))
+                && (filter.tool() == null || filter.tool().equals(event.tool()))
+                && (filter.fingerprint() == null || filter.fingerprint().equals(event.fingerprint()))
+                && (filter.runId() == null || event.operationId() != null && event.operationId().startsWith(filter.runId() + ":"))
+                && (filter.decisionState() == null || filter.decisionState() == DecisionState.OPEN);
+    }
+
+    /** Shows the new entries: back to the newest page. */
+    public void showNew() {
+        reload();
+    }
+
+    /** Narrows the flat list to one fingerprint group. */
+    public void openGroup(FingerprintGroup group) {
+        openGroup.set(group);
+        grouped.set(false);
+        applyFilter();
+    }
+
+    public void closeGroup() {
+        openGroup.set(null);
+        applyFilter();
+    }
+
+    /** Switches between the grouped and the flat view and reloads. */
+    public void setGrouped(boolean value) {
+        if (grouped.get() != value) {
+            grouped.set(value);
+            reload();
+        }
+    }
+
+    /** The table's selection, in table order; the last selected row is the one the detail pane shows. */
+    public void select(List<DlqRow> selected, DlqRow focused) {
+        selection.setAll(selected);
+        current.set(focused);
+    }
+
+    public ObjectProperty<FailureClass> errorClassProperty() { return errorClass; }
+    public StringProperty toolProperty() { return tool; }
+    public StringProperty runIdProperty() { return runId; }
+    public StringProperty traceIdProperty() { return traceId; }
+    public ObjectProperty<TimeRange> timeRangeProperty() { return timeRange; }
+    public ObjectProperty<SideEffectState> sideEffectProperty() { return sideEffect; }
+    public ObjectProperty<DecisionState> decisionStateProperty() { return decisionState; }
+    public StringProperty textProperty() { return text; }
+    public ReadOnlyObjectProperty<FingerprintGroup> openGroupProperty() { return openGroup.getReadOnlyProperty(); }
+    public ReadOnlyBooleanProperty groupedProperty() { return grouped.getReadOnlyProperty(); }
+    public ObservableList<DlqRow> rows() { return FXCollections.unmodifiableObservableList(rows); }
+    public ObservableList<FingerprintGroup> groups() { return FXCollections.unmodifiableObservableList(groups); }
+    public ObservableList<DlqRow> selection() { return FXCollections.unmodifiableObservableList(selection); }
+    public ReadOnlyObjectProperty<DlqRow> currentProperty() { return current.getReadOnlyProperty(); }
+    public ReadOnlyObjectProperty<DlqFilter> appliedFilterProperty() { return appliedFilter.getReadOnlyProperty(); }
+    public ReadOnlyStringProperty countTextProperty() { return countText.getReadOnlyProperty(); }
+    public ReadOnlyStringProperty filterErrorProperty() { return filterError.getReadOnlyProperty(); }
+    public ReadOnlyIntegerProperty newCountProperty() { return newCount.getReadOnlyProperty(); }
+    public ReadOnlyStringProperty newTextProperty() { return newText.getReadOnlyProperty(); }
+    public ReadOnlyBooleanProperty loadingProperty() { return loading.getReadOnlyProperty(); }
+    public ReadOnlyBooleanProperty hasOlderProperty() { return hasOlder.getReadOnlyProperty(); }
+    public ReadOnlyBooleanProperty hasNewerProperty() { return hasNewer.getReadOnlyProperty(); }
+    /** The most rows the window has held at once since it was created: proof that paging stays bounded. */
+    public ReadOnlyIntegerProperty mostRowsHeldProperty() { return mostRowsHeld.getReadOnlyProperty(); }
+}

@@ -1,0 +1,267 @@
+package dev.redrive.report;
+
+import dev.redrive.report.ReportDocument.Bar;
+import dev.redrive.report.ReportDocument.Block;
+import dev.redrive.report.ReportDocument.Code;
+import dev.redrive.report.ReportDocument.Facts;
+import dev.redrive.report.ReportDocument.KeyValue;
+import dev.redrive.report.ReportDocument.Marker;
+import dev.redrive.report.ReportDocument.Paragraph;
+import dev.redrive.report.ReportDocument.Section;
+import dev.redrive.report.ReportDocument.Table;
+import dev.redrive.report.ReportDocument.Timeline;
+import org.apache.pdfbox.pdmodel.PDDocument;
+import org.apache.pdfbox.pdmodel.PDDocumentInformation;
+import org.apache.pdfbox.pdmodel.PDPage;
+import org.apache.pdfbox.pdmodel.PDPageContentStream;
+import org.apache.pdfbox.pdmodel.common.PDRectangle;
+import org.apache.pdfbox.pdmodel.font.PDType1Font;
+import org.apache.pdfbox.pdmodel.font.Standard14Fonts.FontName;
+
+import java.awt.Color;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The same content as the HTML report on A4 pages, with PDFBox's Standard 14 fonts. Those fonts only encode WinAnsi,
+ * so any other character is replaced by '?' rather than failing the whole report.
+ */
+final class PdfReportRenderer {
+    private static final float MARGIN = 40;
+    private static final float WIDTH = PDRectangle.A4.getWidth() - 2 * MARGIN;
+
+    private final PDDocument pdf = new PDDocument();
+    private final PDType1Font regular = new PDType1Font(FontName.HELVETICA);
+    private final PDType1Font bold = new PDType1Font(FontName.HELVETICA_BOLD);
+    private final PDType1Font mono = new PDType1Font(FontName.COURIER);
+    private final Map<Character, Boolean> encodable = new HashMap<>();
+    private PDPageContentStream content;
+    private float y;
+
+    private PdfReportRenderer() {
+    }
+
+    static void render(ReportDocument document, OutputStream out) {
+        PdfReportRenderer renderer = new PdfReportRenderer();
+        try (PDDocument pdf = renderer.pdf) {
+            renderer.write(document);
+            renderer.content.close();
+            PDDocumentInformation info = pdf.getDocumentInformation();
+            info.setTitle(renderer.safe(document.title()));
+            info.setCreator("Redrive");
+            pdf.save(out);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write the PDF report: " + e.getMessage(), e);
+        }
+    }
+
+    private void write(ReportDocument document) throws IOException {
+        newPage();
+        text(document.title(), bold, 16, 0);
+        y -= 4;
+        for (KeyValue value : document.summary()) {
+            keyValue(value);
+        }
+        for (Section section : document.sections()) {
+            y -= section.level() == 1 ? 14 : 8;
+            need(40);
+            text(section.title(), bold, section.level() == 1 ? 13 : 11, 0);
+            y -= 2;
+            for (Block block : section.blocks()) {
+                block(block);
+            }
+        }
+    }
+
+    private void block(Block block) throws IOException {
+        if (block instanceof Paragraph paragraph) {
+            text(paragraph.text(), regular, 9, 0);
+        } else if (block instanceof Facts facts) {
+            for (KeyValue value : facts.values()) {
+                keyValue(value);
+            }
+        } else if (block instanceof Table table) {
+            table(table);
+        } else if (block instanceof Code code) {
+            for (String line : code.text().split("\n")) {
+                text(line, mono, 8, 6);
+            }
+        } else if (block instanceof Timeline timeline) {
+            timeline(timeline);
+        }
+        y -= 3;
+    }
+
+    private void keyValue(KeyValue value) throws IOException {
+        List<String> lines = wrap(value.key() + ": " + value.value(), regular, 9, WIDTH - 6);
+        for (String line : lines) {
+            need(12);
+            show(line, regular, 9, MARGIN + 6, y);
+            y -= 11;
+        }
+    }
+
+    /** Each row as one wrapped paragraph: "header: value" pairs, so nothing is cut off however wide. */
+    private void table(Table table) throws IOException {
+        for (List<String> row : table.rows()) {
+            StringBuilder line = new StringBuilder();
+            for (int i = 0; i < row.size(); i++) {
+                if (row.get(i).isEmpty()) {
+                    continue;
+                }
+                if (line.length() > 0) {
+                    line.append("  |  ");
+                }
+                line.append(table.headers().get(i)).append(": ").append(row.get(i));
+            }
+            need(14);
+            content.setStrokingColor(new Color(0xd0, 0xd7, 0xde));
+            content.moveTo(MARGIN, y + 9);
+            content.lineTo(MARGIN + WIDTH, y + 9);
+            content.stroke();
+            for (String wrapped : wrap(line.toString(), regular, 8, WIDTH - 6)) {
+                need(11);
+                show(wrapped, regular, 8, MARGIN + 6, y);
+                y -= 10;
+            }
+            y -= 2;
+        }
+    }
+
+    private void timeline(Timeline timeline) throws IOException {
+        float left = MARGIN + 60;
+        float plot = WIDTH - 140;
+        TimelineScale scale = new TimelineScale(timeline, plot);
+        need(timeline.bars().size() * 16 + 30);
+        float top = y;
+        for (Bar bar : timeline.bars()) {
+            show(bar.label(), regular, 8, MARGIN, y);
+            Color color = Color.decode(TimelineScale.color(bar.outcome()));
+            content.setNonStrokingColor(color);
+            content.addRect(left + (float) scale.x(bar.start()), y - 2, (float) scale.width(bar.start(), bar.end()), 10);
+            content.fill();
+            content.setNonStrokingColor(Color.BLACK);
+            show(bar.outcome(), regular, 7, left + plot + 8, y);
+            y -= 16;
+        }
+        for (Marker marker : timeline.markers()) {
+            float x = left + (float) scale.x(marker.at());
+            content.setStrokingColor(new Color(0x09, 0x69, 0xda));
+            content.setLineDashPattern(new float[]{3, 2}, 0);
+            content.moveTo(x, top + 10);
+            content.lineTo(x, y + 10);
+            content.stroke();
+            content.setLineDashPattern(new float[]{}, 0);
+            show(marker.label(), regular, 7, Math.min(x + 2, left + plot - 60), y);
+            y -= 10;
+        }
+        show(timeline.from() + "  ->  " + timeline.to(), regular, 7, left, y);
+        y -= 12;
+    }
+
+    private void text(String text, PDType1Font font, float size, float indent) throws IOException {
+        for (String line : wrap(text, font, size, WIDTH - indent)) {
+            need(size + 4);
+            show(line, font, size, MARGIN + indent, y);
+            y -= size + 3;
+        }
+    }
+
+    private void show(String text, PDType1Font font, float size, float x, float atY) throws IOException {
+        content.beginText();
+        content.setFont(font, size);
+        content.newLineAtOffset(x, atY);
+        content.showText(safe(text));
+        content.endText();
+    }
+
+    private List<String> wrap(String text, PDType1Font font, float size, float width) throws IOException {
+        List<String> lines = new ArrayList<>();
+        for (String paragraph : safe(text).split("\n", -1)) {
+            StringBuilder line = new StringBuilder();
+            for (String word : paragraph.split(" ", -1)) {
+                String candidate = line.length() == 0 ? word : line + " " + word;
+                if (width(candidate, font, size) <= width) {
+                    line.setLength(0);
+                    line.append(candidate);
+                    continue;
+                }
+                if (line.length() > 0) {
+                    lines.add(line.toString());
+                    line.setLength(0);
+                }
+                while (width(word, font, size) > width) {
+                    int cut = fitting(word, font, size, width);
+                    lines.add(word.substring(0, cut));
+                    word = word.substring(cut);
+                }
+                line.append(word);
+            }
+            lines.add(line.toString());
+        }
+        return lines;
+    }
+
+    private int fitting(String word, PDType1Font font, float size, float width) throws IOException {
+        int cut = 1;
+        while (cut < word.length() && width(word.substring(0, cut + 1), font, size) <= width) {
+            cut++;
+        }
+        return cut;
+    }
+
+    private static float width(String text, PDType1Font font, float size) throws IOException {
+        return font.getStringWidth(text) / 1000 * size;
+    }
+
+    /** Keeps what WinAnsi can encode; tabs become spaces, anything else unencodable becomes '?'. */
+    private String safe(String text) {
+        if (text == null) {
+            return "";
+        }
+        StringBuilder out = new StringBuilder(text.length());
+        for (char c : text.toCharArray()) {
+            if (c == '\n') {
+                out.append(c);
+            } else if (c == '\t') {
+                out.append("    ");
+            } else if (Character.isISOControl(c)) {
+                out.append(' ');
+            } else {
+                out.append(encodable.computeIfAbsent(c, this::canEncode) ? c : '?');
+            }
+        }
+        return out.toString();
+    }
+
+    private boolean canEncode(char c) {
+        try {
+            regular.encode(String.valueOf(c));
+            mono.encode(String.valueOf(c));
+            return true;
+        } catch (IllegalArgumentException | IOException e) {
+            return false;
+        }
+    }
+
+    private void need(float height) throws IOException {
+        if (y - height < MARGIN) {
+            newPage();
+        }
+    }
+
+    private void newPage() throws IOException {
+        if (content != null) {
+            content.close();
+        }
+        PDPage page = new PDPage(PDRectangle.A4);
+        pdf.addPage(page);
+        content = new PDPageContentStream(pdf, page);
+        y = PDRectangle.A4.getHeight() - MARGIN;
+    }
+}

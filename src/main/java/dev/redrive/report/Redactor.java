@@ -1,0 +1,160 @@
+package dev.redrive.report;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.databind.node.TextNode;
+import dev.redrive.triage.detail.AuditEntry;
+import dev.redrive.triage.detail.DlqEntryRecord;
+import dev.redrive.triage.detail.OperationDetails;
+import dev.redrive.triage.detail.OperationRecord;
+import dev.redrive.triage.detail.ReconciliationRecord;
+import dev.redrive.triage.json.TriageJson;
+
+import java.io.IOException;
+import java.util.Arrays;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.regex.Pattern;
+
+/**
+ * Masks payload fields whose names match a configurable list, wherever a payload is shown: reports, the console, the
+ * CLI. A name matches a field when the field's normalised name (snake_case, lower case) equals it, starts with
+ * {@code name_} or ends with {@code _name}: {@code token} masks {@code access_token}, {@code api_key} masks
+ * {@code x-api-key} and {@code apiKey}. JSON held as text inside a field (a stream entry's {@code payload}) is
+ * redacted too.
+ */
+public final class Redactor {
+    /** The mask that replaces a redacted value. */
+    public static final String MASK = "[redacted]";
+    public static final List<String> DEFAULT_FIELDS = List.of("password", "token", "secret", "card_number", "authorization", "api_key");
+
+    private static final Pattern CAMEL = Pattern.compile("([a-z0-9])([A-Z])");
+    private static final Pattern NON_WORD = Pattern.compile("[^a-z0-9]+");
+
+    private final List<String> fields;
+
+    private Redactor(List<String> fields) {
+        this.fields = fields.stream().map(Redactor::normalise).filter(name -> !name.isEmpty()).distinct().toList();
+    }
+
+    /** Masks {@link #DEFAULT_FIELDS}. */
+    public static Redactor defaults() {
+        return new Redactor(DEFAULT_FIELDS);
+    }
+
+    public static Redactor of(List<String> fields) {
+        return new Redactor(fields);
+    }
+
+    /** Parses a comma-separated list such as {@code password,token,card_number}; blank means the defaults. */
+    public static Redactor parse(String commaSeparated) {
+        if (commaSeparated == null || commaSeparated.isBlank()) {
+            return defaults();
+        }
+        return of(Arrays.stream(commaSeparated.split(",")).map(String::strip).filter(s -> !s.isEmpty()).toList());
+    }
+
+    public List<String> fields() {
+        return fields;
+    }
+
+    /** Whether a field of this name is masked. */
+    public boolean masks(String fieldName) {
+        String name = normalise(fieldName);
+        for (String field : fields) {
+            if (name.equals(field) || name.startsWith(field + "_") || name.endsWith("_" + field)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** A copy of the JSON with every matching field's value masked; null stays null. */
+    public JsonNode redact(JsonNode node) {
+        if (node == null) {
+            return null;
+        }
+        JsonNode copy = node.deepCopy();
+        return redactInPlace(copy);
+    }
+
+    /** A copy of everything known about an operation with every payload, result and raw message redacted. */
+    public OperationDetails redact(OperationDetails details) {
+        OperationRecord o = details.operation();
+        OperationRecord operation = new OperationRecord(o.operationId(), o.runId(), o.nodeId(), o.logicalAttempt(), o.status(),
+                o.attempt(), o.tool(), o.toolSchemaVersion(), o.idempotencyKey(), redact(o.payload()), o.approvalId(),
+                o.traceId(), o.correlationId(), o.runtimeVersion(), o.leaseOwner(), o.fencingToken(), o.leaseExpiresAt(),
+                redact(o.result()), o.sideEffect(), o.lastErrorClass(), o.nextEligibleAt(), o.redriveCommandId(),
+                o.dispatchedAt(), o.createdAt(), o.updatedAt());
+        List<DlqEntryRecord> entries = details.dlqEntries().stream().map(e -> new DlqEntryRecord(e.id(), e.dedupKey(),
+                e.operationId(), e.runId(), e.nodeId(), e.logicalAttempt(), e.attempt(), e.tool(), e.toolSchemaVersion(),
+                e.idempotencyKey(), e.approvalId(), e.traceId(), e.correlationId(), e.runtimeVersion(), e.stream(),
+                e.entryId(), e.deliveryCount(), e.consumer(), e.errorClass(), e.errorCode(), e.errorMessage(),
+                e.errorFingerprint(), e.sideEffect(), redact(e.attemptHistory()), redact(e.rawMessage()),
+                redact(e.payload()), e.enteredAt(), e.decisionState(), e.decidedBy(), e.decidedAt(),
+                e.decisionReason(), e.version())).toList();
+        List<ReconciliationRecord> reconciliations = details.reconciliations().stream().map(r -> new ReconciliationRecord(
+                r.id(), r.outcome(), r.source(), r.evidence(), redact(r.result()), r.recordedBy(), r.recordedAt())).toList();
+        List<AuditEntry> audit = details.audit().stream().map(a -> new AuditEntry(a.id(), a.at(), a.actor(), a.action(),
+                a.operationId(), a.dlqEntryId(), a.commandId(), a.reason(), redact(a.details()))).toList();
+        return new OperationDetails(operation, details.run(), details.attempts(), entries, reconciliations,
+                details.redriveCommands(), audit, details.currentToolSchemaVersion(), details.approval());
+    }
+
+    /** Redacts JSON text, or returns the text unchanged when it is not JSON. */
+    public String redactText(String text) {
+        JsonNode parsed = parseJson(text);
+        return parsed == null ? text : TriageJson.compact(redactInPlace(parsed));
+    }
+
+    private JsonNode redactInPlace(JsonNode node) {
+        if (node instanceof ObjectNode object) {
+            Iterator<Map.Entry<String, JsonNode>> fieldsOf = object.fields();
+            while (fieldsOf.hasNext()) {
+                Map.Entry<String, JsonNode> field = fieldsOf.next();
+                if (masks(field.getKey())) {
+                    field.setValue(TextNode.valueOf(MASK));
+                } else {
+                    field.setValue(redactInPlace(field.getValue()));
+                }
+            }
+            return object;
+        }
+        if (node instanceof ArrayNode array) {
+            for (int i = 0; i < array.size(); i++) {
+                array.set(i, redactInPlace(array.get(i)));
+            }
+            return array;
+        }
+        if (node.isTextual()) {
+            JsonNode embedded = parseJson(node.asText());
+            if (embedded != null) {
+                return TextNode.valueOf(TriageJson.compact(redactInPlace(embedded)));
+            }
+        }
+        return node;
+    }
+
+    private static JsonNode parseJson(String text) {
+        if (text == null) {
+            return null;
+        }
+        String trimmed = text.strip();
+        if (!(trimmed.startsWith("{") && trimmed.endsWith("}")) && !(trimmed.startsWith("[") && trimmed.endsWith("]"))) {
+            return null;
+        }
+        try {
+            return TriageJson.mapper().readTree(trimmed);
+        } catch (IOException e) {
+            return null;
+        }
+    }
+
+    private static String normalise(String name) {
+        String snake = CAMEL.matcher(name.strip()).replaceAll("$1_$2").toLowerCase(Locale.ROOT);
+        return NON_WORD.matcher(snake).replaceAll("_").replaceAll("^_+|_+$", "");
+    }
+}

@@ -1,0 +1,264 @@
+package dev.redrive.report;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.redrive.report.ReportDocument.Bar;
+import dev.redrive.report.ReportDocument.Block;
+import dev.redrive.report.ReportDocument.Code;
+import dev.redrive.report.ReportDocument.Facts;
+import dev.redrive.report.ReportDocument.KeyValue;
+import dev.redrive.report.ReportDocument.Marker;
+import dev.redrive.report.ReportDocument.Paragraph;
+import dev.redrive.report.ReportDocument.Section;
+import dev.redrive.report.ReportDocument.Table;
+import dev.redrive.report.ReportDocument.Timeline;
+import dev.redrive.triage.decision.RedriveVerification;
+import dev.redrive.triage.detail.AttemptRecord;
+import dev.redrive.triage.detail.AuditEntry;
+import dev.redrive.triage.detail.DlqEntryRecord;
+import dev.redrive.triage.detail.OperationDetails;
+import dev.redrive.triage.detail.OperationRecord;
+import dev.redrive.triage.detail.ReconciliationRecord;
+import dev.redrive.triage.detail.RedriveCommandRecord;
+import dev.redrive.triage.json.TriageJson;
+import dev.redrive.triage.precondition.PreconditionResult;
+import dev.redrive.triage.query.FingerprintGroup;
+
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.stream.Collectors;
+
+/** Lays an incident report out as sections, the same for HTML, Markdown and PDF. */
+final class ReportLayout {
+    private ReportLayout() {
+    }
+
+    static ReportDocument of(IncidentReport report) {
+        List<KeyValue> summary = new ArrayList<>();
+        summary.add(kv("scope", report.scope()));
+        summary.add(kv("generated at", report.generatedAt()));
+        summary.add(kv("namespace", report.namespace()));
+        summary.add(kv("redrive version", report.runtimeVersion()));
+        summary.add(kv("operations", report.operations().size() + (report.omitted() > 0 ? " (" + report.omitted() + " more left out)" : "")));
+        summary.add(kv("redacted payload fields", String.join(", ", report.redactedFields())));
+        List<Section> sections = new ArrayList<>();
+        if (report.group() != null) {
+            sections.add(group(report.group()));
+        }
+        for (OperationReport operation : report.operations()) {
+            sections.addAll(operation(operation));
+        }
+        return new ReportDocument(report.title(), summary, sections);
+    }
+
+    private static Section group(FingerprintGroup group) {
+        return new Section("Fingerprint group " + group.fingerprint(), 1, List.of(new Facts(List.of(
+                kv("fingerprint", group.fingerprint()),
+                kv("tool", group.tool()),
+                kv("failure classes", group.classes().stream().map(Enum::name).collect(Collectors.joining(", "))),
+                kv("entries", group.count()),
+                kv("still open", group.openCount()),
+                kv("first seen", group.firstSeen()),
+                kv("last seen", group.lastSeen()),
+                kv("sample error", group.sampleMessage())))));
+    }
+
+    private static List<Section> operation(OperationReport report) {
+        OperationDetails details = report.details();
+        OperationRecord operation = details.operation();
+        DlqEntryRecord entry = details.latestEntry().orElse(null);
+        List<Section> sections = new ArrayList<>();
+        sections.add(new Section("Operation " + operation.operationId(), 1, List.of(new Facts(List.of(
+                kv("operation id", operation.operationId()),
+                kv("run", operation.runId() + (details.run() == null ? "" : " (" + details.run().status() + ")")),
+                kv("node", operation.nodeId()),
+                kv("logical attempt", operation.logicalAttempt()),
+                kv("status", operation.status()),
+                kv("attempt", operation.attempt()),
+                kv("tool", operation.tool()),
+                kv("idempotency key", operation.idempotencyKey()),
+                kv("approval", operation.approvalId() == null ? "none needed" : approval(details)),
+                kv("trace id", operation.traceId()),
+                kv("correlation id", operation.correlationId()))))));
+        sections.add(new Section("Versions", 2, List.of(new Facts(List.of(
+                kv("tool schema when dispatched", entry == null ? operation.toolSchemaVersion() : entry.toolSchemaVersion()),
+                kv("tool schema now recorded on the operation", operation.toolSchemaVersion()),
+                kv("tool schema current", details.currentToolSchemaVersion()),
+                kv("runtime version", entry == null ? operation.runtimeVersion() : entry.runtimeVersion()))))));
+        if (entry != null) {
+            sections.add(new Section("Message metadata", 2, List.of(new Facts(List.of(
+                    kv("DLQ entry", entry.id() + " (version " + entry.version() + ")"),
+                    kv("stream", entry.stream()),
+                    kv("stream entry id", entry.entryId()),
+                    kv("delivery count", entry.deliveryCount()),
+                    kv("consumer", entry.consumer()),
+                    kv("dispatched at", operation.dispatchedAt()),
+                    kv("entered DLQ at", entry.enteredAt()),
+                    kv("decision", entry.decisionState() + (entry.decidedBy() == null ? ""
+                            : " by " + entry.decidedBy() + " at " + entry.decidedAt() + ": " + entry.decisionReason())))))));
+            sections.add(new Section("Normalized error", 2, List.of(new Facts(List.of(
+                    kv("error class", entry.errorClass()),
+                    kv("error code", entry.errorCode()),
+                    kv("error message", entry.errorMessage()),
+                    kv("fingerprint", entry.errorFingerprint()))))));
+        }
+        sections.add(new Section("Attempt timeline", 2, attempts(details)));
+        sections.add(new Section("Side effect and reconciliation", 2, sideEffect(details)));
+        sections.add(new Section("Redrive preconditions (checked " + report.preconditions().checkedAt() + ")", 2,
+                List.of(preconditions(report.preconditions().results()))));
+        sections.add(new Section("Redrive commands", 2, commands(details.redriveCommands(), report.verification())));
+        sections.add(new Section("Decisions and audit trail", 2, List.of(audit(details.audit()))));
+        sections.add(new Section("Payload (redacted)", 2, List.of(new Code(pretty(operation.payload())))));
+        return sections;
+    }
+
+    private static String approval(OperationDetails details) {
+        if (details.approval() == null) {
+            return details.operation().approvalId() + " (missing)";
+        }
+        var approval = details.approval();
+        String state = approval.revokedAt() != null ? "revoked by " + approval.revokedBy() + " at " + approval.revokedAt()
+                : approval.expiresAt() == null ? "no expiry" : "expires " + approval.expiresAt();
+        return approval.approvalId() + " granted by " + approval.grantedBy() + ", " + state;
+    }
+
+    private static List<Block> attempts(OperationDetails details) {
+        List<Block> blocks = new ArrayList<>();
+        List<Bar> bars = new ArrayList<>();
+        Instant from = null;
+        Instant to = null;
+        for (AttemptRecord attempt : details.attempts()) {
+            Instant start = attempt.startedAt();
+            Instant end = attempt.finishedAt() == null ? start : attempt.finishedAt();
+            bars.add(new Bar("attempt " + attempt.attempt(), start, end, attempt.outcome(),
+                    attempt.errorClass() == null ? attempt.outcome() : attempt.errorClass() + ": " + attempt.errorMessage()));
+            from = from == null || start.isBefore(from) ? start : from;
+            to = to == null || end.isAfter(to) ? end : to;
+        }
+        List<Marker> markers = new ArrayList<>();
+        for (RedriveCommandRecord command : details.redriveCommands()) {
+            markers.add(new Marker(command.issuedAt(), "redrive by " + command.operator()));
+            from = from == null || command.issuedAt().isBefore(from) ? command.issuedAt() : from;
+            to = to == null || command.issuedAt().isAfter(to) ? command.issuedAt() : to;
+        }
+        if (bars.isEmpty()) {
+            blocks.add(new Paragraph("No attempt has been recorded."));
+            return blocks;
+        }
+        blocks.add(new Timeline(from, to, bars, markers));
+        List<List<String>> rows = new ArrayList<>();
+        for (AttemptRecord attempt : details.attempts()) {
+            rows.add(row(attempt.attempt(), attempt.startedAt(), attempt.finishedAt(), attempt.outcome(), attempt.errorClass(),
+                    attempt.errorCode(), attempt.errorMessage(), attempt.nextEligibleAt(), attempt.sideEffect(),
+                    attempt.deliveryId(), attempt.consumer()));
+        }
+        blocks.add(new Table(List.of("attempt", "started", "finished", "outcome", "error class", "code", "error message",
+                "next eligible", "side effect", "delivery", "consumer"), rows));
+        return blocks;
+    }
+
+    private static List<Block> sideEffect(OperationDetails details) {
+        List<Block> blocks = new ArrayList<>();
+        blocks.add(new Facts(List.of(kv("side-effect state", details.operation().sideEffect()))));
+        if (details.reconciliations().isEmpty()) {
+            blocks.add(new Paragraph("No reconciliation has been recorded."));
+            return blocks;
+        }
+        List<List<String>> rows = new ArrayList<>();
+        for (ReconciliationRecord reconciliation : details.reconciliations()) {
+            rows.add(row(reconciliation.recordedAt(), reconciliation.recordedBy(), reconciliation.source(),
+                    reconciliation.outcome(), reconciliation.evidence(), compact(reconciliation.result())));
+        }
+        blocks.add(new Table(List.of("at", "by", "source", "outcome", "evidence", "result"), rows));
+        return blocks;
+    }
+
+    private static Table preconditions(List<PreconditionResult> results) {
+        List<List<String>> rows = new ArrayList<>();
+        for (PreconditionResult result : results) {
+            rows.add(row(result.id().key(), result.passed() ? "PASS" : "FAIL", result.explanation(), facts(result.facts())));
+        }
+        return new Table(List.of("check", "result", "why", "facts"), rows);
+    }
+
+    private static List<Block> commands(List<RedriveCommandRecord> commands, RedriveVerification verification) {
+        List<Block> blocks = new ArrayList<>();
+        if (commands.isEmpty()) {
+            blocks.add(new Paragraph("Never redriven."));
+            return blocks;
+        }
+        List<List<String>> rows = new ArrayList<>();
+        for (RedriveCommandRecord command : commands) {
+            rows.add(row(command.commandId(), command.issuedAt(), command.operator(), command.reason(),
+                    command.fromAttempt() + " -> " + command.toAttempt(), command.targetSchemaVersion(), command.status()));
+        }
+        blocks.add(new Table(List.of("command", "issued", "operator", "reason", "attempts", "schema", "status"), rows));
+        for (RedriveCommandRecord command : commands) {
+            blocks.add(new Paragraph("Preconditions command " + command.commandId() + " was issued against:"));
+            List<List<String>> checks = new ArrayList<>();
+            for (JsonNode check : command.preconditions()) {
+                checks.add(row(check.path("id").asText(), check.path("passed").asBoolean() ? "PASS" : "FAIL",
+                        check.path("explanation").asText(), compact(check.path("facts"))));
+            }
+            blocks.add(new Table(List.of("check", "result", "why", "facts"), checks));
+        }
+        if (verification != null) {
+            blocks.add(new Facts(List.of(
+                    kv("verification", verification.verdict()),
+                    kv("explanation", verification.explanation()),
+                    kv("successful attempts after the command", verification.successfulAttemptsAfter()),
+                    kv("effects for the idempotency key", verification.effects() == null ? "not countable" : verification.effects()))));
+        }
+        return blocks;
+    }
+
+    private static Table audit(List<AuditEntry> audit) {
+        List<List<String>> rows = new ArrayList<>();
+        for (AuditEntry entry : audit) {
+            rows.add(row(entry.at(), entry.actor(), entry.action(), entry.reason(), entry.dlqEntryId(), entry.commandId()));
+        }
+        return new Table(List.of("at", "who", "what", "why", "entry", "command"), rows);
+    }
+
+    private static String facts(Map<String, Object> facts) {
+        return facts.entrySet().stream().filter(e -> e.getValue() != null)
+                .map(e -> e.getKey() + "=" + e.getValue()).collect(Collectors.joining("; "));
+    }
+
+    private static String pretty(JsonNode json) {
+        return json == null ? "(none)" : TriageJson.write(json);
+    }
+
+    private static String compact(JsonNode json) {
+        if (json == null || json.isMissingNode() || json.isNull()) {
+            return "";
+        }
+        if (json.isObject()) {
+            List<String> parts = new ArrayList<>();
+            Iterator<Map.Entry<String, JsonNode>> fields = json.fields();
+            while (fields.hasNext()) {
+                Map.Entry<String, JsonNode> field = fields.next();
+                if (!field.getValue().isNull()) {
+                    parts.add(field.getKey() + "=" + (field.getValue().isValueNode() ? field.getValue().asText() : field.getValue().toString()));
+                }
+            }
+            return String.join("; ", parts);
+        }
+        return json.toString();
+    }
+
+    private static KeyValue kv(String key, Object value) {
+        return new KeyValue(key, value == null ? "" : value.toString());
+    }
+
+    private static List<String> row(Object... cells) {
+        List<String> row = new ArrayList<>();
+        for (Object cell : cells) {
+            row.add(Objects.toString(cell, ""));
+        }
+        return row;
+    }
+}

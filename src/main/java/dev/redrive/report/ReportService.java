@@ -1,0 +1,119 @@
+package dev.redrive.report;
+
+import dev.redrive.RuntimeVersion;
+import dev.redrive.store.Database;
+import dev.redrive.triage.decision.RedriveVerifier;
+import dev.redrive.triage.detail.OperationDetails;
+import dev.redrive.triage.detail.OperationDetailsLoader;
+import dev.redrive.triage.json.TriageJson;
+import dev.redrive.triage.precondition.DecisionTarget;
+import dev.redrive.triage.precondition.PreconditionEngine;
+import dev.redrive.triage.query.DlqFilter;
+import dev.redrive.triage.query.DlqQueries;
+import dev.redrive.triage.query.DlqRow;
+import dev.redrive.triage.query.FingerprintGroup;
+import dev.redrive.triage.query.JdbcDlqQueries;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * Builds incident reports (one operation, a selection, a fingerprint group) and writes them as HTML, PDF, Markdown or
+ * JSON. Payload fields on the redaction list are masked before anything is rendered.
+ */
+public final class ReportService {
+    /** A group report shows at most this many operations (the newest); the rest are counted as left out. */
+    public static final int MAX_OPERATIONS = 200;
+
+    private final Database database;
+    private final OperationDetailsLoader loader;
+    private final PreconditionEngine engine;
+    private final RedriveVerifier verifier;
+    private final DlqQueries queries;
+    private final Clock clock;
+    private final Redactor redactor;
+
+    public ReportService(Database database, Clock clock, Redactor redactor) {
+        this.database = database;
+        this.loader = new OperationDetailsLoader(database);
+        this.engine = new PreconditionEngine(database, clock);
+        this.verifier = new RedriveVerifier(database);
+        this.queries = new JdbcDlqQueries(database);
+        this.clock = clock;
+        this.redactor = redactor;
+    }
+
+    public IncidentReport operation(String operationId) {
+        return report("Incident report: " + operationId, "operation", null, List.of(operationId), 0);
+    }
+
+    public IncidentReport selection(List<String> operationIds) {
+        if (operationIds.isEmpty()) {
+            throw new IllegalArgumentException("a report needs at least one operation");
+        }
+        if (operationIds.size() > MAX_OPERATIONS) {
+            throw new IllegalArgumentException("a selection report takes at most " + MAX_OPERATIONS + " operations, got "
+                    + operationIds.size());
+        }
+        List<String> distinct = List.copyOf(new LinkedHashSet<>(operationIds));
+        return report("Incident report: " + distinct.size() + " operation(s)", "selection", null, distinct, 0);
+    }
+
+    public IncidentReport group(String fingerprint) {
+        DlqFilter filter = DlqFilter.none().withFingerprint(fingerprint);
+        FingerprintGroup group = queries.groups(filter).stream().findFirst()
+                .orElseThrow(() -> new IllegalArgumentException("no DLQ entry has the fingerprint '" + fingerprint + "'"));
+        Set<String> operationIds = new LinkedHashSet<>();
+        for (DlqRow row : queries.firstPage(filter, JdbcDlqQueries.MAX_PAGE_SIZE).rows()) {
+            if (row.operationId() != null && operationIds.size() < MAX_OPERATIONS) {
+                operationIds.add(row.operationId());
+            }
+        }
+        return report("Incident report: fingerprint group " + fingerprint, "group", group, new ArrayList<>(operationIds),
+                Math.max(0, group.count() - operationIds.size()));
+    }
+
+    public void write(IncidentReport report, ReportFormat format, OutputStream out) {
+        try {
+            switch (format) {
+                case JSON -> out.write(TriageJson.write(report).getBytes(StandardCharsets.UTF_8));
+                case HTML -> out.write(HtmlReportRenderer.render(ReportLayout.of(report)).getBytes(StandardCharsets.UTF_8));
+                case MARKDOWN -> out.write(MarkdownReportRenderer.render(ReportLayout.of(report)).getBytes(StandardCharsets.UTF_8));
+                case PDF -> PdfReportRenderer.render(ReportLayout.of(report), out);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write the report: " + e.getMessage(), e);
+        }
+    }
+
+    /** Writes the report to a file, replacing it. */
+    public Path write(IncidentReport report, ReportFormat format, Path file) {
+        try (OutputStream out = Files.newOutputStream(file)) {
+            write(report, format, out);
+            return file;
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write " + file + ": " + e.getMessage(), e);
+        }
+    }
+
+    private IncidentReport report(String title, String scope, FingerprintGroup group, List<String> operationIds, long omitted) {
+        List<OperationReport> operations = new ArrayList<>();
+        for (String operationId : operationIds) {
+            OperationDetails details = loader.require(operationId);
+            operations.add(new OperationReport(redactor.redact(details),
+                    engine.check(DecisionTarget.operation(operationId)),
+                    verifier.latest(operationId).orElse(null)));
+        }
+        return new IncidentReport(title, scope, clock.instant(), database.schema(), RuntimeVersion.current(), group,
+                operations, omitted, redactor.fields());
+    }
+}

@@ -1,0 +1,38 @@
+package dev.redrive.triage.precondition;
+
+import dev.redrive.triage.query.DlqRow;
+
+/**
+ * What an operator decides about, as they saw it.
+ *
+ * @param dlqEntryId          the entry they looked at; null = the operation's open entry
+ * @param seenVersion         the entry version they saw; null = whatever it is when the decision is taken (the CLI)
+ * @param chosenSchemaVersion for a redrive: a newer tool schema version the operator explicitly declares compatible;
+ *                            null = keep the dispatched one
+ */
+public record DecisionTarget(String operationId, Long dlqEntryId, Integer seenVersion, String chosenSchemaVersion) {
+
+    public DecisionTarget {
+        if (operationId == null || operationId.isBlank()) {
+            throw new IllegalArgumentException("a decision needs an operation id");
+        }
+        chosenSchemaVersion = chosenSchemaVersion == null || chosenSchemaVersion.isBlank() ? null : chosenSchemaVersion.strip();
+    }
+
+    /** The operation's open entry, whatever its version. */
+    public static DecisionTarget operation(String operationId) {
+        return new DecisionTarget(operationId, null, null, null);
+    }
+
+    /** Exactly the row the operator sees in a list: its entry at its version. */
+    public static DecisionTarget of(DlqRow row) {
+        if (row.operationId() == null) {
+            throw new IllegalArgumentException("DLQ entry " + row.id() + " has no operation (an unreadable message): it cannot be redriven or resolved");
+        }
+        return new DecisionTarget(row.operationId(), row.id(), row.version(), null);
+    }
+
+    public DecisionTarget withSchemaVersion(String version) {
+        return new DecisionTarget(operationId, dlqEntryId, seenVersion, version);
+    }
+}

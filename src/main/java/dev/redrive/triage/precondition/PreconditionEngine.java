@@ -1,0 +1,226 @@
+package dev.redrive.triage.precondition;
+
+import dev.redrive.model.OperationStatus;
+import dev.redrive.model.RunStatus;
+import dev.redrive.model.SideEffectState;
+import dev.redrive.store.Database;
+import dev.redrive.triage.detail.ApprovalRecord;
+import dev.redrive.triage.detail.DlqEntryRecord;
+import dev.redrive.triage.detail.OperationDetailsLoader;
+import dev.redrive.triage.detail.OperationRecord;
+import dev.redrive.triage.detail.ReconciliationRecord;
+import dev.redrive.triage.detail.RunRecord;
+import dev.redrive.triage.detail.UnknownOperationException;
+
+import java.time.Clock;
+import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * Checks every redrive precondition against the store's current facts and explains each verdict. Read-only: inside a
+ * transaction that holds the rows' locks it is the re-check a decision commits on.
+ */
+public final class PreconditionEngine {
+    private final OperationDetailsLoader loader;
+    private final Clock clock;
+
+    public PreconditionEngine(Database database, Clock clock) {
+        this.loader = new OperationDetailsLoader(database);
+        this.clock = clock;
+    }
+
+    /** All five checks for a redrive. */
+    public PreconditionReport check(DecisionTarget target) {
+        OperationRecord operation = loader.operation(target.operationId())
+                .orElseThrow(() -> new UnknownOperationException(target.operationId()));
+        Optional<DlqEntryRecord> entry = entry(target);
+        String current = loader.currentSchemaVersion(operation.tool()).orElse(null);
+        String targetVersion = target.chosenSchemaVersion() != null ? target.chosenSchemaVersion() : operation.toolSchemaVersion();
+        Instant now = clock.instant();
+        List<PreconditionResult> results = List.of(
+                runActive(operation, loader.run(operation.runId()).orElse(null)),
+                toolSchema(operation, current, target.chosenSchemaVersion()),
+                approval(operation, now),
+                sideEffect(operation, loader.latestReconciliation(operation.operationId()).orElse(null)),
+                entryOpen(operation, entry.orElse(null), target.seenVersion()));
+        return new PreconditionReport(operation.operationId(), entry.map(DlqEntryRecord::id).orElse(null),
+                entry.map(DlqEntryRecord::version).orElse(null), operation.attempt(), targetVersion, now, results);
+    }
+
+    /** Only the entry check: what resolve and discard need. */
+    public PreconditionReport checkEntryOnly(DecisionTarget target) {
+        OperationRecord operation = loader.operation(target.operationId())
+                .orElseThrow(() -> new UnknownOperationException(target.operationId()));
+        Optional<DlqEntryRecord> entry = entry(target);
+        return new PreconditionReport(operation.operationId(), entry.map(DlqEntryRecord::id).orElse(null),
+                entry.map(DlqEntryRecord::version).orElse(null), operation.attempt(), operation.toolSchemaVersion(),
+                clock.instant(), List.of(entryOpen(operation, entry.orElse(null), target.seenVersion())));
+    }
+
+    private Optional<DlqEntryRecord> entry(DecisionTarget target) {
+        if (target.dlqEntryId() == null) {
+            return loader.entryOf(target.operationId());
+        }
+        return loader.entry(target.dlqEntryId())
+                .filter(found -> target.operationId().equals(found.operationId()));
+    }
+
+    static PreconditionResult runActive(OperationRecord operation, RunRecord run) {
+        Map<String, Object> facts = facts("run_id", operation.runId());
+        if (run == null) {
+            facts.put("run_status", null);
+            return PreconditionResult.fail(PreconditionId.RUN_ACTIVE,
+                    "run " + operation.runId() + " is unknown to the operation store", facts);
+        }
+        facts.put("run_status", run.status().name());
+        facts.put("status_reason", run.statusReason());
+        facts.put("run_updated_at", text(run.updatedAt()));
+        if (run.status() == RunStatus.RUNNING) {
+            return PreconditionResult.pass(PreconditionId.RUN_ACTIVE, "run " + run.runId() + " is still RUNNING", facts);
+        }
+        String why = run.statusReason() == null ? "" : " (" + run.statusReason() + ")";
+        return PreconditionResult.fail(PreconditionId.RUN_ACTIVE, "run " + run.runId() + " is " + run.status()
+                + why + ": nothing of it may run again", facts);
+    }
+
+    static PreconditionResult toolSchema(OperationRecord operation, String current, String chosen) {
+        String tool = operation.tool();
+        String dispatched = operation.toolSchemaVersion();
+        Map<String, Object> facts = facts("tool", tool);
+        facts.put("dispatched_version", dispatched);
+        facts.put("current_version", current);
+        facts.put("chosen_version", chosen);
+        if (current == null) {
+            return PreconditionResult.fail(PreconditionId.TOOL_SCHEMA, "no worker has registered a schema version for "
+                    + tool + ", so nobody can tell whether it changed since dispatch (version " + dispatched + ")", facts);
+        }
+        if (chosen != null) {
+            if (chosen.equals(current)) {
+                return PreconditionResult.pass(PreconditionId.TOOL_SCHEMA, "the operator chose version " + chosen
+                        + " of " + tool + " (dispatched with " + dispatched + "), which is the current one", facts);
+            }
+            return PreconditionResult.fail(PreconditionId.TOOL_SCHEMA, "the chosen version " + chosen + " is not the current "
+                    + "schema version of " + tool + " (" + current + ")", facts);
+        }
+        if (current.equals(dispatched)) {
+            return PreconditionResult.pass(PreconditionId.TOOL_SCHEMA, tool + " is still at schema version " + current
+                    + ", the one the operation was dispatched with", facts);
+        }
+        return PreconditionResult.fail(PreconditionId.TOOL_SCHEMA, tool + " changed its schema from version " + dispatched
+                + " to " + current + " since dispatch; check the payload and choose version " + current
+                + " explicitly if it is compatible", facts);
+    }
+
+    private PreconditionResult approval(OperationRecord operation, Instant now) {
+        Map<String, Object> facts = facts("approval_id", operation.approvalId());
+        if (operation.approvalId() == null) {
+            return PreconditionResult.pass(PreconditionId.APPROVAL, "the operation needs no approval", facts);
+        }
+        ApprovalRecord approval = loader.approval(operation.approvalId()).orElse(null);
+        return approval(operation.approvalId(), approval, now, facts);
+    }
+
+    static PreconditionResult approval(String approvalId, ApprovalRecord approval, Instant now, Map<String, Object> facts) {
+        facts.put("checked_at", text(now));
+        if (approval == null) {
+            return PreconditionResult.fail(PreconditionId.APPROVAL, "approval " + approvalId + " does not exist", facts);
+        }
+        facts.put("scope", approval.scope());
+        facts.put("granted_by", approval.grantedBy());
+        facts.put("granted_at", text(approval.grantedAt()));
+        facts.put("expires_at", text(approval.expiresAt()));
+        facts.put("revoked_at", text(approval.revokedAt()));
+        facts.put("revoked_by", approval.revokedBy());
+        if (approval.revokedAt() != null) {
+            String reason = approval.revokeReason() == null ? "" : ": " + approval.revokeReason();
+            return PreconditionResult.fail(PreconditionId.APPROVAL, "approval " + approvalId + " was revoked by "
+                    + approval.revokedBy() + " at " + approval.revokedAt() + reason, facts);
+        }
+        if (!approval.isValidAt(now)) {
+            return PreconditionResult.fail(PreconditionId.APPROVAL, "approval " + approvalId + " expired at "
+                    + approval.expiresAt(), facts);
+        }
+        String until = approval.expiresAt() == null ? "without expiry" : "until " + approval.expiresAt();
+        return PreconditionResult.pass(PreconditionId.APPROVAL, "approval " + approvalId + " granted by "
+                + approval.grantedBy() + " is valid " + until, facts);
+    }
+
+    static PreconditionResult sideEffect(OperationRecord operation, ReconciliationRecord reconciliation) {
+        SideEffectState state = operation.sideEffect();
+        Map<String, Object> facts = facts("side_effect", state.name());
+        facts.put("idempotency_key", operation.idempotencyKey());
+        if (reconciliation != null) {
+            facts.put("reconciliation", reconciliation.outcome().name());
+            facts.put("reconciled_by", reconciliation.recordedBy());
+            facts.put("reconciled_at", text(reconciliation.recordedAt()));
+            facts.put("reconciliation_source", reconciliation.source().name());
+            facts.put("evidence", reconciliation.evidence());
+        }
+        return switch (state) {
+            case NONE -> PreconditionResult.pass(PreconditionId.SIDE_EFFECT,
+                    "no side effect can have happened (state NONE)", facts);
+            case NOT_APPLIED -> PreconditionResult.pass(PreconditionId.SIDE_EFFECT,
+                    "reconciliation found the effect was not applied" + by(reconciliation) + ": re-running is safe", facts);
+            case POSSIBLE -> PreconditionResult.fail(PreconditionId.SIDE_EFFECT,
+                    "the side effect is uncertain (POSSIBLE): reconcile first, by the tool's look-up of idempotency key "
+                            + operation.idempotencyKey() + " or with recorded evidence", facts);
+            case APPLIED -> PreconditionResult.fail(PreconditionId.SIDE_EFFECT,
+                    "reconciliation found the effect was already applied" + by(reconciliation)
+                            + ": resolve the operation as succeeded instead of running it again", facts);
+        };
+    }
+
+    static PreconditionResult entryOpen(OperationRecord operation, DlqEntryRecord entry, Integer seenVersion) {
+        Map<String, Object> facts = facts("operation_status", operation.status().name());
+        if (entry == null) {
+            return PreconditionResult.fail(PreconditionId.ENTRY_OPEN, "operation " + operation.operationId()
+                    + " has no DLQ entry to decide", facts);
+        }
+        facts.put("dlq_entry_id", entry.id());
+        facts.put("decision_state", entry.decisionState().name());
+        facts.put("version", entry.version());
+        facts.put("seen_version", seenVersion);
+        facts.put("decided_by", entry.decidedBy());
+        facts.put("decided_at", text(entry.decidedAt()));
+        if (!entry.isOpen()) {
+            return PreconditionResult.fail(PreconditionId.ENTRY_OPEN, alreadyDecided(entry), facts);
+        }
+        if (seenVersion != null && seenVersion != entry.version()) {
+            return PreconditionResult.fail(PreconditionId.ENTRY_OPEN, "entry " + entry.id() + " changed since you looked at it"
+                    + " (version " + entry.version() + ", you saw " + seenVersion + "): look again before deciding", facts);
+        }
+        if (operation.status() != OperationStatus.DEAD_LETTERED) {
+            return PreconditionResult.fail(PreconditionId.ENTRY_OPEN, "operation " + operation.operationId() + " is "
+                    + operation.status() + ", not DEAD_LETTERED", facts);
+        }
+        return PreconditionResult.pass(PreconditionId.ENTRY_OPEN, "entry " + entry.id() + " is still OPEN at version "
+                + entry.version(), facts);
+    }
+
+    /** "already decided by alice at 2026-11-30T01:02:03Z (REDRIVEN: reason)". */
+    public static String alreadyDecided(DlqEntryRecord entry) {
+        String reason = entry.decisionReason() == null ? "" : ": " + entry.decisionReason();
+        return "already decided by " + Objects.toString(entry.decidedBy(), "someone") + " at "
+                + Objects.toString(entry.decidedAt(), "an unknown time") + " (" + entry.decisionState() + reason + ")";
+    }
+
+    private static String by(ReconciliationRecord reconciliation) {
+        return reconciliation == null ? "" : " (" + reconciliation.source().name().toLowerCase(Locale.ROOT)
+                + " " + reconciliation.recordedBy() + " at " + reconciliation.recordedAt() + ")";
+    }
+
+    private static Map<String, Object> facts(String key, Object value) {
+        Map<String, Object> facts = new LinkedHashMap<>();
+        facts.put(key, value);
+        return facts;
+    }
+
+    private static String text(Instant instant) {
+        return instant == null ? null : instant.toString();
+    }
+}

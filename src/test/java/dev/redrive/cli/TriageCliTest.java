@@ -1,0 +1,156 @@
+package dev.redrive.cli;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.redrive.model.FailureClass;
+import dev.redrive.model.SideEffectState;
+import dev.redrive.testing.TestNamespace;
+import dev.redrive.triage.DeadLetterFixture;
+import dev.redrive.triage.DeadLetterFixture.Created;
+import dev.redrive.triage.json.TriageJson;
+import org.apache.pdfbox.Loader;
+import org.apache.pdfbox.pdmodel.PDDocument;
+import org.apache.pdfbox.text.PDFTextStripper;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class TriageCliTest {
+    @RegisterExtension
+    static final TestNamespace ns = new TestNamespace();
+
+    private static DeadLetterFixture fixture;
+    private static Created fine;
+    private static Created uncertain;
+
+    @BeforeAll
+    static void incident() {
+        fixture = new DeadLetterFixture(ns.database());
+        fixture.toolSchema("demo.charge", "1");
+        fine = fixture.deadLettered("run-cli", "charge-1").fingerprint("fp-cli").create();
+        uncertain = fixture.deadLettered("run-cli", "charge-2").fingerprint("fp-cli").errorClass(FailureClass.UNKNOWN_SIDE_EFFECT)
+                .sideEffect(SideEffectState.POSSIBLE).message("read timed out after 5000 ms").create();
+    }
+
+    record Run(int exit, String out, String err) {
+    }
+
+    private static Run run(String... args) {
+        CommandLine cli = RedriveCommand.commandLine();
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        cli.setOut(new PrintWriter(out));
+        cli.setErr(new PrintWriter(err));
+        List<String> all = new ArrayList<>(List.of(args));
+        all.add("--namespace");
+        all.add(ns.name());
+        int exit = cli.execute(all.toArray(String[]::new));
+        return new Run(exit, out.toString(), err.toString());
+    }
+
+    @Test
+    void dlqListAndGroups_printRowsAndGroupsInJsonWithSnakeCase() {
+        Run list = run("dlq", "list", "--run", "run-cli", "--json");
+        assertThat(list.exit()).isZero();
+        JsonNode page = TriageJson.parse(list.out());
+        assertThat(page.path("rows")).hasSize(2);
+        assertThat(page.path("rows").get(0).path("operation_id").asText()).isEqualTo(uncertain.operationId());
+        assertThat(page.path("rows").get(0).path("error_class").asText()).isEqualTo("UNKNOWN_SIDE_EFFECT");
+        assertThat(page.path("total").asLong()).isEqualTo(2);
+
+        Run paged = run("dlq", "list", "--run", "run-cli", "--limit", "1");
+        assertThat(paged.out()).contains(uncertain.operationId()).contains("older: --after ");
+        String cursor = paged.out().lines().filter(l -> l.startsWith("older: --after ")).findFirst().orElseThrow()
+                .substring("older: --after ".length());
+        assertThat(run("dlq", "list", "--run", "run-cli", "--limit", "1", "--after", cursor).out()).contains(fine.operationId());
+
+        Run groups = run("dlq", "groups", "--fingerprint", "fp-cli", "--json");
+        assertThat(TriageJson.parse(groups.out()).get(0).path("open_count").asLong()).isEqualTo(2);
+    }
+
+    @Test
+    void opShow_printsTheOperationWithAttemptsAndARedactedPayload() {
+        Run show = run("op", "show", fine.operationId(), "--json");
+
+        assertThat(show.exit()).isZero();
+        JsonNode json = TriageJson.parse(show.out());
+        assertThat(json.path("operation_id").asText()).isEqualTo(fine.operationId());
+        assertThat(json.path("attempts").get(0).has("delivery_id")).isTrue();
+        assertThat(json.path("payload").path("card_number").asText()).isEqualTo("[redacted]");
+        assertThat(show.out()).doesNotContain("4111 1111 1111 1111");
+        assertThat(run("op", "show", fine.operationId()).out()).contains("attempts:", "#3 DEAD_LETTERED");
+    }
+
+    @Test
+    void blockedRedrive_exitsThreeAndNamesEachFailedCheck() {
+        long before = ns.redis().sync().xlen(ns.redis().keys().dispatch());
+
+        Run blocked = run("redrive", uncertain.operationId(), "--reason", "try again", "--operator", "alice");
+
+        assertThat(blocked.exit()).isEqualTo(RedriveCommand.EXIT_BLOCKED);
+        assertThat(blocked.out()).contains("BLOCKED", "[FAIL] side_effect: the side effect is uncertain");
+        assertThat(ns.redis().sync().xlen(ns.redis().keys().dispatch())).isEqualTo(before);
+    }
+
+    @Test
+    void unknownOperation_isOneLineAndExitTwo() {
+        Run unknown = run("op", "show", "nope:nothing:0");
+
+        assertThat(unknown.exit()).isEqualTo(RedriveCommand.EXIT_USAGE);
+        assertThat(unknown.err().strip()).isEqualTo("show: no operation 'nope:nothing:0' in this namespace");
+    }
+
+    @Test
+    void dryRunOverAGroup_thenReconcileRedriveAndReport(@TempDir Path dir) throws Exception {
+        Run dry = run("redrive", "--group", "fp-cli", "--reason", "ledger back", "--dry-run");
+        assertThat(dry.exit()).isEqualTo(RedriveCommand.EXIT_BLOCKED);
+        assertThat(dry.out()).contains("WOULD_PASS", "[PASS] run_active", "2 item(s), dry run");
+
+        Created other = fixture.deadLettered("run-cli-2", "charge").create();
+        Run reconciled = run("reconcile", other.operationId(), "--not-applied", "--evidence", "nothing at the PSP", "--operator", "bob");
+        assertThat(reconciled.out()).contains("NOT_APPLIED");
+        Run redrive = run("redrive", other.operationId(), "--reason", "ledger back", "--operator", "bob");
+        assertThat(redrive.exit()).isZero();
+        assertThat(redrive.out()).contains("DONE redrive command");
+        Run again = run("discard", other.operationId(), "--reason", "dup", "--operator", "carol");
+        assertThat(again.exit()).isEqualTo(RedriveCommand.EXIT_BLOCKED);
+        assertThat(again.out()).contains("already decided by bob");
+
+        Path pdf = dir.resolve("incident.pdf");
+        Run report = run("report", other.operationId(), "--format", "pdf", "--out", pdf.toString());
+        assertThat(report.exit()).isZero();
+        try (PDDocument document = Loader.loadPDF(pdf.toFile())) {
+            assertThat(new PDFTextStripper().getText(document)).contains(other.operationId(), "ledger back", "nothing at the PSP");
+        }
+        Path md = dir.resolve("group.md");
+        assertThat(run("report", "--group", "fp-cli", "--format", "md", "--out", md.toString()).exit()).isZero();
+        assertThat(Files.readString(md)).contains(fine.operationId(), uncertain.operationId());
+        assertThat(run("report", "--group", "fp-cli", "--format", "docx", "--out", md.toString()).err())
+                .contains("report format must be html, pdf, md or json");
+    }
+
+    @Test
+    void resolveWithAResult_andDiscard() {
+        Created a = fixture.deadLettered("run-cli-3", "charge-a").create();
+        Created b = fixture.deadLettered("run-cli-3", "charge-b").create();
+
+        Run resolved = run("resolve", a.operationId(), "--reason", "done by hand", "--result", "{\"charge_id\":\"ch_1\"}");
+        Run discarded = run("discard", b.operationId(), "--reason", "customer cancelled", "--json");
+
+        assertThat(resolved.exit()).isZero();
+        assertThat(resolved.out()).contains("DONE");
+        assertThat(discarded.exit()).isZero();
+        assertThat(TriageJson.parse(discarded.out()).path("outcome").asText()).isEqualTo("DONE");
+        assertThat(run("resolve", a.operationId(), "--reason", "x", "--result", "{oops").err()).contains("--result must be JSON");
+    }
+}

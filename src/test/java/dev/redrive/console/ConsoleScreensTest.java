@@ -1,0 +1,150 @@
+package dev.redrive.console;
+
+import dev.redrive.console.concurrent.UiExecutor;
+import dev.redrive.console.main.Theme;
+import dev.redrive.console.profile.ConnectionProfile;
+import dev.redrive.console.timeline.AttemptTimeline;
+import dev.redrive.console.ui.SideEffectBadge;
+import dev.redrive.model.FailureClass;
+import dev.redrive.model.SideEffectState;
+import dev.redrive.testing.TestNamespace;
+import dev.redrive.triage.generate.DlqGenerator;
+import dev.redrive.triage.query.DlqRow;
+import dev.redrive.triage.query.FingerprintGroup;
+import javafx.scene.Scene;
+import javafx.scene.control.Button;
+import javafx.scene.control.ComboBox;
+import javafx.scene.control.SplitPane;
+import javafx.scene.control.TableView;
+import javafx.scene.layout.BorderPane;
+import javafx.stage.Stage;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.testfx.api.FxRobot;
+import org.testfx.framework.junit5.ApplicationExtension;
+import org.testfx.framework.junit5.Start;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Map;
+import java.util.prefs.Preferences;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/** The main screens wired as the console wires them, on a namespace seeded by the DLQ generator. */
+@ExtendWith(ApplicationExtension.class)
+class ConsoleScreensTest {
+    @RegisterExtension
+    static final TestNamespace ns = new TestNamespace();
+    private static final Duration WAIT = Duration.ofSeconds(15);
+
+    private ConsoleSession session;
+    private UiExecutor executor;
+    private ConsoleScreens screens;
+
+    @BeforeAll
+    static void seed() {
+        new DlqGenerator(ns.database(), Clock.systemUTC()).generate(400, "screens");
+    }
+
+    @Start
+    void start(Stage stage) {
+        Theme.apply(false);
+        session = ConsoleSession.open(ConnectionProfile.of("test", ns.config()), ns.config(), Clock.systemUTC());
+        executor = UiExecutor.forFx(2);
+        screens = new ConsoleScreens(session, executor, Preferences.userRoot().node("dev/redrive/console-test"), null);
+        BorderPane root = new BorderPane(new SplitPane(screens.browser(), screens.detail()));
+        root.setTop(screens.health());
+        Scene scene = new Scene(root, 1260, 780);
+        scene.getStylesheets().add(Theme.stylesheet());
+        stage.setScene(scene);
+        stage.show();
+        screens.start();
+    }
+
+    @AfterEach
+    void close() {
+        screens.close();
+        executor.close();
+        session.close();
+    }
+
+    @Test
+    void filterByClassShowsOnlyMatchingRows(FxRobot robot) {
+        TableView<DlqRow> table = robot.lookup("#dlqTable").queryTableView();
+        await().atMost(WAIT).until(() -> !table.getItems().isEmpty());
+
+        ComboBox<FailureClass> classes = robot.lookup("#filterClass").queryComboBox();
+        robot.interact(() -> classes.setValue(FailureClass.PERMISSION));
+
+        await().atMost(WAIT).untilAsserted(() -> assertThat(table.getItems()).isNotEmpty()
+                .allMatch(row -> row.errorClass() == FailureClass.PERMISSION));
+        long expected = ns.database().jdbc().queryLong("SELECT count(*) FROM dlq_entries WHERE error_class = 'PERMISSION'");
+        assertThat(table.getItems()).hasSize((int) Math.min(expected, 100));
+    }
+
+    @Test
+    void openAGroupSelectAnEntryAndTheTimelineHasOneBarPerAttempt(FxRobot robot) {
+        robot.clickOn("#groupedView");
+        TableView<FingerprintGroup> groups = robot.lookup("#groupTable").queryTableView();
+        await().atMost(WAIT).until(() -> !groups.getItems().isEmpty());
+
+        robot.doubleClickOn(robot.lookup("#groupTable .table-row-cell").nth(0).queryAs(javafx.scene.Node.class));
+        TableView<DlqRow> table = robot.lookup("#dlqTable").queryTableView();
+        String fingerprint = groups.getItems().get(0).fingerprint();
+        await().atMost(WAIT).untilAsserted(() -> assertThat(table.getItems()).isNotEmpty()
+                .allMatch(row -> row.fingerprint().equals(fingerprint)));
+        robot.clickOn(robot.lookup("#dlqTable .table-row-cell").nth(0).queryAs(javafx.scene.Node.class));
+
+        DlqRow selected = table.getSelectionModel().getSelectedItem();
+        assertThat(selected.fingerprint()).isEqualTo(fingerprint);
+        long attempts = ns.database().jdbc().queryLong("SELECT count(*) FROM attempts WHERE operation_id = ?",
+                selected.operationId());
+        AttemptTimeline timeline = robot.lookup("#attemptTimeline").queryAs(AttemptTimeline.class);
+        await().atMost(WAIT).untilAsserted(() -> {
+            assertThat(robot.lookup("#detailOperationId").queryLabeled().getText()).isEqualTo(selected.operationId());
+            assertThat(timeline.bars()).hasSize((int) attempts);
+        });
+        assertThat(attempts).isPositive();
+    }
+
+    @Test
+    void aPossibleSideEffectGetsTheLoudBadge(FxRobot robot) {
+        ComboBox<SideEffectState> sideEffects = robot.lookup("#filterSideEffect").queryComboBox();
+        robot.interact(() -> sideEffects.setValue(SideEffectState.POSSIBLE));
+        TableView<DlqRow> table = robot.lookup("#dlqTable").queryTableView();
+        await().atMost(WAIT).untilAsserted(() -> assertThat(table.getItems()).isNotEmpty()
+                .allMatch(row -> row.sideEffect() == SideEffectState.POSSIBLE));
+
+        robot.clickOn(robot.lookup("#dlqTable .table-row-cell").nth(0).queryAs(javafx.scene.Node.class));
+
+        SideEffectBadge badge = robot.lookup("#sideEffectBadge").queryAs(SideEffectBadge.class);
+        await().atMost(WAIT).untilAsserted(() -> {
+            assertThat(badge.getText()).isEqualTo("⚠ POSSIBLE");
+            assertThat(badge.getStyleClass()).contains("side-effect-possible");
+        });
+    }
+
+    @Test
+    void aNewDlqEventShowsTheNewIndicator(FxRobot robot) {
+        TableView<DlqRow> table = robot.lookup("#dlqTable").queryTableView();
+        await().atMost(WAIT).until(() -> !table.getItems().isEmpty());
+        Button indicator = robot.lookup("#newIndicator").queryButton();
+        assertThat(indicator.isVisible()).isFalse();
+        robot.sleep(2_500);
+
+        ns.redis().sync().xadd(ns.redis().keys().dlq(), Map.of("dlq_entry_id", "123456", "operation_id", "live:n1:0",
+                "error_class", "TRANSIENT", "tool", "demo.charge", "fingerprint", "fp-live",
+                "entered_at", Instant.now().toString()));
+
+        await().atMost(WAIT).untilAsserted(() -> {
+            assertThat(indicator.isVisible()).isTrue();
+            assertThat(indicator.getText()).isEqualTo("1 new");
+        });
+    }
+}

@@ -1,0 +1,82 @@
+package dev.redrive.console.detail;
+
+import dev.redrive.console.concurrent.UiExecutor;
+import dev.redrive.model.SideEffectState;
+import dev.redrive.report.Redactor;
+import dev.redrive.testing.TestNamespace;
+import dev.redrive.triage.detail.OperationDetailsLoader;
+import dev.redrive.triage.generate.DlqGenerator;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+import java.time.Clock;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class OperationDetailViewModelTest {
+    @RegisterExtension
+    static final TestNamespace ns = new TestNamespace();
+
+    @BeforeAll
+    static void seed() {
+        new DlqGenerator(ns.database(), Clock.systemUTC()).generate(60, "detail");
+    }
+
+    private OperationDetailViewModel model() {
+        return new OperationDetailViewModel(new OperationDetailsLoader(ns.database())::require, UiExecutor.inline(),
+                new PayloadRedaction(Redactor.defaults()), "https://tracer.example/trace/{trace_id}");
+    }
+
+    private static String[] entry(String where) {
+        return ns.database().jdbc().queryOne("SELECT operation_id, id, attempt FROM dlq_entries WHERE " + where
+                        + " ORDER BY id LIMIT 1",
+                row -> new String[]{row.getString(1), row.getString(2), row.getString(3)}).orElseThrow();
+    }
+
+    @Test
+    void showsIdentityTimelineAndRedactedPayloadOfTheSelectedEntry() {
+        String[] entry = entry("attempt > 2");
+        OperationDetailViewModel model = model();
+
+        model.show(entry[0], Long.parseLong(entry[1]));
+
+        assertThat(model.operationIdProperty().get()).isEqualTo(entry[0]);
+        assertThat(model.timelineProperty().get().attempts()).hasSize(Integer.parseInt(entry[2]));
+        assertThat(model.timelineProperty().get().deadLetteredAt()).isNotNull();
+        assertThat(model.attempts()).hasSize(Integer.parseInt(entry[2]));
+        assertThat(model.idempotencyKeyProperty().get()).startsWith("op-");
+        assertThat(model.streamProperty().get()).endsWith(":dispatch");
+        assertThat(model.payloadProperty().get()).contains("\"amount\"").contains("[redacted]")
+                .doesNotContain("4111 1111 1111");
+        assertThat(model.tracerUrlProperty().get()).startsWith("https://tracer.example/trace/")
+                .endsWith(model.traceIdProperty().get());
+        assertThat(model.schemaChangedProperty().get()).isFalse();
+    }
+
+    @Test
+    void aPossibleSideEffectAndAChangedSchemaAreShown() {
+        String[] entry = entry("side_effect = 'POSSIBLE'");
+        String tool = ns.database().jdbc().queryOne("SELECT tool FROM dlq_entries WHERE id = ?",
+                row -> row.getString(1), Long.parseLong(entry[1])).orElseThrow();
+        ns.database().jdbc().update("UPDATE tool_schemas SET is_current = false WHERE tool = ?", tool);
+        ns.database().jdbc().update("INSERT INTO tool_schemas (tool, version, registered_by) VALUES (?, '2', 'test')", tool);
+        OperationDetailViewModel model = model();
+
+        model.show(entry[0], Long.parseLong(entry[1]));
+
+        assertThat(model.sideEffectProperty().get()).isEqualTo(SideEffectState.POSSIBLE);
+        assertThat(model.schemaChangedProperty().get()).isTrue();
+        assertThat(model.schemaNoteProperty().get()).isEqualTo("changed since failure: v1 → v2");
+    }
+
+    @Test
+    void anUnknownOperationIsNamedInTheMessage() {
+        OperationDetailViewModel model = model();
+
+        model.show("nope:nope:0", 1);
+
+        assertThat(model.messageProperty().get()).isEqualTo("Loading operation nope:nope:0 failed: no operation 'nope:nope:0' in this namespace");
+        assertThat(model.loadedProperty().get()).isFalse();
+    }
+}

@@ -1,0 +1,143 @@
+package dev.redrive.console.dlq;
+
+import dev.redrive.console.concurrent.UiExecutor;
+import dev.redrive.health.DlqEventTail;
+import dev.redrive.health.DlqFixture;
+import dev.redrive.model.FailureClass;
+import dev.redrive.testing.TestNamespace;
+import dev.redrive.triage.query.DlqRow;
+import dev.redrive.triage.query.FingerprintGroup;
+import dev.redrive.triage.query.JdbcDlqQueries;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+import java.time.Clock;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class DlqBrowserViewModelTest {
+    @RegisterExtension
+    static final TestNamespace ns = new TestNamespace();
+    private static final Instant NOW = Instant.parse("2026-11-30T12:00:00Z");
+
+    @BeforeAll
+    static void seed() {
+        DlqFixture.insert(ns.database(), "run-a", 1_500, "TRANSIENT", "demo.charge", "fp-transient", "NONE", "OPEN",
+                NOW.minusSeconds(10));
+        DlqFixture.insert(ns.database(), "run-b", 40, "PERMISSION", "crm.sync", "fp-permission", "NONE", "OPEN",
+                NOW.minusSeconds(5));
+        DlqFixture.insert(ns.database(), "run-c", 7, "UNKNOWN_SIDE_EFFECT", "demo.charge", "fp-possible", "POSSIBLE",
+                "OPEN", NOW.minusSeconds(1));
+    }
+
+    private DlqBrowserViewModel model(DlqBrowserViewModel.LiveEvents live) {
+        return new DlqBrowserViewModel(new JdbcDlqQueries(ns.database()), live, UiExecutor.inline(),
+                Clock.fixed(NOW, ZoneOffset.UTC));
+    }
+
+    @Test
+    void filterByClassShowsOnlyMatchingRows() {
+        DlqBrowserViewModel model = model(List::of);
+
+        model.errorClassProperty().set(FailureClass.PERMISSION);
+        model.applyFilter();
+
+        assertThat(model.rows()).hasSize(40).allMatch(row -> row.errorClass() == FailureClass.PERMISSION);
+        assertThat(model.countTextProperty().get()).isEqualTo("40 entries");
+        assertThat(model.hasOlderProperty().get()).isFalse();
+    }
+
+    @Test
+    void scrollingDownAndBackUpPagesByKeysetAndHoldsABoundedWindow() {
+        DlqBrowserViewModel model = model(List::of);
+        model.applyFilter();
+        Set<Long> seen = new HashSet<>();
+        List<DlqRow> first = List.copyOf(model.rows());
+
+        while (model.hasOlderProperty().get()) {
+            model.rows().forEach(row -> seen.add(row.id()));
+            model.onVisibleRange(model.rows().size() - 20, model.rows().size() - 1);
+            assertThat(model.rows().size()).isLessThanOrEqualTo(DlqBrowserViewModel.MAX_ROWS);
+        }
+        model.rows().forEach(row -> seen.add(row.id()));
+        assertThat(seen).hasSize(1_547);
+        assertThat(model.hasNewerProperty().get()).isTrue();
+        assertThat(isNewestFirst(model.rows())).isTrue();
+
+        while (model.hasNewerProperty().get()) {
+            model.onVisibleRange(0, 20);
+        }
+        assertThat(model.rows().subList(0, first.size())).containsExactlyElementsOf(first);
+        assertThat(model.mostRowsHeldProperty().get()).isLessThanOrEqualTo(DlqBrowserViewModel.MAX_ROWS);
+    }
+
+    @Test
+    void openingAGroupNarrowsTheListToItsFingerprint() {
+        DlqBrowserViewModel model = model(List::of);
+        model.setGrouped(true);
+        model.applyFilter();
+        assertThat(model.groups()).extracting(FingerprintGroup::fingerprint)
+                .containsExactly("fp-transient", "fp-permission", "fp-possible");
+
+        model.openGroup(model.groups().get(2));
+
+        assertThat(model.groupedProperty().get()).isFalse();
+        assertThat(model.rows()).hasSize(7).allMatch(row -> row.fingerprint().equals("fp-possible"));
+        model.closeGroup();
+        assertThat(model.rows()).hasSize(DlqBrowserViewModel.PAGE_SIZE);
+    }
+
+    @Test
+    void newDlqEventsRaiseTheIndicatorWithoutMovingTheList() {
+        DlqEventTail tail = new DlqEventTail(ns.redis());
+        DlqBrowserViewModel model = model(tail::poll);
+        model.errorClassProperty().set(FailureClass.PERMISSION);
+        model.applyFilter();
+        model.pollLive();
+        List<DlqRow> before = List.copyOf(model.rows());
+
+        ns.redis().sync().xadd(ns.redis().keys().dlq(), Map.of("dlq_entry_id", "999999", "operation_id", "run-z:n:0",
+                "error_class", "PERMISSION", "tool", "crm.sync", "fingerprint", "fp-permission",
+                "entered_at", NOW.toString()));
+        ns.redis().sync().xadd(ns.redis().keys().dlq(), Map.of("dlq_entry_id", "999998", "operation_id", "run-z:m:0",
+                "error_class", "TRANSIENT", "tool", "crm.sync", "fingerprint", "fp-other",
+                "entered_at", NOW.toString()));
+        model.pollLive();
+
+        assertThat(model.newTextProperty().get()).isEqualTo("1 new");
+        assertThat(model.rows()).containsExactlyElementsOf(before);
+        model.showNew();
+        assertThat(model.newCountProperty().get()).isZero();
+    }
+
+    @Test
+    void freeTextSearchesTheNormalizedErrors() {
+        DlqBrowserViewModel model = model(List::of);
+        model.applyFilter();
+        model.textProperty().set("order 17");
+
+        model.applyFilter();
+
+        assertThat(model.rows()).extracting(DlqRow::errorMessage).contains("charge failed for order 17");
+        assertThat(model.filterErrorProperty().get()).isEmpty();
+    }
+
+    private static boolean isNewestFirst(List<DlqRow> rows) {
+        for (int i = 1; i < rows.size(); i++) {
+            DlqRow previous = rows.get(i - 1);
+            DlqRow row = rows.get(i);
+            int order = row.enteredAt().compareTo(previous.enteredAt());
+            if (order > 0 || order == 0 && row.id() > previous.id()) {
+                return false;
+            }
+        }
+        return true;
+    }
+}

@@ -1,0 +1,128 @@
+package dev.redrive.report;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.redrive.model.FailureClass;
+import dev.redrive.model.SideEffectState;
+import dev.redrive.testing.TestNamespace;
+import dev.redrive.triage.DeadLetterFixture;
+import dev.redrive.triage.DeadLetterFixture.Created;
+import dev.redrive.triage.decision.DecisionOutcome;
+import dev.redrive.triage.decision.DecisionResult;
+import dev.redrive.triage.decision.Decisions;
+import dev.redrive.triage.detail.ReconciliationOutcome;
+import dev.redrive.triage.json.TriageJson;
+import dev.redrive.triage.precondition.DecisionTarget;
+import dev.redrive.worker.client.WorkerClient;
+import org.apache.pdfbox.Loader;
+import org.apache.pdfbox.pdmodel.PDDocument;
+import org.apache.pdfbox.text.PDFTextStripper;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** Reports in every format carry the evidence, the checks and the decisions, and never a redacted secret. */
+class ReportServiceTest {
+    @RegisterExtension
+    static final TestNamespace ns = new TestNamespace();
+
+    private static final List<String> SECRETS = List.of("4111 1111 1111 1111", "sk_live_51Hx", "hunter2-secret");
+    private static final String PAYLOAD = """
+            {"amount": 42, "currency": "EUR", "card_number": "4111 1111 1111 1111", "api_key": "sk_live_51Hx",
+             "customer": {"name": "Ada", "password": "hunter2-secret"}}""";
+
+    private static ReportService reports;
+    private static Created redriven;
+    private static Created blocked;
+    private static DecisionResult redrive;
+
+    @BeforeAll
+    static void anIncident() {
+        Clock clock = Clock.fixed(Instant.parse("2026-11-30T01:30:00Z"), ZoneOffset.UTC);
+        DeadLetterFixture fixture = new DeadLetterFixture(ns.database());
+        fixture.toolSchema("demo.charge", "1");
+        redriven = fixture.deadLettered("run-report", "charge-1").errorClass(FailureClass.UNKNOWN_SIDE_EFFECT)
+                .sideEffect(SideEffectState.POSSIBLE).payload(PAYLOAD).fingerprint("fp-report")
+                .message("read timed out after 5000 ms \u2192 charge may be applied \u2713 \u65e5\u672c").create();
+        blocked = fixture.deadLettered("run-report-cancelled", "charge-2").payload(PAYLOAD).fingerprint("fp-report").create();
+        fixture.cancelRun("run-report-cancelled");
+        Decisions decisions = new Decisions(ns.database(), new WorkerClient(ns.database(), ns.redis(), clock), clock);
+        decisions.recordReconciliation(redriven.operationId(), ReconciliationOutcome.NOT_APPLIED,
+                "no charge at the PSP for this key (ticket 5512)", null, "alice");
+        redrive = decisions.redrive(DecisionTarget.operation(redriven.operationId()), "alice", "PSP confirmed nothing was charged");
+        assertThat(redrive.outcome()).isEqualTo(DecisionOutcome.DONE);
+        reports = new ReportService(ns.database(), clock, Redactor.defaults());
+    }
+
+    @Test
+    void operationReport_inEveryFormat_carriesTheEvidenceChecksAndDecisions_andNoSecret() throws Exception {
+        IncidentReport report = reports.operation(redriven.operationId());
+
+        for (ReportFormat format : ReportFormat.values()) {
+            String text = text(report, format);
+            assertThat(text).as(format + " report")
+                    .contains(redriven.operationId(), redriven.idempotencyKey(), "trace-charge-1", "corr-run-report",
+                            "UNKNOWN_SIDE_EFFECT", "read timed out after 5000 ms", "fp-report", "NOT_APPLIED",
+                            "no charge at the PSP for this key", "PSP confirmed nothing was charged", "alice",
+                            redrive.commandId().toString(), "run_active", "side_effect", "entry_open", "worker-1",
+                            "1700000000003-0", "redrive-java/test");
+            assertThat(text).as(format + " report").contains("[redacted]");
+            SECRETS.forEach(secret -> assertThat(text).as(format + " report must not show " + secret).doesNotContain(secret));
+        }
+    }
+
+    @Test
+    void htmlReport_isSelfContainedWithAnSvgTimeline() {
+        String html = text(reports.operation(redriven.operationId()), ReportFormat.HTML);
+
+        assertThat(html).startsWith("<!DOCTYPE html>").contains("<svg", "<rect", "attempt 3", "redrive by alice")
+                .doesNotContain("<script", "<link", "src=\"http");
+    }
+
+    @Test
+    void jsonReport_usesSnakeCaseFields() {
+        JsonNode json = TriageJson.parse(text(reports.operation(redriven.operationId()), ReportFormat.JSON));
+
+        JsonNode operation = json.path("operations").get(0);
+        assertThat(operation.path("details").path("operation").path("operation_id").asText()).isEqualTo(redriven.operationId());
+        assertThat(operation.path("details").path("attempts").get(0).has("error_class")).isTrue();
+        assertThat(operation.path("preconditions").path("results").get(0).path("id").asText()).isEqualTo("run_active");
+        assertThat(operation.path("details").path("operation").path("payload").path("card_number").asText()).isEqualTo("[redacted]");
+    }
+
+    @Test
+    void groupReport_coversEveryOperationOfTheFingerprint_withTheBlockingCheck() {
+        IncidentReport report = reports.group("fp-report");
+
+        assertThat(report.group().count()).isEqualTo(2);
+        assertThat(report.operations()).hasSize(2);
+        String markdown = text(report, ReportFormat.MARKDOWN);
+        assertThat(markdown).contains(redriven.operationId(), blocked.operationId(), "is CANCELLED", "| FAIL |");
+        SECRETS.forEach(secret -> assertThat(markdown).doesNotContain(secret));
+        String pdf = text(report, ReportFormat.PDF);
+        assertThat(pdf).contains(blocked.operationId(), "Fingerprint group fp-report");
+    }
+
+    private static String text(IncidentReport report, ReportFormat format) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        reports.write(report, format, out);
+        if (format != ReportFormat.PDF) {
+            return out.toString(StandardCharsets.UTF_8);
+        }
+        try (PDDocument pdf = Loader.loadPDF(out.toByteArray())) {
+            return new PDFTextStripper().getText(pdf).replaceAll("\\s*\\R\\s*", " ");
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+}
