@@ -28,8 +28,4 @@ public record AttemptRecord(
         Long retryAfterMs,
         Instant nextEligibleAt,
         SideEffectState sideEffect) {
-
-    public boolean succeeded() {
-        return "SUCCEEDED".equals(outcome);
-    }
 }
