@@ -12,7 +12,7 @@ cd "$(dirname "$0")/.."
 
 namespace=${1:-redrive_demo}
 mvn -B -q -DskipTests package
-xvfb-run -a -s "-screen 0 1600x1000x24" \
+xvfb-run -a -s "-screen 0 1920x1200x24" \
     java -Dprism.order=sw -Dprism.lcdtext=false \
          -cp target/redrive.jar:target/test-classes \
          dev.redrive.demo.screenshots.ConsoleScreenshots screenshots "$namespace"

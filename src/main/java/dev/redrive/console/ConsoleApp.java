@@ -62,7 +62,15 @@ public final class ConsoleApp extends Application {
 
     private void connectAtStart(MainWindowViewModel model, ConsoleLauncher.LaunchSettings settings) {
         if (settings.profileName() == null) {
-            model.connect(ConnectionProfile.of("environment", settings.config()), settings.config().pgPassword());
+            ConnectionProfile environment;
+            try {
+                environment = ConnectionProfile.of("environment", settings.config()).withLookupEndpoints(
+                        ConnectionProfile.parseLookupEndpoints(System.getenv("REDRIVE_LOOKUP_ENDPOINTS")));
+            } catch (RuntimeException e) {
+                model.showFailure(new UiExecutor.TaskFailure("Reading REDRIVE_LOOKUP_ENDPOINTS", e));
+                environment = ConnectionProfile.of("environment", settings.config());
+            }
+            model.connect(environment, settings.config().pgPassword());
             return;
         }
         Optional<ConnectionProfile> profile;

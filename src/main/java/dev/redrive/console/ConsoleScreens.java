@@ -10,7 +10,38 @@ import dev.redrive.console.health.HealthPanelView;
 import dev.redrive.console.health.HealthPanelViewModel;
 import dev.redrive.console.health.ThresholdPreferences;
 import dev.redrive.console.main.SessionScreens;
+import dev.redrive.console.main.Theme;
+import dev.redrive.console.report.ReportExportView;
+import dev.redrive.console.report.ReportExportViewModel;
+import dev.redrive.report.Redactor;
+import dev.redrive.report.ReportService;
+import dev.redrive.triage.query.DlqRow;
+import dev.redrive.console.wizard.DecisionDialogs;
+import dev.redrive.console.wizard.ReconciliationWizardView;
+import dev.redrive.console.wizard.ReconciliationWizardViewModel;
+import dev.redrive.console.wizard.TriageWizardBackend;
+import dev.redrive.console.wizard.WizardBackend;
+import dev.redrive.console.wizard.WizardItem;
 import dev.redrive.health.DlqEventTail;
+import dev.redrive.model.DecisionState;
+import dev.redrive.triage.decision.DecisionKind;
+import dev.redrive.triage.decision.Decisions;
+import dev.redrive.triage.decision.HttpSideEffectLookup;
+import dev.redrive.triage.detail.DlqEntryRecord;
+import dev.redrive.triage.query.DlqFilter;
+import dev.redrive.triage.query.DlqPage;
+import dev.redrive.triage.query.DlqQueries;
+import dev.redrive.triage.query.FingerprintGroup;
+import dev.redrive.triage.query.PageDirection;
+import dev.redrive.worker.client.WorkerClient;
+import javafx.stage.Window;
+
+import java.net.URI;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
 import dev.redrive.health.QueueHealthReader;
 import dev.redrive.triage.detail.OperationDetailsLoader;
 import dev.redrive.triage.query.JdbcDlqQueries;
@@ -25,12 +56,20 @@ import java.util.prefs.Preferences;
 /** Builds the screens of one session: queue health, the DLQ browser and the operation detail, wired together. */
 final class ConsoleScreens implements SessionScreens {
     private static final Duration LIVE_POLL = Duration.seconds(2);
+    private static final java.time.Duration LOOKUP_TIMEOUT = java.time.Duration.ofSeconds(5);
+    static final int GROUP_LIMIT = 1_000;
 
     private final HealthPanelView health;
     private final DlqBrowserViewModel browserModel;
     private final DlqBrowserView browser;
     private final OperationDetailView detail;
     private final Timeline livePolling;
+    private final DlqQueries queries;
+    private final WizardBackend backend;
+    private final DecisionDialogs dialogs;
+    private final UiExecutor executor;
+    private final String operator;
+    private final OperationDetailViewModel detailModel;
 
     ConsoleScreens(ConsoleSession session, UiExecutor executor, Preferences preferences, HostServices hostServices) {
         QueueHealthReader reader = new QueueHealthReader(session.database(), session.redis(), session.clock());
@@ -46,15 +85,86 @@ final class ConsoleScreens implements SessionScreens {
 
         OperationDetailsLoader loader = new OperationDetailsLoader(session.database());
         OperationDetailViewModel detailModel = new OperationDetailViewModel(loader::require, executor,
-                new PayloadRedaction(), session.profile().tracerUrlTemplate());
+                new PayloadRedaction(Redactor.defaults()), session.profile().tracerUrlTemplate());
         detail = OperationDetailView.load(detailModel, hostServices);
         browserModel.currentProperty().addListener((obs, was, row) -> {
             if (row != null) {
                 detailModel.show(row.operationId(), row.id());
             }
         });
+        queries = new JdbcDlqQueries(session.database());
+        Decisions decisions = new Decisions(session.database(),
+                new WorkerClient(session.database(), session.redis(), session.clock()), session.clock());
+        Map<String, URI> endpoints = new HashMap<>();
+        session.profile().lookupEndpoints().forEach((tool, url) -> endpoints.put(tool, URI.create(url)));
+        backend = new TriageWizardBackend(decisions, loader, new HttpSideEffectLookup(endpoints, LOOKUP_TIMEOUT));
+        this.executor = executor;
+        this.operator = session.profile().operatorOrOsUser();
+        dialogs = new DecisionDialogs(backend, executor);
+        browser.onOpenWizard(rows -> openWizard(rows.stream()
+                .map(row -> new WizardItem(row.operationId(), row.id(), row.version())).toList()));
+        browser.onOpenGroupWizard(this::openGroupWizard);
+        detail.onOpenWizard(() -> currentItem(detailModel).ifPresent(item -> openWizard(List.of(item))));
+        detail.onResolve(() -> currentItem(detailModel).ifPresent(item -> dialogs.decide(window(), DecisionKind.RESOLVE,
+                item, operator, result -> afterDecision(detailModel))));
+        detail.onDiscard(() -> currentItem(detailModel).ifPresent(item -> dialogs.decide(window(), DecisionKind.DISCARD,
+                item, operator, result -> afterDecision(detailModel))));
+        this.detailModel = detailModel;
+        ReportService reports = new ReportService(session.database(), session.clock(), Redactor.defaults());
+        ReportExportView export = new ReportExportView(new ReportExportViewModel(reports::write, executor), hostServices);
+        detail.onExport(() -> currentItem(detailModel).ifPresent(item -> export.export(window(), item.operationId(),
+                "report-" + item.operationId(), () -> reports.operation(item.operationId()))));
+        browser.onExportSelection(rows -> export.export(window(), rows.size() + " selected entries",
+                "report-selection-" + rows.size(), () -> reports.selection(rows.stream().map(DlqRow::operationId)
+                        .distinct().limit(ReportService.MAX_OPERATIONS).toList())));
+        browser.onExportGroup(group -> export.export(window(), "group " + group.fingerprint(),
+                "report-group-" + group.fingerprint(), () -> reports.group(group.fingerprint())));
         livePolling = new Timeline(new KeyFrame(LIVE_POLL, event -> browserModel.pollLive()));
         livePolling.setCycleCount(Timeline.INDEFINITE);
+    }
+
+    private static Optional<WizardItem> currentItem(OperationDetailViewModel detailModel) {
+        DlqEntryRecord entry = detailModel.entryProperty().get();
+        return entry == null ? Optional.empty()
+                : Optional.of(new WizardItem(entry.operationId(), entry.id(), entry.version()));
+    }
+
+    private void afterDecision(OperationDetailViewModel model) {
+        model.refresh();
+        browserModel.reload();
+    }
+
+    private Window window() {
+        return browser.root().getScene().getWindow();
+    }
+
+    /** Opens the wizard on the given entries; decisions taken in it refresh the list and the detail. */
+    void openWizard(List<WizardItem> items) {
+        if (items.isEmpty()) {
+            return;
+        }
+        ReconciliationWizardViewModel model = new ReconciliationWizardViewModel(backend, executor, items, operator);
+        ReconciliationWizardView view = ReconciliationWizardView.load(model, window(), Theme.stylesheet());
+        view.showAndWait();
+        WizardItem first = items.get(0);
+        detailModel.show(first.operationId(), first.dlqEntryId() == null ? 0 : first.dlqEntryId());
+        browserModel.reload();
+    }
+
+    /** Opens the wizard on a fingerprint group's open entries (at most {@value #GROUP_LIMIT}). */
+    private void openGroupWizard(FingerprintGroup group) {
+        DlqFilter filter = DlqFilter.none().withFingerprint(group.fingerprint()).withDecisionState(DecisionState.OPEN);
+        executor.submit("Loading the open entries of group " + group.fingerprint(), () -> {
+            List<WizardItem> items = new ArrayList<>();
+            DlqPage page = queries.firstPage(filter, 500);
+            while (true) {
+                page.rows().forEach(row -> items.add(new WizardItem(row.operationId(), row.id(), row.version())));
+                if (!page.hasNext() || items.size() >= GROUP_LIMIT) {
+                    return items;
+                }
+                page = queries.page(filter, page.next(), PageDirection.NEXT, 500);
+            }
+        }, this::openWizard);
     }
 
     @Override

@@ -70,6 +70,11 @@ public final class UiExecutor implements AutoCloseable {
         failureSink.accept(failure);
     }
 
+    /** Runs {@code update} on the UI thread: progress reported from inside a background task. */
+    public void onUi(Runnable update) {
+        ui.execute(update);
+    }
+
     /** How many tasks are running or queued; changes on the UI thread. */
     public ReadOnlyIntegerProperty runningProperty() {
         return running.getReadOnlyProperty();

@@ -91,7 +91,6 @@ public final class OperationDetailView {
 
     private void initializeParts() {
         attemptTable.setFixedCellSize(26);
-        attemptTable.setColumnResizePolicy(TableView.CONSTRAINED_RESIZE_POLICY_FLEX_LAST_COLUMN);
         attemptTable.getColumns().setAll(List.of(
                 column("#", 40, a -> String.valueOf(a.attempt())),
                 column("Outcome", 120, AttemptRecord::outcome),

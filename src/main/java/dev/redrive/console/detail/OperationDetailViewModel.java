@@ -160,7 +160,7 @@ public final class OperationDetailViewModel {
         payload.set(redaction.pretty(operation.payload()));
         attempts.setAll(loadedDetails.attempts());
         audit.setAll(loadedDetails.audit());
-        timeline.set(timeline(loadedDetails, shown));
+        timeline.set(timelineOf(loadedDetails, shown));
         message.set("");
         loaded.set(true);
     }
@@ -172,7 +172,8 @@ public final class OperationDetailViewModel {
         return reconciled || entry == null ? state : entry.sideEffect();
     }
 
-    static TimelineData timeline(OperationDetails details, DlqEntryRecord entry) {
+    /** The attempts of an operation as the timeline draws them, up to the moment {@code entry} was dead-lettered. */
+    public static TimelineData timelineOf(OperationDetails details, DlqEntryRecord entry) {
         return new TimelineData(details.attempts().stream().map(attempt -> new TimelineAttempt(attempt.attempt(),
                         attempt.startedAt(), attempt.finishedAt(), attempt.outcome(),
                         attempt.errorClass() == null ? null : attempt.errorClass().name(), attempt.errorMessage(),

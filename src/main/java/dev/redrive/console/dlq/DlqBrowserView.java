@@ -79,6 +79,8 @@ public final class DlqBrowserView {
     private DlqBrowserViewModel model;
     private Consumer<List<DlqRow>> wizardOpener = rows -> { };
     private Consumer<FingerprintGroup> groupWizardOpener = group -> { };
+    private Consumer<List<DlqRow>> selectionExporter = rows -> { };
+    private Consumer<FingerprintGroup> groupExporter = group -> { };
     private DlqRow anchor;
     private VirtualFlow<?> flow;
     private boolean rangeCheckPending;
@@ -107,9 +109,9 @@ public final class DlqBrowserView {
         table.getSelectionModel().setSelectionMode(SelectionMode.MULTIPLE);
         table.setPlaceholder(new Label("No DLQ entries match the filter."));
         table.getColumns().setAll(List.of(
-                column("Entered", 110, row -> ENTERED.format(row.enteredAt())),
+                column("Entered", 125, row -> ENTERED.format(row.enteredAt())),
                 badgeColumn(),
-                column("Class", 150, row -> row.errorClass().name()),
+                column("Class", 165, row -> row.errorClass().name()),
                 column("Tool", 110, DlqRow::tool),
                 column("Operation", 230, DlqRow::operationId),
                 column("Error", 320, DlqRow::errorMessage),
@@ -128,7 +130,12 @@ public final class DlqBrowserView {
         });
         table.setContextMenu(new ContextMenu(
                 item("Copy operation id", this::copyOperationId),
-                item("Reconcile / redrive…", this::openWizard)));
+                item("Reconcile / redrive…", this::openWizard),
+                item("Export report of the selection…", () -> {
+                    if (!model.selection().isEmpty()) {
+                        selectionExporter.accept(List.copyOf(model.selection()));
+                    }
+                })));
 
         groupTable.setFixedCellSize(ROW_HEIGHT);
         groupTable.setPlaceholder(new Label("No fingerprint groups match the filter."));
@@ -156,6 +163,12 @@ public final class DlqBrowserView {
                     FingerprintGroup group = groupTable.getSelectionModel().getSelectedItem();
                     if (group != null) {
                         groupWizardOpener.accept(group);
+                    }
+                }),
+                item("Export group report…", () -> {
+                    FingerprintGroup group = groupTable.getSelectionModel().getSelectedItem();
+                    if (group != null) {
+                        groupExporter.accept(group);
                     }
                 })));
         groupTable.setOnKeyPressed(event -> {
@@ -311,6 +324,14 @@ public final class DlqBrowserView {
 
     public void onOpenGroupWizard(Consumer<FingerprintGroup> opener) {
         this.groupWizardOpener = opener;
+    }
+
+    public void onExportSelection(Consumer<List<DlqRow>> exporter) {
+        this.selectionExporter = exporter;
+    }
+
+    public void onExportGroup(Consumer<FingerprintGroup> exporter) {
+        this.groupExporter = exporter;
     }
 
     @FXML private void applyFilter() { model.applyFilter(); }

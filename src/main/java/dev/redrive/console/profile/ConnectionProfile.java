@@ -3,15 +3,21 @@ package dev.redrive.console.profile;
 import dev.redrive.config.ConfigurationException;
 import dev.redrive.config.RedriveConfig;
 
+import java.util.Map;
+import java.util.TreeMap;
+
 /**
  * A saved place to connect to. Holds no password: that is asked at connect time or kept in the {@link PasswordVault}.
  *
  * @param tls                 require TLS to both servers ({@code sslmode=require} for PostgreSQL, {@code rediss://})
  * @param tracerUrlTemplate   where "open in tracer" goes; {@code {trace_id}} is replaced by the trace id
  * @param operator            the name decisions are recorded under; blank means the OS user
+ * @param lookupEndpoints     per tool, the URL its reconciliation look-up answers under (the idempotency key is
+ *                            appended), e.g. {@code demo.charge -> http://127.0.0.1:8080/tools/demo.charge/effects/}
  */
 public record ConnectionProfile(String name, String pgUrl, String pgUser, String redisUri, String namespace,
-                                boolean tls, String tracerUrlTemplate, String operator) {
+                                boolean tls, String tracerUrlTemplate, String operator,
+                                Map<String, String> lookupEndpoints) {
 
     public ConnectionProfile {
         if (name == null || name.isBlank()) {
@@ -20,6 +26,42 @@ public record ConnectionProfile(String name, String pgUrl, String pgUser, String
         name = name.trim();
         tracerUrlTemplate = tracerUrlTemplate == null ? "" : tracerUrlTemplate.trim();
         operator = operator == null ? "" : operator.trim();
+        lookupEndpoints = lookupEndpoints == null ? Map.of() : Map.copyOf(new TreeMap<>(lookupEndpoints));
+    }
+
+    public ConnectionProfile(String name, String pgUrl, String pgUser, String redisUri, String namespace,
+                             boolean tls, String tracerUrlTemplate, String operator) {
+        this(name, pgUrl, pgUser, redisUri, namespace, tls, tracerUrlTemplate, operator, Map.of());
+    }
+
+    public ConnectionProfile withLookupEndpoints(Map<String, String> endpoints) {
+        return new ConnectionProfile(name, pgUrl, pgUser, redisUri, namespace, tls, tracerUrlTemplate, operator,
+                endpoints);
+    }
+
+    /** Parses {@code tool=url, tool=url} (REDRIVE_LOOKUP_ENDPOINTS and the profile editor's field). */
+    public static Map<String, String> parseLookupEndpoints(String text) {
+        Map<String, String> endpoints = new TreeMap<>();
+        if (text == null || text.isBlank()) {
+            return endpoints;
+        }
+        for (String pair : text.split("[,;\\s]+")) {
+            if (pair.isBlank()) {
+                continue;
+            }
+            int equals = pair.indexOf('=');
+            if (equals <= 0 || equals == pair.length() - 1) {
+                throw new ConfigurationException("a reconciliation look-up is written tool=url, got '" + pair + "'");
+            }
+            endpoints.put(pair.substring(0, equals).trim(), pair.substring(equals + 1).trim());
+        }
+        return endpoints;
+    }
+
+    /** The inverse of {@link #parseLookupEndpoints}. */
+    public String lookupEndpointsText() {
+        return lookupEndpoints.entrySet().stream().map(e -> e.getKey() + "=" + e.getValue())
+                .collect(java.util.stream.Collectors.joining(", "));
     }
 
     /** The profile for the REDRIVE_* settings the console was started with. */

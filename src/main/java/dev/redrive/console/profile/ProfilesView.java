@@ -28,6 +28,7 @@ public final class ProfilesView {
     @FXML private CheckBox tlsBox;
     @FXML private TextField tracerField;
     @FXML private TextField operatorField;
+    @FXML private TextField lookupField;
     @FXML private Button testButton;
     @FXML private Label messageLabel;
     @FXML private ListView<ConnectionCheck.Step> checkList;
@@ -69,6 +70,7 @@ public final class ProfilesView {
         tlsBox.selectedProperty().bindBidirectional(model.tlsProperty());
         tracerField.textProperty().bindBidirectional(model.tracerUrlTemplateProperty());
         operatorField.textProperty().bindBidirectional(model.operatorProperty());
+        lookupField.textProperty().bindBidirectional(model.lookupEndpointsProperty());
         testButton.disableProperty().bind(model.checkingProperty());
         messageLabel.textProperty().bind(model.messageProperty());
         checkList.setItems(model.checkSteps());

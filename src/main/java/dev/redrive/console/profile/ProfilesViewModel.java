@@ -39,6 +39,7 @@ public final class ProfilesViewModel {
     private final BooleanProperty tls = new SimpleBooleanProperty();
     private final StringProperty tracerUrlTemplate = new SimpleStringProperty("");
     private final StringProperty operator = new SimpleStringProperty("");
+    private final StringProperty lookupEndpoints = new SimpleStringProperty("");
     private final ObservableList<ConnectionCheck.Step> checkSteps = FXCollections.observableArrayList();
     private final ReadOnlyStringWrapper message = new ReadOnlyStringWrapper("");
     private final ReadOnlyBooleanWrapper checking = new ReadOnlyBooleanWrapper();
@@ -79,6 +80,7 @@ public final class ProfilesViewModel {
         tls.set(profile.tls());
         tracerUrlTemplate.set(profile.tracerUrlTemplate());
         operator.set(profile.operator());
+        lookupEndpoints.set(profile.lookupEndpointsText());
         password.set(remembered.orElse(""));
         rememberPassword.set(remembered.isPresent());
         checkSteps.clear();
@@ -89,7 +91,8 @@ public final class ProfilesViewModel {
     public Optional<ConnectionProfile> formProfile() {
         try {
             ConnectionProfile profile = new ConnectionProfile(name.get(), pgUrl.get(), pgUser.get(), redisUri.get(),
-                    namespace.get(), tls.get(), tracerUrlTemplate.get(), operator.get());
+                    namespace.get(), tls.get(), tracerUrlTemplate.get(), operator.get(),
+                    ConnectionProfile.parseLookupEndpoints(lookupEndpoints.get()));
             profile.toConfig(password.get());
             return Optional.of(profile);
         } catch (ConfigurationException e) {
@@ -172,6 +175,7 @@ public final class ProfilesViewModel {
     public BooleanProperty tlsProperty() { return tls; }
     public StringProperty tracerUrlTemplateProperty() { return tracerUrlTemplate; }
     public StringProperty operatorProperty() { return operator; }
+    public StringProperty lookupEndpointsProperty() { return lookupEndpoints; }
     public ObservableList<ConnectionCheck.Step> checkSteps() { return checkSteps; }
     public ReadOnlyStringProperty messageProperty() { return message.getReadOnlyProperty(); }
     public ReadOnlyBooleanProperty checkingProperty() { return checking.getReadOnlyProperty(); }

@@ -52,13 +52,14 @@ public final class IncidentScenario {
     private SeededIncident build(SeedSize size) {
         String refundsApproval = "appr-refunds-" + day;
         String cancelledRun = "backfill-" + day;
+        PlannedRun billing = billing(size);
         List<PlannedRun> runs = List.of(
-                billing(size),
+                billing,
                 fulfilment(size),
                 refunds(size, refundsApproval),
                 receipts(size),
                 backfill(size, cancelledRun));
-        return new SeededIncident(runs, refundsApproval, cancelledRun);
+        return new SeededIncident(runs, billing.runId(), refundsApproval, cancelledRun);
     }
 
     private PlannedRun billing(SeedSize size) {

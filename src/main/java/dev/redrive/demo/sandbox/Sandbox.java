@@ -94,6 +94,8 @@ public final class Sandbox implements AutoCloseable {
         SeededIncident incident = IncidentScenario.plan(LocalDate.now(clock.withZone(ZoneOffset.UTC)), size);
         startWorker(IncidentScenario.ORIGINAL_SCHEMA_VERSION);
         new IncidentSeeder(database, redis, clock, log).seed(incident);
+        log.accept("first decisions of the triage:");
+        new IncidentHistory(database, redis, tools.lookupEndpoints(), clock, log).play(incident.billingRunId());
         log.accept("deploying " + IncidentScenario.CHANGED_TOOL.toolName() + " schema version "
                 + IncidentScenario.CHANGED_SCHEMA_VERSION + " (its failed operations were dispatched with version "
                 + IncidentScenario.ORIGINAL_SCHEMA_VERSION + ")");

@@ -2,6 +2,7 @@ package dev.redrive.console.detail;
 
 import dev.redrive.console.concurrent.UiExecutor;
 import dev.redrive.model.SideEffectState;
+import dev.redrive.report.Redactor;
 import dev.redrive.testing.TestNamespace;
 import dev.redrive.triage.detail.OperationDetailsLoader;
 import dev.redrive.triage.generate.DlqGenerator;
@@ -24,7 +25,7 @@ class OperationDetailViewModelTest {
 
     private OperationDetailViewModel model() {
         return new OperationDetailViewModel(new OperationDetailsLoader(ns.database())::require, UiExecutor.inline(),
-                new PayloadRedaction(), "https://tracer.example/trace/{trace_id}");
+                new PayloadRedaction(Redactor.defaults()), "https://tracer.example/trace/{trace_id}");
     }
 
     private static String[] entry(String where) {
@@ -46,7 +47,7 @@ class OperationDetailViewModelTest {
         assertThat(model.attempts()).hasSize(Integer.parseInt(entry[2]));
         assertThat(model.idempotencyKeyProperty().get()).startsWith("op-");
         assertThat(model.streamProperty().get()).endsWith(":dispatch");
-        assertThat(model.payloadProperty().get()).contains("\"amount\"").contains("•••• ")
+        assertThat(model.payloadProperty().get()).contains("\"amount\"").contains("[redacted]")
                 .doesNotContain("4111 1111 1111");
         assertThat(model.tracerUrlProperty().get()).startsWith("https://tracer.example/trace/")
                 .endsWith(model.traceIdProperty().get());

@@ -91,6 +91,21 @@ class SandboxSeedTest {
     }
 
     @Test
+    void theFirstTriageDecisions_areAudited_andTheRedriveRanOnce() {
+        assertThat(jdbc().query("SELECT DISTINCT decision_state FROM dlq_entries", row -> row.getString(1)))
+                .contains("DISCARDED", "RESOLVED", "REDRIVEN", "OPEN");
+        assertThat(jdbc().query("SELECT DISTINCT actor FROM audit_log WHERE operation_id IS NOT NULL", row -> row.getString(1)))
+                .contains("alice", "bob", "carol");
+        assertThat(jdbc().query("""
+                SELECT o.status || ' attempt ' || o.attempt || ', effects ' ||
+                       (SELECT count(*) FROM demo_tool_effects e WHERE e.idempotency_key = o.idempotency_key)
+                  FROM redrive_commands c JOIN operations o ON o.operation_id = c.operation_id
+                 WHERE c.status = 'SUCCEEDED'
+                """, row -> row.getString(1)))
+                .containsExactly("SUCCEEDED attempt " + (IncidentScenario.EXHAUSTS_RETRIES + 1) + ", effects 1");
+    }
+
+    @Test
     void malformedDispatches_areDeadLetteredAsInvalidInputWithTheirRawMessage() {
         assertThat(jdbc().queryLong("""
                 SELECT count(*) FROM dlq_entries WHERE error_class = 'INVALID_INPUT' AND raw_message->>'runtime_version' = 'legacy-runtime-0.9'

@@ -5,7 +5,14 @@ import dev.redrive.console.ConsoleLauncher;
 import dev.redrive.demo.sandbox.Sandbox;
 import dev.redrive.demo.sandbox.SeedSize;
 import javafx.application.Platform;
+import dev.redrive.model.DecisionState;
+import dev.redrive.model.FailureClass;
+import dev.redrive.model.SideEffectState;
+import dev.redrive.triage.query.DlqRow;
+import javafx.scene.Node;
 import javafx.scene.control.ButtonBase;
+import javafx.scene.control.TableView;
+import javafx.scene.control.ToggleButton;
 import javafx.scene.control.Labeled;
 import javafx.scene.control.MenuButton;
 import javafx.stage.Stage;
@@ -17,6 +24,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.Predicate;
 
 /**
  * Regenerates {@code screenshots/}: seeds the sandbox afresh, opens the console on it in this process (with the demo
@@ -29,6 +37,9 @@ import java.util.Optional;
 public final class ConsoleScreenshots {
     private static final Duration WINDOW_TIMEOUT = Duration.ofSeconds(60);
     private static final Duration DATA_TIMEOUT = Duration.ofSeconds(30);
+    /** The window size of every screenshot; the script's virtual screen is at least this big. */
+    private static final int WIDTH = 1680;
+    private static final int HEIGHT = 1050;
 
     private final Path output;
     private final List<String> written = new ArrayList<>();
@@ -69,22 +80,91 @@ public final class ConsoleScreenshots {
         Fx.run(() -> {
             main.setX(0);
             main.setY(0);
-            main.setWidth(1440);
-            main.setHeight(900);
+            main.setWidth(WIDTH);
+            main.setHeight(HEIGHT);
         });
         awaitText("#healthDlqOpen", "the queue health panel");
         Fx.pause(Duration.ofSeconds(2));
 
-        shoot("01-main-window", main);
-        shootDialog("02-connection-profiles", () -> fireMenuItem("#connectionMenu", "Connection profiles…"));
-        shootDialog("03-alert-thresholds", () -> fireButton("Alert thresholds…"));
-        shootDark("04-main-window-dark");
+        awaitRows("#dlqTable");
+        shoot("01-dlq-entries", main);
+        shootDetail("02-detail-possible-side-effect", row -> row.sideEffect() == SideEffectState.POSSIBLE
+                && row.decisionState() == DecisionState.OPEN);
+        shootDetail("03-detail-schema-changed", row -> row.tool().equals("demo.ship")
+                && row.errorClass() == FailureClass.INVALID_INPUT);
+        shootDetail("04-detail-redriven", row -> row.decisionState() == DecisionState.REDRIVEN);
+        shootGroups("05-dlq-groups");
+        shootDialog("06-connection-profiles", () -> fireMenuItem("#connectionMenu", "Connection profiles…"));
+        shootDialog("07-alert-thresholds", () -> fireButton("Alert thresholds…"));
+        shootDark("08-dark-theme");
 
         System.out.println("wrote " + written.size() + " screenshot(s) to " + output.toAbsolutePath() + ": " + written);
         if (!skipped.isEmpty()) {
             System.out.println("skipped: " + skipped);
         }
         return written.isEmpty() ? 1 : 0;
+    }
+
+    /** Selects the first entry of the flat list that matches, waits for its detail, photographs the window. */
+    private void shootDetail(String name, Predicate<DlqRow> which) {
+        press("#flatView");
+        Optional<TableView<DlqRow>> table = dlqTable();
+        if (table.isEmpty()) {
+            skipped.add(name + " (no #dlqTable)");
+            return;
+        }
+        boolean selected = Fx.call(() -> {
+            TableView<DlqRow> rows = table.get();
+            for (int i = 0; i < rows.getItems().size(); i++) {
+                if (which.test(rows.getItems().get(i))) {
+                    rows.getSelectionModel().clearAndSelect(i);
+                    rows.scrollTo(Math.max(0, i - 3));
+                    return true;
+                }
+            }
+            return false;
+        });
+        if (!selected) {
+            skipped.add(name + " (no matching entry on the first page)");
+            return;
+        }
+        awaitText("#detailOperationId", "the operation detail");
+        Fx.pause(Duration.ofSeconds(2));
+        shoot(name, main);
+    }
+
+    private void shootGroups(String name) {
+        if (!press("#groupedView")) {
+            skipped.add(name + " (no #groupedView)");
+            return;
+        }
+        awaitRows("#groupTable");
+        Fx.pause(Duration.ofSeconds(1));
+        shoot(name, main);
+        press("#flatView");
+    }
+
+    /** Presses a toggle button the way a click does (its action runs), unless it is already down. */
+    private boolean press(String selector) {
+        Optional<ToggleButton> toggle = Fx.lookup(main, selector)
+                .filter(ToggleButton.class::isInstance).map(ToggleButton.class::cast);
+        toggle.ifPresent(button -> Fx.run(() -> {
+            if (!button.isSelected()) {
+                button.fire();
+            }
+        }));
+        return toggle.isPresent();
+    }
+
+    @SuppressWarnings("unchecked")
+    private Optional<TableView<DlqRow>> dlqTable() {
+        return Fx.lookup(main, "#dlqTable").filter(TableView.class::isInstance).map(node -> (TableView<DlqRow>) node);
+    }
+
+    private void awaitRows(String selector) {
+        Fx.await(DATA_TIMEOUT, () -> Fx.lookup(main, selector)
+                        .filter(node -> node instanceof TableView<?> table && !table.getItems().isEmpty()))
+                .orElseThrow(() -> new IllegalStateException(selector + " showed no rows within " + DATA_TIMEOUT));
     }
 
     private void shoot(String name, Window window) {
@@ -117,7 +197,7 @@ public final class ConsoleScreenshots {
     }
 
     private void shootDark(String name) {
-        Optional<javafx.scene.Node> toggle = Fx.lookup(main, "#darkSwitch");
+        Optional<Node> toggle = Fx.lookup(main, "#darkSwitch");
         if (toggle.isEmpty()) {
             skipped.add(name + " (no #darkSwitch)");
             return;

@@ -1,0 +1,90 @@
+package dev.redrive.console.wizard;
+
+import dev.redrive.console.concurrent.UiExecutor;
+import dev.redrive.triage.decision.DecisionKind;
+import dev.redrive.triage.decision.DecisionResult;
+import javafx.scene.control.Alert;
+import javafx.scene.control.ButtonBar;
+import javafx.scene.control.ButtonType;
+import javafx.scene.control.Dialog;
+import javafx.scene.control.Label;
+import javafx.scene.control.TextArea;
+import javafx.scene.control.TextField;
+import javafx.scene.layout.GridPane;
+import javafx.stage.Window;
+
+import java.util.Optional;
+import java.util.function.Consumer;
+
+/**
+ * Resolve and discard without the wizard: a dialog asks for the reason (and the operator), the decision runs in the
+ * background, and its outcome is shown as it is, refusals included with who decided and when.
+ */
+public final class DecisionDialogs {
+    private final WizardBackend backend;
+    private final UiExecutor executor;
+
+    public DecisionDialogs(WizardBackend backend, UiExecutor executor) {
+        this.backend = backend;
+        this.executor = executor;
+    }
+
+    /** What the operator typed: why, and under which name. */
+    public record Reasoned(String reason, String operator) {
+    }
+
+    public void decide(Window owner, DecisionKind kind, WizardItem item, String operator, Consumer<DecisionResult> done) {
+        ask(owner, kind, item.operationId(), operator).ifPresent(answer -> executor.submit(
+                verb(kind) + " " + item.operationId(),
+                () -> kind == DecisionKind.RESOLVE ? backend.resolve(item.target(), answer.operator(), answer.reason())
+                        : backend.discard(item.target(), answer.operator(), answer.reason()),
+                result -> {
+                    show(owner, result);
+                    done.accept(result);
+                }));
+    }
+
+    private static Optional<Reasoned> ask(Window owner, DecisionKind kind, String operationId, String operator) {
+        TextArea reason = new TextArea();
+        reason.setPrefRowCount(3);
+        reason.setWrapText(true);
+        reason.setId("decisionDialogReason");
+        TextField who = new TextField(operator);
+        GridPane grid = new GridPane();
+        grid.setHgap(10);
+        grid.setVgap(8);
+        grid.addRow(0, new Label("Reason"), reason);
+        grid.addRow(1, new Label("Operator"), who);
+        Dialog<Reasoned> dialog = new Dialog<>();
+        dialog.initOwner(owner);
+        dialog.setTitle(verb(kind) + " " + operationId);
+        dialog.setHeaderText(kind == DecisionKind.RESOLVE
+                ? "Mark the operation succeeded with its reconciled result. It will never run again."
+                : "Give the operation up. It will never run again.");
+        ButtonType confirm = new ButtonType(verb(kind), ButtonBar.ButtonData.OK_DONE);
+        dialog.getDialogPane().getButtonTypes().addAll(confirm, ButtonType.CANCEL);
+        dialog.getDialogPane().setContent(grid);
+        dialog.getDialogPane().lookupButton(confirm).disableProperty()
+                .bind(reason.textProperty().isEmpty().or(who.textProperty().isEmpty()));
+        dialog.setResultConverter(button -> button == confirm
+                ? new Reasoned(reason.getText().strip(), who.getText().strip()) : null);
+        return dialog.showAndWait();
+    }
+
+    private static void show(Window owner, DecisionResult result) {
+        Alert alert = new Alert(result.recorded() ? Alert.AlertType.INFORMATION : Alert.AlertType.WARNING);
+        alert.initOwner(owner);
+        alert.setTitle(result.kind() + " " + result.operationId());
+        alert.setHeaderText(result.recorded() ? "Recorded" : "Not recorded: " + result.outcome());
+        alert.setContentText(result.message());
+        alert.show();
+    }
+
+    private static String verb(DecisionKind kind) {
+        return switch (kind) {
+            case REDRIVE -> "Redrive";
+            case RESOLVE -> "Resolve";
+            case DISCARD -> "Discard";
+        };
+    }
+}

@@ -1,0 +1,60 @@
+package dev.redrive.console.wizard;
+
+import dev.redrive.triage.decision.DecisionResult;
+import dev.redrive.triage.decision.Decisions;
+import dev.redrive.triage.decision.ReconciliationResult;
+import dev.redrive.triage.decision.SideEffectLookup;
+import dev.redrive.triage.detail.OperationDetails;
+import dev.redrive.triage.detail.OperationDetailsLoader;
+import dev.redrive.triage.detail.ReconciliationOutcome;
+import dev.redrive.triage.precondition.DecisionTarget;
+import dev.redrive.triage.precondition.PreconditionReport;
+
+/** The wizard's backend on the triage core: the decisions service, the details loader and the tools' look-ups. */
+public final class TriageWizardBackend implements WizardBackend {
+    private final Decisions decisions;
+    private final OperationDetailsLoader loader;
+    private final SideEffectLookup lookup;
+
+    public TriageWizardBackend(Decisions decisions, OperationDetailsLoader loader, SideEffectLookup lookup) {
+        this.decisions = decisions;
+        this.loader = loader;
+        this.lookup = lookup;
+    }
+
+    @Override
+    public OperationDetails load(String operationId) {
+        return loader.require(operationId);
+    }
+
+    @Override
+    public PreconditionReport check(DecisionTarget target) {
+        return decisions.checkRedrive(target).preconditions();
+    }
+
+    @Override
+    public ReconciliationResult reconcileWithTool(String operationId, String operator) {
+        return decisions.reconcileWithTool(operationId, lookup, operator);
+    }
+
+    @Override
+    public ReconciliationResult recordReconciliation(String operationId, ReconciliationOutcome outcome, String evidence,
+                                                     String operator) {
+        return decisions.recordReconciliation(operationId, outcome, evidence, null, operator);
+    }
+
+    @Override
+    public DecisionResult redrive(DecisionTarget target, String operator, String reason) {
+        return decisions.redrive(target, operator, reason);
+    }
+
+    @Override
+    public DecisionResult resolve(DecisionTarget target, String operator, String reason) {
+        return decisions.resolve(target, null, operator, reason);
+    }
+
+    @Override
+    public DecisionResult discard(DecisionTarget target, String operator, String reason) {
+        return decisions.discard(target, operator, reason);
+    }
+}

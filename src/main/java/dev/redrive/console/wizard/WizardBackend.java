@@ -1,0 +1,29 @@
+package dev.redrive.console.wizard;
+
+import dev.redrive.triage.decision.DecisionResult;
+import dev.redrive.triage.decision.ReconciliationResult;
+import dev.redrive.triage.detail.OperationDetails;
+import dev.redrive.triage.detail.ReconciliationOutcome;
+import dev.redrive.triage.precondition.DecisionTarget;
+import dev.redrive.triage.precondition.PreconditionReport;
+
+/** What the reconciliation wizard asks of the triage core. Every call runs off the FX thread. */
+public interface WizardBackend {
+    OperationDetails load(String operationId);
+
+    /** Every redrive precondition against the store's facts now; writes nothing. */
+    PreconditionReport check(DecisionTarget target);
+
+    /** Asks the tool's reconciliation look-up and records its answer. */
+    ReconciliationResult reconcileWithTool(String operationId, String operator);
+
+    /** Records what the operator established about the side effect, with their evidence. */
+    ReconciliationResult recordReconciliation(String operationId, ReconciliationOutcome outcome, String evidence,
+                                              String operator);
+
+    DecisionResult redrive(DecisionTarget target, String operator, String reason);
+
+    DecisionResult resolve(DecisionTarget target, String operator, String reason);
+
+    DecisionResult discard(DecisionTarget target, String operator, String reason);
+}

@@ -1,0 +1,112 @@
+package dev.redrive.console;
+
+import dev.redrive.console.concurrent.UiExecutor;
+import dev.redrive.console.main.MainWindowView;
+import dev.redrive.console.main.MainWindowViewModel;
+import dev.redrive.console.main.Theme;
+import dev.redrive.console.main.WindowLayout;
+import dev.redrive.console.profile.ConnectionProfile;
+import dev.redrive.testing.TestNamespace;
+import dev.redrive.triage.generate.DlqGenerator;
+import dev.redrive.triage.query.DlqRow;
+import javafx.embed.swing.SwingFXUtils;
+import javafx.scene.Scene;
+import javafx.scene.control.TableView;
+import javafx.stage.Stage;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.testfx.api.FxRobot;
+import org.testfx.framework.junit5.ApplicationExtension;
+import org.testfx.framework.junit5.Start;
+
+import javax.imageio.ImageIO;
+import java.io.File;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.prefs.Preferences;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+@ExtendWith(ApplicationExtension.class)
+class MainWindowTest {
+    @RegisterExtension
+    static final TestNamespace ns = new TestNamespace();
+    private static final Duration WAIT = Duration.ofSeconds(15);
+    private static final Preferences PREFERENCES = Preferences.userRoot().node("dev/redrive/console-test-main");
+
+    private UiExecutor executor;
+    private MainWindowViewModel model;
+    private MainWindowView view;
+    private Stage stage;
+
+    @BeforeAll
+    static void seed() {
+        new DlqGenerator(ns.database(), Clock.systemUTC()).generate(120, "main");
+    }
+
+    @Start
+    void start(Stage stage) {
+        this.stage = stage;
+        Theme.apply(false);
+        executor = UiExecutor.forFx(2);
+        model = new MainWindowViewModel(executor, Clock.systemUTC());
+        view = MainWindowView.load(model, session -> new ConsoleScreens(session, executor, PREFERENCES, null));
+        Scene scene = new Scene(view.root(), 1260, 780);
+        scene.getStylesheets().add(Theme.stylesheet());
+        stage.setScene(scene);
+        stage.show();
+    }
+
+    @AfterEach
+    void close(FxRobot robot) {
+        robot.interact(view::close);
+        executor.close();
+    }
+
+    @Test
+    void aServerThatIsNotThereIsNamedInTheStatusBarAndTheWindowStaysUsable(FxRobot robot) {
+        ConnectionProfile broken = new ConnectionProfile("broken", ns.config().pgUrl(), ns.config().pgUser(),
+                "redis://127.0.0.1:1", ns.name(), false, "", "");
+
+        robot.interact(() -> model.connect(broken, ns.config().pgPassword()));
+
+        await().atMost(WAIT).untilAsserted(() -> assertThat(robot.lookup("#errorLabel").queryLabeled().getText())
+                .startsWith("Connecting to broken failed: Redis at redis://127.0.0.1:1 is not reachable"));
+        assertThat(robot.lookup("#errorBox").query().isVisible()).isTrue();
+        assertThat(robot.lookup("#statusLabel").queryLabeled().getText()).isEqualTo("Not connected");
+        robot.clickOn("#darkSwitch");
+        assertThat(model.darkThemeProperty().get()).isTrue();
+    }
+
+    @Test
+    void connectingShowsTheDlqAndTheLayoutIsRemembered(FxRobot robot) throws Exception {
+        robot.interact(() -> model.connect(ConnectionProfile.of("local", ns.config()), ns.config().pgPassword()));
+
+        TableView<DlqRow> table = await().atMost(WAIT).until(
+                () -> robot.lookup("#dlqTable").tryQuery().map(node -> (TableView<DlqRow>) node).orElse(null),
+                found -> found != null && !found.getItems().isEmpty());
+        assertThat(table.getItems()).hasSize(100);
+        assertThat(robot.lookup("#connectionLabel").queryLabeled().getText()).startsWith("local · namespace " + ns.name());
+        await().atMost(WAIT).untilAsserted(() -> assertThat(robot.lookup("#healthDlqOpen").queryLabeled().getText())
+                .isEqualTo(String.valueOf(ns.database().jdbc().queryLong(
+                        "SELECT count(*) FROM dlq_entries WHERE decision_state = 'OPEN'"))));
+
+        robot.interact(() -> view.currentLayout(stage).save(PREFERENCES));
+        WindowLayout remembered = WindowLayout.load(PREFERENCES);
+        assertThat(remembered.width()).isEqualTo(stage.getWidth());
+        assertThat(remembered.darkTheme()).isEqualTo(model.darkThemeProperty().get());
+
+        File shot = new File("target/console-main-window.png");
+        robot.interact(() -> {
+            try {
+                ImageIO.write(SwingFXUtils.fromFXImage(view.root().snapshot(null, null), null), "png", shot);
+            } catch (java.io.IOException e) {
+                throw new java.io.UncheckedIOException(e);
+            }
+        });
+    }
+}
