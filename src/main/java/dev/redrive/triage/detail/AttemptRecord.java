@@ -28,4 +28,8 @@ public record AttemptRecord(
         Long retryAfterMs,
         Instant nextEligibleAt,
         SideEffectState sideEffect) {
+
+    public boolean succeeded() {
+        return "SUCCEEDED".equals(outcome);
+    }
 }
