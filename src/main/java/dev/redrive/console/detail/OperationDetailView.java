@@ -172,10 +172,6 @@ public final class OperationDetailView {
         return root;
     }
 
-    public AttemptTimeline timeline() {
-        return timeline;
-    }
-
     private static TableColumn<AttemptRecord, String> column(String title, double width, Function<AttemptRecord, String> value) {
         TableColumn<AttemptRecord, String> column = new TableColumn<>(title);
         column.setPrefWidth(width);

@@ -293,10 +293,6 @@ public final class ReconciliationWizardView {
         wizard.showAndWait();
     }
 
-    public Wizard wizard() {
-        return wizard;
-    }
-
     @FXML
     private void askTool() {
         model.askToolForUnsettled();
