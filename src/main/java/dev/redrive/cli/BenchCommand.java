@@ -3,15 +3,15 @@ package dev.redrive.cli;
 import dev.redrive.bench.WorkerBenchmark;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
-import picocli.CommandLine.Model.CommandSpec;
 
 import java.util.concurrent.Callable;
 
 @Command(name = "bench", mixinStandardHelpOptions = true,
         description = "Benchmarks that print ratios against a baseline measured in the same run.",
-        subcommands = {BenchCommand.WorkerBench.class})
+        subcommands = {BenchCommand.WorkerBench.class, BenchDlqCommand.class})
 final class BenchCommand {
 
     @Command(name = "worker", mixinStandardHelpOptions = true,

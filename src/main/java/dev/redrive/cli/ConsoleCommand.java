@@ -1,23 +1,39 @@
 package dev.redrive.cli;
 
 import dev.redrive.console.ConsoleLauncher;
+import dev.redrive.demo.sandbox.Sandbox;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+import java.time.Clock;
 
 @Command(name = "console", mixinStandardHelpOptions = true, description = "Open the triage console (the default command).")
 final class ConsoleCommand implements Runnable {
     @Mixin
     ConnectionOptions connection;
 
-    @Option(names = "--demo", description = "open the console on the sandbox (start it with the demo command first)")
+    @Option(names = "--demo", description = "open the console on the sandbox (namespace " + Sandbox.NAMESPACE
+            + " unless -n names another), seeding it first if it is empty; the demo tools and a worker run in-process")
     boolean demo;
+
+    @Spec
+    CommandSpec spec;
 
     @Option(names = "--profile", paramLabel = "NAME", description = "open a saved connection profile instead of the REDRIVE_* settings")
     String profile;
 
     @Override
     public void run() {
+        if (demo) {
+            try (Sandbox sandbox = Sandbox.openForConsole(DemoNamespace.config(connection, spec), Clock.systemUTC(),
+                    System.out::println)) {
+                ConsoleLauncher.launch(sandbox.config(), true, null);
+            }
+            return;
+        }
         ConsoleLauncher.launch(connection.config(), demo, profile);
     }
 }

@@ -41,7 +41,7 @@ final class DecisionPrinter {
         if (results.stream().anyMatch(r -> r.outcome() == DecisionOutcome.BLOCKED || r.outcome() == DecisionOutcome.ALREADY_DECIDED)) {
             return RedriveCommand.EXIT_BLOCKED;
         }
-        if (results.stream().anyMatch(r -> r.outcome() == DecisionOutcome.NOT_PUBLISHED)) {
+        if (results.stream().anyMatch(r -> r.outcome() == DecisionOutcome.NOT_PUBLISHED || r.outcome() == DecisionOutcome.REFUSED)) {
             return 1;
         }
         return 0;

@@ -29,6 +29,7 @@ import picocli.CommandLine.Command;
                 DiscardCommand.class,
                 ReconcileCommand.class,
                 ReportCommand.class,
+                DemoCommand.class,
                 CommandLine.HelpCommand.class
         })
 public final class RedriveCommand implements Runnable {

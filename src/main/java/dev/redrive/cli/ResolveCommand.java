@@ -11,6 +11,7 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
+import java.io.IOException;
 import java.io.PrintWriter;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -60,7 +61,7 @@ final class ResolveCommand implements Callable<Integer> {
     static JsonNode parseResult(String text) {
         try {
             return TriageJson.mapper().readTree(text);
-        } catch (java.io.IOException e) {
+        } catch (IOException e) {
             throw new IllegalArgumentException("--result must be JSON, got '" + text + "'");
         }
     }

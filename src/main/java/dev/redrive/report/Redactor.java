@@ -11,6 +11,7 @@ import dev.redrive.triage.detail.OperationRecord;
 import dev.redrive.triage.detail.ReconciliationRecord;
 import dev.redrive.triage.json.TriageJson;
 
+import java.io.IOException;
 import java.util.Arrays;
 import java.util.Iterator;
 import java.util.List;
@@ -147,7 +148,7 @@ public final class Redactor {
         }
         try {
             return TriageJson.mapper().readTree(trimmed);
-        } catch (java.io.IOException e) {
+        } catch (IOException e) {
             return null;
         }
     }

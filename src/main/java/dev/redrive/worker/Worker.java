@@ -186,7 +186,10 @@ public final class Worker {
             return this;
         }
 
-        /** How many entries one read, claim or commit carries at most (default 64). */
+        /**
+         * How many entries one read, claim or commit carries at most (default 64). Up to this many claimed attempts
+         * may wait for a pool thread; one whose lease expires while waiting is not run and stays pending.
+         */
         public Builder batchSize(int batchSize) {
             this.batchSize = atLeastOne(batchSize, "batchSize");
             return this;

@@ -24,8 +24,8 @@ class FailureClassesTest {
     @BeforeAll
     static void startWorker() {
         kit = new WorkerTestKit(ns);
-        kit.tools().stallAnswers(Duration.ofMillis(1500));
-        kit.start(kit.worker("classes-worker", kit.charge(Duration.ofMillis(500))));
+        kit.tools().stallAnswers(Duration.ofMillis(3000));
+        kit.start(kit.worker("classes-worker", kit.charge(Duration.ofMillis(1500))));
     }
 
     @AfterAll

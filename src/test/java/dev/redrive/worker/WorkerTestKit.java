@@ -17,6 +17,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
 
+import org.awaitility.core.ConditionTimeoutException;
+
 import static org.awaitility.Awaitility.await;
 
 /** What the worker scenarios share: the demo tools over real HTTP, quick worker settings and SQL look-ups. */
@@ -85,7 +87,22 @@ final class WorkerTestKit implements AutoCloseable {
     }
 
     void awaitStatus(OperationId id, String status, Duration within) {
-        await().atMost(within).pollInterval(Duration.ofMillis(50)).until(() -> status.equals(status(id)));
+        try {
+            await().atMost(within).pollInterval(Duration.ofMillis(50)).until(() -> status.equals(status(id)));
+        } catch (ConditionTimeoutException e) {
+            throw new AssertionError(id + " did not become " + status + " within " + within + ": " + describe(id), e);
+        }
+    }
+
+    /** The operation row, its attempts and the tool calls it made, for a failure message. */
+    String describe(OperationId id) {
+        return jdbc().query("SELECT to_jsonb(o)::text FROM operations o WHERE operation_id = ?", row -> row.getString(1), id.value())
+                + " attempts " + jdbc().query("SELECT to_jsonb(a)::text FROM attempts a WHERE operation_id = ? ORDER BY id",
+                row -> row.getString(1), id.value())
+                + " calls " + jdbc().query("SELECT received_at || ' ' || http_status FROM demo_tool_calls WHERE idempotency_key = ? ORDER BY id",
+                row -> row.getString(1), id.idempotencyKey())
+                + " retry set " + ns.redis().sync().zrangeWithScores(ns.redis().keys().retry(), 0, -1)
+                + " pending " + pendingEntries();
     }
 
     long count(String sql, Object... params) {

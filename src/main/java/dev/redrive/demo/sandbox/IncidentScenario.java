@@ -25,6 +25,12 @@ public final class IncidentScenario {
     public static final String CHANGED_SCHEMA_VERSION = "2";
     public static final String ORIGINAL_SCHEMA_VERSION = "1";
 
+    /**
+     * A fault count that outlasts the sandbox worker's attempts: the operation is dead-lettered, and a redrive (one
+     * attempt more) then succeeds, as when a dependency has recovered. Faults without a count fail a redrive too.
+     */
+    static final int EXHAUSTS_RETRIES = SandboxWorker.MAX_RETRYABLE_ATTEMPTS;
+
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final String[] CITIES = {"Berlin", "Lisbon", "Lyon", "Porto", "Graz", "Utrecht", "Gdansk", "Turin"};
     private static final String[] COUNTRIES = {"DE", "PT", "FR", "PT", "AT", "NL", "PL", "IT"};
@@ -46,13 +52,14 @@ public final class IncidentScenario {
     private SeededIncident build(SeedSize size) {
         String refundsApproval = "appr-refunds-" + day;
         String cancelledRun = "backfill-" + day;
+        PlannedRun billing = billing(size);
         List<PlannedRun> runs = List.of(
-                billing(size),
+                billing,
                 fulfilment(size),
                 refunds(size, refundsApproval),
                 receipts(size),
                 backfill(size, cancelledRun));
-        return new SeededIncident(runs, refundsApproval, cancelledRun);
+        return new SeededIncident(runs, billing.runId(), refundsApproval, cancelledRun);
     }
 
     private PlannedRun billing(SeedSize size) {
@@ -60,10 +67,13 @@ public final class IncidentScenario {
         run.add(size.count(80), null, this::charge);
         run.add(size.count(14), "rate_limit:2:1", this::charge);
         run.add(size.count(10), "transient:1", this::charge);
-        run.add(size.count(9), "rate_limit", this::charge);
-        run.add(size.count(8), "transient", this::charge);
+        run.add(size.count(5), "rate_limit:" + EXHAUSTS_RETRIES + ":1", this::charge);
+        run.add(size.count(4), "rate_limit", this::charge);
+        run.add(size.count(5), "transient:" + EXHAUSTS_RETRIES, this::charge);
+        run.add(size.count(3), "transient", this::charge);
         run.add(size.count(6), "timeout_after_apply:1", this::charge);
-        run.add(size.count(5), "timeout_after_apply;lookup_down", this::charge);
+        run.add(size.count(3), "timeout_after_apply;lookup_down:1", this::charge);
+        run.add(size.count(2), "timeout_after_apply;lookup_down", this::charge);
         run.add(size.count(4), "invalid", this::rejectedCharge);
         return run.toPlan("Nightly billing: the payment processor throttled and timed out; five charges may have "
                 + "been taken without the worker knowing.");
@@ -73,7 +83,8 @@ public final class IncidentScenario {
         Run run = new Run("fulfilment-" + day, CHANGED_TOOL, ORIGINAL_SCHEMA_VERSION, null);
         run.add(size.count(50), null, this::shipment);
         run.add(size.count(10), "dependency_down:2", this::shipment);
-        run.add(size.count(10), "dependency_down", this::shipment);
+        run.add(size.count(6), "dependency_down:" + EXHAUSTS_RETRIES, this::shipment);
+        run.add(size.count(4), "dependency_down", this::shipment);
         run.add(size.count(12), "invalid", this::shipmentWithoutCountry);
         run.add(size.count(4), "timeout_before_apply:1;lookup_down:1", this::shipment);
         return run.toPlan("Fulfilment: the carrier gateway was down, then shipped schema v2 (country code required); "

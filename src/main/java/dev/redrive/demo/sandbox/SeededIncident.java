@@ -6,7 +6,8 @@ import java.util.List;
  * The planned incident: its runs, and the after-the-fact changes that make redrives unsafe — the approval that gets
  * revoked and the run that gets cancelled (the schema change is {@link IncidentScenario#CHANGED_TOOL}).
  */
-public record SeededIncident(List<PlannedRun> runs, String revokedApprovalId, String cancelledRunId) {
+public record SeededIncident(List<PlannedRun> runs, String billingRunId, String revokedApprovalId,
+                             String cancelledRunId) {
     public SeededIncident {
         runs = List.copyOf(runs);
     }

@@ -1,8 +1,5 @@
 package dev.redrive.demo.tools;
 
-import java.util.Arrays;
-import java.util.Optional;
-
 /**
  * The remote systems the demo tool service plays. Each is served at {@code /tools/{name}} and looked up at
  * {@code /tools/{name}/effects/{idempotencyKey}}; they differ only in what their results are called.
@@ -51,9 +48,5 @@ public enum DemoTool {
 
     String lookupPrefix() {
         return path() + "/effects/";
-    }
-
-    public static Optional<DemoTool> byName(String toolName) {
-        return Arrays.stream(values()).filter(tool -> tool.toolName.equals(toolName)).findFirst();
     }
 }

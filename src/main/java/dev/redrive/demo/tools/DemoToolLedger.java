@@ -75,4 +75,20 @@ final class DemoToolLedger {
                 ORDER BY id DESC LIMIT 1
                 """, row -> row.getString(1), tool, idempotencyKey);
     }
+
+    long recordServerStarted(String baseUrl, long pid, Instant startedAt) {
+        return jdbc.queryLong("""
+                INSERT INTO demo_tool_servers (base_url, pid, started_at) VALUES (?, ?, ?) RETURNING id
+                """, baseUrl, pid, startedAt);
+    }
+
+    void recordServerStopped(long serverId, Instant stoppedAt) {
+        jdbc.update("UPDATE demo_tool_servers SET stopped_at = ? WHERE id = ? AND stopped_at IS NULL", stoppedAt, serverId);
+    }
+
+    Optional<String> latestRunningServer() {
+        return jdbc.queryOne("""
+                SELECT base_url FROM demo_tool_servers WHERE stopped_at IS NULL ORDER BY started_at DESC, id DESC LIMIT 1
+                """, row -> row.getString(1));
+    }
 }

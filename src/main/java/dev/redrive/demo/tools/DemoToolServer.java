@@ -2,6 +2,7 @@ package dev.redrive.demo.tools;
 
 import com.sun.net.httpserver.HttpServer;
 import dev.redrive.store.Database;
+import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -10,6 +11,8 @@ import java.net.InetSocketAddress;
 import java.net.URI;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.SynchronousQueue;
 import java.util.concurrent.ThreadPoolExecutor;
@@ -37,11 +40,16 @@ public final class DemoToolServer implements AutoCloseable {
 
     private final HttpServer server;
     private final ExecutorService executor;
+    private final DemoToolLedger ledger;
+    private final Clock clock;
     private volatile Duration stall = DEFAULT_STALL;
+    private long serverId;
 
-    private DemoToolServer(HttpServer server, ExecutorService executor) {
+    private DemoToolServer(HttpServer server, ExecutorService executor, DemoToolLedger ledger, Clock clock) {
         this.server = server;
         this.executor = executor;
+        this.ledger = ledger;
+        this.clock = clock;
     }
 
     /** Starts the service on 127.0.0.1 on a free port, recording into the database's namespace. */
@@ -58,8 +66,8 @@ public final class DemoToolServer implements AutoCloseable {
             throw new UncheckedIOException("cannot open the demo tool service on loopback: " + e.getMessage(), e);
         }
         ExecutorService executor = newExecutor();
-        DemoToolServer tools = new DemoToolServer(server, executor);
         DemoToolLedger ledger = new DemoToolLedger(database.jdbc());
+        DemoToolServer tools = new DemoToolServer(server, executor, ledger, clock);
         for (DemoTool tool : DemoTool.values()) {
             ToolDesk desk = new ToolDesk(tool, ledger, clock);
             server.createContext(tool.path(), new CallHandler(tool, desk, clock, tools::stallDuration));
@@ -67,7 +75,35 @@ public final class DemoToolServer implements AutoCloseable {
         }
         server.setExecutor(executor);
         server.start();
+        tools.serverId = ledger.recordServerStarted(tools.base().toString(), ProcessHandle.current().pid(), clock.instant());
         return tools;
+    }
+
+    /**
+     * The reconciliation look-up endpoints of the demo tools serving this namespace, by tool name, as the most
+     * recently started service that has not stopped recorded them; empty when none runs. For a console or CLI in
+     * another process than the one running the service.
+     */
+    public static Map<String, URI> lookupEndpoints(Database database) {
+        return new DemoToolLedger(database.jdbc()).latestRunningServer()
+                .map(URI::create)
+                .map(base -> {
+                    Map<String, URI> endpoints = new LinkedHashMap<>();
+                    for (DemoTool tool : DemoTool.values()) {
+                        endpoints.put(tool.toolName(), base.resolve(tool.lookupPrefix()));
+                    }
+                    return Map.copyOf(endpoints);
+                })
+                .orElse(Map.of());
+    }
+
+    /** This service's look-up endpoints by tool name, e.g. for a triage side-effect look-up. */
+    public Map<String, URI> lookupEndpoints() {
+        Map<String, URI> endpoints = new LinkedHashMap<>();
+        for (DemoTool tool : DemoTool.values()) {
+            endpoints.put(tool.toolName(), lookupEndpoint(tool));
+        }
+        return Map.copyOf(endpoints);
     }
 
     /** Sets how long a lost answer ({@code timeout_after_apply}, {@code timeout_before_apply}) is held back. */
@@ -106,6 +142,11 @@ public final class DemoToolServer implements AutoCloseable {
     /** Stops answering; stalled answers are dropped. */
     @Override
     public void close() {
+        try {
+            ledger.recordServerStopped(serverId, clock.instant());
+        } catch (RuntimeException e) {
+            LoggerFactory.getLogger(DemoToolServer.class).warn("could not record that the demo tools stopped: {}", e.getMessage());
+        }
         server.stop(0);
         executor.shutdownNow();
         try {

@@ -18,9 +18,11 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.UUID;
 
 /**
@@ -71,12 +73,19 @@ public final class OperationStore {
              WHERE command_id = ANY (?::text[]::uuid[]) AND status = 'ISSUED'
             """;
 
+    /* One statement finishes a whole group of attempts; a row whose fencing token moved on is simply not returned. */
     private static final String FINISH = """
-            UPDATE operations
-               SET status = ?, attempt = ?, result = COALESCE(?, result), side_effect = ?, last_error_class = ?,
-                   next_eligible_at = ?, redrive_command_id = ?, lease_owner = NULL, lease_delivery_id = NULL,
-                   lease_expires_at = NULL, updated_at = ?
-             WHERE operation_id = ? AND fencing_token = ? AND status = 'RUNNING'
+            UPDATE operations o
+               SET status = v.status, attempt = v.attempt, result = COALESCE(v.result, o.result),
+                   side_effect = v.side_effect, last_error_class = v.last_error_class,
+                   next_eligible_at = v.next_eligible_at, redrive_command_id = v.command_id, lease_owner = NULL,
+                   lease_delivery_id = NULL, lease_expires_at = NULL, updated_at = v.finished_at
+              FROM unnest(?::text[], ?::text[]::bigint[], ?::text[], ?::text[]::int[], ?::text[]::jsonb[], ?::text[],
+                          ?::text[], ?::text[]::timestamptz[], ?::text[]::uuid[], ?::text[]::timestamptz[])
+                       AS v(operation_id, fencing_token, status, attempt, result, side_effect, last_error_class,
+                            next_eligible_at, command_id, finished_at)
+             WHERE o.operation_id = v.operation_id AND o.fencing_token = v.fencing_token AND o.status = 'RUNNING'
+            RETURNING o.operation_id
             """;
 
     private static final String INSERT_ATTEMPT = """
@@ -204,62 +213,89 @@ public final class OperationStore {
 
     /**
      * Commits finished attempts in one transaction. Each commit is guarded by its fencing token: a worker whose lease
-     * was taken over gets {@code committed = false} for that operation and writes nothing for it.
+     * was taken over gets {@code committed = false} for that operation and writes nothing for it. Status changes and
+     * attempt rows go as one JDBC batch each.
      */
     public List<CommitResult> commit(List<AttemptCommit> commits) {
+        if (commits.isEmpty()) {
+            return List.of();
+        }
         return jdbc.inTransaction(() -> {
+            Set<String> finished = new HashSet<>(jdbc.query(FINISH, row -> row.getString(1), finishParameters(commits)));
+            List<AttemptCommit> committed = commits.stream()
+                    .filter(commit -> finished.contains(commit.lease().operationId())).toList();
+            jdbc.batch(INSERT_ATTEMPT, committed.stream().map(OperationStore::attemptParameters).toList());
+            jdbc.batch(INSERT_RECONCILIATION, committed.stream().filter(commit -> commit.reconciliation() != null)
+                    .map(OperationStore::reconciliationParameters).toList());
             List<CommitResult> results = new ArrayList<>(commits.size());
             for (AttemptCommit commit : commits) {
-                results.add(commitOne(commit));
+                boolean done = finished.contains(commit.lease().operationId());
+                results.add(new CommitResult(commit, done, done ? afterFinish(commit) : null));
             }
             return results;
         });
     }
 
-    private CommitResult commitOne(AttemptCommit commit) {
-        Lease lease = commit.lease();
-        OperationStatus outcome = commit.outcome();
-        int nextAttempt = outcome == OperationStatus.RETRY_SCHEDULED ? lease.attempt() + 1 : lease.attempt();
-        UUID keptCommand = outcome == OperationStatus.RETRY_SCHEDULED ? null : lease.redriveCommandId();
-        FailureClass errorClass = commit.error() == null ? null : commit.error().failureClass();
-        int updated = jdbc.update(FINISH, outcome, nextAttempt, Json.of(commit.result()), commit.sideEffect(),
-                outcome == OperationStatus.SUCCEEDED ? null : errorClass, commit.nextEligibleAt(), keptCommand,
-                commit.finishedAt(), lease.operationId(), lease.fencingToken());
-        if (updated == 0) {
-            return new CommitResult(commit, false, null);
+    /** The FINISH statement's columns, one array each, one element per commit. */
+    private static Object[] finishParameters(List<AttemptCommit> commits) {
+        int n = commits.size();
+        String[][] columns = new String[10][n];
+        Set<String> seen = new HashSet<>();
+        for (int i = 0; i < n; i++) {
+            AttemptCommit commit = commits.get(i);
+            Lease lease = commit.lease();
+            if (!seen.add(lease.operationId())) {
+                throw new IllegalArgumentException("one commit per operation per group, twice: " + lease.operationId());
+            }
+            OperationStatus outcome = commit.outcome();
+            boolean retry = outcome == OperationStatus.RETRY_SCHEDULED;
+            UUID keptCommand = retry ? null : lease.redriveCommandId();
+            FailureClass errorClass = commit.error() == null || outcome == OperationStatus.SUCCEEDED
+                    ? null : commit.error().failureClass();
+            columns[0][i] = lease.operationId();
+            columns[1][i] = Long.toString(lease.fencingToken());
+            columns[2][i] = outcome.name();
+            columns[3][i] = Integer.toString(retry ? lease.attempt() + 1 : lease.attempt());
+            columns[4][i] = commit.result();
+            columns[5][i] = commit.sideEffect().name();
+            columns[6][i] = errorClass == null ? null : errorClass.name();
+            columns[7][i] = commit.nextEligibleAt() == null ? null : commit.nextEligibleAt().toString();
+            columns[8][i] = keptCommand == null ? null : keptCommand.toString();
+            columns[9][i] = commit.finishedAt().toString();
         }
-        checkSingleRow(updated, lease.operationId());
-        insertAttempt(commit);
-        if (commit.reconciliation() != null) {
-            ReconciliationRecord r = commit.reconciliation();
-            jdbc.update(INSERT_RECONCILIATION, lease.operationId(), r.outcome(), r.source(), r.evidence(),
-                    Json.of(r.result()), r.recordedBy(), commit.finishedAt());
-        }
-        if (lease.redriveCommandId() != null) {
-            jdbc.update(COMMAND_DONE, outcome == OperationStatus.SUCCEEDED ? "SUCCEEDED" : "FAILED",
-                    commit.finishedAt(), lease.redriveCommandId());
-        }
-        DeadLetterEvent event = null;
-        if (outcome == OperationStatus.DEAD_LETTERED) {
-            event = deadLetters.enterForOperation(commit);
-        }
-        return new CommitResult(commit, true, event);
+        return columns;
     }
 
-    private void insertAttempt(AttemptCommit commit) {
+    /** What a committed attempt changes beyond its operation row: its redrive command and its DLQ entry. */
+    private DeadLetterEvent afterFinish(AttemptCommit commit) {
+        Lease lease = commit.lease();
+        if (lease.redriveCommandId() != null) {
+            jdbc.update(COMMAND_DONE, commit.outcome() == OperationStatus.SUCCEEDED ? "SUCCEEDED" : "FAILED",
+                    commit.finishedAt(), lease.redriveCommandId());
+        }
+        return commit.outcome() == OperationStatus.DEAD_LETTERED ? deadLetters.enterForOperation(commit) : null;
+    }
+
+    private static Object[] attemptParameters(AttemptCommit commit) {
         Lease lease = commit.lease();
         DeliveryInfo delivery = commit.delivery();
         AttemptError error = commit.error();
-        jdbc.update(INSERT_ATTEMPT, lease.operationId(), lease.attempt(),
+        return new Object[]{lease.operationId(), lease.attempt(),
                 delivery == null ? null : delivery.entryId(),
                 delivery == null ? null : (int) delivery.deliveryCount(),
                 lease.owner(), lease.fencingToken(), lease.redriveCommandId(), lease.claimedAt(), commit.finishedAt(),
-                commit.outcome(),
-                error == null ? null : error.failureClass(),
+                commit.outcome().name(),
+                error == null ? null : error.failureClass().name(),
                 error == null ? null : error.code(),
                 error == null ? null : error.message(),
                 commit.retryAfter() == null ? null : commit.retryAfter().toMillis(),
-                commit.nextEligibleAt(), commit.sideEffect());
+                commit.nextEligibleAt(), commit.sideEffect().name()};
+    }
+
+    private static Object[] reconciliationParameters(AttemptCommit commit) {
+        ReconciliationRecord r = commit.reconciliation();
+        return new Object[]{commit.lease().operationId(), r.outcome(), r.source(), r.evidence(), Json.of(r.result()),
+                r.recordedBy(), commit.finishedAt()};
     }
 
     /**
@@ -273,6 +309,9 @@ public final class OperationStore {
 
     /** Puts operations off without spending an attempt; returns which of them were still waiting to run. */
     public List<Deferral> defer(List<Deferral> deferrals, Instant now) {
+        if (deferrals.isEmpty()) {
+            return List.of();
+        }
         return jdbc.inTransaction(() -> {
             List<Deferral> deferred = new ArrayList<>();
             for (Deferral deferral : deferrals) {

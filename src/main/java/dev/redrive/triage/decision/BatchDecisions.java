@@ -2,6 +2,7 @@ package dev.redrive.triage.decision;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.redrive.model.DecisionState;
+import dev.redrive.triage.detail.UnknownOperationException;
 import dev.redrive.triage.precondition.DecisionTarget;
 import dev.redrive.triage.query.DlqFilter;
 import dev.redrive.triage.query.DlqPage;
@@ -100,7 +101,13 @@ public final class BatchDecisions {
                 Thread.currentThread().interrupt();
                 break;
             }
-            DecisionResult result = decision.decide(target);
+            DecisionResult result;
+            try {
+                result = decision.decide(target);
+            } catch (UnknownOperationException e) {
+                result = new DecisionResult(kind, DecisionOutcome.BLOCKED, target.operationId(), target.dlqEntryId(),
+                        e.getMessage(), null, null, null, null, null);
+            }
             results.add(result);
             listener.itemDone(results.size(), targets.size(), result);
         }

@@ -5,6 +5,7 @@ import dev.redrive.triage.precondition.PreconditionResult;
 
 import java.util.EnumMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.stream.Collectors;
 
@@ -37,7 +38,7 @@ public record BatchReport(DecisionKind kind, boolean dryRun, List<DecisionResult
         String outcomes = items.stream().collect(Collectors.groupingBy(DecisionResult::outcome, () -> new EnumMap<>(DecisionOutcome.class),
                         Collectors.counting()))
                 .entrySet().stream()
-                .map(entry -> entry.getValue() + " " + entry.getKey().name().toLowerCase(java.util.Locale.ROOT).replace('_', ' '))
+                .map(entry -> entry.getValue() + " " + entry.getKey().name().toLowerCase(Locale.ROOT).replace('_', ' '))
                 .collect(Collectors.joining(", "));
         Map<PreconditionId, Long> blocked = blockedBy();
         String why = blocked.isEmpty() ? "" : " (blocked by " + blocked.entrySet().stream()

@@ -10,6 +10,8 @@ public enum DecisionOutcome {
     BLOCKED,
     /** Someone else decided the entry first; nothing was written. */
     ALREADY_DECIDED,
+    /** The operation store refused the writes (e.g. a read-only role); nothing was written. */
+    REFUSED,
     /** The redrive is committed but its dispatch could not be published; re-publish the command. */
     NOT_PUBLISHED;
 

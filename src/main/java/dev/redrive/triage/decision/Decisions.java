@@ -6,6 +6,7 @@ import dev.redrive.identity.OperationId;
 import dev.redrive.model.DecisionState;
 import dev.redrive.model.SideEffectState;
 import dev.redrive.store.Database;
+import dev.redrive.store.StoreException;
 import dev.redrive.triage.detail.DlqEntryRecord;
 import dev.redrive.triage.detail.OperationDetailsLoader;
 import dev.redrive.triage.detail.OperationRecord;
@@ -113,6 +114,8 @@ public final class Decisions {
             issued = store.jdbc().inTransaction(() -> issue(target, operator, reason));
         } catch (DecisionRefusedException e) {
             return lostRace(DecisionKind.REDRIVE, target, checked.preconditions(), e);
+        } catch (StoreException e) {
+            return refusedByStore(DecisionKind.REDRIVE, checked.preconditions(), e);
         }
         if (issued.refusal() != null) {
             return issued.refusal();
@@ -265,6 +268,8 @@ public final class Decisions {
             });
         } catch (DecisionRefusedException e) {
             return lostRace(kind, target, checked, e);
+        } catch (StoreException e) {
+            return refusedByStore(kind, checked, e);
         }
     }
 
@@ -297,6 +302,16 @@ public final class Decisions {
                 .orElse(e.getMessage());
         return new DecisionResult(kind, e.outcome(), target.operationId(), checked.dlqEntryId(), message, checked,
                 null, null, null, null);
+    }
+
+    /** A role without the grants (or a guard in the database) refused the writes: say so, rethrow anything else. */
+    private static DecisionResult refusedByStore(DecisionKind kind, PreconditionReport checked, StoreException e) {
+        if (!e.isRefused()) {
+            throw e;
+        }
+        String why = e.getMessage() == null ? "permission denied" : e.getMessage().lines().findFirst().orElse("");
+        return new DecisionResult(kind, DecisionOutcome.REFUSED, checked.operationId(), checked.dlqEntryId(),
+                "the operation store refused the decision: " + why, checked, null, null, null, null);
     }
 
     private static void requireWho(String operator, String reason) {

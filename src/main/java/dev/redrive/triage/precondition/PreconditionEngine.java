@@ -16,6 +16,7 @@ import java.time.Clock;
 import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
@@ -209,7 +210,7 @@ public final class PreconditionEngine {
     }
 
     private static String by(ReconciliationRecord reconciliation) {
-        return reconciliation == null ? "" : " (" + reconciliation.source().name().toLowerCase(java.util.Locale.ROOT)
+        return reconciliation == null ? "" : " (" + reconciliation.source().name().toLowerCase(Locale.ROOT)
                 + " " + reconciliation.recordedBy() + " at " + reconciliation.recordedAt() + ")";
     }
 

@@ -2,6 +2,8 @@ package dev.redrive.triage.precondition;
 
 import com.fasterxml.jackson.annotation.JsonValue;
 
+import java.util.Locale;
+
 /** The redrive preconditions of DESIGN.md, in the order they are checked and shown. */
 public enum PreconditionId {
     /** 1. The run is neither cancelled nor terminal. */
@@ -29,6 +31,6 @@ public enum PreconditionId {
     /** The id as JSON and the command line show it: {@code run_active}. */
     @JsonValue
     public String key() {
-        return name().toLowerCase(java.util.Locale.ROOT);
+        return name().toLowerCase(Locale.ROOT);
     }
 }

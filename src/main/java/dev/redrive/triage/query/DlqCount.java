@@ -1,5 +1,7 @@
 package dev.redrive.triage.query;
 
+import java.util.Locale;
+
 /**
  * How many entries match a filter: exact when counting was cheap, otherwise the planner's estimate.
  */
@@ -11,10 +13,10 @@ public record DlqCount(long value, boolean exact) {
             return Long.toString(value);
         }
         if (value >= 1_000_000) {
-            return String.format(java.util.Locale.ROOT, "~%.1fM", value / 1_000_000.0);
+            return String.format(Locale.ROOT, "~%.1fM", value / 1_000_000.0);
         }
         if (value >= 1_000) {
-            return String.format(java.util.Locale.ROOT, "~%.0fk", value / 1_000.0);
+            return String.format(Locale.ROOT, "~%.0fk", value / 1_000.0);
         }
         return "~" + value;
     }

@@ -10,13 +10,14 @@ import dev.redrive.store.Database;
 import dev.redrive.store.Jdbc;
 import dev.redrive.store.StoreException;
 
-import java.sql.Array;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
+import java.util.Locale;
+import java.util.stream.Collectors;
 
 /**
  * {@link DlqQueries} on PostgreSQL. Pages are keyset-paged on (entered_at, id), which every DLQ index ends with, so a
@@ -32,19 +33,24 @@ public final class JdbcDlqQueries implements DlqQueries {
                    side_effect, decision_state, entered_at, attempt, trace_id, correlation_id, version
             FROM dlq_entries""";
 
+    // One bool_or per class instead of array_agg(DISTINCT ...): no sort per group, so dlq_group_idx answers it alone.
     private static final String GROUPS = """
-            SELECT g.error_fingerprint, g.tool, g.classes, g.total, g.open, g.first_seen, g.last_seen,
+            SELECT g.*,
                    (SELECT s.error_message FROM dlq_entries s
                      WHERE s.error_fingerprint = g.error_fingerprint
                      ORDER BY s.entered_at DESC, s.id DESC LIMIT 1) AS sample_message
             FROM (SELECT error_fingerprint, min(tool) AS tool,
-                         array_agg(DISTINCT error_class ORDER BY error_class) AS classes,
+                         %s,
                          count(*) AS total,
                          count(*) FILTER (WHERE decision_state = 'OPEN') AS open,
                          min(entered_at) AS first_seen, max(entered_at) AS last_seen
                   FROM dlq_entries%s
                   GROUP BY error_fingerprint) g
             ORDER BY g.total DESC, g.last_seen DESC, g.error_fingerprint""";
+
+    private static final String CLASS_FLAGS = Arrays.stream(FailureClass.values())
+            .map(failureClass -> "bool_or(error_class = '" + failureClass.name() + "') AS has_" + failureClass.name().toLowerCase(Locale.ROOT))
+            .collect(Collectors.joining(", "));
 
     private static final ObjectMapper JSON = new ObjectMapper();
 
@@ -119,7 +125,7 @@ public final class JdbcDlqQueries implements DlqQueries {
 
     Statement groupsStatement(DlqFilter filter) {
         DlqWhere where = DlqWhere.of(filter);
-        return new Statement(GROUPS.formatted(where.sql()), where.params());
+        return new Statement(GROUPS.formatted(CLASS_FLAGS, where.sql()), where.params());
     }
 
     Statement countStatement(DlqFilter filter) {
@@ -165,12 +171,16 @@ public final class JdbcDlqQueries implements DlqQueries {
     }
 
     private static FingerprintGroup group(ResultSet row) throws SQLException {
-        Array classes = row.getArray("classes");
-        List<FailureClass> classList = Arrays.stream((String[]) classes.getArray()).map(FailureClass::valueOf).toList();
+        List<FailureClass> classes = new ArrayList<>();
+        for (FailureClass failureClass : FailureClass.values()) {
+            if (row.getBoolean("has_" + failureClass.name().toLowerCase(Locale.ROOT))) {
+                classes.add(failureClass);
+            }
+        }
         return new FingerprintGroup(
                 row.getString("error_fingerprint"),
                 row.getString("tool"),
-                classList,
+                classes,
                 row.getString("sample_message"),
                 row.getLong("total"),
                 row.getLong("open"),

@@ -9,6 +9,10 @@ sealed interface AttemptEnd {
     record Finished(Job job, AttemptCommit commit) implements AttemptEnd {
     }
 
+    /** The lease expired while the attempt waited for a pool thread: the tool was not called. */
+    record NotStarted(Job job) implements AttemptEnd {
+    }
+
     /** @param inTool the crash came out of the tool call, so the tool may have acted */
     record Crashed(Job job, Throwable error, boolean inTool) implements AttemptEnd {
     }

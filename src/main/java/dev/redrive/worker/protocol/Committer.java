@@ -82,8 +82,16 @@ final class Committer {
         Map<AttemptCommit, Job> jobs = new HashMap<>();
         List<AttemptCommit> commits = new ArrayList<>();
         for (AttemptEnd end : group) {
-            AttemptCommit commit = end instanceof AttemptEnd.Finished finished
-                    ? finished.commit() : afterCrash((AttemptEnd.Crashed) end);
+            AttemptCommit commit;
+            if (end instanceof AttemptEnd.Finished finished) {
+                commit = finished.commit();
+            } else if (end instanceof AttemptEnd.Crashed crashed) {
+                commit = afterCrash(crashed);
+            } else {
+                commit = null;
+                LOG.warn("lease on {} expired before a pool thread was free; the entry stays pending",
+                        end.job().operationId());
+            }
             if (commit != null) {
                 commits.add(commit);
                 jobs.put(commit, end.job());

@@ -49,7 +49,9 @@ public final class WorkerRuntime {
         this.settings = settings;
         this.stream = new DispatchStream(redis, settings.consumerName());
         this.retryQueue = new RetryQueue(redis);
-        this.inFlight = new InFlight(settings.concurrency());
+        // Room for a full batch beyond the running calls, so that reads, claims and commits stay batched while the
+        // pool is busy; claimed attempts wait in the pool's queue at most a batch deep.
+        this.inFlight = new InFlight(settings.concurrency() + settings.batchSize());
         DeliveryHistory history = new DeliveryHistory(redis);
         DeadLetterStream deadLetterStream = new DeadLetterStream(redis);
         AttemptRunner runner = new AttemptRunner(settings.clock(), settings.retryPolicy(), settings.gate(), history,

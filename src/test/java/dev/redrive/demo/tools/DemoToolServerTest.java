@@ -49,6 +49,18 @@ class DemoToolServerTest {
     }
 
     @Test
+    void lookupEndpoints_ofTheRunningService_canBeFoundThroughTheNamespace() {
+        assertThat(DemoToolServer.lookupEndpoints(ns.database()))
+                .containsEntry("demo.charge", tools.lookupEndpoint())
+                .containsEntry("demo.ship", tools.lookupEndpoint(DemoTool.SHIP))
+                .isEqualTo(tools.lookupEndpoints());
+
+        DemoToolServer.start(ns.database()).close();
+
+        assertThat(DemoToolServer.lookupEndpoints(ns.database())).containsEntry("demo.charge", tools.lookupEndpoint());
+    }
+
+    @Test
     void otherTools_haveTheirOwnEndpointsAndResults() throws Exception {
         String key = newKey();
 

@@ -5,6 +5,7 @@ import dev.redrive.model.SideEffectState;
 import dev.redrive.store.Jdbc;
 import dev.redrive.testing.TestNamespace;
 import dev.redrive.triage.DeadLetterFixture;
+import dev.redrive.triage.DeadLetterFixture.Created;
 import dev.redrive.triage.MutableClock;
 import dev.redrive.triage.precondition.DecisionTarget;
 import dev.redrive.triage.precondition.PreconditionId;
@@ -84,6 +85,17 @@ class BatchDecisionsTest {
 
         BatchReport again = batch.redrive(group, BatchOptions.of("bob", "again", 0), BatchListener.NONE);
         assertThat(again.count(DecisionOutcome.ALREADY_DECIDED)).isEqualTo(4);
+    }
+
+    @Test
+    void anUnknownOperationInASelection_isReportedAsBlockedWithoutStoppingTheOthers() {
+        Created known = new DeadLetterFixture(ns.database()).deadLettered("run-batch-2", "charge").create();
+        List<DecisionTarget> selection = List.of(DecisionTarget.operation("run-typo:charge:0"), DecisionTarget.operation(known.operationId()));
+
+        BatchReport report = batch.discard(selection, BatchOptions.of("bob", "duplicates", 0), BatchListener.NONE);
+
+        assertThat(report.items()).extracting(DecisionResult::outcome).containsExactly(DecisionOutcome.BLOCKED, DecisionOutcome.DONE);
+        assertThat(report.items().get(0).message()).contains("no operation 'run-typo:charge:0'");
     }
 
     private static long streamLength() {

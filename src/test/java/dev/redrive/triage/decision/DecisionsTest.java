@@ -12,6 +12,7 @@ import dev.redrive.triage.detail.ReconciliationOutcome;
 import dev.redrive.triage.detail.ReconciliationSource;
 import dev.redrive.triage.precondition.DecisionTarget;
 import dev.redrive.worker.client.WorkerClient;
+import dev.redrive.worker.tool.HttpTool;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -21,6 +22,7 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Clock;
+import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -86,6 +88,20 @@ class DecisionsTest {
     }
 
     @Test
+    void theWorkersOwnToolReconciliation_canAnswerTheLookUp() throws Exception {
+        Created op = uncertain("worker-tool");
+        charge(op);
+        SideEffectLookup workerTools = new ToolSideEffectLookup(List.of(
+                HttpTool.builder("demo.charge", "1", tools.chargeEndpoint()).lookupEndpoint(tools.lookupEndpoint()).build()));
+
+        ReconciliationResult reconciled = decisions.reconcileWithTool(op.operationId(), workerTools, "alice");
+
+        assertThat(reconciled.outcome()).isEqualTo(ReconciliationOutcome.APPLIED);
+        assertThat(reconciled.result().path("idempotency_key").asText()).isEqualTo(op.idempotencyKey());
+        assertThat(new ToolSideEffectLookup(List.of()).lookUp("crm.sync", "k").outcome()).isEqualTo(ReconciliationOutcome.UNKNOWN);
+    }
+
+    @Test
     void operatorEvidence_isRecordedAndUnknownLeavesTheSideEffectUncertain() {
         Created op = uncertain("operator");
 
@@ -136,6 +152,30 @@ class DecisionsTest {
                 .hasMessageContaining("operator");
     }
 
+    @Test
+    void aDecisionTheStoreRefuses_isReportedAsRefusedAndLeavesNoTrace() {
+        Created op = fixture.deadLettered("run-refused", "charge").create();
+        jdbc.update("""
+                CREATE FUNCTION refuse_decisions() RETURNS trigger LANGUAGE plpgsql AS $$
+                BEGIN
+                    RAISE EXCEPTION 'permission denied for table dlq_entries' USING ERRCODE = 'insufficient_privilege';
+                END $$""");
+        jdbc.update("CREATE TRIGGER viewer_only BEFORE UPDATE ON dlq_entries FOR EACH ROW WHEN (OLD.run_id = 'run-refused') "
+                + "EXECUTE FUNCTION refuse_decisions()");
+        long before = ns.redis().sync().xlen(ns.redis().keys().dispatch());
+
+        DecisionResult redrive = decisions.redrive(DecisionTarget.operation(op.operationId()), "viewer", "try");
+        DecisionResult discard = decisions.discard(DecisionTarget.operation(op.operationId()), "viewer", "try");
+
+        assertThat(redrive.outcome()).isEqualTo(DecisionOutcome.REFUSED);
+        assertThat(redrive.message()).contains("refused the decision", "permission denied");
+        assertThat(discard.outcome()).isEqualTo(DecisionOutcome.REFUSED);
+        assertThat(jdbc.queryLong("SELECT count(*) FROM redrive_commands WHERE operation_id = ?", op.operationId())).isZero();
+        assertThat(jdbc.queryOne("SELECT status FROM operations WHERE operation_id = ?", row -> row.getString(1), op.operationId()))
+                .contains("DEAD_LETTERED");
+        assertThat(ns.redis().sync().xlen(ns.redis().keys().dispatch())).isEqualTo(before);
+    }
+
     private static Created uncertain(String node) {
         return fixture.deadLettered("run-uncertain", node).errorClass(FailureClass.UNKNOWN_SIDE_EFFECT)
                 .sideEffect(SideEffectState.POSSIBLE).message("read timed out after 5000 ms").create();
@@ -149,5 +189,4 @@ class DecisionsTest {
                 .POST(HttpRequest.BodyPublishers.ofString("{\"amount\":10}")).build(), HttpResponse.BodyHandlers.ofString());
         assertThat(response.statusCode()).isEqualTo(200);
     }
-
 }

@@ -8,10 +8,12 @@ import dev.redrive.store.Jdbc;
 import dev.redrive.testing.TestNamespace;
 import dev.redrive.triage.DeadLetterFixture;
 import dev.redrive.triage.DeadLetterFixture.Created;
+import dev.redrive.triage.detail.ReconciliationOutcome;
 import dev.redrive.triage.precondition.DecisionTarget;
 import dev.redrive.triage.precondition.PreconditionId;
 import dev.redrive.triage.precondition.PreconditionResult;
 import dev.redrive.worker.client.WorkerClient;
+import io.lettuce.core.Limit;
 import io.lettuce.core.Range;
 import io.lettuce.core.StreamMessage;
 import org.junit.jupiter.api.BeforeAll;
@@ -121,7 +123,7 @@ class RedrivePreconditionsTest {
                 .sideEffect(SideEffectState.POSSIBLE).create();
         assertBlockedOnlyBy(possible, DecisionTarget.operation(possible.operationId()), PreconditionId.SIDE_EFFECT, "reconcile first");
 
-        decisions.recordReconciliation(possible.operationId(), dev.redrive.triage.detail.ReconciliationOutcome.APPLIED,
+        decisions.recordReconciliation(possible.operationId(), ReconciliationOutcome.APPLIED,
                 "charge ch_91 found in the PSP dashboard", null, "alice");
         assertBlockedOnlyBy(possible, DecisionTarget.operation(possible.operationId()), PreconditionId.SIDE_EFFECT,
                 "resolve the operation as succeeded");
@@ -187,7 +189,7 @@ class RedrivePreconditionsTest {
 
     private static DispatchEnvelope lastDispatch() {
         List<StreamMessage<String, String>> last = ns.redis().sync().xrevrange(ns.redis().keys().dispatch(), Range.create("-", "+"),
-                io.lettuce.core.Limit.from(1));
+                Limit.from(1));
         return new EnvelopeCodec().decode(last.get(0).getBody());
     }
 }

@@ -1,0 +1,88 @@
+package dev.redrive.cli;
+
+import dev.redrive.config.RedriveConfig;
+import dev.redrive.demo.sandbox.Sandbox;
+import dev.redrive.demo.sandbox.SandboxException;
+import dev.redrive.demo.sandbox.SeedSize;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+import java.io.PrintWriter;
+import java.time.Clock;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+
+@Command(name = "demo", mixinStandardHelpOptions = true,
+        description = {"Start the sandbox: wipe namespace " + Sandbox.NAMESPACE + " (or the one -n names), seed a "
+                + "realistic incident through the demo tools and an in-process worker, then keep them running with a "
+                + "light trickle of new work and print how to connect. Stop with Ctrl-C; running it again re-seeds."})
+final class DemoCommand implements Callable<Integer> {
+    @Mixin
+    ConnectionOptions connection;
+
+    @Spec
+    CommandSpec spec;
+
+    @Option(names = "--size", paramLabel = "full|small", defaultValue = "full",
+            description = "full: a few hundred operations (default); small: one of each kind, seeded in seconds")
+    String size;
+
+    @Option(names = "--seed-only", description = "seed, print the summary and exit instead of keeping the sandbox running")
+    boolean seedOnly;
+
+    @Override
+    public Integer call() throws InterruptedException {
+        SeedSize seedSize = switch (size) {
+            case "full" -> SeedSize.FULL;
+            case "small" -> SeedSize.SMALL;
+            default -> throw new IllegalArgumentException("--size must be full or small, got '" + size + "'");
+        };
+        RedriveConfig config = DemoNamespace.config(connection, spec);
+        PrintWriter out = spec.commandLine().getOut();
+        Sandbox sandbox = Sandbox.connect(config, Clock.systemUTC(), line -> {
+            out.println(line);
+            out.flush();
+        });
+        boolean keepRunning = false;
+        try {
+            out.println(sandbox.reseed(seedSize).describe());
+            if (!seedOnly) {
+                sandbox.startLiveWorkload();
+                keepRunning = true;
+            }
+        } catch (SandboxException e) {
+            spec.commandLine().getErr().println("demo: " + e.getMessage());
+            return 1;
+        } finally {
+            if (!keepRunning) {
+                sandbox.close();
+            }
+        }
+        if (!keepRunning) {
+            return 0;
+        }
+        CountDownLatch stopped = new CountDownLatch(1);
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            sandbox.close();
+            stopped.countDown();
+        }, "sandbox-shutdown"));
+        out.println(connectHelp(config));
+        out.flush();
+        stopped.await();
+        return 0;
+    }
+
+    private static String connectHelp(RedriveConfig config) {
+        String namespace = config.namespace().equals(Sandbox.NAMESPACE) ? "" : " -n " + config.namespace();
+        return """
+
+                Sandbox ready in namespace %1$s. The demo tools and a worker run in this process, and new work \
+                trickles in every few seconds.
+                  open the console on it:  java -jar target/redrive.jar console --demo%2$s
+                  or look at it:           java -jar target/redrive.jar dlq groups -n %1$s
+                Stop with Ctrl-C (running demo again wipes and re-seeds the namespace).""".formatted(config.namespace(), namespace);
+    }
+}

@@ -1,0 +1,100 @@
+package dev.redrive.demo.sandbox;
+
+import dev.redrive.broker.Redis;
+import dev.redrive.store.Database;
+import dev.redrive.store.Jdbc;
+import dev.redrive.triage.decision.DecisionResult;
+import dev.redrive.triage.decision.Decisions;
+import dev.redrive.triage.decision.HttpSideEffectLookup;
+import dev.redrive.triage.decision.RedriveVerification;
+import dev.redrive.triage.decision.RedriveVerifier;
+import dev.redrive.triage.precondition.DecisionTarget;
+import dev.redrive.worker.client.WorkerClient;
+
+import java.net.URI;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.function.Consumer;
+
+/**
+ * The first hour of triage, so the sandbox opens with history in its audit log: an operator discards a rejected
+ * charge, another reconciles a lost answer with the processor and resolves it as succeeded, a third redrives a charge
+ * whose throttling has lifted — and the worker runs it once.
+ */
+final class IncidentHistory {
+    private static final Duration REDRIVE_TIMEOUT = Duration.ofSeconds(30);
+
+    private static final String OPEN_ENTRY_WITH_FAULT = """
+            SELECT operation_id FROM dlq_entries
+             WHERE run_id = ? AND decision_state = 'OPEN' AND payload->>'fault' = ?
+             ORDER BY id LIMIT 1
+            """;
+
+    private final Jdbc jdbc;
+    private final Decisions decisions;
+    private final RedriveVerifier verifier;
+    private final HttpSideEffectLookup lookup;
+    private final Clock clock;
+    private final Consumer<String> log;
+
+    IncidentHistory(Database database, Redis redis, Map<String, URI> lookupEndpoints, Clock clock, Consumer<String> log) {
+        this.jdbc = database.jdbc();
+        this.decisions = new Decisions(database, new WorkerClient(database, redis, clock), clock);
+        this.verifier = new RedriveVerifier(database);
+        this.lookup = new HttpSideEffectLookup(lookupEndpoints, Duration.ofSeconds(5));
+        this.clock = clock;
+        this.log = log;
+    }
+
+    void play(String billingRunId) {
+        openEntry(billingRunId, "invalid").ifPresent(operation -> report(decisions.discard(
+                DecisionTarget.operation(operation), "alice",
+                "negative amount came from a credit note; refunded by hand in the back office")));
+
+        openEntry(billingRunId, "timeout_after_apply;lookup_down:1").ifPresent(operation -> {
+            decisions.reconcileWithTool(operation, lookup, "bob");
+            report(decisions.resolve(DecisionTarget.operation(operation), null, "bob",
+                    "the processor's ledger shows the charge: resolved with its result instead of charging again"));
+        });
+
+        openEntry(billingRunId, "rate_limit:" + IncidentScenario.EXHAUSTS_RETRIES + ":1").ifPresent(operation -> {
+            DecisionResult redrive = decisions.redrive(DecisionTarget.operation(operation), "carol",
+                    "processor throttling lifted; one redrive to finish the charge");
+            report(redrive);
+            if (redrive.commandId() != null) {
+                awaitRedrive(redrive.commandId());
+            }
+        });
+    }
+
+    private Optional<String> openEntry(String runId, String fault) {
+        return jdbc.queryOne(OPEN_ENTRY_WITH_FAULT, row -> row.getString(1), runId, fault);
+    }
+
+    private void report(DecisionResult result) {
+        log.accept("  " + result.operator() + " " + result.kind().name().toLowerCase(java.util.Locale.ROOT) + " "
+                + result.operationId() + ": " + result.outcome() + " — " + result.message());
+    }
+
+    private void awaitRedrive(UUID commandId) {
+        Instant deadline = clock.instant().plus(REDRIVE_TIMEOUT);
+        while (clock.instant().isBefore(deadline)) {
+            Optional<RedriveVerification> verification = verifier.verify(commandId);
+            if (verification.isPresent() && verification.get().verdict() != RedriveVerification.Verdict.WAITING) {
+                log.accept("  redrive " + commandId + ": " + verification.get().explanation());
+                return;
+            }
+            try {
+                Thread.sleep(250);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new SandboxException("interrupted while waiting for redrive " + commandId);
+            }
+        }
+        throw new SandboxException("redrive " + commandId + " did not finish within " + REDRIVE_TIMEOUT.toSeconds() + " s");
+    }
+}

@@ -1,0 +1,38 @@
+package dev.redrive.cli;
+
+import dev.redrive.demo.sandbox.Sandbox;
+import org.junit.jupiter.api.Test;
+import picocli.CommandLine;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class DemoCommandTest {
+
+    @Test
+    void sandboxNamespace_isRedriveDemo_unlessDashNNamesAnother() {
+        assertThat(namespaceOf()).isEqualTo(Sandbox.NAMESPACE);
+        assertThat(namespaceOf("-n", "my_sandbox")).isEqualTo("my_sandbox");
+        assertThat(namespaceOf("--namespace", "other_sandbox")).isEqualTo("other_sandbox");
+    }
+
+    @Test
+    void unknownSize_isRefusedWithOneLineNamingTheOption() {
+        StringWriter err = new StringWriter();
+        CommandLine commandLine = RedriveCommand.commandLine();
+        commandLine.setErr(new PrintWriter(err));
+
+        int exit = commandLine.execute("demo", "--size", "huge");
+
+        assertThat(exit).isEqualTo(RedriveCommand.EXIT_USAGE);
+        assertThat(err.toString().strip()).isEqualTo("demo: --size must be full or small, got 'huge'");
+    }
+
+    private static String namespaceOf(String... args) {
+        DemoCommand command = new DemoCommand();
+        new CommandLine(command).parseArgs(args);
+        return DemoNamespace.config(command.connection, command.spec).namespace();
+    }
+}

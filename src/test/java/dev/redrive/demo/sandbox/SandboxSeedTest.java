@@ -1,0 +1,134 @@
+package dev.redrive.demo.sandbox;
+
+import dev.redrive.model.FailureClass;
+import dev.redrive.store.Jdbc;
+import dev.redrive.testing.TestNamespace;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+import java.time.Clock;
+import java.time.Duration;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+class SandboxSeedTest {
+    @RegisterExtension
+    static final TestNamespace ns = new TestNamespace();
+
+    private static Sandbox sandbox;
+    private static SeedSummary summary;
+
+    @BeforeAll
+    static void seedAFreshNamespace() {
+        sandbox = Sandbox.connect(ns.config(), Clock.systemUTC(), line -> { });
+        summary = sandbox.reseed(SeedSize.SMALL);
+    }
+
+    @AfterAll
+    static void stopTheSandbox() {
+        sandbox.close();
+    }
+
+    private static Jdbc jdbc() {
+        return ns.database().jdbc();
+    }
+
+    @Test
+    void everyFailureClass_endsUpInTheDlq() {
+        assertThat(summary.dlqByClass().keySet()).containsExactlyInAnyOrder(FailureClass.values());
+        assertThat(summary.operations()).isGreaterThan(summary.deadLettered());
+        assertThat(summary.succeeded()).isPositive();
+        assertThat(jdbc().queryLong("SELECT count(*) FROM operations WHERE status IN ('PENDING', 'RUNNING', 'RETRY_SCHEDULED')"))
+                .isZero();
+    }
+
+    @Test
+    void uncertainSideEffects_areDeadLetteredAsPossible_afterTheEffectWasApplied() {
+        assertThat(summary.possibleSideEffects()).isPositive();
+        assertThat(jdbc().queryLong("""
+                SELECT count(*) FROM dlq_entries d JOIN demo_tool_effects e ON e.idempotency_key = d.idempotency_key
+                 WHERE d.side_effect = 'POSSIBLE' AND d.error_class = 'UNKNOWN_SIDE_EFFECT'
+                """)).isPositive();
+    }
+
+    @Test
+    void retriedAndReconciledOperations_succeedWithOneEffectEach() {
+        assertThat(jdbc().queryLong("SELECT count(*) FROM operations WHERE status = 'SUCCEEDED' AND attempt > 1"))
+                .isPositive();
+        assertThat(jdbc().queryLong("SELECT count(*) FROM operations WHERE status = 'SUCCEEDED' AND side_effect = 'APPLIED'"))
+                .isPositive();
+        assertThat(jdbc().queryLong("""
+                SELECT count(*) FROM (SELECT idempotency_key FROM demo_tool_effects GROUP BY 1 HAVING count(*) > 1) twice
+                """)).isZero();
+    }
+
+    @Test
+    void theBackfillRun_isCancelledWithDeadLettersInIt() {
+        assertThat(jdbc().queryLong("""
+                SELECT count(*) FROM runs r JOIN dlq_entries d ON d.run_id = r.run_id
+                 WHERE r.status = 'CANCELLED' AND d.decision_state = 'OPEN'
+                """)).isPositive();
+    }
+
+    @Test
+    void theRefundsApproval_isRevokedAfterItsOperationsFailed() {
+        assertThat(jdbc().queryLong("""
+                SELECT count(*) FROM approvals a JOIN dlq_entries d ON d.approval_id = a.approval_id
+                 WHERE a.revoked_at IS NOT NULL AND d.error_class = 'PERMISSION'
+                """)).isPositive();
+    }
+
+    @Test
+    void theShipToolSchema_changedToVersion2_afterItsOperationsFailedOnVersion1() {
+        assertThat(jdbc().queryOne("SELECT version FROM tool_schemas WHERE tool = 'demo.ship' AND is_current",
+                row -> row.getString(1))).contains("2");
+        assertThat(jdbc().queryLong("""
+                SELECT count(*) FROM dlq_entries WHERE tool = 'demo.ship' AND tool_schema_version = '1'
+                """)).isPositive();
+    }
+
+    @Test
+    void theFirstTriageDecisions_areAudited_andTheRedriveRanOnce() {
+        assertThat(jdbc().query("SELECT DISTINCT decision_state FROM dlq_entries", row -> row.getString(1)))
+                .contains("DISCARDED", "RESOLVED", "REDRIVEN", "OPEN");
+        assertThat(jdbc().query("SELECT DISTINCT actor FROM audit_log WHERE operation_id IS NOT NULL", row -> row.getString(1)))
+                .contains("alice", "bob", "carol");
+        assertThat(jdbc().query("""
+                SELECT o.status || ' attempt ' || o.attempt || ', effects ' ||
+                       (SELECT count(*) FROM demo_tool_effects e WHERE e.idempotency_key = o.idempotency_key)
+                  FROM redrive_commands c JOIN operations o ON o.operation_id = c.operation_id
+                 WHERE c.status = 'SUCCEEDED'
+                """, row -> row.getString(1)))
+                .containsExactly("SUCCEEDED attempt " + (IncidentScenario.EXHAUSTS_RETRIES + 1) + ", effects 1");
+    }
+
+    @Test
+    void malformedDispatches_areDeadLetteredAsInvalidInputWithTheirRawMessage() {
+        assertThat(jdbc().queryLong("""
+                SELECT count(*) FROM dlq_entries WHERE error_class = 'INVALID_INPUT' AND raw_message->>'runtime_version' = 'legacy-runtime-0.9'
+                """)).isEqualTo(2);
+    }
+
+    @Test
+    void reseeding_wipesTheNamespaceAndSeedsTheSameIncidentAgain() {
+        SeedSummary again = sandbox.reseed(SeedSize.SMALL);
+
+        assertThat(again.operations()).isEqualTo(summary.operations());
+        assertThat(again.dlqByClass()).isEqualTo(summary.dlqByClass());
+        assertThat(jdbc().queryLong("SELECT count(*) FROM operations WHERE run_id LIKE 'live-%'")).isZero();
+    }
+
+    @Test
+    void theLiveWorkload_keepsDispatchingNewWork() {
+        long before = jdbc().queryLong("SELECT count(*) FROM operations WHERE run_id LIKE 'live-%'");
+
+        sandbox.startLiveWorkload();
+
+        await().atMost(Duration.ofSeconds(15)).untilAsserted(() ->
+                assertThat(jdbc().queryLong("SELECT count(*) FROM operations WHERE run_id LIKE 'live-%' AND status = 'SUCCEEDED'"))
+                        .isGreaterThan(before));
+    }
+}

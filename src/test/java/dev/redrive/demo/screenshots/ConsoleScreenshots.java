@@ -1,0 +1,236 @@
+package dev.redrive.demo.screenshots;
+
+import dev.redrive.config.RedriveConfig;
+import dev.redrive.console.ConsoleLauncher;
+import dev.redrive.demo.sandbox.Sandbox;
+import dev.redrive.demo.sandbox.SeedSize;
+import javafx.application.Platform;
+import dev.redrive.model.DecisionState;
+import dev.redrive.model.FailureClass;
+import dev.redrive.model.SideEffectState;
+import dev.redrive.triage.query.DlqRow;
+import javafx.scene.Node;
+import javafx.scene.control.ButtonBase;
+import javafx.scene.control.TableView;
+import javafx.scene.control.ToggleButton;
+import javafx.scene.control.Labeled;
+import javafx.scene.control.MenuButton;
+import javafx.stage.Stage;
+import javafx.stage.Window;
+
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.function.Predicate;
+
+/**
+ * Regenerates {@code screenshots/}: seeds the sandbox afresh, opens the console on it in this process (with the demo
+ * tools and a worker running, as {@code console --demo} does), walks through the screens and writes one PNG per
+ * screen. Run it through {@code installer/screenshots.sh}, which builds the jar and runs this under {@code xvfb-run}.
+ *
+ * <p>Arguments: {@code [OUTPUT_DIR] [NAMESPACE] [--reuse]}, defaults {@code screenshots} and
+ * {@value Sandbox#NAMESPACE}; {@code --reuse} keeps a namespace seeded before instead of re-seeding it.
+ */
+public final class ConsoleScreenshots {
+    private static final Duration WINDOW_TIMEOUT = Duration.ofSeconds(60);
+    private static final Duration DATA_TIMEOUT = Duration.ofSeconds(30);
+    /** The window size of every screenshot; the script's virtual screen is at least this big. */
+    private static final int WIDTH = 1680;
+    private static final int HEIGHT = 1050;
+
+    private final Path output;
+    private final List<String> written = new ArrayList<>();
+    private final List<String> skipped = new java.util.concurrent.CopyOnWriteArrayList<>();
+    private Stage main;
+
+    private ConsoleScreenshots(Path output) {
+        this.output = output;
+    }
+
+    public static void main(String[] args) {
+        Path output = Path.of(args.length > 0 ? args[0] : "screenshots");
+        String namespace = args.length > 1 ? args[1] : Sandbox.NAMESPACE;
+        RedriveConfig config = RedriveConfig.fromEnvironment(System.getenv()).withNamespace(namespace);
+        boolean reuse = List.of(args).contains("--reuse");
+        int exit;
+        try (Sandbox sandbox = reuse ? Sandbox.openForConsole(config, Clock.systemUTC(), System.out::println)
+                : Sandbox.connect(config, Clock.systemUTC(), System.out::println)) {
+            if (!reuse) {
+                System.out.println(sandbox.reseed(SeedSize.FULL).describe());
+                sandbox.startLiveWorkload();
+            }
+            Thread console = new Thread(() -> ConsoleLauncher.launch(config, true, null), "console");
+            console.setDaemon(true);
+            console.start();
+            exit = new ConsoleScreenshots(output).takeAll();
+            Platform.exit();
+        }
+        System.exit(exit);
+    }
+
+    private int takeAll() {
+        main = (Stage) Fx.await(WINDOW_TIMEOUT, () -> Fx.showingWindows().stream()
+                        .filter(window -> window instanceof Stage stage && stage.getTitle() != null
+                                && stage.getTitle().startsWith("Redrive"))
+                        .findFirst())
+                .orElseThrow(() -> new IllegalStateException("the console window did not open within " + WINDOW_TIMEOUT));
+        Fx.run(() -> {
+            main.setX(0);
+            main.setY(0);
+            main.setWidth(WIDTH);
+            main.setHeight(HEIGHT);
+        });
+        awaitText("#healthDlqOpen", "the queue health panel");
+        Fx.pause(Duration.ofSeconds(2));
+
+        awaitRows("#dlqTable");
+        shoot("01-dlq-entries", main);
+        shootDetail("02-detail-possible-side-effect", row -> row.sideEffect() == SideEffectState.POSSIBLE
+                && row.decisionState() == DecisionState.OPEN);
+        shootDetail("03-detail-schema-changed", row -> row.tool().equals("demo.ship")
+                && row.errorClass() == FailureClass.INVALID_INPUT);
+        shootDetail("04-detail-redriven", row -> row.decisionState() == DecisionState.REDRIVEN);
+        shootGroups("05-dlq-groups");
+        shootDialog("06-connection-profiles", () -> fireMenuItem("#connectionMenu", "Connection profiles…"));
+        shootDialog("07-alert-thresholds", () -> fireButton("Alert thresholds…"));
+        shootDark("08-dark-theme");
+
+        System.out.println("wrote " + written.size() + " screenshot(s) to " + output.toAbsolutePath() + ": " + written);
+        if (!skipped.isEmpty()) {
+            System.out.println("skipped: " + skipped);
+        }
+        return written.isEmpty() ? 1 : 0;
+    }
+
+    /** Selects the first entry of the flat list that matches, waits for its detail, photographs the window. */
+    private void shootDetail(String name, Predicate<DlqRow> which) {
+        press("#flatView");
+        Optional<TableView<DlqRow>> table = dlqTable();
+        if (table.isEmpty()) {
+            skipped.add(name + " (no #dlqTable)");
+            return;
+        }
+        boolean selected = Fx.call(() -> {
+            TableView<DlqRow> rows = table.get();
+            for (int i = 0; i < rows.getItems().size(); i++) {
+                if (which.test(rows.getItems().get(i))) {
+                    rows.getSelectionModel().clearAndSelect(i);
+                    rows.scrollTo(Math.max(0, i - 3));
+                    return true;
+                }
+            }
+            return false;
+        });
+        if (!selected) {
+            skipped.add(name + " (no matching entry on the first page)");
+            return;
+        }
+        awaitText("#detailOperationId", "the operation detail");
+        Fx.pause(Duration.ofSeconds(2));
+        shoot(name, main);
+    }
+
+    private void shootGroups(String name) {
+        if (!press("#groupedView")) {
+            skipped.add(name + " (no #groupedView)");
+            return;
+        }
+        awaitRows("#groupTable");
+        Fx.pause(Duration.ofSeconds(1));
+        shoot(name, main);
+        press("#flatView");
+    }
+
+    /** Presses a toggle button the way a click does (its action runs), unless it is already down. */
+    private boolean press(String selector) {
+        Optional<ToggleButton> toggle = Fx.lookup(main, selector)
+                .filter(ToggleButton.class::isInstance).map(ToggleButton.class::cast);
+        toggle.ifPresent(button -> Fx.run(() -> {
+            if (!button.isSelected()) {
+                button.fire();
+            }
+        }));
+        return toggle.isPresent();
+    }
+
+    @SuppressWarnings("unchecked")
+    private Optional<TableView<DlqRow>> dlqTable() {
+        return Fx.lookup(main, "#dlqTable").filter(TableView.class::isInstance).map(node -> (TableView<DlqRow>) node);
+    }
+
+    private void awaitRows(String selector) {
+        Fx.await(DATA_TIMEOUT, () -> Fx.lookup(main, selector)
+                        .filter(node -> node instanceof TableView<?> table && !table.getItems().isEmpty()))
+                .orElseThrow(() -> new IllegalStateException(selector + " showed no rows within " + DATA_TIMEOUT));
+    }
+
+    private void shoot(String name, Window window) {
+        Fx.snapshot(window, output.resolve(name + ".png"));
+        written.add(name + ".png");
+    }
+
+    /** Opens a dialog with {@code opener}, photographs the new window, then closes it. */
+    private void shootDialog(String name, Runnable opener) {
+        List<Window> before = Fx.showingWindows();
+        // Not waited for: a dialog shown with showAndWait would hold the opener until it closes.
+        Platform.runLater(() -> {
+            try {
+                opener.run();
+            } catch (IllegalStateException e) {
+                skipped.add(name + " (" + e.getMessage() + ")");
+            }
+        });
+        Optional<Window> dialog = Fx.await(Duration.ofSeconds(10), () -> Fx.showingWindows().stream()
+                .filter(window -> !before.contains(window)).findFirst());
+        if (dialog.isEmpty()) {
+            if (skipped.stream().noneMatch(entry -> entry.startsWith(name))) {
+                skipped.add(name + " (no window opened)");
+            }
+            return;
+        }
+        Fx.pause(Duration.ofSeconds(1));
+        shoot(name, dialog.get());
+        Fx.run(dialog.get()::hide);
+    }
+
+    private void shootDark(String name) {
+        Optional<Node> toggle = Fx.lookup(main, "#darkSwitch");
+        if (toggle.isEmpty()) {
+            skipped.add(name + " (no #darkSwitch)");
+            return;
+        }
+        atlantafx.base.controls.ToggleSwitch dark = (atlantafx.base.controls.ToggleSwitch) toggle.get();
+        Fx.run(() -> dark.setSelected(true));
+        Fx.pause(Duration.ofSeconds(1));
+        shoot(name, main);
+        Fx.run(() -> dark.setSelected(false));
+    }
+
+    private void awaitText(String selector, String what) {
+        Fx.await(DATA_TIMEOUT, () -> Fx.lookup(main, selector)
+                        .filter(node -> node instanceof Labeled labeled && !labeled.getText().isBlank()))
+                .orElseThrow(() -> new IllegalStateException(what + " (" + selector + ") showed nothing within " + DATA_TIMEOUT));
+    }
+
+    private void fireMenuItem(String menuSelector, String itemText) {
+        MenuButton menu = (MenuButton) main.getScene().lookup(menuSelector);
+        if (menu == null) {
+            throw new IllegalStateException("no " + menuSelector);
+        }
+        menu.getItems().stream().filter(item -> itemText.equals(item.getText())).findFirst()
+                .orElseThrow(() -> new IllegalStateException("no menu item '" + itemText + "'"))
+                .fire();
+    }
+
+    private void fireButton(String text) {
+        main.getScene().getRoot().lookupAll(".button").stream()
+                .filter(node -> node instanceof ButtonBase button && text.equals(button.getText()))
+                .map(ButtonBase.class::cast)
+                .findFirst()
+                .orElseThrow(() -> new IllegalStateException("no button '" + text + "'"))
+                .fire();
+    }
+}
