@@ -36,6 +36,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.TreeMap;
 import java.util.stream.Collectors;
 
 /**
@@ -195,13 +196,17 @@ public final class ReconciliationWizardViewModel {
         });
     }
 
+    /** Counts per outcome in a fixed order (the outcome's declaration order, skipped items last). */
     private void summarizeResults() {
-        Map<String, Long> outcomes = new LinkedHashMap<>();
+        Map<Integer, Long> counts = new TreeMap<>();
+        Map<Integer, String> labels = new TreeMap<>();
         for (WizardItem item : items) {
             DecisionResult result = item.resultProperty().get();
-            outcomes.merge(result == null ? "skipped" : label(result.outcome()), 1L, Long::sum);
+            int order = result == null ? Integer.MAX_VALUE : result.outcome().ordinal();
+            counts.merge(order, 1L, Long::sum);
+            labels.put(order, result == null ? "skipped" : label(result.outcome()));
         }
-        resultSummary.set(outcomes.entrySet().stream().map(e -> e.getValue() + " " + e.getKey())
+        resultSummary.set(counts.entrySet().stream().map(e -> e.getValue() + " " + labels.get(e.getKey()))
                 .collect(Collectors.joining(" · ")));
     }
 
