@@ -144,7 +144,9 @@ public final class OperationDetailView {
         payloadArea.textProperty().bind(model.payloadProperty());
         attemptTable.setItems(model.attempts());
         auditList.setItems(model.audit());
-        wizardButton.disableProperty().bind(model.entryProperty().isNull());
+        wizardButton.disableProperty().bind(model.decidableProperty().not());
+        resolveItem.disableProperty().bind(model.decidableProperty().not());
+        discardItem.disableProperty().bind(model.decidableProperty().not());
     }
 
     public void onOpenWizard(Runnable opener) { this.wizardOpener = opener; }
