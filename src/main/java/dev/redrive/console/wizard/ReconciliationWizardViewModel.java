@@ -68,6 +68,7 @@ public final class ReconciliationWizardViewModel {
     private final ReadOnlyBooleanWrapper issued = new ReadOnlyBooleanWrapper();
     private final ReadOnlyStringWrapper resultSummary = new ReadOnlyStringWrapper("");
     private final ReadOnlyStringWrapper verification = new ReadOnlyStringWrapper("");
+    private volatile boolean stopRequested;
 
     public ReconciliationWizardViewModel(WizardBackend backend, UiExecutor executor, List<WizardItem> items,
                                          String operatorName) {
@@ -270,8 +271,12 @@ public final class ReconciliationWizardViewModel {
         progress.set(0);
         progressText.set(what + "…");
         int total = work.size();
+        stopRequested = false;
         executor.submit(what, () -> {
             for (int i = 0; i < total; i++) {
+                if (stopRequested) {
+                    return i;
+                }
                 WizardItem item = work.get(i);
                 try {
                     step.run(item);
@@ -298,6 +303,11 @@ public final class ReconciliationWizardViewModel {
             progressText.set(failure.message());
             executor.report(failure);
         });
+    }
+
+    /** Stops a running batch after the item in hand; items not reached are left as they are. */
+    public void stop() {
+        stopRequested = true;
     }
 
     public boolean isBatch() {
