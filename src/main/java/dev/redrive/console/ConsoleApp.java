@@ -65,7 +65,7 @@ public final class ConsoleApp extends Application {
             ConnectionProfile environment;
             try {
                 environment = ConnectionProfile.of("environment", settings.config()).withLookupEndpoints(
-                        ConnectionProfile.parseLookupEndpoints(System.getenv("REDRIVE_LOOKUP_ENDPOINTS")));
+                        ConnectionProfile.parseLookupEndpoints(settings.lookupEndpoints()));
             } catch (RuntimeException e) {
                 model.showFailure(new UiExecutor.TaskFailure("Reading REDRIVE_LOOKUP_ENDPOINTS", e));
                 environment = ConnectionProfile.of("environment", settings.config());

@@ -14,8 +14,10 @@ public final class ConsoleLauncher {
      * What the console opens on.
      *
      * @param profileName a saved connection profile to open, or null to use {@code config} (the REDRIVE_* settings)
+     * @param lookupEndpoints reconciliation look-ups for {@code config}, as {@code tool=url, tool=url}
+     *                        (REDRIVE_LOOKUP_ENDPOINTS, or the sandbox's demo tools)
      */
-    public record LaunchSettings(RedriveConfig config, boolean demo, String profileName) {
+    public record LaunchSettings(RedriveConfig config, boolean demo, String profileName, String lookupEndpoints) {
     }
 
     public static void launch(RedriveConfig config, boolean demo) {
@@ -23,12 +25,17 @@ public final class ConsoleLauncher {
     }
 
     public static void launch(RedriveConfig config, boolean demo, String profileName) {
-        settings = new LaunchSettings(config, demo, profileName);
+        launch(config, demo, profileName, System.getenv("REDRIVE_LOOKUP_ENDPOINTS"));
+    }
+
+    public static void launch(RedriveConfig config, boolean demo, String profileName, String lookupEndpoints) {
+        settings = new LaunchSettings(config, demo, profileName, lookupEndpoints);
         Application.launch(ConsoleApp.class);
     }
 
     static LaunchSettings settings() {
         return settings != null ? settings
-                : new LaunchSettings(RedriveConfig.fromEnvironment(System.getenv()), false, null);
+                : new LaunchSettings(RedriveConfig.fromEnvironment(System.getenv()), false, null,
+                System.getenv("REDRIVE_LOOKUP_ENDPOINTS"));
     }
 }
