@@ -21,11 +21,9 @@ final class DemoNamespace {
         return namespaceGiven ? config : config.withNamespace(Sandbox.NAMESPACE);
     }
 
-    /** {@code tool=url, tool=url}: how the console takes look-up endpoints (as REDRIVE_LOOKUP_ENDPOINTS). */
-    static String lookupEndpoints(Sandbox sandbox) {
+    /** Per tool, where the sandbox's demo tools answer reconciliation look-ups. */
+    static Map<String, String> lookupEndpoints(Sandbox sandbox) {
         return sandbox.lookupEndpoints().entrySet().stream()
-                .sorted(Map.Entry.comparingByKey())
-                .map(entry -> entry.getKey() + "=" + entry.getValue())
-                .collect(Collectors.joining(", "));
+                .collect(Collectors.toMap(Map.Entry::getKey, entry -> entry.getValue().toString()));
     }
 }
