@@ -27,6 +27,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.Predicate;
@@ -81,8 +82,8 @@ public final class ConsoleScreenshots {
                 sandbox.startLiveWorkload();
             }
             Set<String> recoverable = recoverableEntries(config);
-            String lookups = sandbox.lookupEndpoints().entrySet().stream()
-                    .map(entry -> entry.getKey() + "=" + entry.getValue()).collect(Collectors.joining(", "));
+            Map<String, String> lookups = sandbox.lookupEndpoints().entrySet().stream()
+                    .collect(Collectors.toMap(Map.Entry::getKey, entry -> entry.getValue().toString()));
             Thread console = new Thread(() -> ConsoleLauncher.launch(config, true, null, lookups), "console");
             console.setDaemon(true);
             console.start();
