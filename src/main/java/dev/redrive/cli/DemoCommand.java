@@ -79,7 +79,7 @@ final class DemoCommand implements Callable<Integer> {
 
     private static String connectHelp(RedriveConfig config, Sandbox sandbox) {
         String namespace = config.namespace().equals(Sandbox.NAMESPACE) ? "" : " -n " + config.namespace();
-        String lookups = DemoNamespace.lookupEndpoints(sandbox).entrySet().stream()
+        String lookups = sandbox.lookupEndpointUrls().entrySet().stream()
                 .sorted(Map.Entry.comparingByKey())
                 .map(entry -> entry.getKey() + "=" + entry.getValue())
                 .collect(Collectors.joining(","));

@@ -31,7 +31,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.Predicate;
-import java.util.stream.Collectors;
 
 /**
  * Regenerates {@code screenshots/}: seeds the sandbox afresh, opens the console on it in this process (with the demo
@@ -82,8 +81,7 @@ public final class ConsoleScreenshots {
                 sandbox.startLiveWorkload();
             }
             Set<String> recoverable = recoverableEntries(config);
-            Map<String, String> lookups = sandbox.lookupEndpoints().entrySet().stream()
-                    .collect(Collectors.toMap(Map.Entry::getKey, entry -> entry.getValue().toString()));
+            Map<String, String> lookups = sandbox.lookupEndpointUrls();
             Thread console = new Thread(() -> ConsoleLauncher.launch(config, true, null, lookups), "console");
             console.setDaemon(true);
             console.start();
