@@ -4,25 +4,19 @@ import java.util.Locale;
 
 /** The formats an incident report is written in. */
 public enum ReportFormat {
-    HTML("html", "text/html"),
-    PDF("pdf", "application/pdf"),
-    MARKDOWN("md", "text/markdown"),
-    JSON("json", "application/json");
+    HTML("html"),
+    PDF("pdf"),
+    MARKDOWN("md"),
+    JSON("json");
 
     private final String extension;
-    private final String mediaType;
 
-    ReportFormat(String extension, String mediaType) {
+    ReportFormat(String extension) {
         this.extension = extension;
-        this.mediaType = mediaType;
     }
 
     public String extension() {
         return extension;
-    }
-
-    public String mediaType() {
-        return mediaType;
     }
 
     /** Parses {@code html}, {@code pdf}, {@code md} / {@code markdown} or {@code json}. */

@@ -6,11 +6,13 @@ import dev.redrive.demo.tools.DemoToolServer;
 import dev.redrive.store.Database;
 import dev.redrive.store.tool.ToolSchemaStore;
 
+import java.net.URI;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.LocalDate;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
+import java.util.Map;
 import java.util.function.Consumer;
 
 /**
@@ -138,6 +140,11 @@ public final class Sandbox implements AutoCloseable {
 
     public RedriveConfig config() {
         return config;
+    }
+
+    /** The reconciliation look-up endpoints of the sandbox's demo tools, by tool name (empty until they run). */
+    public Map<String, URI> lookupEndpoints() {
+        return tools == null ? Map.of() : tools.lookupEndpoints();
     }
 
     @Override

@@ -12,7 +12,7 @@ public enum DecisionOutcome {
     ALREADY_DECIDED,
     /** The operation store refused the writes (e.g. a read-only role); nothing was written. */
     REFUSED,
-    /** The redrive is committed but its dispatch could not be published; re-publish the command. */
+    /** The redrive is committed but its dispatch could not be published: a worker's sweep re-publishes it. */
     NOT_PUBLISHED;
 
     /** The decision is recorded in the store. */

@@ -228,8 +228,9 @@ public final class Decisions {
             store.audit(clock.instant(), operator, "REDRIVE_NOT_PUBLISHED", operation.operationId(), entryId,
                     issued.commandId(), reason, Map.of("error", Objects.toString(e.getMessage(), e.getClass().getName())));
             return new DecisionResult(DecisionKind.REDRIVE, DecisionOutcome.NOT_PUBLISHED, operation.operationId(), entryId,
-                    "redrive command " + issued.commandId() + " is recorded but its dispatch was not published: "
-                            + e.getMessage(), issued.report(), issued.commandId(), newAttempt, operator, issued.at());
+                    "redrive command " + issued.commandId() + " is recorded but its dispatch was not published ("
+                            + e.getMessage() + "); a running worker's sweep re-publishes the PENDING operation after its "
+                            + "grace period", issued.report(), issued.commandId(), newAttempt, operator, issued.at());
         }
         return new DecisionResult(DecisionKind.REDRIVE, DecisionOutcome.DONE, operation.operationId(), entryId,
                 "redrive command " + issued.commandId() + " issued: attempt " + newAttempt + " dispatched with schema version "

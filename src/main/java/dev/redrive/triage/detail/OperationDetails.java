@@ -1,6 +1,5 @@
 package dev.redrive.triage.detail;
 
-import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
 
@@ -47,14 +46,5 @@ public record OperationDetails(
     /** The newest DLQ entry, decided or not. */
     public Optional<DlqEntryRecord> latestEntry() {
         return dlqEntries.stream().findFirst();
-    }
-
-    public Optional<ReconciliationRecord> latestReconciliation() {
-        return reconciliations.stream().max(Comparator.comparing(ReconciliationRecord::recordedAt)
-                .thenComparing(ReconciliationRecord::id));
-    }
-
-    public Optional<RedriveCommandRecord> latestRedriveCommand() {
-        return redriveCommands.stream().reduce((first, second) -> second);
     }
 }

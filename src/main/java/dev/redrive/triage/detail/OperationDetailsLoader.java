@@ -11,7 +11,6 @@ import dev.redrive.triage.json.TriageJson;
 
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
 
@@ -234,11 +233,6 @@ public final class OperationDetailsLoader {
                 Jdbc.instant(row, "revoked_at"),
                 row.getString("revoked_by"),
                 row.getString("revoke_reason"));
-    }
-
-    /** The audit history of entries that have no operation (unreadable messages), by entry id. */
-    public List<AuditEntry> auditOfEntry(long dlqEntryId) {
-        return jdbc.query("SELECT * FROM audit_log WHERE dlq_entry_id = ? ORDER BY at, id", OperationDetailsLoader::audit, dlqEntryId);
     }
 
     private static FailureClass failureClass(ResultSet row, String column) throws SQLException {

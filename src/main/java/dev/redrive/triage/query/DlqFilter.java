@@ -87,11 +87,6 @@ public record DlqFilter(
         return new DlqFilter(errorClass, tool, runId, traceOrCorrelationId, enteredFrom, enteredTo, sideEffect, decisionState, text, value);
     }
 
-    /** True when no field restricts anything. */
-    public boolean isEmpty() {
-        return equals(NONE);
-    }
-
     private static String blankToNull(String value) {
         return value == null || value.isBlank() ? null : value.strip();
     }

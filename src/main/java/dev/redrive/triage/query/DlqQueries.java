@@ -28,7 +28,4 @@ public interface DlqQueries {
 
     /** How many entries match, counted exactly whatever it costs. */
     long exactCount(DlqFilter filter);
-
-    /** Every matching entry id in DLQ order, at most {@code max}: what a batch decision over a selection walks. */
-    List<Long> ids(DlqFilter filter, int max);
 }

@@ -102,13 +102,6 @@ public final class JdbcDlqQueries implements DlqQueries {
         return jdbc.queryLong(statement.sql(), statement.params());
     }
 
-    @Override
-    public List<Long> ids(DlqFilter filter, int max) {
-        DlqWhere where = DlqWhere.of(filter);
-        return jdbc.query("SELECT id FROM dlq_entries" + where.sql() + " ORDER BY entered_at DESC, id DESC LIMIT ?",
-                row -> row.getLong(1), where.params(max));
-    }
-
     /** A statement with the values it binds. */
     record Statement(String sql, Object[] params) {
     }

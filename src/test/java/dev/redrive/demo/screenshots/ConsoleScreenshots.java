@@ -25,6 +25,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.function.Predicate;
+import java.util.stream.Collectors;
 
 /**
  * Regenerates {@code screenshots/}: seeds the sandbox afresh, opens the console on it in this process (with the demo
@@ -62,7 +63,9 @@ public final class ConsoleScreenshots {
                 System.out.println(sandbox.reseed(SeedSize.FULL).describe());
                 sandbox.startLiveWorkload();
             }
-            Thread console = new Thread(() -> ConsoleLauncher.launch(config, true, null), "console");
+            String lookups = sandbox.lookupEndpoints().entrySet().stream()
+                    .map(entry -> entry.getKey() + "=" + entry.getValue()).collect(Collectors.joining(", "));
+            Thread console = new Thread(() -> ConsoleLauncher.launch(config, true, null, lookups), "console");
             console.setDaemon(true);
             console.start();
             exit = new ConsoleScreenshots(output).takeAll();

@@ -176,6 +176,24 @@ class DecisionsTest {
         assertThat(ns.redis().sync().xlen(ns.redis().keys().dispatch())).isEqualTo(before);
     }
 
+    @Test
+    void redriveWhoseDispatchCannotBePublished_staysRecordedForTheSweep() {
+        Created op = fixture.deadLettered("run-redis-down", "charge").create();
+        Decisions withoutRedis = new Decisions(ns.database(), (DispatchPublisher) envelope -> {
+            throw new IllegalStateException("Redis at redis://127.0.0.1:6379 is not reachable");
+        }, Clock.systemUTC());
+
+        DecisionResult result = withoutRedis.redrive(DecisionTarget.operation(op.operationId()), "alice", "ledger back");
+
+        assertThat(result.outcome()).isEqualTo(DecisionOutcome.NOT_PUBLISHED);
+        assertThat(result.recorded()).isTrue();
+        assertThat(result.message()).contains("not reachable", "sweep re-publishes");
+        assertThat(jdbc.queryOne("SELECT status || ' ' || redrive_command_id FROM operations WHERE operation_id = ?",
+                row -> row.getString(1), op.operationId())).contains("PENDING " + result.commandId());
+        assertThat(jdbc.query("SELECT action FROM audit_log WHERE operation_id = ? ORDER BY id", row -> row.getString(1),
+                op.operationId())).containsExactly("REDRIVE", "REDRIVE_NOT_PUBLISHED");
+    }
+
     private static Created uncertain(String node) {
         return fixture.deadLettered("run-uncertain", node).errorClass(FailureClass.UNKNOWN_SIDE_EFFECT)
                 .sideEffect(SideEffectState.POSSIBLE).message("read timed out after 5000 ms").create();

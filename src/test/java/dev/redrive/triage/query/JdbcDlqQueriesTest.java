@@ -140,13 +140,6 @@ class JdbcDlqQueriesTest {
     }
 
     @Test
-    void ids_walkTheSelectionInDlqOrder() {
-        assertThat(queries.ids(DlqFilter.none().withFingerprint("fp-rate"), 10))
-                .containsExactlyElementsOf(queries.firstPage(DlqFilter.none().withFingerprint("fp-rate"), 10)
-                        .rows().stream().map(DlqRow::id).toList());
-    }
-
-    @Test
     void badPageSizeOrTimeRange_isRefusedWithWhatIsWrong() {
         assertThatThrownBy(() -> queries.firstPage(DlqFilter.none(), 0)).hasMessageContaining("page size");
         assertThatThrownBy(() -> DlqFilter.none().withEnteredBetween(T0, T0)).hasMessageContaining("time range is empty");
