@@ -1,6 +1,7 @@
 package dev.redrive.console;
 
 import dev.redrive.config.RedriveConfig;
+import dev.redrive.console.profile.ConnectionProfile;
 import javafx.application.Application;
 
 import java.util.Map;
@@ -38,6 +39,11 @@ public final class ConsoleLauncher {
                               Map<String, String> lookupEndpoints) {
         settings = new LaunchSettings(config, demo, profileName, lookupEndpoints);
         Application.launch(ConsoleApp.class);
+    }
+
+    /** Like {@link #launch(RedriveConfig, boolean, String, Map)} with the endpoints written {@code tool=url, tool=url}. */
+    public static void launch(RedriveConfig config, boolean demo, String profileName, String lookupEndpoints) {
+        launch(config, demo, profileName, ConnectionProfile.parseLookupEndpoints(lookupEndpoints));
     }
 
     static LaunchSettings settings() {
