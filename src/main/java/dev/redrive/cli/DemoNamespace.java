@@ -4,9 +4,6 @@ import dev.redrive.config.RedriveConfig;
 import dev.redrive.demo.sandbox.Sandbox;
 import picocli.CommandLine.Model.CommandSpec;
 
-import java.util.Map;
-import java.util.stream.Collectors;
-
 /**
  * The sandbox lives in its own namespace ({@value Sandbox#NAMESPACE}) unless {@code -n} names another one; the console
  * opened on it reconciles through the sandbox's demo tools.
@@ -19,11 +16,5 @@ final class DemoNamespace {
         RedriveConfig config = connection.config();
         boolean namespaceGiven = spec.commandLine().getParseResult().hasMatchedOption("--namespace");
         return namespaceGiven ? config : config.withNamespace(Sandbox.NAMESPACE);
-    }
-
-    /** Per tool, where the sandbox's demo tools answer reconciliation look-ups. */
-    static Map<String, String> lookupEndpoints(Sandbox sandbox) {
-        return sandbox.lookupEndpoints().entrySet().stream()
-                .collect(Collectors.toMap(Map.Entry::getKey, entry -> entry.getValue().toString()));
     }
 }

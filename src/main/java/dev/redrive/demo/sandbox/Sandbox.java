@@ -13,6 +13,7 @@ import java.time.LocalDate;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.function.Consumer;
 
 /**
@@ -145,6 +146,13 @@ public final class Sandbox implements AutoCloseable {
     /** The reconciliation look-up endpoints of the sandbox's demo tools, by tool name (empty until they run). */
     public Map<String, URI> lookupEndpoints() {
         return tools == null ? Map.of() : tools.lookupEndpoints();
+    }
+
+    /** The same look-up endpoints as text, the way the console takes them. */
+    public Map<String, String> lookupEndpointUrls() {
+        Map<String, String> urls = new TreeMap<>();
+        lookupEndpoints().forEach((tool, uri) -> urls.put(tool, uri.toString()));
+        return urls;
     }
 
     @Override

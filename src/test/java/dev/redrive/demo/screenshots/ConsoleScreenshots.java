@@ -23,9 +23,9 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.function.Predicate;
-import java.util.stream.Collectors;
 
 /**
  * Regenerates {@code screenshots/}: seeds the sandbox afresh, opens the console on it in this process (with the demo
@@ -63,8 +63,7 @@ public final class ConsoleScreenshots {
                 System.out.println(sandbox.reseed(SeedSize.FULL).describe());
                 sandbox.startLiveWorkload();
             }
-            String lookups = sandbox.lookupEndpoints().entrySet().stream()
-                    .map(entry -> entry.getKey() + "=" + entry.getValue()).collect(Collectors.joining(", "));
+            Map<String, String> lookups = sandbox.lookupEndpointUrls();
             Thread console = new Thread(() -> ConsoleLauncher.launch(config, true, null, lookups), "console");
             console.setDaemon(true);
             console.start();
