@@ -1,7 +1,6 @@
 package dev.redrive.console;
 
 import dev.redrive.config.RedriveConfig;
-import dev.redrive.console.profile.ConnectionProfile;
 import javafx.application.Application;
 
 import java.util.Map;
@@ -39,11 +38,6 @@ public final class ConsoleLauncher {
                               Map<String, String> lookupEndpoints) {
         settings = new LaunchSettings(config, demo, profileName, lookupEndpoints);
         Application.launch(ConsoleApp.class);
-    }
-
-    /** Like {@link #launch(RedriveConfig, boolean, String, Map)} with the endpoints written {@code tool=url, tool=url}. */
-    public static void launch(RedriveConfig config, boolean demo, String profileName, String lookupEndpoints) {
-        launch(config, demo, profileName, ConnectionProfile.parseLookupEndpoints(lookupEndpoints));
     }
 
     static LaunchSettings settings() {
