@@ -141,6 +141,17 @@ public final class ReconciliationWizardView {
             table.setFixedCellSize(26);
             table.getColumns().forEach(c -> c.setSortable(false));
         }
+        resultTable.setRowFactory(table -> {
+            javafx.scene.control.TableRow<WizardItem> row = new javafx.scene.control.TableRow<>();
+            row.setOnMouseClicked(event -> {
+                if (event.getClickCount() == 2 && !row.isEmpty()) {
+                    model.link(row.getItem());
+                    resultTable.getScene().getWindow().hide();
+                }
+            });
+            return row;
+        });
+        resultTable.setTooltip(new javafx.scene.control.Tooltip("Double-click an entry to show it in the console"));
         checkList.setVisible(!batch);
         checkList.setManaged(!batch);
         checkTable.setVisible(batch);
