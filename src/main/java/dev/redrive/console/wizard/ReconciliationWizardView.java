@@ -169,6 +169,7 @@ public final class ReconciliationWizardView {
     private void bindFieldsToModel() {
         if (!model.isBatch()) {
             model.items().get(0).detailsProperty().addListener((obs, was, details) -> showEvidence(details));
+            model.items().get(0).sideEffectProperty().addListener((obs, was, state) -> evidenceBadge.show(state));
             model.items().get(0).reportProperty().addListener((obs, was, report) -> showChecks(report));
         }
         askToolButton.disableProperty().bind(model.busyProperty().or(model.unsettledProperty().isEqualTo(0)));
@@ -214,7 +215,6 @@ public final class ReconciliationWizardView {
         evidenceOperation.setText(details.operationId() + " · attempt " + details.operation().attempt()
                 + " · key " + details.operation().idempotencyKey());
         evidenceError.setText(entry == null ? "" : entry.errorClass() + ": " + entry.errorMessage());
-        evidenceBadge.show(item.sideEffectProperty().get());
         String then = entry != null && entry.toolSchemaVersion() != null ? entry.toolSchemaVersion()
                 : details.operation().toolSchemaVersion();
         String now = details.currentToolSchemaVersion();
