@@ -30,7 +30,7 @@ final class ConsoleCommand implements Runnable {
         if (demo) {
             try (Sandbox sandbox = Sandbox.openForConsole(DemoNamespace.config(connection, spec), Clock.systemUTC(),
                     System.out::println)) {
-                ConsoleLauncher.launch(sandbox.config(), true, null);
+                ConsoleLauncher.launch(sandbox.config(), true, null, sandbox.lookupEndpointUrls());
             }
             return;
         }

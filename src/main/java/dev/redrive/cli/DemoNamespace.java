@@ -4,7 +4,10 @@ import dev.redrive.config.RedriveConfig;
 import dev.redrive.demo.sandbox.Sandbox;
 import picocli.CommandLine.Model.CommandSpec;
 
-/** The sandbox lives in its own namespace ({@value Sandbox#NAMESPACE}) unless {@code -n} names another one. */
+/**
+ * The sandbox lives in its own namespace ({@value Sandbox#NAMESPACE}) unless {@code -n} names another one; the console
+ * opened on it reconciles through the sandbox's demo tools.
+ */
 final class DemoNamespace {
     private DemoNamespace() {
     }

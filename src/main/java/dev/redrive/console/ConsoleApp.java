@@ -23,6 +23,8 @@ import javafx.stage.Stage;
 
 import java.nio.file.Path;
 import java.time.Clock;
+import java.util.HashMap;
+import java.util.Map;
 import java.util.Optional;
 import java.util.prefs.Preferences;
 
@@ -64,8 +66,10 @@ public final class ConsoleApp extends Application {
         if (settings.profileName() == null) {
             ConnectionProfile environment;
             try {
-                environment = ConnectionProfile.of("environment", settings.config()).withLookupEndpoints(
-                        ConnectionProfile.parseLookupEndpoints(System.getenv("REDRIVE_LOOKUP_ENDPOINTS")));
+                Map<String, String> endpoints = new HashMap<>(settings.lookupEndpoints());
+                endpoints.putAll(ConnectionProfile.parseLookupEndpoints(System.getenv("REDRIVE_LOOKUP_ENDPOINTS")));
+                environment = ConnectionProfile.of(settings.demo() ? "demo" : "environment", settings.config())
+                        .withLookupEndpoints(endpoints);
             } catch (RuntimeException e) {
                 model.showFailure(new UiExecutor.TaskFailure("Reading REDRIVE_LOOKUP_ENDPOINTS", e));
                 environment = ConnectionProfile.of("environment", settings.config());

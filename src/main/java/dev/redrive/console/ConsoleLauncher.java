@@ -3,6 +3,8 @@ package dev.redrive.console;
 import dev.redrive.config.RedriveConfig;
 import javafx.application.Application;
 
+import java.util.Map;
+
 /** Starts the JavaFX application with the configuration the command line resolved. */
 public final class ConsoleLauncher {
     private static volatile LaunchSettings settings;
@@ -13,9 +15,15 @@ public final class ConsoleLauncher {
     /**
      * What the console opens on.
      *
-     * @param profileName a saved connection profile to open, or null to use {@code config} (the REDRIVE_* settings)
+     * @param profileName     a saved connection profile to open, or null to use {@code config} (the REDRIVE_* settings)
+     * @param lookupEndpoints per tool, where its reconciliation look-up answers (e.g. the sandbox's demo tools); used
+     *                        with {@code config}, added to REDRIVE_LOOKUP_ENDPOINTS
      */
-    public record LaunchSettings(RedriveConfig config, boolean demo, String profileName) {
+    public record LaunchSettings(RedriveConfig config, boolean demo, String profileName,
+                                 Map<String, String> lookupEndpoints) {
+        public LaunchSettings {
+            lookupEndpoints = lookupEndpoints == null ? Map.of() : Map.copyOf(lookupEndpoints);
+        }
     }
 
     public static void launch(RedriveConfig config, boolean demo) {
@@ -23,12 +31,17 @@ public final class ConsoleLauncher {
     }
 
     public static void launch(RedriveConfig config, boolean demo, String profileName) {
-        settings = new LaunchSettings(config, demo, profileName);
+        launch(config, demo, profileName, Map.of());
+    }
+
+    public static void launch(RedriveConfig config, boolean demo, String profileName,
+                              Map<String, String> lookupEndpoints) {
+        settings = new LaunchSettings(config, demo, profileName, lookupEndpoints);
         Application.launch(ConsoleApp.class);
     }
 
     static LaunchSettings settings() {
         return settings != null ? settings
-                : new LaunchSettings(RedriveConfig.fromEnvironment(System.getenv()), false, null);
+                : new LaunchSettings(RedriveConfig.fromEnvironment(System.getenv()), false, null, Map.of());
     }
 }

@@ -17,27 +17,23 @@ import dev.redrive.report.Redactor;
 import dev.redrive.report.ReportService;
 import dev.redrive.triage.query.DlqRow;
 import dev.redrive.console.wizard.DecisionDialogs;
+import dev.redrive.console.wizard.GroupItems;
 import dev.redrive.console.wizard.ReconciliationWizardView;
 import dev.redrive.console.wizard.ReconciliationWizardViewModel;
 import dev.redrive.console.wizard.TriageWizardBackend;
 import dev.redrive.console.wizard.WizardBackend;
 import dev.redrive.console.wizard.WizardItem;
 import dev.redrive.health.DlqEventTail;
-import dev.redrive.model.DecisionState;
 import dev.redrive.triage.decision.DecisionKind;
 import dev.redrive.triage.decision.Decisions;
 import dev.redrive.triage.decision.HttpSideEffectLookup;
 import dev.redrive.triage.detail.DlqEntryRecord;
-import dev.redrive.triage.query.DlqFilter;
-import dev.redrive.triage.query.DlqPage;
 import dev.redrive.triage.query.DlqQueries;
 import dev.redrive.triage.query.FingerprintGroup;
-import dev.redrive.triage.query.PageDirection;
 import dev.redrive.worker.client.WorkerClient;
 import javafx.stage.Window;
 
 import java.net.URI;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -153,18 +149,8 @@ final class ConsoleScreens implements SessionScreens {
 
     /** Opens the wizard on a fingerprint group's open entries (at most {@value #GROUP_LIMIT}). */
     private void openGroupWizard(FingerprintGroup group) {
-        DlqFilter filter = DlqFilter.none().withFingerprint(group.fingerprint()).withDecisionState(DecisionState.OPEN);
-        executor.submit("Loading the open entries of group " + group.fingerprint(), () -> {
-            List<WizardItem> items = new ArrayList<>();
-            DlqPage page = queries.firstPage(filter, 500);
-            while (true) {
-                page.rows().forEach(row -> items.add(new WizardItem(row.operationId(), row.id(), row.version())));
-                if (!page.hasNext() || items.size() >= GROUP_LIMIT) {
-                    return items;
-                }
-                page = queries.page(filter, page.next(), PageDirection.NEXT, 500);
-            }
-        }, this::openWizard);
+        executor.submit("Loading the open entries of group " + group.fingerprint(),
+                () -> GroupItems.open(queries, group.fingerprint(), GROUP_LIMIT), this::openWizard);
     }
 
     @Override

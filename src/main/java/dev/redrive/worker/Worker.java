@@ -89,7 +89,8 @@ public final class Worker {
 
     /**
      * Stops gracefully: no new reads; attempts in flight finish, commit and are acked within the shutdown grace
-     * period; whatever is still running then keeps its lease until it expires and is re-claimed by another worker.
+     * period; the leases of attempts still running then are given back (their results are not committed) and their
+     * entries stay pending, to be re-claimed by another worker, which reconciles with the tool before calling it.
      *
      * @return completes when every thread of the worker has stopped
      */
@@ -228,7 +229,7 @@ public final class Worker {
             return this;
         }
 
-        /** How long in-flight attempts get to finish on shutdown (default 30 s). */
+        /** How long in-flight attempts get to finish on shutdown before their leases are given back (default 30 s). */
         public Builder shutdownGrace(Duration shutdownGrace) {
             this.shutdownGrace = positive(shutdownGrace, "shutdownGrace");
             return this;

@@ -16,6 +16,7 @@ import javafx.scene.control.Button;
 import javafx.scene.control.ComboBox;
 import javafx.scene.control.SplitPane;
 import javafx.scene.control.TableView;
+import javafx.scene.input.KeyCode;
 import javafx.scene.layout.BorderPane;
 import javafx.stage.Stage;
 import org.junit.jupiter.api.AfterEach;
@@ -128,6 +129,22 @@ class ConsoleScreensTest {
             assertThat(badge.getText()).isEqualTo("⚠ POSSIBLE");
             assertThat(badge.getStyleClass()).contains("side-effect-possible");
         });
+    }
+
+    @Test
+    void keyboardShortcutsFocusTheFilterMoveThroughEntriesAndSwitchToGroups(FxRobot robot) {
+        TableView<DlqRow> table = robot.lookup("#dlqTable").queryTableView();
+        await().atMost(WAIT).until(() -> !table.getItems().isEmpty());
+
+        robot.press(KeyCode.CONTROL, KeyCode.F).release(KeyCode.F, KeyCode.CONTROL);
+        assertThat(robot.lookup("#filterText").query().isFocused()).isTrue();
+        robot.press(KeyCode.CONTROL, KeyCode.J).release(KeyCode.J, KeyCode.CONTROL);
+        robot.press(KeyCode.CONTROL, KeyCode.J).release(KeyCode.J, KeyCode.CONTROL);
+        assertThat(table.getSelectionModel().getSelectedIndex()).isEqualTo(1);
+        robot.press(KeyCode.CONTROL, KeyCode.K).release(KeyCode.K, KeyCode.CONTROL);
+        assertThat(table.getSelectionModel().getSelectedIndex()).isZero();
+        robot.press(KeyCode.CONTROL, KeyCode.G).release(KeyCode.G, KeyCode.CONTROL);
+        await().atMost(WAIT).until(() -> robot.lookup("#groupTable").query().isVisible());
     }
 
     @Test

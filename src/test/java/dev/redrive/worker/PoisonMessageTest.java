@@ -58,6 +58,7 @@ class PoisonMessageTest {
         await().atMost(Duration.ofSeconds(15)).until(() ->
                 ns.database().jdbc().queryLong("SELECT count(*) FROM dlq_entries WHERE operation_id = ?", id.value()) == 1);
         worker.shutdown().get(10, TimeUnit.SECONDS);
+        assertThat(worker.state()).isEqualTo(WorkerState.STOPPED);
 
         assertThat(tool.calls.get()).isEqualTo(3);
         String history = ns.database().jdbc().queryOne("SELECT delivery_history::text FROM dlq_entries WHERE operation_id = ?",

@@ -5,6 +5,10 @@ import dev.redrive.identity.OperationId;
 import dev.redrive.model.OperationStatus;
 import dev.redrive.store.operation.RunStore;
 import dev.redrive.testing.TestNamespace;
+import dev.redrive.triage.decision.DecisionOutcome;
+import dev.redrive.triage.decision.DecisionResult;
+import dev.redrive.triage.decision.Decisions;
+import dev.redrive.triage.precondition.DecisionTarget;
 import io.lettuce.core.XAddArgs;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -13,7 +17,9 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.sql.Timestamp;
 import java.time.Duration;
+import java.time.Clock;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -132,9 +138,10 @@ class SeedScenariosTest {
         OperationId id = envelope.operationId();
         kit.awaitStatus(id, "DEAD_LETTERED", Duration.ofSeconds(10));
 
-        UUID command = issueRedrive(id);
+        DispatchEnvelope redrive = issueRedrive(id);
+        UUID command = UUID.fromString(redrive.redriveCommandId());
         new RunStore(kit.jdbc()).cancel(id.runId(), "customer withdrew the order", "test", Instant.now());
-        kit.client().publish(envelope.redrive(2, command.toString(), "1", Instant.now()));
+        kit.client().publish(redrive);
 
         await().atMost(Duration.ofSeconds(10)).until(() -> kit.count(
                 "SELECT count(*) FROM audit_log WHERE actor = 'worker' AND command_id = ?", command) == 1);
@@ -145,7 +152,7 @@ class SeedScenariosTest {
         assertThat(kit.status(id)).isEqualTo(OperationStatus.CANCELLED.name());
         assertThat(kit.jdbc().queryOne("SELECT status FROM redrive_commands WHERE command_id = ?", row -> row.getString(1), command))
                 .contains("FAILED");
-        assertThat(kit.jdbc().queryOne("SELECT reason FROM audit_log WHERE command_id = ?", row -> row.getString(1), command))
+        assertThat(kit.jdbc().queryOne("SELECT reason FROM audit_log WHERE actor = 'worker' AND command_id = ?", row -> row.getString(1), command))
                 .contains("run cancelled is CANCELLED");
     }
 
@@ -155,8 +162,9 @@ class SeedScenariosTest {
         OperationId id = envelope.operationId();
         kit.awaitStatus(id, "DEAD_LETTERED", Duration.ofSeconds(10));
 
-        UUID command = issueRedrive(id);
-        DispatchEnvelope redrive = envelope.redrive(2, command.toString(), "1", Instant.now());
+        DispatchEnvelope redrive = issueRedrive(id);
+        UUID command = UUID.fromString(redrive.redriveCommandId());
+        assertThat(redrive.attempt()).isEqualTo(2);
         kit.client().publish(redrive);
         kit.awaitStatus(id, "SUCCEEDED", Duration.ofSeconds(10));
         kit.client().publish(redrive);
@@ -174,20 +182,18 @@ class SeedScenariosTest {
                 row -> row.getString(1), id.value())).containsExactly(id.idempotencyKey());
     }
 
-    /** What triage writes in one transaction when it issues a redrive. */
-    private static UUID issueRedrive(OperationId id) {
-        UUID command = UUID.randomUUID();
-        kit.jdbc().inTransaction(() -> {
-            long entry = kit.count("SELECT id FROM dlq_entries WHERE operation_id = ?", id.value());
-            kit.jdbc().update("""
-                    INSERT INTO redrive_commands (command_id, operation_id, dlq_entry_id, operator, reason, from_attempt,
-                                                  to_attempt, target_schema_version, preconditions)
-                    VALUES (?, ?, ?, 'ops', 'fixed upstream', 1, 2, '1', '[]')""", command, id.value(), entry);
-            kit.jdbc().update("""
-                    UPDATE operations SET status = 'PENDING', attempt = attempt + 1, redrive_command_id = ?
-                     WHERE operation_id = ? AND status = 'DEAD_LETTERED'""", command, id.value());
-            kit.jdbc().update("UPDATE dlq_entries SET decision_state = 'REDRIVEN', version = version + 1 WHERE id = ?", entry);
-        });
-        return command;
+    /**
+     * Issues a redrive the way an operator does, through triage's decisions (every precondition re-checked in the
+     * transaction that records the command); the dispatch it would publish is kept back and returned.
+     */
+    private static DispatchEnvelope issueRedrive(OperationId id) {
+        List<DispatchEnvelope> published = new ArrayList<>();
+        DecisionResult result = new Decisions(ns.database(), envelope -> {
+            published.add(envelope);
+            return "0-0";
+        }, Clock.systemUTC()).redrive(new DecisionTarget(id.value(), null, null, null), "ops", "fixed upstream");
+        assertThat(result.outcome()).as(result.toString()).isEqualTo(DecisionOutcome.DONE);
+        assertThat(published).hasSize(1);
+        return published.get(0);
     }
 }

@@ -10,14 +10,12 @@ import dev.redrive.worker.client.WorkerClient;
 import dev.redrive.worker.retry.BackoffRetryPolicy;
 import dev.redrive.worker.tool.HttpTool;
 import dev.redrive.worker.tool.Tool;
+import org.awaitility.core.ConditionTimeoutException;
 
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.Callable;
-
-import org.awaitility.core.ConditionTimeoutException;
 
 import static org.awaitility.Awaitility.await;
 
@@ -119,14 +117,6 @@ final class WorkerTestKit implements AutoCloseable {
 
     long pendingEntries() {
         return ns.redis().sync().xpending(ns.redis().keys().dispatch(), "workers").getCount();
-    }
-
-    static <T> T unchecked(Callable<T> work) {
-        try {
-            return work.call();
-        } catch (Exception e) {
-            throw new IllegalStateException(e);
-        }
     }
 
     @Override

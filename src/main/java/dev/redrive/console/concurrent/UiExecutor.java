@@ -8,7 +8,6 @@ import javafx.beans.property.ReadOnlyIntegerWrapper;
 import java.util.Objects;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.Callable;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Future;
@@ -128,13 +127,6 @@ public final class UiExecutor implements AutoCloseable {
             onFailure.accept(new TaskFailure(what, new IllegalStateException("too much work queued, try again", rejected)));
         }
         return job;
-    }
-
-    /** Runs work in the background and completes the returned future on the UI thread. */
-    public <T> CompletableFuture<T> supply(String what, Callable<T> work) {
-        CompletableFuture<T> future = new CompletableFuture<>();
-        submit(what, work, future::complete, failure -> future.completeExceptionally(failure.error()));
-        return future;
     }
 
     private void changeRunning(int delta) {

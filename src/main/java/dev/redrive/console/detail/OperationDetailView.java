@@ -144,7 +144,9 @@ public final class OperationDetailView {
         payloadArea.textProperty().bind(model.payloadProperty());
         attemptTable.setItems(model.attempts());
         auditList.setItems(model.audit());
-        wizardButton.disableProperty().bind(model.entryProperty().isNull());
+        wizardButton.disableProperty().bind(model.decidableProperty().not());
+        resolveItem.disableProperty().bind(model.decidableProperty().not());
+        discardItem.disableProperty().bind(model.decidableProperty().not());
     }
 
     public void onOpenWizard(Runnable opener) { this.wizardOpener = opener; }
@@ -170,10 +172,6 @@ public final class OperationDetailView {
 
     public Parent root() {
         return root;
-    }
-
-    public AttemptTimeline timeline() {
-        return timeline;
     }
 
     private static TableColumn<AttemptRecord, String> column(String title, double width, Function<AttemptRecord, String> value) {

@@ -46,6 +46,7 @@ public final class OperationDetailViewModel {
     private final ReadOnlyObjectWrapper<OperationDetails> details = new ReadOnlyObjectWrapper<>();
     private final ReadOnlyObjectWrapper<DlqEntryRecord> entry = new ReadOnlyObjectWrapper<>();
     private final ReadOnlyBooleanWrapper loaded = new ReadOnlyBooleanWrapper();
+    private final ReadOnlyBooleanWrapper decidable = new ReadOnlyBooleanWrapper();
     private final ReadOnlyBooleanWrapper loading = new ReadOnlyBooleanWrapper();
     private final ReadOnlyStringWrapper message = new ReadOnlyStringWrapper("Select a DLQ entry to see its operation.");
     private final ReadOnlyStringWrapper operationId = new ReadOnlyStringWrapper("");
@@ -120,6 +121,7 @@ public final class OperationDetailViewModel {
                 .orElseGet(() -> loadedDetails.latestEntry().orElse(null));
         details.set(loadedDetails);
         entry.set(shown);
+        decidable.set(shown != null && shown.isOpen());
         operationId.set(operation.operationId());
         status.set(operation.status().name() + " · attempt " + operation.attempt());
         runId.set(operation.runId() + (loadedDetails.run() == null ? "" : "  (" + loadedDetails.run().status() + ")"));
@@ -193,6 +195,8 @@ public final class OperationDetailViewModel {
     public ReadOnlyObjectProperty<OperationDetails> detailsProperty() { return details.getReadOnlyProperty(); }
     public ReadOnlyObjectProperty<DlqEntryRecord> entryProperty() { return entry.getReadOnlyProperty(); }
     public ReadOnlyBooleanProperty loadedProperty() { return loaded.getReadOnlyProperty(); }
+    /** The shown entry still waits for a decision: the wizard, resolve and discard apply. */
+    public ReadOnlyBooleanProperty decidableProperty() { return decidable.getReadOnlyProperty(); }
     public ReadOnlyBooleanProperty loadingProperty() { return loading.getReadOnlyProperty(); }
     public ReadOnlyStringProperty messageProperty() { return message.getReadOnlyProperty(); }
     public ReadOnlyStringProperty operationIdProperty() { return operationId.getReadOnlyProperty(); }

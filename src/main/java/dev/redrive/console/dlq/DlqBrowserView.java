@@ -40,7 +40,6 @@ import javafx.util.Callback;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.time.Instant;
 import java.time.ZoneId;
 import java.time.format.DateTimeFormatter;
 import java.util.List;
@@ -343,10 +342,6 @@ public final class DlqBrowserView {
         return root;
     }
 
-    public TableView<DlqRow> table() {
-        return table;
-    }
-
     private static <T extends Enum<T>> void optionBox(ComboBox<T> box, T[] values, String anyText) {
         List<T> options = new java.util.ArrayList<>();
         options.add(null);
@@ -399,9 +394,5 @@ public final class DlqBrowserView {
             }
         });
         return column;
-    }
-
-    static String formatEntered(Instant instant) {
-        return ENTERED.format(instant);
     }
 }

@@ -5,7 +5,6 @@ import dev.redrive.console.ConsoleSession;
 import javafx.beans.binding.Bindings;
 import javafx.fxml.FXML;
 import javafx.fxml.FXMLLoader;
-import javafx.scene.Node;
 import javafx.scene.Parent;
 import javafx.scene.control.Alert;
 import javafx.scene.control.Button;
@@ -143,15 +142,11 @@ public final class MainWindowView {
 
     public WindowLayout currentLayout(Stage stage) {
         return new WindowLayout(stage.getX(), stage.getY(), stage.getWidth(), stage.getHeight(), stage.isMaximized(),
-                mainSplit.getDividerPositions()[0], 0.0, model.darkThemeProperty().get());
+                mainSplit.getDividerPositions()[0], model.darkThemeProperty().get());
     }
 
     public Parent root() {
         return root;
-    }
-
-    public Node browserHost() {
-        return browserHost;
     }
 
     public void close() {

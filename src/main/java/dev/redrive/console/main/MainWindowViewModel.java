@@ -85,10 +85,6 @@ public final class MainWindowViewModel {
         }
     }
 
-    public boolean canRetry() {
-        return lastProfile != null;
-    }
-
     public void showFailure(TaskFailure failure) {
         String message = failure.message();
         error.set(message);

@@ -6,13 +6,12 @@ import java.util.prefs.Preferences;
 /**
  * Where the window was and how it was split, remembered per user with {@link Preferences}.
  *
- * @param width  0 when nothing was remembered yet
+ * @param x NaN until the window was placed once (the platform then centres it)
  */
 public record WindowLayout(double x, double y, double width, double height, boolean maximized,
-                           double browserDivider, double healthDivider, boolean darkTheme) {
+                           double browserDivider, boolean darkTheme) {
 
-    public static final WindowLayout DEFAULT = new WindowLayout(Double.NaN, Double.NaN, 1360, 860, false, 0.55, 0.0,
-            false);
+    public static final WindowLayout DEFAULT = new WindowLayout(Double.NaN, Double.NaN, 1360, 860, false, 0.55, false);
 
     public static WindowLayout load(Preferences node) {
         return new WindowLayout(
@@ -20,7 +19,6 @@ public record WindowLayout(double x, double y, double width, double height, bool
                 node.getDouble("width", DEFAULT.width), node.getDouble("height", DEFAULT.height),
                 node.getBoolean("maximized", DEFAULT.maximized),
                 node.getDouble("browserDivider", DEFAULT.browserDivider),
-                node.getDouble("healthDivider", DEFAULT.healthDivider),
                 node.getBoolean("darkTheme", DEFAULT.darkTheme));
     }
 
@@ -31,7 +29,6 @@ public record WindowLayout(double x, double y, double width, double height, bool
         node.putDouble("height", height);
         node.putBoolean("maximized", maximized);
         node.putDouble("browserDivider", browserDivider);
-        node.putDouble("healthDivider", healthDivider);
         node.putBoolean("darkTheme", darkTheme);
         try {
             node.flush();

@@ -67,7 +67,8 @@ public final class ReportExportView {
         Label text = new Label();
         text.textProperty().bind(model.messageProperty());
         alert.getDialogPane().setContent(new HBox(10, new ProgressIndicator(), text));
-        alert.getButtonTypes().setAll(ButtonType.CLOSE);
+        alert.getButtonTypes().setAll(ButtonType.CANCEL);
+        alert.setOnCloseRequest(event -> model.cancel());
         alert.show();
         return alert;
     }

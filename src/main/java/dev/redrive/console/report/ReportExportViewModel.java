@@ -27,6 +27,7 @@ public final class ReportExportViewModel {
     private final ReadOnlyBooleanWrapper running = new ReadOnlyBooleanWrapper();
     private final ReadOnlyStringWrapper message = new ReadOnlyStringWrapper("");
     private final ReadOnlyObjectWrapper<Path> written = new ReadOnlyObjectWrapper<>();
+    private UiExecutor.Job job;
 
     public ReportExportViewModel(ReportWriter writer, UiExecutor executor) {
         this.writer = writer;
@@ -37,7 +38,7 @@ public final class ReportExportViewModel {
     public void export(String what, Callable<IncidentReport> source, ReportFormat format, Path file, Consumer<Path> done) {
         running.set(true);
         message.set("Exporting " + what + " as " + format + "…");
-        executor.submit("Exporting the report of " + what, () -> writer.write(source.call(), format, file), path -> {
+        job = executor.submit("Exporting the report of " + what, () -> writer.write(source.call(), format, file), path -> {
             running.set(false);
             written.set(path);
             message.set("Wrote " + path);
@@ -47,6 +48,15 @@ public final class ReportExportViewModel {
             message.set(failure.message());
             executor.report(failure);
         });
+    }
+
+    /** Abandons a running export; nothing is reported for it afterwards. */
+    public void cancel() {
+        if (job != null && running.get()) {
+            job.cancel();
+            running.set(false);
+            message.set("Export cancelled");
+        }
     }
 
     public ReadOnlyBooleanProperty runningProperty() { return running.getReadOnlyProperty(); }

@@ -177,7 +177,7 @@ public final class AttemptTimeline extends Region {
                     Rectangle bar = (Rectangle) shape.node();
                     bar.setX(from);
                     bar.setY(barTop);
-                    bar.setWidth(Math.max(MIN_BAR_WIDTH, to - from));
+                    bar.setWidth(scale.width(shape.from(), shape.to(), MIN_BAR_WIDTH));
                     bar.setHeight(BAR_HEIGHT);
                 }
                 case BACKOFF -> {

@@ -64,10 +64,6 @@ public final class TimelineScale {
         return origin;
     }
 
-    public Duration span() {
-        return Duration.ofMillis((long) spanMillis);
-    }
-
     /** {@code count} evenly spaced instants across the range, for axis labels. */
     public List<Instant> ticks(int count) {
         List<Instant> ticks = new ArrayList<>();

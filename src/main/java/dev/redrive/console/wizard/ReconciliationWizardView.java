@@ -88,6 +88,7 @@ public final class ReconciliationWizardView {
     @FXML private Label resultSummary;
     @FXML private TableView<WizardItem> resultTable;
     @FXML private Button verifyButton;
+    @FXML private Button stopButton;
     @FXML private Label verification;
 
     private static final double PAGE_WIDTH = 960;
@@ -173,6 +174,7 @@ public final class ReconciliationWizardView {
         resultSummary.textProperty().bind(model.resultSummaryProperty());
         verification.textProperty().bind(model.verificationProperty());
         verifyButton.disableProperty().bind(model.issuedProperty().not().or(model.busyProperty()));
+        stopButton.visibleProperty().bind(model.busyProperty());
         for (WizardItem item : model.items()) {
             for (ObservableValue<?> value : List.of(item.detailsProperty(), item.sideEffectProperty(),
                     item.reconciliationProperty(), item.checkSummaryProperty(), item.outcomeProperty())) {
@@ -293,10 +295,6 @@ public final class ReconciliationWizardView {
         wizard.showAndWait();
     }
 
-    public Wizard wizard() {
-        return wizard;
-    }
-
     @FXML
     private void askTool() {
         model.askToolForUnsettled();
@@ -316,6 +314,11 @@ public final class ReconciliationWizardView {
     @FXML
     private void recheck() {
         model.recheck();
+    }
+
+    @FXML
+    private void stop() {
+        model.stop();
     }
 
     @FXML

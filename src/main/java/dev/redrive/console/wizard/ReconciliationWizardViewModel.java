@@ -36,6 +36,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.TreeMap;
 import java.util.stream.Collectors;
 
 /**
@@ -67,6 +68,7 @@ public final class ReconciliationWizardViewModel {
     private final ReadOnlyBooleanWrapper issued = new ReadOnlyBooleanWrapper();
     private final ReadOnlyStringWrapper resultSummary = new ReadOnlyStringWrapper("");
     private final ReadOnlyStringWrapper verification = new ReadOnlyStringWrapper("");
+    private volatile boolean stopRequested;
 
     public ReconciliationWizardViewModel(WizardBackend backend, UiExecutor executor, List<WizardItem> items,
                                          String operatorName) {
@@ -195,13 +197,17 @@ public final class ReconciliationWizardViewModel {
         });
     }
 
+    /** Counts per outcome in a fixed order (the outcome's declaration order, skipped items last). */
     private void summarizeResults() {
-        Map<String, Long> outcomes = new LinkedHashMap<>();
+        Map<Integer, Long> counts = new TreeMap<>();
+        Map<Integer, String> labels = new TreeMap<>();
         for (WizardItem item : items) {
             DecisionResult result = item.resultProperty().get();
-            outcomes.merge(result == null ? "skipped" : label(result.outcome()), 1L, Long::sum);
+            int order = result == null ? Integer.MAX_VALUE : result.outcome().ordinal();
+            counts.merge(order, 1L, Long::sum);
+            labels.put(order, result == null ? "skipped" : label(result.outcome()));
         }
-        resultSummary.set(outcomes.entrySet().stream().map(e -> e.getValue() + " " + e.getKey())
+        resultSummary.set(counts.entrySet().stream().map(e -> e.getValue() + " " + labels.get(e.getKey()))
                 .collect(Collectors.joining(" · ")));
     }
 
@@ -265,8 +271,12 @@ public final class ReconciliationWizardViewModel {
         progress.set(0);
         progressText.set(what + "…");
         int total = work.size();
+        stopRequested = false;
         executor.submit(what, () -> {
             for (int i = 0; i < total; i++) {
+                if (stopRequested) {
+                    return i;
+                }
                 WizardItem item = work.get(i);
                 try {
                     step.run(item);
@@ -293,6 +303,11 @@ public final class ReconciliationWizardViewModel {
             progressText.set(failure.message());
             executor.report(failure);
         });
+    }
+
+    /** Stops a running batch after the item in hand; items not reached are left as they are. */
+    public void stop() {
+        stopRequested = true;
     }
 
     public boolean isBatch() {

@@ -6,11 +6,14 @@ import dev.redrive.demo.tools.DemoToolServer;
 import dev.redrive.store.Database;
 import dev.redrive.store.tool.ToolSchemaStore;
 
+import java.net.URI;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.LocalDate;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
+import java.util.Map;
+import java.util.TreeMap;
 import java.util.function.Consumer;
 
 /**
@@ -138,6 +141,18 @@ public final class Sandbox implements AutoCloseable {
 
     public RedriveConfig config() {
         return config;
+    }
+
+    /** The reconciliation look-up endpoints of the sandbox's demo tools, by tool name (empty until they run). */
+    public Map<String, URI> lookupEndpoints() {
+        return tools == null ? Map.of() : tools.lookupEndpoints();
+    }
+
+    /** The same look-up endpoints as text, the way the console takes them. */
+    public Map<String, String> lookupEndpointUrls() {
+        Map<String, String> urls = new TreeMap<>();
+        lookupEndpoints().forEach((tool, uri) -> urls.put(tool, uri.toString()));
+        return urls;
     }
 
     @Override

@@ -73,7 +73,7 @@ final class Committer {
         try {
             handle(group);
         } finally {
-            group.forEach(end -> inFlight.done(end.job().operationId()));
+            release(group);
         }
         return group.size();
     }
@@ -101,7 +101,14 @@ final class Committer {
             return;
         }
         List<CommitResult> results = commitWithFallback(commits);
+        // Once committed, the facts in PostgreSQL answer any further delivery; the retry announced next may be
+        // promoted and read at once, and must not be taken for a duplicate of the attempt that just ended.
+        release(group);
         announce(results, jobs);
+    }
+
+    private void release(List<AttemptEnd> group) {
+        group.forEach(end -> inFlight.done(end.job().operationId(), end.job().delivery().entryId()));
     }
 
     /** Records the crash; past the delivery limit the attempt is dead-lettered, else its lease is given back. */

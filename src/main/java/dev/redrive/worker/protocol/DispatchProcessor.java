@@ -226,7 +226,7 @@ final class DispatchProcessor {
             Delivery delivery = decided.incoming().delivery();
             Job job = new Job(delivery, decided.incoming().envelope(), decided.record(), lease,
                     settings.tools().get(decided.incoming().envelope().tool()));
-            if (!inFlight.tryAdd(lease.operationId(), delivery.entryId())) {
+            if (!inFlight.tryAdd(delivery.entryId(), lease)) {
                 store.release(lease, now);
                 continue;
             }

@@ -1,6 +1,9 @@
 package dev.redrive.worker.protocol;
 
+import dev.redrive.store.operation.Lease;
+
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Semaphore;
@@ -8,7 +11,10 @@ import java.util.concurrent.TimeUnit;
 
 /** The attempts this worker holds leases for, by operation id, with the stream entry each came from; bounded. */
 final class InFlight {
-    private final Map<String, String> entryByOperation = new ConcurrentHashMap<>();
+    private record Held(String entryId, Lease lease) {
+    }
+
+    private final Map<String, Held> byOperation = new ConcurrentHashMap<>();
     private final Semaphore slots;
     private final int capacity;
 
@@ -19,21 +25,29 @@ final class InFlight {
 
     /** The entry this worker is handling the operation for, or null. */
     String entryOf(String operationId) {
-        return entryByOperation.get(operationId);
+        Held held = byOperation.get(operationId);
+        return held == null ? null : held.entryId();
     }
 
-    boolean tryAdd(String operationId, String entryId) {
+    boolean tryAdd(String entryId, Lease lease) {
         if (!slots.tryAcquire()) {
             return false;
         }
-        entryByOperation.put(operationId, entryId);
+        byOperation.put(lease.operationId(), new Held(entryId, lease));
         return true;
     }
 
-    void done(String operationId) {
-        if (entryByOperation.remove(operationId) != null) {
+    /** Frees the slot of this entry's attempt; a later attempt of the same operation keeps its own slot. */
+    void done(String operationId, String entryId) {
+        Held held = byOperation.get(operationId);
+        if (held != null && held.entryId().equals(entryId) && byOperation.remove(operationId, held)) {
             slots.release();
         }
+    }
+
+    /** The leases still held, for giving them back on shutdown. */
+    List<Lease> leases() {
+        return byOperation.values().stream().map(Held::lease).toList();
     }
 
     int free() {

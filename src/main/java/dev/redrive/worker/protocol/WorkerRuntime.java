@@ -3,6 +3,7 @@ package dev.redrive.worker.protocol;
 import dev.redrive.broker.DeadLetterStream;
 import dev.redrive.broker.Redis;
 import dev.redrive.store.Database;
+import dev.redrive.store.operation.Lease;
 import dev.redrive.store.operation.OperationStore;
 import dev.redrive.worker.client.WorkerClient;
 import dev.redrive.worker.retry.RetryQueue;
@@ -35,6 +36,7 @@ public final class WorkerRuntime {
     private final RetryQueue retryQueue;
     private final InFlight inFlight;
     private final StrandedSweep sweep;
+    private final OperationStore store;
     private final Committer committer;
     private final DispatchProcessor processor;
     private final ExecutorService tools;
@@ -56,9 +58,10 @@ public final class WorkerRuntime {
         DeadLetterStream deadLetterStream = new DeadLetterStream(redis);
         AttemptRunner runner = new AttemptRunner(settings.clock(), settings.retryPolicy(), settings.gate(), history,
                 settings.consumerName());
-        this.committer = new Committer(new OperationStore(database.jdbc()), retryQueue, deadLetterStream, stream,
+        this.store = new OperationStore(database.jdbc());
+        this.committer = new Committer(store, retryQueue, deadLetterStream, stream,
                 history, runner, inFlight, settings.clock(), settings.deliveryLimit());
-        this.sweep = new StrandedSweep(new OperationStore(database.jdbc()), retryQueue,
+        this.sweep = new StrandedSweep(store, retryQueue,
                 new WorkerClient(database, redis, settings.clock()), settings.sweepGrace());
         this.tools = Executors.newFixedThreadPool(settings.concurrency(), named(settings.consumerName() + "-tool"));
         this.processor = new DispatchProcessor(settings, database.jdbc(), deadLetterStream, retryQueue, stream,
@@ -76,8 +79,9 @@ public final class WorkerRuntime {
     }
 
     /**
-     * Stops reading, lets in-flight attempts finish and commit for at most {@code grace}, then stops the rest. Attempts
-     * still running after the grace period keep their leases, which expire; their entries are re-claimed elsewhere.
+     * Stops reading, lets in-flight attempts finish, commit and be acked for at most {@code grace}, then gives back the
+     * leases of attempts still running: their entries stay pending and are re-claimed by another worker, which
+     * reconciles before it calls the tool again. What those attempts produce afterwards is not committed.
      */
     public void stop(Duration grace) throws InterruptedException {
         reading = false;
@@ -88,12 +92,16 @@ public final class WorkerRuntime {
         while (!inFlight.isEmpty() && System.nanoTime() < deadline) {
             Thread.sleep(10);
         }
-        if (!inFlight.isEmpty()) {
-            LOG.warn("{}: attempts still in flight after {}; their leases will expire", settings.consumerName(), grace);
-        }
-        tools.shutdownNow();
         committing = false;
         committerThread.join();
+        List<Lease> unfinished = inFlight.leases();
+        if (!unfinished.isEmpty()) {
+            LOG.warn("{}: {} attempt(s) still running after {}; giving their leases back", settings.consumerName(),
+                    unfinished.size(), grace);
+            Instant now = Instant.now(settings.clock()).truncatedTo(ChronoUnit.MILLIS);
+            unfinished.forEach(lease -> store.release(lease, now));
+        }
+        tools.shutdownNow();
         scheduling = false;
         schedulerThread.interrupt();
         schedulerThread.join();

@@ -50,10 +50,6 @@ public final class DispatchStream implements AutoCloseable {
         }
     }
 
-    public String stream() {
-        return stream;
-    }
-
     /** Reads up to {@code count} entries never delivered to the group, waiting at most {@code block} for the first. */
     public List<Delivery> readNew(int count, Duration block) {
         List<StreamMessage<String, String>> messages = readConnection.sync().xreadgroup(consumer,

@@ -5,7 +5,10 @@ import dev.redrive.model.SideEffectState;
 import dev.redrive.report.Redactor;
 import dev.redrive.testing.TestNamespace;
 import dev.redrive.triage.detail.OperationDetailsLoader;
+import dev.redrive.triage.decision.Decisions;
 import dev.redrive.triage.generate.DlqGenerator;
+import dev.redrive.triage.precondition.DecisionTarget;
+import dev.redrive.worker.client.WorkerClient;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -52,6 +55,20 @@ class OperationDetailViewModelTest {
         assertThat(model.tracerUrlProperty().get()).startsWith("https://tracer.example/trace/")
                 .endsWith(model.traceIdProperty().get());
         assertThat(model.schemaChangedProperty().get()).isFalse();
+        assertThat(model.decidableProperty().get()).isTrue();
+    }
+
+    @Test
+    void aDecidedEntryShowsWhoDecidedItAndWhen() {
+        String[] entry = entry("id = (SELECT max(id) FROM dlq_entries WHERE decision_state = 'OPEN')");
+        new Decisions(ns.database(), new WorkerClient(ns.database(), ns.redis(), Clock.systemUTC()), Clock.systemUTC())
+                .discard(DecisionTarget.operation(entry[0]), "bob", "duplicate order");
+        OperationDetailViewModel model = model();
+
+        model.show(entry[0], Long.parseLong(entry[1]));
+
+        assertThat(model.decisionProperty().get()).startsWith("DISCARDED by bob at ").endsWith(" · duplicate order");
+        assertThat(model.decidableProperty().get()).isFalse();
     }
 
     @Test

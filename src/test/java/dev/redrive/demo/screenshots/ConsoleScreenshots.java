@@ -23,6 +23,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.function.Predicate;
 
@@ -62,7 +63,8 @@ public final class ConsoleScreenshots {
                 System.out.println(sandbox.reseed(SeedSize.FULL).describe());
                 sandbox.startLiveWorkload();
             }
-            Thread console = new Thread(() -> ConsoleLauncher.launch(config, true, null), "console");
+            Map<String, String> lookups = sandbox.lookupEndpointUrls();
+            Thread console = new Thread(() -> ConsoleLauncher.launch(config, true, null, lookups), "console");
             console.setDaemon(true);
             console.start();
             exit = new ConsoleScreenshots(output).takeAll();

@@ -1,0 +1,32 @@
+package dev.redrive.console.wizard;
+
+import dev.redrive.model.DecisionState;
+import dev.redrive.triage.query.DlqFilter;
+import dev.redrive.triage.query.DlqPage;
+import dev.redrive.triage.query.DlqQueries;
+import dev.redrive.triage.query.PageDirection;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/** The open entries of a fingerprint group as wizard items, each at the version it has now. Runs off the FX thread. */
+public final class GroupItems {
+    private static final int PAGE = 500;
+
+    private GroupItems() {
+    }
+
+    public static List<WizardItem> open(DlqQueries queries, String fingerprint, int limit) {
+        DlqFilter filter = DlqFilter.none().withFingerprint(fingerprint).withDecisionState(DecisionState.OPEN);
+        List<WizardItem> items = new ArrayList<>();
+        DlqPage page = queries.firstPage(filter, Math.min(PAGE, limit));
+        while (true) {
+            page.rows().stream().limit(limit - items.size())
+                    .forEach(row -> items.add(new WizardItem(row.operationId(), row.id(), row.version())));
+            if (!page.hasNext() || items.size() >= limit) {
+                return items;
+            }
+            page = queries.page(filter, page.next(), PageDirection.NEXT, Math.min(PAGE, limit - items.size()));
+        }
+    }
+}
