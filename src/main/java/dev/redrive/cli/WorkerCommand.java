@@ -4,6 +4,7 @@ import dev.redrive.broker.Redis;
 import dev.redrive.demo.tools.DemoTool;
 import dev.redrive.demo.tools.DemoToolServer;
 import dev.redrive.store.Database;
+import dev.redrive.store.tool.ToolSchemaStore;
 import dev.redrive.worker.Worker;
 import dev.redrive.worker.tool.HttpTool;
 import picocli.CommandLine.Command;
@@ -17,10 +18,11 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 
 @Command(name = "worker", mixinStandardHelpOptions = true,
-        description = "Run the embedded worker with the demo tools (demo.charge, demo.ship, demo.notify, schema version 1) "
-                + "served in-process on loopback. Runs until Ctrl-C, then finishes in-flight attempts and stops.")
+        description = "Run the embedded worker with the demo tools (demo.charge, demo.ship, demo.notify) served in-process "
+                + "on loopback, each at its current schema version (1 in a fresh namespace). Runs until Ctrl-C, then "
+                + "finishes in-flight attempts and stops.")
 final class WorkerCommand implements Callable<Integer> {
-    private static final String DEMO_SCHEMA_VERSION = "1";
+    private static final String FIRST_SCHEMA_VERSION = "1";
 
     @Mixin
     ConnectionOptions connection;
@@ -52,8 +54,11 @@ final class WorkerCommand implements Callable<Integer> {
         if (workerId != null) {
             builder.consumerName(workerId);
         }
+        // A version set with `tool schema set` (or by the sandbox) is kept: the worker runs the tools as deployed.
+        ToolSchemaStore schemas = new ToolSchemaStore(database.jdbc());
         for (DemoTool tool : DemoTool.values()) {
-            builder.tool(HttpTool.builder(tool.toolName(), DEMO_SCHEMA_VERSION, tools.endpoint(tool))
+            String version = schemas.current(tool.toolName()).orElse(FIRST_SCHEMA_VERSION);
+            builder.tool(HttpTool.builder(tool.toolName(), version, tools.endpoint(tool))
                     .lookupEndpoint(tools.lookupEndpoint(tool)).build());
         }
         Worker worker = builder.build().start();
