@@ -90,10 +90,10 @@ final class DlqCommand {
         }
 
         private static void text(PrintWriter out, DlqPage page, DlqCount count) {
-            out.printf("%-24s %9s  %-34s %-19s %-17s %-11s %-9s %s%n", "ENTERED", "ID", "OPERATION", "CLASS", "TOOL",
+            out.printf("%-27s %9s  %-34s %-19s %-17s %-11s %-9s %s%n", "ENTERED", "ID", "OPERATION", "CLASS", "TOOL",
                     "SIDE-EFFECT", "STATE", "ERROR");
             for (DlqRow row : page.rows()) {
-                out.printf("%-24s %9d  %-34s %-19s %-17s %-11s %-9s %s%n", row.enteredAt(), row.id(),
+                out.printf("%-27s %9d  %-34s %-19s %-17s %-11s %-9s %s%n", row.enteredAt(), row.id(),
                         Cells.cut(row.operationId(), 34), row.errorClass(), Cells.cut(row.tool(), 17), row.sideEffect(),
                         row.decisionState(), Cells.cut(row.errorMessage(), 70));
             }
@@ -131,10 +131,10 @@ final class DlqCommand {
                     ArrayNode array = TriageJson.mapper().valueToTree(groups);
                     out.println(TriageJson.write(array));
                 } else {
-                    out.printf("%8s %8s  %-16s %-17s %-28s %-24s %s%n", "ENTRIES", "OPEN", "FINGERPRINT", "TOOL", "CLASSES",
+                    out.printf("%8s %8s  %-16s %-17s %-28s %-27s %s%n", "ENTRIES", "OPEN", "FINGERPRINT", "TOOL", "CLASSES",
                             "LAST SEEN", "SAMPLE ERROR");
                     for (FingerprintGroup group : groups) {
-                        out.printf("%8d %8d  %-16s %-17s %-28s %-24s %s%n", group.count(), group.openCount(),
+                        out.printf("%8d %8d  %-16s %-17s %-28s %-27s %s%n", group.count(), group.openCount(),
                                 group.fingerprint(), Cells.cut(group.tool(), 17),
                                 Cells.cut(group.classes().stream().map(Enum::name).collect(Collectors.joining(",")), 28),
                                 group.lastSeen(), Cells.cut(group.sampleMessage(), 70));

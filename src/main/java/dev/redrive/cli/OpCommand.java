@@ -96,9 +96,9 @@ final class OpCommand {
                         attempt.errorMessage() == null ? "" : attempt.errorMessage());
             }
             for (DlqEntryRecord entry : details.dlqEntries()) {
-                out.printf("dlq entry %d (version %d): %s %s, %s: %s; entered %s; stream %s %s delivery %s consumer %s%n",
+                out.printf("dlq entry %d (version %d): %s%s, %s: %s; entered %s; stream %s %s delivery %s consumer %s%n",
                         entry.id(), entry.version(), entry.decisionState(),
-                        entry.decidedBy() == null ? "" : "by " + entry.decidedBy() + " at " + entry.decidedAt(),
+                        entry.decidedBy() == null ? "" : " by " + entry.decidedBy() + " at " + entry.decidedAt(),
                         entry.errorClass(), entry.errorMessage(), entry.enteredAt(), entry.stream(), entry.entryId(),
                         entry.deliveryCount(), entry.consumer());
                 out.printf("  fingerprint %s, side effect %s%n", entry.errorFingerprint(), entry.sideEffect());
