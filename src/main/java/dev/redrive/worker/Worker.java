@@ -233,6 +233,12 @@ public final class Worker {
             return this;
         }
 
+        /** How often scheduled retries that are due are moved back to the dispatch stream (default 100 ms). */
+        public Builder schedulerInterval(Duration schedulerInterval) {
+            this.schedulerInterval = positive(schedulerInterval, "schedulerInterval");
+            return this;
+        }
+
         /**
          * How long an operation may wait for a worker (PENDING, an overdue retry, or an expired lease) before the sweep
          * publishes its dispatch again because Redis may have lost it (default 5 min).

@@ -189,10 +189,26 @@ public final class WorkerRuntime {
             } catch (InterruptedException e) {
                 return;
             } catch (RuntimeException e) {
+                if (!scheduling && interrupted(e)) {
+                    // stop() interrupts this thread, possibly inside a Redis or SQL call: that is the stop, no failure.
+                    return;
+                }
                 LOG.warn("{}: promoting due retries failed; trying again", settings.consumerName(), e);
                 pause(Duration.ofSeconds(1));
             }
         }
+    }
+
+    private static boolean interrupted(Throwable failure) {
+        if (Thread.currentThread().isInterrupted()) {
+            return true;
+        }
+        for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
+            if (cause instanceof InterruptedException) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private static void pause(Duration duration) {
