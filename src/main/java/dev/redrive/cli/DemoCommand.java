@@ -13,7 +13,9 @@ import picocli.CommandLine.Spec;
 import java.io.PrintWriter;
 import java.time.Clock;
 import java.util.concurrent.Callable;
+import java.util.Map;
 import java.util.concurrent.CountDownLatch;
+import java.util.stream.Collectors;
 
 @Command(name = "demo", mixinStandardHelpOptions = true,
         description = {"Start the sandbox: wipe namespace " + Sandbox.NAMESPACE + " (or the one -n names), seed a "
@@ -69,20 +71,28 @@ final class DemoCommand implements Callable<Integer> {
             sandbox.close();
             stopped.countDown();
         }, "sandbox-shutdown"));
-        out.println(connectHelp(config));
+        out.println(connectHelp(config, sandbox));
         out.flush();
         stopped.await();
         return 0;
     }
 
-    private static String connectHelp(RedriveConfig config) {
+    private static String connectHelp(RedriveConfig config, Sandbox sandbox) {
         String namespace = config.namespace().equals(Sandbox.NAMESPACE) ? "" : " -n " + config.namespace();
+        String lookups = sandbox.lookupEndpointUrls().entrySet().stream()
+                .sorted(Map.Entry.comparingByKey())
+                .map(entry -> entry.getKey() + "=" + entry.getValue())
+                .collect(Collectors.joining(","));
         return """
 
                 Sandbox ready in namespace %1$s. The demo tools and a worker run in this process, and new work \
                 trickles in every few seconds.
                   open the console on it:  java -jar target/redrive.jar console --demo%2$s
                   or look at it:           java -jar target/redrive.jar dlq groups -n %1$s
-                Stop with Ctrl-C (running demo again wipes and re-seeds the namespace).""".formatted(config.namespace(), namespace);
+                  the demo tools' reconciliation look-ups while this runs (for a console opened without --demo, \
+                or reconcile --lookup):
+                    REDRIVE_LOOKUP_ENDPOINTS=%3$s
+                Stop with Ctrl-C (running demo again wipes and re-seeds the namespace).""".formatted(
+                config.namespace(), namespace, lookups);
     }
 }

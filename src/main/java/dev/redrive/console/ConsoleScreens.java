@@ -142,8 +142,8 @@ final class ConsoleScreens implements SessionScreens {
         ReconciliationWizardViewModel model = new ReconciliationWizardViewModel(backend, executor, items, operator);
         ReconciliationWizardView view = ReconciliationWizardView.load(model, window(), Theme.stylesheet());
         view.showAndWait();
-        WizardItem first = items.get(0);
-        detailModel.show(first.operationId(), first.dlqEntryId() == null ? 0 : first.dlqEntryId());
+        WizardItem shown = model.entryToShow();
+        detailModel.show(shown.operationId(), shown.dlqEntryId() == null ? 0 : shown.dlqEntryId());
         browserModel.reload();
     }
 

@@ -19,6 +19,7 @@ import javafx.scene.control.TableView;
 import javafx.scene.input.KeyCode;
 import javafx.scene.layout.BorderPane;
 import javafx.stage.Stage;
+import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -43,6 +44,7 @@ class ConsoleScreensTest {
     @RegisterExtension
     static final TestNamespace ns = new TestNamespace();
     private static final Duration WAIT = Duration.ofSeconds(15);
+    private static final Preferences PREFERENCES = Preferences.userRoot().node("dev/redrive/console-test-screens");
 
     private ConsoleSession session;
     private UiExecutor executor;
@@ -53,12 +55,17 @@ class ConsoleScreensTest {
         new DlqGenerator(ns.database(), Clock.systemUTC()).generate(400, "screens");
     }
 
+    @AfterAll
+    static void forgetPreferences() throws java.util.prefs.BackingStoreException {
+        PREFERENCES.removeNode();
+    }
+
     @Start
     void start(Stage stage) {
         Theme.apply(false);
         session = ConsoleSession.open(ConnectionProfile.of("test", ns.config()), ns.config(), Clock.systemUTC());
         executor = UiExecutor.forFx(2);
-        screens = new ConsoleScreens(session, executor, Preferences.userRoot().node("dev/redrive/console-test"), null);
+        screens = new ConsoleScreens(session, executor, PREFERENCES, null);
         BorderPane root = new BorderPane(new SplitPane(screens.browser(), screens.detail()));
         root.setTop(screens.health());
         Scene scene = new Scene(root, 1260, 780);

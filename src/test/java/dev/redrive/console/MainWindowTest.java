@@ -13,6 +13,7 @@ import javafx.embed.swing.SwingFXUtils;
 import javafx.scene.Scene;
 import javafx.scene.control.TableView;
 import javafx.stage.Stage;
+import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -46,6 +47,11 @@ class MainWindowTest {
     @BeforeAll
     static void seed() {
         new DlqGenerator(ns.database(), Clock.systemUTC()).generate(120, "main");
+    }
+
+    @AfterAll
+    static void forgetPreferences() throws java.util.prefs.BackingStoreException {
+        PREFERENCES.removeNode();
     }
 
     @Start

@@ -141,6 +141,17 @@ public final class ReconciliationWizardView {
             table.setFixedCellSize(26);
             table.getColumns().forEach(c -> c.setSortable(false));
         }
+        resultTable.setRowFactory(table -> {
+            javafx.scene.control.TableRow<WizardItem> row = new javafx.scene.control.TableRow<>();
+            row.setOnMouseClicked(event -> {
+                if (event.getClickCount() == 2 && !row.isEmpty()) {
+                    model.link(row.getItem());
+                    resultTable.getScene().getWindow().hide();
+                }
+            });
+            return row;
+        });
+        resultTable.setTooltip(new javafx.scene.control.Tooltip("Double-click an entry to show it in the console"));
         checkList.setVisible(!batch);
         checkList.setManaged(!batch);
         checkTable.setVisible(batch);
@@ -158,6 +169,7 @@ public final class ReconciliationWizardView {
     private void bindFieldsToModel() {
         if (!model.isBatch()) {
             model.items().get(0).detailsProperty().addListener((obs, was, details) -> showEvidence(details));
+            model.items().get(0).sideEffectProperty().addListener((obs, was, state) -> evidenceBadge.show(state));
             model.items().get(0).reportProperty().addListener((obs, was, report) -> showChecks(report));
         }
         askToolButton.disableProperty().bind(model.busyProperty().or(model.unsettledProperty().isEqualTo(0)));
@@ -203,7 +215,6 @@ public final class ReconciliationWizardView {
         evidenceOperation.setText(details.operationId() + " · attempt " + details.operation().attempt()
                 + " · key " + details.operation().idempotencyKey());
         evidenceError.setText(entry == null ? "" : entry.errorClass() + ": " + entry.errorMessage());
-        evidenceBadge.show(item.sideEffectProperty().get());
         String then = entry != null && entry.toolSchemaVersion() != null ? entry.toolSchemaVersion()
                 : details.operation().toolSchemaVersion();
         String now = details.currentToolSchemaVersion();

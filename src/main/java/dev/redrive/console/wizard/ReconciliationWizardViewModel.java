@@ -69,6 +69,7 @@ public final class ReconciliationWizardViewModel {
     private final ReadOnlyStringWrapper resultSummary = new ReadOnlyStringWrapper("");
     private final ReadOnlyStringWrapper verification = new ReadOnlyStringWrapper("");
     private volatile boolean stopRequested;
+    private WizardItem linked;
 
     public ReconciliationWizardViewModel(WizardBackend backend, UiExecutor executor, List<WizardItem> items,
                                          String operatorName) {
@@ -303,6 +304,16 @@ public final class ReconciliationWizardViewModel {
             progressText.set(failure.message());
             executor.report(failure);
         });
+    }
+
+    /** The operator followed the link back to one item's entry: the window shows it once the wizard closes. */
+    public void link(WizardItem item) {
+        linked = item;
+    }
+
+    /** The entry to show after the wizard: the one linked to, else the first. */
+    public WizardItem entryToShow() {
+        return linked != null ? linked : items.get(0);
     }
 
     /** Stops a running batch after the item in hand; items not reached are left as they are. */

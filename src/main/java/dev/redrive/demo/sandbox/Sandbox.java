@@ -5,6 +5,7 @@ import dev.redrive.config.RedriveConfig;
 import dev.redrive.demo.tools.DemoToolServer;
 import dev.redrive.store.Database;
 import dev.redrive.store.tool.ToolSchemaStore;
+import org.flywaydb.core.api.FlywayException;
 
 import java.net.URI;
 import java.time.Clock;
@@ -69,9 +70,7 @@ public final class Sandbox implements AutoCloseable {
     public static Sandbox openForConsole(RedriveConfig config, Clock clock, Consumer<String> log) {
         Sandbox sandbox = connect(config, clock, log);
         try {
-            if (sandbox.isSeeded()) {
-                sandbox.resume();
-            } else {
+            if (!sandbox.isSeeded() || !sandbox.resume()) {
                 log.accept(sandbox.reseed(SeedSize.FULL).describe());
             }
             sandbox.startLiveWorkload();
@@ -115,14 +114,26 @@ public final class Sandbox implements AutoCloseable {
         return migrated && database.jdbc().queryLong("SELECT count(*) FROM operations") > 0;
     }
 
-    /** Runs the demo tools and the worker on a namespace seeded before, migrating it first. */
-    public void resume() {
-        database.migrate();
+    /**
+     * Runs the demo tools and the worker on a namespace seeded before, migrating it first.
+     *
+     * @return false, starting nothing, when the sandbox's schema cannot be migrated to this build's (a sandbox seeded
+     * by another build): re-seed it instead
+     */
+    public boolean resume() {
+        try {
+            database.migrate();
+        } catch (FlywayException e) {
+            log.accept("the sandbox in " + config.namespace() + " was seeded by another build ("
+                    + e.getMessage().lines().findFirst().orElse("") + "); re-seeding it");
+            return false;
+        }
         String shipVersion = new ToolSchemaStore(database.jdbc()).current(IncidentScenario.CHANGED_TOOL.toolName())
                 .orElse(IncidentScenario.CHANGED_SCHEMA_VERSION);
         if (worker == null) {
             startWorker(shipVersion);
         }
+        return true;
     }
 
     /** Starts a light trickle of new work (a couple of operations every few seconds, a few of which fail). */

@@ -46,6 +46,7 @@ final class SandboxWorker implements AutoCloseable {
                 .concurrency(8)
                 .leaseDuration(Duration.ofSeconds(10))
                 .claimInterval(Duration.ofSeconds(1))
+                .sweepGrace(Duration.ofSeconds(10))
                 .shutdownGrace(Duration.ofSeconds(5))
                 .clock(clock)
                 .retryPolicy(BackoffRetryPolicy.builder()

@@ -126,6 +126,7 @@ class ReconciliationWizardViewTest {
         String key = new OperationId("wiz-pass", "charge", 0).idempotencyKey();
         open(robot, item);
 
+        await().atMost(WAIT).until(() -> text(robot, "#evidenceBadge").equals("NONE"));
         next(robot);
         next(robot);
         await().atMost(WAIT).until(() -> text(robot, "#checkSummary").equals("1 pass"));

@@ -122,6 +122,20 @@ class SandboxSeedTest {
     }
 
     @Test
+    void openingTheConsoleOnASeededSandbox_resumesItWithoutReseeding() {
+        String seeded = "SELECT count(*) FROM operations WHERE run_id NOT LIKE 'live-%'";
+        long before = jdbc().queryLong(seeded);
+        long decisions = jdbc().queryLong("SELECT count(*) FROM redrive_commands");
+
+        try (Sandbox console = Sandbox.openForConsole(ns.config(), Clock.systemUTC(), line -> { })) {
+            assertThat(console.lookupEndpoints()).containsKeys("demo.charge", "demo.ship", "demo.notify");
+        }
+
+        assertThat(jdbc().queryLong(seeded)).isEqualTo(before);
+        assertThat(jdbc().queryLong("SELECT count(*) FROM redrive_commands")).isEqualTo(decisions);
+    }
+
+    @Test
     void theLiveWorkload_keepsDispatchingNewWork() {
         long before = jdbc().queryLong("SELECT count(*) FROM operations WHERE run_id LIKE 'live-%'");
 

@@ -6,12 +6,16 @@ import dev.redrive.demo.sandbox.Sandbox;
 import dev.redrive.demo.sandbox.SeedSize;
 import javafx.application.Platform;
 import dev.redrive.model.DecisionState;
+import dev.redrive.store.Database;
 import dev.redrive.model.FailureClass;
 import dev.redrive.model.SideEffectState;
 import dev.redrive.triage.query.DlqRow;
 import javafx.scene.Node;
+import javafx.scene.control.ButtonBar;
 import javafx.scene.control.ButtonBase;
+import javafx.scene.control.RadioButton;
 import javafx.scene.control.TableView;
+import javafx.scene.control.TextInputControl;
 import javafx.scene.control.ToggleButton;
 import javafx.scene.control.Labeled;
 import javafx.scene.control.MenuButton;
@@ -25,6 +29,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.function.Predicate;
 
 /**
@@ -43,12 +48,24 @@ public final class ConsoleScreenshots {
     private static final int HEIGHT = 1050;
 
     private final Path output;
+    private final Set<String> recoverable;
     private final List<String> written = new ArrayList<>();
     private final List<String> skipped = new java.util.concurrent.CopyOnWriteArrayList<>();
     private Stage main;
 
-    private ConsoleScreenshots(Path output) {
+    private ConsoleScreenshots(Path output, Set<String> recoverable) {
         this.output = output;
+        this.recoverable = recoverable;
+    }
+
+    /** Open entries whose dependency has recovered since (their fault count is used up): a redrive of one succeeds. */
+    private static Set<String> recoverableEntries(RedriveConfig config) {
+        try (Database database = Database.open(config, 1)) {
+            return Set.copyOf(database.jdbc().query("""
+                    SELECT operation_id FROM dlq_entries
+                     WHERE decision_state = 'OPEN' AND run_id LIKE 'billing-%' AND payload->>'fault' LIKE 'transient:%'
+                    """, row -> row.getString(1)));
+        }
     }
 
     public static void main(String[] args) {
@@ -63,11 +80,12 @@ public final class ConsoleScreenshots {
                 System.out.println(sandbox.reseed(SeedSize.FULL).describe());
                 sandbox.startLiveWorkload();
             }
+            Set<String> recoverable = recoverableEntries(config);
             Map<String, String> lookups = sandbox.lookupEndpointUrls();
             Thread console = new Thread(() -> ConsoleLauncher.launch(config, true, null, lookups), "console");
             console.setDaemon(true);
             console.start();
-            exit = new ConsoleScreenshots(output).takeAll();
+            exit = new ConsoleScreenshots(output, recoverable).takeAll();
             Platform.exit();
         }
         System.exit(exit);
@@ -96,9 +114,17 @@ public final class ConsoleScreenshots {
                 && row.errorClass() == FailureClass.INVALID_INPUT);
         shootDetail("04-detail-redriven", row -> row.decisionState() == DecisionState.REDRIVEN);
         shootGroups("05-dlq-groups");
-        shootDialog("06-connection-profiles", () -> fireMenuItem("#connectionMenu", "Connection profiles…"));
-        shootDialog("07-alert-thresholds", () -> fireButton("Alert thresholds…"));
-        shootDark("08-dark-theme");
+        shootWizard(row -> row.sideEffect() == SideEffectState.POSSIBLE && row.decisionState() == DecisionState.OPEN
+                        && row.tool().equals("demo.charge"),
+                "06-wizard-evidence", "07-wizard-reconcile-with-tool", "08-wizard-preconditions");
+        shootRedrive(row -> recoverable.contains(row.operationId()), "09-wizard-decision", "10-wizard-result-redriven-once");
+        shootWizard(row -> row.runId().startsWith("backfill-") && row.decisionState() == DecisionState.OPEN,
+                null, null, "11-wizard-blocked-cancelled-run");
+        shootWizard(row -> row.runId().startsWith("refunds-") && row.decisionState() == DecisionState.OPEN,
+                null, null, "12-wizard-blocked-revoked-approval");
+        shootDialog("13-connection-profiles", () -> fireMenuItem("#connectionMenu", "Connection profiles…"));
+        shootDialog("14-alert-thresholds", () -> fireButton("Alert thresholds…"));
+        shootDark("15-dark-theme");
 
         System.out.println("wrote " + written.size() + " screenshot(s) to " + output.toAbsolutePath() + ": " + written);
         if (!skipped.isEmpty()) {
@@ -109,30 +135,108 @@ public final class ConsoleScreenshots {
 
     /** Selects the first entry of the flat list that matches, waits for its detail, photographs the window. */
     private void shootDetail(String name, Predicate<DlqRow> which) {
-        press("#flatView");
-        Optional<TableView<DlqRow>> table = dlqTable();
-        if (table.isEmpty()) {
-            skipped.add(name + " (no #dlqTable)");
-            return;
-        }
-        boolean selected = Fx.call(() -> {
-            TableView<DlqRow> rows = table.get();
-            for (int i = 0; i < rows.getItems().size(); i++) {
-                if (which.test(rows.getItems().get(i))) {
-                    rows.getSelectionModel().clearAndSelect(i);
-                    rows.scrollTo(Math.max(0, i - 3));
-                    return true;
-                }
-            }
-            return false;
-        });
-        if (!selected) {
+        if (!select(which)) {
             skipped.add(name + " (no matching entry on the first page)");
             return;
         }
         awaitText("#detailOperationId", "the operation detail");
         Fx.pause(Duration.ofSeconds(2));
         shoot(name, main);
+    }
+
+    /**
+     * Opens the reconciliation wizard on the first matching entry and photographs its first three pages (a null name
+     * skips that page's picture); on the reconcile page it asks the tool first.
+     */
+    private void shootWizard(Predicate<DlqRow> which, String evidence, String reconcile, String preconditions) {
+        Optional<Window> wizard = openWizard(which, preconditions);
+        if (wizard.isEmpty()) {
+            return;
+        }
+        if (evidence != null) {
+            shoot(evidence, wizard.get());
+        }
+        next(wizard.get());
+        Fx.lookup(wizard.get(), "#askTool").filter(ButtonBase.class::isInstance).map(ButtonBase.class::cast)
+                .ifPresent(ask -> Fx.run(ask::fire));
+        Fx.pause(Duration.ofSeconds(3));
+        if (reconcile != null) {
+            shoot(reconcile, wizard.get());
+        }
+        next(wizard.get());
+        Fx.pause(Duration.ofSeconds(3));
+        shoot(preconditions, wizard.get());
+        Fx.run(wizard.get()::hide);
+        Fx.pause(Duration.ofSeconds(1));
+    }
+
+    /**
+     * Walks the wizard through a redrive that passes every check: evidence, reconcile (nothing to settle),
+     * preconditions, the decision with its reason (photographed), then the result once the worker has run it.
+     */
+    private void shootRedrive(Predicate<DlqRow> which, String decision, String result) {
+        Optional<Window> opened = openWizard(which, result);
+        if (opened.isEmpty()) {
+            return;
+        }
+        Window wizard = opened.get();
+        next(wizard);
+        Fx.pause(Duration.ofSeconds(1));
+        next(wizard);
+        Fx.pause(Duration.ofSeconds(2));
+        next(wizard);
+        Fx.pause(Duration.ofSeconds(1));
+        Fx.run(() -> {
+            Node choice = wizard.getScene().lookup("#decisionRedrive");
+            if (choice instanceof RadioButton redrive) {
+                redrive.setSelected(true);
+            }
+            Node reason = wizard.getScene().lookup("#decisionReason");
+            if (reason instanceof TextInputControl text) {
+                text.setText("the payment processor has recovered (status page: resolved 01:10); redrive this charge once");
+            }
+        });
+        Fx.pause(Duration.ofSeconds(1));
+        shoot(decision, wizard);
+        next(wizard);
+        Fx.pause(Duration.ofSeconds(6));
+        Fx.lookup(wizard, "#verifyRedrive").filter(ButtonBase.class::isInstance).map(ButtonBase.class::cast)
+                .ifPresent(verify -> Fx.run(verify::fire));
+        Fx.pause(Duration.ofSeconds(2));
+        shoot(result, wizard);
+        Fx.run(wizard::hide);
+        Fx.pause(Duration.ofSeconds(1));
+    }
+
+    /** Selects the first matching entry and opens the wizard on it from the detail pane. */
+    private Optional<Window> openWizard(Predicate<DlqRow> which, String name) {
+        if (!select(which)) {
+            skipped.add(name + " (no matching entry on the first page)");
+            return Optional.empty();
+        }
+        awaitText("#detailOperationId", "the operation detail");
+        Fx.pause(Duration.ofSeconds(1));
+        List<Window> before = Fx.showingWindows();
+        Platform.runLater(() -> fire("#openWizard"));
+        Optional<Window> wizard = Fx.await(Duration.ofSeconds(15), () -> Fx.showingWindows().stream()
+                .filter(window -> !before.contains(window)).findFirst());
+        if (wizard.isEmpty()) {
+            skipped.add(name + " (the wizard did not open)");
+            return Optional.empty();
+        }
+        Fx.pause(Duration.ofSeconds(2));
+        return wizard;
+    }
+
+    /** Presses the wizard's Next (or Finish) button, looked up by its button data, not its text. */
+    private static void next(Window wizard) {
+        Fx.run(() -> wizard.getScene().getRoot().lookupAll(".button").stream()
+                .filter(node -> ButtonBar.getButtonData(node) == ButtonBar.ButtonData.NEXT_FORWARD
+                        || ButtonBar.getButtonData(node) == ButtonBar.ButtonData.FINISH)
+                .map(ButtonBase.class::cast)
+                .filter(button -> !button.isDisabled())
+                .findFirst()
+                .ifPresent(ButtonBase::fire));
     }
 
     private void shootGroups(String name) {
@@ -156,6 +260,30 @@ public final class ConsoleScreenshots {
             }
         }));
         return toggle.isPresent();
+    }
+
+    /** Selects the first entry of the flat list that matches. */
+    private boolean select(Predicate<DlqRow> which) {
+        press("#flatView");
+        Optional<TableView<DlqRow>> table = dlqTable();
+        return table.isPresent() && Fx.call(() -> {
+            TableView<DlqRow> rows = table.get();
+            for (int i = 0; i < rows.getItems().size(); i++) {
+                if (which.test(rows.getItems().get(i))) {
+                    rows.getSelectionModel().clearAndSelect(i);
+                    rows.scrollTo(Math.max(0, i - 3));
+                    return true;
+                }
+            }
+            return false;
+        });
+    }
+
+    private void fire(String selector) {
+        Node node = main.getScene().lookup(selector);
+        if (node instanceof ButtonBase button) {
+            button.fire();
+        }
     }
 
     @SuppressWarnings("unchecked")
