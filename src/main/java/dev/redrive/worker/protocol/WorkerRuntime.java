@@ -46,7 +46,7 @@ public final class WorkerRuntime {
     private final Thread committerThread;
     private final Thread schedulerThread;
     private final Thread renewerThread;
-    private final CountDownLatch renewing = new CountDownLatch(1);
+    private final CountDownLatch renewalStop = new CountDownLatch(1);
     private volatile boolean reading = true;
     private volatile boolean committing = true;
     private volatile boolean scheduling = true;
@@ -102,7 +102,7 @@ public final class WorkerRuntime {
         }
         committing = false;
         committerThread.join();
-        renewing.countDown();
+        renewalStop.countDown();
         renewerThread.join();
         List<Lease> unfinished = inFlight.leases();
         if (!unfinished.isEmpty()) {
@@ -162,7 +162,7 @@ public final class WorkerRuntime {
 
     private void renew() {
         try {
-            while (!renewing.await(settings.leaseRenewalInterval().toMillis(), TimeUnit.MILLISECONDS)) {
+            while (!renewalStop.await(settings.leaseRenewalInterval().toMillis(), TimeUnit.MILLISECONDS)) {
                 try {
                     renewer.renewAll();
                 } catch (RuntimeException e) {
