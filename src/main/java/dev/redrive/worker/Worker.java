@@ -56,7 +56,9 @@ public final class Worker {
 
     private Worker(Builder builder) {
         Map<String, Tool> tools = Map.copyOf(builder.tools);
-        this.settings = new WorkerSettings(builder.consumerName, builder.concurrency, builder.leaseDuration,
+        Duration renewal = builder.leaseRenewalInterval != null ? builder.leaseRenewalInterval
+                : builder.leaseDuration.dividedBy(3);
+        this.settings = new WorkerSettings(builder.consumerName, builder.concurrency, builder.leaseDuration, renewal,
                 builder.batchSize, builder.deliveryLimit, builder.maxPayloadBytes, builder.readBlock,
                 builder.claimInterval, builder.schedulerInterval, builder.sweepGrace, builder.clock, builder.retryPolicy,
                 new ToolGate(builder.budgets), tools);
@@ -133,6 +135,7 @@ public final class Worker {
         private String consumerName = defaultConsumerName();
         private int concurrency = 8;
         private Duration leaseDuration = Duration.ofSeconds(30);
+        private Duration leaseRenewalInterval;
         private int batchSize = 64;
         private int deliveryLimit = 5;
         private int maxPayloadBytes = EnvelopeCodec.DEFAULT_MAX_PAYLOAD_BYTES;
@@ -178,12 +181,22 @@ public final class Worker {
         }
 
         /**
-         * How long a claimed attempt is this worker's alone (default 30 s). Entries idle longer than this are
-         * re-claimed by other workers, and a worker paused past it can no longer commit. Keep it above the slowest
-         * tool call.
+         * How long a claimed attempt is this worker's alone without a renewal (default 30 s). While an attempt is in
+         * flight its lease is renewed (see {@link #leaseRenewalInterval(Duration)}), so a tool call may take longer.
+         * Entries idle longer than this are re-claimed by other workers, and a worker paused past it (its renewals
+         * stopped too) can no longer commit once another worker has taken over.
          */
         public Builder leaseDuration(Duration leaseDuration) {
             this.leaseDuration = positive(leaseDuration, "leaseDuration");
+            return this;
+        }
+
+        /**
+         * How often the leases of the attempts in flight are extended by a full lease duration, and their stream entries
+         * marked as still being handled (default a third of the lease duration). Keep it well below the lease duration.
+         */
+        public Builder leaseRenewalInterval(Duration leaseRenewalInterval) {
+            this.leaseRenewalInterval = positive(leaseRenewalInterval, "leaseRenewalInterval");
             return this;
         }
 
@@ -217,6 +230,12 @@ public final class Worker {
         /** How often idle entries are looked for (default 1 s). */
         public Builder claimInterval(Duration claimInterval) {
             this.claimInterval = positive(claimInterval, "claimInterval");
+            return this;
+        }
+
+        /** How often scheduled retries that are due are moved back to the dispatch stream (default 100 ms). */
+        public Builder schedulerInterval(Duration schedulerInterval) {
+            this.schedulerInterval = positive(schedulerInterval, "schedulerInterval");
             return this;
         }
 

@@ -57,9 +57,11 @@ class FencingTest {
         HeldTool slow = new HeldTool("a");
         HeldTool fast = new HeldTool("b");
         fast.release.countDown();
-        // Worker a never looks for idle entries, as if its whole process were paused with the tool call.
+        // Worker a neither renews its lease nor looks for idle entries, as if its whole process were paused with the
+        // tool call.
         Worker a = Worker.builder(ns.database(), ns.redis()).leaseDuration(Duration.ofSeconds(1))
-                .claimInterval(Duration.ofHours(1)).tool(slow).consumerName("worker-a").build().start();
+                .leaseRenewalInterval(Duration.ofHours(1)).claimInterval(Duration.ofHours(1)).tool(slow)
+                .consumerName("worker-a").build().start();
         OperationId id = new OperationId("fenced", "charge", 0);
         WorkerClient client = new WorkerClient(ns.database(), ns.redis(), Clock.systemUTC());
         client.dispatch(client.newDispatch(id, "test.fenced", "1", "{}", null, null, null));

@@ -8,6 +8,9 @@ import dev.redrive.worker.tool.ToolCall;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
 import java.sql.Timestamp;
 import java.time.Clock;
 import java.time.Duration;
@@ -103,5 +106,24 @@ class GracefulShutdownTest {
                 "SUCCEEDED".equals(column(id, "SELECT status FROM operations WHERE operation_id = ?")));
         successor.shutdown().get(10, TimeUnit.SECONDS);
         assertThat(column(id, "SELECT result->>'by' FROM operations WHERE operation_id = ?")).isEqualTo("successor");
+    }
+
+    @Test
+    void shutdownInterruptingTheRetrySchedulerInsideARedisCall_stopsQuietly() throws Exception {
+        PrintStream stderr = System.err;
+        ByteArrayOutputStream log = new ByteArrayOutputStream();
+        System.setErr(new PrintStream(log, true, StandardCharsets.UTF_8));
+        try {
+            // The scheduler barely sleeps between promotions, so the stop's interrupt mostly lands inside a Redis call.
+            for (int i = 0; i < 5; i++) {
+                Worker worker = worker("quiet-" + i, new SlowTool(Duration.ZERO, "quiet"), Duration.ofSeconds(5))
+                        .schedulerInterval(Duration.ofMillis(1)).build().start();
+                Thread.sleep(50);
+                worker.shutdown().get(10, TimeUnit.SECONDS);
+            }
+        } finally {
+            System.setErr(stderr);
+        }
+        assertThat(log.toString(StandardCharsets.UTF_8)).doesNotContain("WARN").doesNotContain("Exception");
     }
 }

@@ -11,4 +11,9 @@ import java.util.UUID;
  */
 public record Lease(String operationId, int attempt, String owner, long fencingToken, Instant claimedAt,
                     Instant expiresAt, UUID redriveCommandId, boolean takeover) {
+
+    /** The same lease, extended to {@code newExpiry}. */
+    public Lease renewedUntil(Instant newExpiry) {
+        return new Lease(operationId, attempt, owner, fencingToken, claimedAt, newExpiry, redriveCommandId, takeover);
+    }
 }

@@ -110,6 +110,25 @@ public final class OperationStore {
              WHERE operation_id = ? AND fencing_token = ? AND status = 'RUNNING'
             """;
 
+    /*
+     * The heartbeat of a batch of leases. Guarded by owner and fencing token: a lease another worker has taken over is
+     * not extended. One whose time ran out without anyone taking it over is still this worker's and is extended too.
+     * A row locked right now (being committed or claimed) is skipped rather than waited for: the heartbeat never waits
+     * on a lock, so it can never deadlock with a commit or a claim, and the next tick tries again.
+     */
+    private static final String RENEW = """
+            WITH held AS (
+                SELECT o.operation_id FROM operations o
+                  JOIN unnest(?::text[], ?::text[]::bigint[]) AS l(operation_id, fencing_token)
+                    ON o.operation_id = l.operation_id AND o.fencing_token = l.fencing_token
+                 WHERE o.lease_owner = ? AND o.status = 'RUNNING'
+                   FOR UPDATE OF o SKIP LOCKED)
+            UPDATE operations o SET lease_expires_at = ?
+              FROM held
+             WHERE o.operation_id = held.operation_id
+            RETURNING o.operation_id
+            """;
+
     private static final String DEFER = """
             UPDATE operations SET status = 'RETRY_SCHEDULED', next_eligible_at = ?, last_error_class = ?, updated_at = ?
              WHERE operation_id = ? AND attempt = ? AND status = ANY (?)
@@ -305,6 +324,25 @@ public final class OperationStore {
     public boolean release(Lease lease, Instant now) {
         return checkSingleRow(jdbc.update(RELEASE, now, now, lease.operationId(), lease.fencingToken()),
                 lease.operationId()) == 1;
+    }
+
+    /**
+     * Extends leases of {@code owner} to {@code expiresAt} in one statement; returns the ids of the operations whose
+     * lease was extended. A lease that was taken over (fencing token moved on) or finished is absent from the answer,
+     * and an attempt running under a taken-over lease cannot commit. So is one whose row was locked at that moment.
+     */
+    public Set<String> renew(Collection<Lease> leases, String owner, Instant expiresAt) {
+        if (leases.isEmpty()) {
+            return Set.of();
+        }
+        String[] ids = leases.stream().map(Lease::operationId).toArray(String[]::new);
+        String[] tokens = leases.stream().map(lease -> Long.toString(lease.fencingToken())).toArray(String[]::new);
+        List<String> renewed = jdbc.query(RENEW, row -> row.getString(1), ids, tokens, owner, expiresAt);
+        Set<String> distinct = new HashSet<>(renewed);
+        if (renewed.size() > leases.size() || distinct.size() < renewed.size()) {
+            throw new StoreException("renewing " + leases.size() + " leases changed " + renewed.size() + " rows");
+        }
+        return distinct;
     }
 
     /** Puts operations off without spending an attempt; returns which of them were still waiting to run. */

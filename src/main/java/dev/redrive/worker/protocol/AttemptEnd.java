@@ -9,7 +9,7 @@ sealed interface AttemptEnd {
     record Finished(Job job, AttemptCommit commit) implements AttemptEnd {
     }
 
-    /** The lease expired while the attempt waited for a pool thread: the tool was not called. */
+    /** The lease expired or was taken over while the attempt waited for a pool thread: the tool was not called. */
     record NotStarted(Job job) implements AttemptEnd {
     }
 

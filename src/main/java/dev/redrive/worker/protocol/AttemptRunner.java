@@ -39,9 +39,6 @@ final class AttemptRunner {
     }
 
     AttemptEnd run(Job job) {
-        if (!clock.instant().isBefore(job.lease().expiresAt())) {
-            return new AttemptEnd.NotStarted(job);
-        }
         if (job.tool() == null) {
             return new AttemptEnd.Finished(job, deadLetter(job, new AttemptError(FailureClass.INVALID_INPUT,
                     "unknown_tool", "no tool named " + job.envelope().tool() + " is registered with this worker"),

@@ -240,6 +240,9 @@ final class DispatchProcessor {
     }
 
     private AttemptEnd runSafely(Job job) {
+        if (!inFlight.holdsLiveLease(job.operationId(), job.delivery().entryId(), settings.clock().instant())) {
+            return new AttemptEnd.NotStarted(job);
+        }
         try {
             return runner.run(job);
         } catch (RuntimeException e) {

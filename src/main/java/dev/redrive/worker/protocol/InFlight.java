@@ -3,15 +3,19 @@ package dev.redrive.worker.protocol;
 import dev.redrive.store.operation.Lease;
 
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 
-/** The attempts this worker holds leases for, by operation id, with the stream entry each came from; bounded. */
+/**
+ * The attempts this worker holds leases for, by operation id, with the stream entry each came from and the lease as
+ * last renewed; bounded.
+ */
 final class InFlight {
-    private record Held(String entryId, Lease lease) {
+    record Held(String entryId, Lease lease) {
     }
 
     private final Map<String, Held> byOperation = new ConcurrentHashMap<>();
@@ -40,9 +44,31 @@ final class InFlight {
     /** Frees the slot of this entry's attempt; a later attempt of the same operation keeps its own slot. */
     void done(String operationId, String entryId) {
         Held held = byOperation.get(operationId);
-        if (held != null && held.entryId().equals(entryId) && byOperation.remove(operationId, held)) {
-            slots.release();
+        // A renewal may replace the entry between the read and the removal: read again until the removal holds.
+        while (held != null && held.entryId().equals(entryId)) {
+            if (byOperation.remove(operationId, held)) {
+                slots.release();
+                return;
+            }
+            held = byOperation.get(operationId);
         }
+    }
+
+    /** The attempts in flight with their leases as last renewed. */
+    List<Held> held() {
+        return List.copyOf(byOperation.values());
+    }
+
+    /** Records that {@code held}'s lease now lasts until {@code expiresAt}, unless its attempt has ended meanwhile. */
+    void renewed(Held held, Instant expiresAt) {
+        byOperation.replace(held.lease().operationId(), held,
+                new Held(held.entryId(), held.lease().renewedUntil(expiresAt)));
+    }
+
+    /** Whether this delivery's attempt still holds its lease at {@code now}, as last renewed. */
+    boolean holdsLiveLease(String operationId, String entryId, Instant now) {
+        Held held = byOperation.get(operationId);
+        return held != null && held.entryId().equals(entryId) && now.isBefore(held.lease().expiresAt());
     }
 
     /** The leases still held, for giving them back on shutdown. */

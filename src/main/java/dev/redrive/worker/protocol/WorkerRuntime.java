@@ -16,6 +16,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.List;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ThreadFactory;
@@ -24,8 +25,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * The threads of a running worker: one consumer (reads, re-claims, decides, claims), a pool that runs tool calls,
- * one committer (group commits, then Redis follow-ups, then acks) and one retry scheduler, which also sweeps for
- * operations whose dispatch Redis lost.
+ * one committer (group commits, then Redis follow-ups, then acks), one lease renewer (the heartbeat of the attempts in
+ * flight) and one retry scheduler, which also sweeps for operations whose dispatch Redis lost.
  */
 public final class WorkerRuntime {
     private static final Logger LOG = LoggerFactory.getLogger(WorkerRuntime.class);
@@ -39,10 +40,13 @@ public final class WorkerRuntime {
     private final OperationStore store;
     private final Committer committer;
     private final DispatchProcessor processor;
+    private final LeaseRenewer renewer;
     private final ExecutorService tools;
     private final Thread consumerThread;
     private final Thread committerThread;
     private final Thread schedulerThread;
+    private final Thread renewerThread;
+    private final CountDownLatch renewalStop = new CountDownLatch(1);
     private volatile boolean reading = true;
     private volatile boolean committing = true;
     private volatile boolean scheduling = true;
@@ -61,6 +65,8 @@ public final class WorkerRuntime {
         this.store = new OperationStore(database.jdbc());
         this.committer = new Committer(store, retryQueue, deadLetterStream, stream,
                 history, runner, inFlight, settings.clock(), settings.deliveryLimit());
+        this.renewer = new LeaseRenewer(store, stream, inFlight, settings.clock(), settings.leaseDuration(),
+                settings.consumerName());
         this.sweep = new StrandedSweep(store, retryQueue,
                 new WorkerClient(database, redis, settings.clock()), settings.sweepGrace());
         this.tools = Executors.newFixedThreadPool(settings.concurrency(), named(settings.consumerName() + "-tool"));
@@ -69,11 +75,13 @@ public final class WorkerRuntime {
         this.consumerThread = new Thread(this::consume, settings.consumerName() + "-consumer");
         this.committerThread = new Thread(this::commit, settings.consumerName() + "-committer");
         this.schedulerThread = new Thread(this::schedule, settings.consumerName() + "-retry-scheduler");
+        this.renewerThread = new Thread(this::renew, settings.consumerName() + "-lease-renewer");
     }
 
     public void start() {
         stream.ensureGroup();
         committerThread.start();
+        renewerThread.start();
         schedulerThread.start();
         consumerThread.start();
     }
@@ -94,6 +102,8 @@ public final class WorkerRuntime {
         }
         committing = false;
         committerThread.join();
+        renewalStop.countDown();
+        renewerThread.join();
         List<Lease> unfinished = inFlight.leases();
         if (!unfinished.isEmpty()) {
             LOG.warn("{}: {} attempt(s) still running after {}; giving their leases back", settings.consumerName(),
@@ -150,6 +160,20 @@ public final class WorkerRuntime {
         }
     }
 
+    private void renew() {
+        try {
+            while (!renewalStop.await(settings.leaseRenewalInterval().toMillis(), TimeUnit.MILLISECONDS)) {
+                try {
+                    renewer.renewAll();
+                } catch (RuntimeException e) {
+                    LOG.warn("{}: renewing leases failed; trying again at the next tick", settings.consumerName(), e);
+                }
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
     private void schedule() {
         Duration sweepInterval = settings.sweepGrace().dividedBy(2).compareTo(MAX_SWEEP_INTERVAL) < 0
                 ? settings.sweepGrace().dividedBy(2) : MAX_SWEEP_INTERVAL;
@@ -165,10 +189,26 @@ public final class WorkerRuntime {
             } catch (InterruptedException e) {
                 return;
             } catch (RuntimeException e) {
+                if (!scheduling && interrupted(e)) {
+                    // stop() interrupts this thread, possibly inside a Redis or SQL call: that is the stop, no failure.
+                    return;
+                }
                 LOG.warn("{}: promoting due retries failed; trying again", settings.consumerName(), e);
                 pause(Duration.ofSeconds(1));
             }
         }
+    }
+
+    private static boolean interrupted(Throwable failure) {
+        if (Thread.currentThread().isInterrupted()) {
+            return true;
+        }
+        for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
+            if (cause instanceof InterruptedException) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private static void pause(Duration duration) {

@@ -8,6 +8,7 @@ import io.lettuce.core.Range;
 import io.lettuce.core.RedisBusyException;
 import io.lettuce.core.StreamMessage;
 import io.lettuce.core.XAutoClaimArgs;
+import io.lettuce.core.XClaimArgs;
 import io.lettuce.core.XGroupCreateArgs;
 import io.lettuce.core.XReadArgs;
 import io.lettuce.core.api.StatefulRedisConnection;
@@ -92,6 +93,18 @@ public final class DispatchStream implements AutoCloseable {
             counts.put(entry.getId(), entry.getRedeliveryCount());
         }
         return counts;
+    }
+
+    /**
+     * Marks entries this consumer is still working on as freshly handled: resets their idle time without counting a
+     * delivery (XCLAIM JUSTID), so that no consumer re-claims them as stale and their delivery count stays as it was.
+     * Call only for entries whose lease this worker has just renewed.
+     */
+    public void touch(Collection<String> entryIds) {
+        if (!entryIds.isEmpty()) {
+            redis.sync().xclaim(stream, consumer, new XClaimArgs().minIdleTime(0).justid(),
+                    entryIds.toArray(String[]::new));
+        }
     }
 
     /** Acks entries; call only once what they asked for is durably committed. */

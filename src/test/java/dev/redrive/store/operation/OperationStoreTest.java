@@ -15,6 +15,7 @@ import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.Collectors;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -57,6 +58,33 @@ class OperationStoreTest {
         assertThat(ns.database().jdbc().queryLong("SELECT count(*) FROM attempts WHERE operation_id = ?", id.value()))
                 .isEqualTo(1);
         assertThat(store.load(List.of(id.value())).get(id.value()).status()).isEqualTo(OperationStatus.SUCCEEDED);
+    }
+
+    @Test
+    void renewal_extendsTheLeasesStillHeld_notOneTakenOverNorOneFinished() {
+        OperationStore store = store();
+        OperationId held = record("renew-held");
+        OperationId takenOver = record("renew-taken");
+        OperationId finished = record("renew-finished");
+        List<Lease> leases = store.claim(List.of(new ClaimRequest(held.value(), 1, "1-1", null, false),
+                new ClaimRequest(takenOver.value(), 1, "1-2", null, false),
+                new ClaimRequest(finished.value(), 1, "1-3", null, false)), "a", t0, LEASE);
+        Map<String, Lease> byId = leases.stream().collect(Collectors.toMap(Lease::operationId, lease -> lease));
+        Instant afterExpiry = t0.plus(LEASE).plusSeconds(1);
+        single(store.claim(List.of(new ClaimRequest(takenOver.value(), 1, "1-2", null, true)), "b", afterExpiry, LEASE));
+        store.commit(List.of(succeeded(byId.get(finished.value()), t0.plusSeconds(1))));
+
+        Instant renewedUntil = afterExpiry.plus(LEASE);
+        assertThat(store.renew(leases, "a", renewedUntil)).containsExactly(held.value());
+        assertThat(store.renew(List.of(byId.get(held.value())), "b", renewedUntil)).as("only its owner renews a lease").isEmpty();
+
+        Map<String, OperationRecord> records = store.load(List.of(held.value(), takenOver.value()));
+        assertThat(records.get(held.value()).leaseExpiresAt()).isEqualTo(renewedUntil);
+        assertThat(records.get(held.value()).fencingToken()).isEqualTo(byId.get(held.value()).fencingToken());
+        assertThat(records.get(takenOver.value()).leaseOwner()).isEqualTo("b");
+        assertThat(records.get(takenOver.value()).leaseExpiresAt()).isEqualTo(afterExpiry.plus(LEASE));
+        assertThat(store.commit(List.of(succeeded(byId.get(takenOver.value()), renewedUntil))).get(0).committed())
+                .as("the attempt whose lease was taken over still cannot commit").isFalse();
     }
 
     @Test
