@@ -11,6 +11,7 @@ import dev.redrive.triage.decision.Decisions;
 import dev.redrive.triage.decision.HttpSideEffectLookup;
 import dev.redrive.triage.detail.OperationDetailsLoader;
 import dev.redrive.triage.precondition.DecisionTarget;
+import dev.redrive.triage.query.JdbcDlqQueries;
 import dev.redrive.worker.Worker;
 import dev.redrive.worker.client.WorkerClient;
 import dev.redrive.worker.tool.HttpTool;
@@ -99,7 +100,11 @@ class ReconciliationWizardViewTest {
     }
 
     private static WizardItem deadLettered(String run, String fault, String approvalId) {
-        OperationId id = new OperationId(run, "charge", 0);
+        return deadLettered(new OperationId(run, "charge", 0), fault, approvalId);
+    }
+
+    private static WizardItem deadLettered(OperationId id, String fault, String approvalId) {
+        String run = id.runId();
         client.dispatch(client.newDispatch(id, "demo.charge", "1", "{\"amount\":10,\"fault\":\"" + fault + "\"}",
                 "trace-" + run, "corr-" + run, approvalId));
         return await().atMost(WAIT).until(() -> ns.database().jdbc().queryOne(
@@ -108,10 +113,14 @@ class ReconciliationWizardViewTest {
     }
 
     private void open(FxRobot robot, WizardItem item) {
-        ReconciliationWizardViewModel model = new ReconciliationWizardViewModel(backend, executor, List.of(item), "ana");
+        show(robot, List.of(item), "#wizardOperation");
+    }
+
+    private void show(FxRobot robot, List<WizardItem> items, String firstNode) {
+        ReconciliationWizardViewModel model = new ReconciliationWizardViewModel(backend, executor, items, "ana");
         robot.interact(() -> view = ReconciliationWizardView.load(model, stage, Theme.stylesheet()));
         Platform.runLater(view::showAndWait);
-        await().atMost(WAIT).until(() -> robot.lookup("#wizardOperation").tryQuery().map(Node::isVisible).orElse(false));
+        await().atMost(WAIT).until(() -> robot.lookup(firstNode).tryQuery().map(Node::isVisible).orElse(false));
     }
 
     private static Button button(FxRobot robot, ButtonBar.ButtonData data) {
@@ -291,5 +300,41 @@ class ReconciliationWizardViewTest {
                 .isEqualTo("ALREADY_DECIDED: already decided by bob at " + decidedAt + " (DISCARDED: duplicate order)"));
         assertThat(dispatched()).isEqualTo(before);
         assertThat(redriveCommands()).isEqualTo(commands);
+    }
+
+    @Test
+    void aBatchOverAFingerprintGroupRedrivesWhatPassesAndSkipsTheBlockedOne(FxRobot robot) {
+        List<OperationId> ids = List.of(new OperationId("wiz-group-a", "charge", 0), new OperationId("wiz-group-a", "charge", 1),
+                new OperationId("wiz-group-b", "charge", 0));
+        ids.forEach(id -> deadLettered(id, "invalid:1", null));
+        ns.database().jdbc().update("UPDATE runs SET status = 'CANCELLED', status_reason = 'owner cancelled' WHERE run_id = 'wiz-group-b'");
+        String fingerprint = ns.database().jdbc().queryOne("SELECT error_fingerprint FROM dlq_entries WHERE operation_id = ?",
+                row -> row.getString(1), ids.get(0).value()).orElseThrow();
+        List<WizardItem> group = GroupItems.open(new JdbcDlqQueries(ns.database()), fingerprint, 100);
+        assertThat(group).extracting(WizardItem::operationId)
+                .containsExactlyInAnyOrderElementsOf(ids.stream().map(OperationId::value).toList());
+        long before = dispatched();
+        long commands = redriveCommands();
+        show(robot, group, "#wizardEvidenceTable");
+
+        next(robot);
+        next(robot);
+        await().atMost(WAIT).until(() -> text(robot, "#checkSummary").equals("2 pass · 1 blocked (run still active: 1)"));
+        next(robot);
+        robot.clickOn("#decisionReason").write("input fixed upstream");
+        next(robot);
+
+        await().atMost(WAIT).until(() -> text(robot, "#resultSummary").equals("2 done · 1 skipped"));
+        assertThat(robot.from(robot.lookup("#wizardResultTable").<Node>query()).lookup(".table-cell")
+                .queryAllAs(TableCell.class)).anySatisfy(cell -> assertThat(cell.getText())
+                .isEqualTo("skipped: blocked: run still active"));
+        assertThat(dispatched()).isEqualTo(before + 2);
+        assertThat(redriveCommands()).isEqualTo(commands + 2);
+        await().atMost(WAIT).pollInterval(Duration.ofMillis(500)).until(() -> {
+            robot.clickOn("#verifyRedrive");
+            return text(robot, "#verification").lines().filter(line -> line.contains("succeeded exactly once")).count() == 2;
+        });
+        assertThat(ns.database().jdbc().queryLong("SELECT count(*) FROM demo_tool_effects WHERE idempotency_key IN (?, ?)",
+                ids.get(0).idempotencyKey(), ids.get(1).idempotencyKey())).isEqualTo(2);
     }
 }
