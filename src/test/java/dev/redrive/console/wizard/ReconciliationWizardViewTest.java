@@ -190,6 +190,7 @@ class ReconciliationWizardViewTest {
         WizardItem item = deadLettered("wiz-cancelled", "forbidden");
         ns.database().jdbc().update("UPDATE runs SET status = 'CANCELLED', status_reason = 'owner cancelled' WHERE run_id = 'wiz-cancelled'");
         long before = dispatched();
+        long commands = redriveCommands();
         open(robot, item);
 
         next(robot);
@@ -198,8 +199,10 @@ class ReconciliationWizardViewTest {
         await().atMost(WAIT).until(() -> text(robot, "#checkSummary").equals("0 pass · 1 blocked (run still active: 1)"));
         assertThat(button(robot, ButtonBar.ButtonData.NEXT_FORWARD).isDisabled()).isTrue();
         assertThat(text(robot, "#blockedReason")).contains("CANCELLED");
-        assertThat(robot.lookup("#check-run_active").queryAs(Label.class).getText()).startsWith("✘");
+        assertThat(checkTitle(robot, "run_active")).isEqualTo("✘ run still active");
+        assertThat(checkExplanation(robot, "run_active")).isEqualTo("run wiz-cancelled is CANCELLED (owner cancelled): nothing of it may run again");
         assertThat(dispatched()).isEqualTo(before);
+        assertThat(redriveCommands()).isEqualTo(commands);
     }
 
     @Test
