@@ -121,6 +121,12 @@ final class DispatchProcessor {
             if (entryId.equals(localEntry) || already != null && already.incoming().delivery().entryId().equals(entryId)) {
                 continue;
             }
+            if (localEntry != null && !heldHere(record)) {
+                // The attempt in flight here has been settled meanwhile (a commit, or another worker that took the
+                // lease over): this delivery may be the retry that settlement scheduled. It is neither a duplicate to
+                // discard nor claimable while the old attempt holds the slot, so it stays pending for a re-claim.
+                continue;
+            }
             if (localEntry != null || already != null) {
                 discards.add(discard(incoming, "another delivery of this operation is being handled by "
                         + settings.consumerName(), false, false));
@@ -202,6 +208,11 @@ final class DispatchProcessor {
             case NONE -> {
             }
         }
+    }
+
+    /** Whether the facts still show the operation running under this worker's lease. */
+    private boolean heldHere(OperationRecord record) {
+        return record.status() == OperationStatus.RUNNING && settings.consumerName().equals(record.leaseOwner());
     }
 
     private void claimAndRun(Map<String, Decided> toClaim, Instant now) {
