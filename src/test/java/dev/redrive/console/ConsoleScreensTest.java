@@ -16,6 +16,7 @@ import javafx.scene.control.Button;
 import javafx.scene.control.ComboBox;
 import javafx.scene.control.SplitPane;
 import javafx.scene.control.TableView;
+import javafx.scene.control.skin.TableColumnHeader;
 import javafx.scene.input.KeyCode;
 import javafx.scene.layout.BorderPane;
 import javafx.stage.Stage;
@@ -119,6 +120,25 @@ class ConsoleScreensTest {
             assertThat(timeline.bars()).hasSize((int) attempts);
         });
         assertThat(attempts).isPositive();
+    }
+
+    @Test
+    void clickingTheEnteredHeaderShowsTheOldestEntryFirst_andAgainTheNewest(FxRobot robot) {
+        TableView<DlqRow> table = robot.lookup("#dlqTable").queryTableView();
+        await().atMost(WAIT).until(() -> !table.getItems().isEmpty());
+        long oldest = ns.database().jdbc().queryLong("SELECT id FROM dlq_entries ORDER BY entered_at, id LIMIT 1");
+
+        TableColumnHeader entered = robot.lookup("#dlqTable .column-header")
+                .match(node -> node instanceof TableColumnHeader header && header.getTableColumn() != null
+                        && "Entered".equals(header.getTableColumn().getText()))
+                .queryAs(TableColumnHeader.class);
+        robot.clickOn(entered);
+
+        await().atMost(WAIT).untilAsserted(() -> assertThat(table.getItems().get(0).id()).isEqualTo(oldest));
+        assertThat(table.getItems()).hasSize(100);
+        robot.clickOn(entered);
+        long newest = ns.database().jdbc().queryLong("SELECT id FROM dlq_entries ORDER BY entered_at DESC, id DESC LIMIT 1");
+        await().atMost(WAIT).untilAsserted(() -> assertThat(table.getItems().get(0).id()).isEqualTo(newest));
     }
 
     @Test

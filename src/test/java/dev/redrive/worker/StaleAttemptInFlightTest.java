@@ -34,8 +34,9 @@ class StaleAttemptInFlightTest {
             CountDownLatch callEntered = new CountDownLatch(1);
             CountDownLatch releaseCall = new CountDownLatch(1);
             HttpTool charge = kit.charge(Duration.ofSeconds(2));
+            // The slow worker stops renewing its lease, as a paused process would, so the lease lapses mid-call.
             Worker slow = kit.start(kit.worker("slow-worker", new HeldTool(charge, callEntered, releaseCall))
-                    .claimInterval(Duration.ofSeconds(3)));
+                    .claimInterval(Duration.ofSeconds(3)).leaseRenewalInterval(Duration.ofHours(1)));
             OperationId id = kit.dispatch("stale", "charge", "{\"amount\":9,\"fault\":\"transient:1\"}").operationId();
             assertThat(callEntered.await(10, TimeUnit.SECONDS)).as("the slow worker's first call started").isTrue();
 

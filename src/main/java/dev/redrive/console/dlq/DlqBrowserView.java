@@ -5,6 +5,7 @@ import dev.redrive.console.ui.SideEffectBadge;
 import dev.redrive.model.DecisionState;
 import dev.redrive.model.FailureClass;
 import dev.redrive.model.SideEffectState;
+import dev.redrive.triage.query.DlqOrder;
 import dev.redrive.triage.query.DlqRow;
 import dev.redrive.triage.query.FingerprintGroup;
 import javafx.application.Platform;
@@ -47,8 +48,8 @@ import java.util.function.Consumer;
 import java.util.function.Function;
 
 /**
- * The DLQ browser: filter bar, flat entries or fingerprint groups, keyset paging as the table scrolls, an "N new"
- * button for live arrivals, multi-select and keyboard shortcuts.
+ * The DLQ browser: filter bar, flat entries or fingerprint groups, keyset paging as the table scrolls, the Entered
+ * column sorting newest or oldest first, an "N new" button for live arrivals, multi-select and keyboard shortcuts.
  */
 public final class DlqBrowserView {
     /** Fixed row height: lets the table virtualise without measuring rows. */
@@ -74,6 +75,7 @@ public final class DlqBrowserView {
     @FXML private TableView<DlqRow> table;
     @FXML private TableView<FingerprintGroup> groupTable;
 
+    private final TableColumn<DlqRow, String> enteredColumn = column("Entered", 125, row -> ENTERED.format(row.enteredAt()));
     private Parent root;
     private DlqBrowserViewModel model;
     private Consumer<List<DlqRow>> wizardOpener = rows -> { };
@@ -83,6 +85,7 @@ public final class DlqBrowserView {
     private DlqRow anchor;
     private VirtualFlow<?> flow;
     private boolean rangeCheckPending;
+    private boolean showingOrder;
 
     public static DlqBrowserView load(DlqBrowserViewModel model) {
         FXMLLoader loader = new FXMLLoader(DlqBrowserView.class.getResource("/console/dlq/DlqBrowser.fxml"));
@@ -108,7 +111,7 @@ public final class DlqBrowserView {
         table.getSelectionModel().setSelectionMode(SelectionMode.MULTIPLE);
         table.setPlaceholder(new Label("No DLQ entries match the filter."));
         table.getColumns().setAll(List.of(
-                column("Entered", 125, row -> ENTERED.format(row.enteredAt())),
+                enteredColumn,
                 badgeColumn(),
                 column("Class", 165, row -> row.errorClass().name()),
                 column("Tool", 110, DlqRow::tool),
@@ -117,6 +120,7 @@ public final class DlqBrowserView {
                 column("Decision", 90, row -> row.decisionState().name()),
                 column("Att.", 45, row -> row.attempt() == null ? "" : String.valueOf(row.attempt()))));
         table.getColumns().forEach(c -> c.setSortable(false));
+        enteredColumn.setSortable(true);
         table.setRowFactory(view -> {
             TableRow<DlqRow> row = new TableRow<>();
             row.indexProperty().addListener((obs, was, index) -> scheduleVisibleRangeCheck());
@@ -212,6 +216,7 @@ public final class DlqBrowserView {
         newButton.setTooltip(new Tooltip("New DLQ entries arrived: show them (Ctrl+N)"));
 
         table.setItems(model.rows());
+        sortByEnteredThroughModel();
         groupTable.setItems(model.groups());
         table.getSelectionModel().getSelectedItems().addListener((ListChangeListener<DlqRow>) change ->
                 model.select(List.copyOf(table.getSelectionModel().getSelectedItems()),
@@ -219,6 +224,35 @@ public final class DlqBrowserView {
         model.rows().addListener((ListChangeListener<DlqRow>) change -> keepAnchorInView());
         table.skinProperty().addListener((obs, was, skin) -> watchScrolling());
         root.sceneProperty().addListener((obs, was, scene) -> installShortcuts(scene));
+    }
+
+    /**
+     * A click on the Entered header asks the model for the other order, which re-queries from the first page: the
+     * table holds only a window of the DLQ, so the loaded rows are never sorted here.
+     */
+    private void sortByEnteredThroughModel() {
+        showingOrder = true; // setting a policy runs it once, which is no request from the operator
+        table.setSortPolicy(view -> {
+            if (!showingOrder) {
+                // From descending, the header's click cycle drops the column from the sort order: a toggle all the same.
+                boolean newestFirst = view.getSortOrder().contains(enteredColumn)
+                        && enteredColumn.getSortType() == TableColumn.SortType.DESCENDING;
+                model.setOrder(newestFirst ? DlqOrder.NEWEST_FIRST : DlqOrder.OLDEST_FIRST);
+                Platform.runLater(this::showOrder);
+            }
+            return true;
+        });
+        showingOrder = false;
+        showOrder();
+    }
+
+    /** Puts the model's order on the Entered header's arrow. */
+    private void showOrder() {
+        showingOrder = true;
+        enteredColumn.setSortType(model.orderProperty().get() == DlqOrder.OLDEST_FIRST
+                ? TableColumn.SortType.ASCENDING : TableColumn.SortType.DESCENDING);
+        table.getSortOrder().setAll(List.of(enteredColumn));
+        showingOrder = false;
     }
 
     /** Follows the visible rows so the model can fetch the next page before the edge is reached. */

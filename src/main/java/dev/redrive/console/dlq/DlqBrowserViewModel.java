@@ -8,6 +8,7 @@ import dev.redrive.model.SideEffectState;
 import dev.redrive.triage.query.DlqCount;
 import dev.redrive.triage.query.DlqCursor;
 import dev.redrive.triage.query.DlqFilter;
+import dev.redrive.triage.query.DlqOrder;
 import dev.redrive.triage.query.DlqPage;
 import dev.redrive.triage.query.DlqQueries;
 import dev.redrive.triage.query.DlqRow;
@@ -30,13 +31,14 @@ import javafx.collections.ObservableList;
 
 import java.time.Clock;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 
 /**
  * The DLQ browser: a filter, the grouped (fingerprint) or flat view, and a window of rows that is paged by keyset as
- * the operator scrolls. The window never holds more than {@link #MAX_ROWS} rows: scrolling down drops rows at the
- * top, scrolling back up fetches them again. New DLQ events only raise an "N new" count; the list moves when the
- * operator asks for it.
+ * the operator scrolls, newest or oldest entry first. The window never holds more than {@link #MAX_ROWS} rows:
+ * scrolling down drops rows at the top, scrolling back up fetches them again. New DLQ events only raise an "N new"
+ * count; the list moves when the operator asks for it.
  */
 public final class DlqBrowserViewModel {
     public static final int PAGE_SIZE = 100;
@@ -65,6 +67,7 @@ public final class DlqBrowserViewModel {
     private final StringProperty text = new SimpleStringProperty("");
     private final ReadOnlyObjectWrapper<FingerprintGroup> openGroup = new ReadOnlyObjectWrapper<>();
     private final ReadOnlyBooleanWrapper grouped = new ReadOnlyBooleanWrapper(false);
+    private final ReadOnlyObjectWrapper<DlqOrder> order = new ReadOnlyObjectWrapper<>(DlqOrder.NEWEST_FIRST);
 
     private final ObservableList<DlqRow> rows = FXCollections.observableArrayList();
     private final ObservableList<FingerprintGroup> groups = FXCollections.observableArrayList();
@@ -76,8 +79,8 @@ public final class DlqBrowserViewModel {
     private final ReadOnlyIntegerWrapper newCount = new ReadOnlyIntegerWrapper();
     private final ReadOnlyStringWrapper newText = new ReadOnlyStringWrapper("");
     private final ReadOnlyBooleanWrapper loading = new ReadOnlyBooleanWrapper();
-    private final ReadOnlyBooleanWrapper hasOlder = new ReadOnlyBooleanWrapper();
-    private final ReadOnlyBooleanWrapper hasNewer = new ReadOnlyBooleanWrapper();
+    private final ReadOnlyBooleanWrapper hasNext = new ReadOnlyBooleanWrapper();
+    private final ReadOnlyBooleanWrapper hasPrevious = new ReadOnlyBooleanWrapper();
     private final ReadOnlyIntegerWrapper mostRowsHeld = new ReadOnlyIntegerWrapper();
 
     private long generation;
@@ -121,10 +124,11 @@ public final class DlqBrowserViewModel {
         applyFilter();
     }
 
-    /** Loads the first page (or the groups) for the applied filter, forgetting the "new" count. */
+    /** Loads the first page (or the groups) for the applied filter and order, forgetting the "new" count. */
     public void reload() {
         long ticket = ++generation;
         DlqFilter filter = appliedFilter.get();
+        DlqOrder sort = order.get();
         newCount.set(0);
         newText.set("");
         loading.set(true);
@@ -139,12 +143,12 @@ public final class DlqBrowserViewModel {
             }, this::failed);
             return;
         }
-        executor.submit("Loading DLQ entries", () -> queries.page(filter, null, PageDirection.NEXT, PAGE_SIZE), page -> {
+        executor.submit("Loading DLQ entries", () -> queries.firstPage(filter, sort, PAGE_SIZE), page -> {
             if (ticket == generation) {
                 loading.set(false);
                 rows.setAll(page.rows());
-                hasOlder.set(page.hasNext());
-                hasNewer.set(false);
+                hasNext.set(page.hasNext());
+                hasPrevious.set(false);
                 noteSize();
             }
         }, this::failed);
@@ -169,23 +173,24 @@ public final class DlqBrowserViewModel {
         if (loading.get() || grouped.get() || rows.isEmpty()) {
             return;
         }
-        if (hasOlder.get() && last >= rows.size() - PREFETCH_MARGIN) {
-            loadOlder();
-        } else if (hasNewer.get() && first <= PREFETCH_MARGIN) {
-            loadNewer();
+        if (hasNext.get() && last >= rows.size() - PREFETCH_MARGIN) {
+            loadNext();
+        } else if (hasPrevious.get() && first <= PREFETCH_MARGIN) {
+            loadPrevious();
         }
     }
 
-    /** Appends the next older page; drops rows from the top beyond {@link #MAX_ROWS}. */
-    public void loadOlder() {
+    /** Appends the page after the last row in the current order; drops rows from the top beyond {@link #MAX_ROWS}. */
+    public void loadNext() {
         if (rows.isEmpty() || loading.get()) {
             return;
         }
         long ticket = generation;
         DlqCursor cursor = rows.get(rows.size() - 1).cursor();
         DlqFilter filter = appliedFilter.get();
+        DlqOrder sort = order.get();
         loading.set(true);
-        executor.submit("Loading older DLQ entries", () -> queries.page(filter, cursor, PageDirection.NEXT, PAGE_SIZE),
+        executor.submit("Loading more DLQ entries", () -> queries.page(filter, sort, cursor, PageDirection.NEXT, PAGE_SIZE),
                 page -> {
                     if (ticket != generation) {
                         return;
@@ -195,24 +200,26 @@ public final class DlqBrowserViewModel {
                     all.addAll(page.rows());
                     int drop = Math.max(0, all.size() - MAX_ROWS);
                     rows.setAll(all.subList(drop, all.size()));
-                    hasOlder.set(page.hasMore());
+                    hasNext.set(page.hasMore());
                     if (drop > 0) {
-                        hasNewer.set(true);
+                        hasPrevious.set(true);
                     }
                     noteSize();
                 }, this::failed);
     }
 
-    /** Prepends the next newer page; drops rows from the bottom beyond {@link #MAX_ROWS}. */
-    public void loadNewer() {
+    /** Prepends the page before the first row in the current order; drops rows beyond {@link #MAX_ROWS} at the bottom. */
+    public void loadPrevious() {
         if (rows.isEmpty() || loading.get()) {
             return;
         }
         long ticket = generation;
         DlqCursor cursor = rows.get(0).cursor();
         DlqFilter filter = appliedFilter.get();
+        DlqOrder sort = order.get();
         loading.set(true);
-        executor.submit("Loading newer DLQ entries", () -> queries.page(filter, cursor, PageDirection.PREVIOUS, PAGE_SIZE),
+        executor.submit("Loading earlier DLQ entries",
+                () -> queries.page(filter, sort, cursor, PageDirection.PREVIOUS, PAGE_SIZE),
                 (DlqPage page) -> {
                     if (ticket != generation) {
                         return;
@@ -222,10 +229,10 @@ public final class DlqBrowserViewModel {
                     all.addAll(rows);
                     int keep = Math.min(all.size(), MAX_ROWS);
                     if (keep < all.size()) {
-                        hasOlder.set(true);
+                        hasNext.set(true);
                     }
                     rows.setAll(all.subList(0, keep));
-                    hasNewer.set(page.hasMore());
+                    hasPrevious.set(page.hasMore());
                     noteSize();
                 }, this::failed);
     }
@@ -246,6 +253,10 @@ public final class DlqBrowserViewModel {
             if (matching > 0) {
                 newCount.set(newCount.get() + (int) matching);
                 newText.set(newCount.get() + " new");
+                if (order.get() == DlqOrder.OLDEST_FIRST && !rows.isEmpty()) {
+                    // Oldest first, new entries lie past the last row: scrolling down reaches them, the list stays put.
+                    hasNext.set(true);
+                }
             }
         }, failure -> {
             polling = false;
@@ -263,9 +274,37 @@ public final class DlqBrowserViewModel {
                 && (filter.decisionState() == null || filter.decisionState() == DecisionState.OPEN);
     }
 
-    /** Shows the new entries: back to the newest page. */
+    /** Shows the new entries: the newest page, on top newest first or at the bottom oldest first. */
     public void showNew() {
-        reload();
+        if (order.get() == DlqOrder.NEWEST_FIRST || grouped.get()) {
+            reload();
+            return;
+        }
+        long ticket = ++generation;
+        DlqFilter filter = appliedFilter.get();
+        newCount.set(0);
+        newText.set("");
+        loading.set(true);
+        executor.submit("Loading the newest DLQ entries", () -> queries.firstPage(filter, DlqOrder.NEWEST_FIRST, PAGE_SIZE),
+                page -> {
+                    if (ticket == generation) {
+                        loading.set(false);
+                        List<DlqRow> oldestFirst = new ArrayList<>(page.rows());
+                        Collections.reverse(oldestFirst);
+                        rows.setAll(oldestFirst);
+                        hasNext.set(false);
+                        hasPrevious.set(page.hasNext());
+                        noteSize();
+                    }
+                }, this::failed);
+    }
+
+    /** Switches between newest-first and oldest-first and reloads from the first page in the new order. */
+    public void setOrder(DlqOrder value) {
+        if (order.get() != value) {
+            order.set(value);
+            reload();
+        }
     }
 
     /** Narrows the flat list to one fingerprint group. */
@@ -304,6 +343,7 @@ public final class DlqBrowserViewModel {
     public StringProperty textProperty() { return text; }
     public ReadOnlyObjectProperty<FingerprintGroup> openGroupProperty() { return openGroup.getReadOnlyProperty(); }
     public ReadOnlyBooleanProperty groupedProperty() { return grouped.getReadOnlyProperty(); }
+    public ReadOnlyObjectProperty<DlqOrder> orderProperty() { return order.getReadOnlyProperty(); }
     public ObservableList<DlqRow> rows() { return FXCollections.unmodifiableObservableList(rows); }
     public ObservableList<FingerprintGroup> groups() { return FXCollections.unmodifiableObservableList(groups); }
     public ObservableList<DlqRow> selection() { return FXCollections.unmodifiableObservableList(selection); }
@@ -314,8 +354,10 @@ public final class DlqBrowserViewModel {
     public ReadOnlyIntegerProperty newCountProperty() { return newCount.getReadOnlyProperty(); }
     public ReadOnlyStringProperty newTextProperty() { return newText.getReadOnlyProperty(); }
     public ReadOnlyBooleanProperty loadingProperty() { return loading.getReadOnlyProperty(); }
-    public ReadOnlyBooleanProperty hasOlderProperty() { return hasOlder.getReadOnlyProperty(); }
-    public ReadOnlyBooleanProperty hasNewerProperty() { return hasNewer.getReadOnlyProperty(); }
+    /** Whether rows exist after the window in the current order (older newest-first, newer oldest-first). */
+    public ReadOnlyBooleanProperty hasNextProperty() { return hasNext.getReadOnlyProperty(); }
+    /** Whether rows exist before the window in the current order. */
+    public ReadOnlyBooleanProperty hasPreviousProperty() { return hasPrevious.getReadOnlyProperty(); }
     /** The most rows the window has held at once since it was created: proof that paging stays bounded. */
     public ReadOnlyIntegerProperty mostRowsHeldProperty() { return mostRowsHeld.getReadOnlyProperty(); }
 }

@@ -132,6 +132,7 @@ public final class OperationStore {
     private static final String DEFER = """
             UPDATE operations SET status = 'RETRY_SCHEDULED', next_eligible_at = ?, last_error_class = ?, updated_at = ?
              WHERE operation_id = ? AND attempt = ? AND status = ANY (?)
+               AND NOT (status = 'RUNNING' AND lease_expires_at > ?)
             """;
 
     private static final String INSERT_AUDIT = """
@@ -345,7 +346,10 @@ public final class OperationStore {
         return distinct;
     }
 
-    /** Puts operations off without spending an attempt; returns which of them were still waiting to run. */
+    /**
+     * Puts operations off without spending an attempt; returns which of them were still waiting to run. An operation
+     * another worker claimed meanwhile (a live lease) is left to that worker.
+     */
     public List<Deferral> defer(List<Deferral> deferrals, Instant now) {
         if (deferrals.isEmpty()) {
             return List.of();
@@ -354,7 +358,7 @@ public final class OperationStore {
             List<Deferral> deferred = new ArrayList<>();
             for (Deferral deferral : deferrals) {
                 int updated = jdbc.update(DEFER, deferral.until(), deferral.because(), now, deferral.operationId(),
-                        deferral.attempt(), OperationStatus.allowedBefore(OperationStatus.RETRY_SCHEDULED));
+                        deferral.attempt(), OperationStatus.allowedBefore(OperationStatus.RETRY_SCHEDULED), now);
                 if (checkSingleRow(updated, deferral.operationId()) == 1) {
                     deferred.add(deferral);
                 }

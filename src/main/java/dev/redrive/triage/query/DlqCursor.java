@@ -5,7 +5,7 @@ import java.time.format.DateTimeParseException;
 import java.util.Objects;
 
 /**
- * A position in the DLQ's order (entered_at descending, then id descending): the key of one row. Pages start right
+ * A position in the DLQ's order (entered_at, then id; see {@link DlqOrder}): the key of one row. Pages start right
  * after or right before it, so paging stays fast at any depth.
  */
 public record DlqCursor(Instant enteredAt, long id) {

@@ -6,18 +6,28 @@ import java.util.List;
 public interface DlqQueries {
 
     /**
-     * One page in newest-first order.
+     * One page in the given order.
      *
-     * @param cursor    where to start; null for the first (newest) page
-     * @param direction {@link PageDirection#NEXT} for older rows after the cursor, {@link PageDirection#PREVIOUS}
-     *                  for newer rows before it
+     * @param cursor    where to start; null for the first page in that order
+     * @param direction {@link PageDirection#NEXT} for the rows after the cursor, {@link PageDirection#PREVIOUS} for
+     *                  the rows before it
      * @param limit     rows per page, 1 to 1000
      */
-    DlqPage page(DlqFilter filter, DlqCursor cursor, PageDirection direction, int limit);
+    DlqPage page(DlqFilter filter, DlqOrder order, DlqCursor cursor, PageDirection direction, int limit);
+
+    /** One page in newest-first order. */
+    default DlqPage page(DlqFilter filter, DlqCursor cursor, PageDirection direction, int limit) {
+        return page(filter, DlqOrder.NEWEST_FIRST, cursor, direction, limit);
+    }
 
     /** The first (newest) page. */
     default DlqPage firstPage(DlqFilter filter, int limit) {
-        return page(filter, null, PageDirection.NEXT, limit);
+        return firstPage(filter, DlqOrder.NEWEST_FIRST, limit);
+    }
+
+    /** The first page in the given order. */
+    default DlqPage firstPage(DlqFilter filter, DlqOrder order, int limit) {
+        return page(filter, order, null, PageDirection.NEXT, limit);
     }
 
     /** The matching entries grouped by error fingerprint, largest group first. */

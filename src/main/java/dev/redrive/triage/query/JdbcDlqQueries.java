@@ -20,8 +20,9 @@ import java.util.Locale;
 import java.util.stream.Collectors;
 
 /**
- * {@link DlqQueries} on PostgreSQL. Pages are keyset-paged on (entered_at, id), which every DLQ index ends with, so a
- * page deep in a million entries costs the same as the first one.
+ * {@link DlqQueries} on PostgreSQL. Pages are keyset-paged on (entered_at, id), which every DLQ index ends with and
+ * which PostgreSQL scans either way, so a page deep in a million entries costs the same as the first one in both
+ * orders.
  */
 public final class JdbcDlqQueries implements DlqQueries {
     /** Above this many estimated rows a count returns the planner's estimate instead of counting. */
@@ -61,21 +62,21 @@ public final class JdbcDlqQueries implements DlqQueries {
     }
 
     @Override
-    public DlqPage page(DlqFilter filter, DlqCursor cursor, PageDirection direction, int limit) {
+    public DlqPage page(DlqFilter filter, DlqOrder order, DlqCursor cursor, PageDirection direction, int limit) {
         if (limit < 1 || limit > MAX_PAGE_SIZE) {
             throw new IllegalArgumentException("page size must be between 1 and " + MAX_PAGE_SIZE + ", got " + limit);
         }
-        boolean newer = cursor != null && direction == PageDirection.PREVIOUS;
-        Statement statement = pageStatement(filter, cursor, direction, limit);
+        boolean backwards = cursor != null && direction == PageDirection.PREVIOUS;
+        Statement statement = pageStatement(filter, order, cursor, direction, limit);
         List<DlqRow> fetched = new ArrayList<>(jdbc.query(statement.sql(), JdbcDlqQueries::row, statement.params()));
         boolean hasMore = fetched.size() > limit;
         List<DlqRow> rows = fetched.subList(0, Math.min(limit, fetched.size()));
-        if (newer) {
+        if (backwards) {
             Collections.reverse(rows);
         }
         DlqCursor first = rows.isEmpty() ? null : rows.get(0).cursor();
         DlqCursor last = rows.isEmpty() ? null : rows.get(rows.size() - 1).cursor();
-        if (newer) {
+        if (backwards) {
             return new DlqPage(rows, last, hasMore ? first : null, hasMore);
         }
         return new DlqPage(rows, hasMore ? last : null, cursor == null ? null : first, hasMore);
@@ -106,14 +107,16 @@ public final class JdbcDlqQueries implements DlqQueries {
     record Statement(String sql, Object[] params) {
     }
 
-    Statement pageStatement(DlqFilter filter, DlqCursor cursor, PageDirection direction, int limit) {
-        boolean newer = cursor != null && direction == PageDirection.PREVIOUS;
+    Statement pageStatement(DlqFilter filter, DlqOrder order, DlqCursor cursor, PageDirection direction, int limit) {
+        boolean backwards = cursor != null && direction == PageDirection.PREVIOUS;
+        // Paging backwards reads the other way from the cursor; page() turns those rows back into the asked order.
+        boolean ascending = (order == DlqOrder.OLDEST_FIRST) != backwards;
         DlqWhere where = DlqWhere.of(filter);
         if (cursor != null) {
-            where.and(newer ? "(entered_at, id) > (?, ?)" : "(entered_at, id) < (?, ?)", cursor.enteredAt(), cursor.id());
+            where.and(ascending ? "(entered_at, id) > (?, ?)" : "(entered_at, id) < (?, ?)", cursor.enteredAt(), cursor.id());
         }
-        String order = newer ? " ORDER BY entered_at ASC, id ASC LIMIT ?" : " ORDER BY entered_at DESC, id DESC LIMIT ?";
-        return new Statement(ROW_COLUMNS + where.sql() + order, where.params(limit + 1));
+        String orderBy = ascending ? " ORDER BY entered_at ASC, id ASC LIMIT ?" : " ORDER BY entered_at DESC, id DESC LIMIT ?";
+        return new Statement(ROW_COLUMNS + where.sql() + orderBy, where.params(limit + 1));
     }
 
     Statement groupsStatement(DlqFilter filter) {

@@ -1,9 +1,9 @@
 package dev.redrive.triage.query;
 
-/** Which way to page from a cursor in the DLQ's newest-first order. */
+/** Which way to page from a cursor in the order the page is asked in ({@link DlqOrder}). */
 public enum PageDirection {
-    /** Older entries: the rows after the cursor. */
+    /** The rows after the cursor: older ones newest-first, newer ones oldest-first. */
     NEXT,
-    /** Newer entries: the rows before the cursor. */
+    /** The rows before the cursor: newer ones newest-first, older ones oldest-first. */
     PREVIOUS
 }

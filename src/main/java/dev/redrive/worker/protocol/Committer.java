@@ -70,11 +70,7 @@ final class Committer {
         List<AttemptEnd> group = new ArrayList<>();
         group.add(first);
         ended.drainTo(group, MAX_GROUP - 1);
-        try {
-            handle(group);
-        } finally {
-            release(group);
-        }
+        handle(group);
         return group.size();
     }
 
@@ -97,13 +93,15 @@ final class Committer {
                 jobs.put(commit, end.job());
             }
         }
-        if (commits.isEmpty()) {
-            return;
+        List<CommitResult> results;
+        try {
+            results = commits.isEmpty() ? List.of() : commitWithFallback(commits);
+        } finally {
+            // Released exactly once, as soon as the facts in PostgreSQL answer any further delivery: the retry
+            // announced next may be promoted and read at once and must not be taken for a duplicate of the attempt
+            // that just ended; releasing again later could drop a new claim of the same entry.
+            release(group);
         }
-        List<CommitResult> results = commitWithFallback(commits);
-        // Once committed, the facts in PostgreSQL answer any further delivery; the retry announced next may be
-        // promoted and read at once, and must not be taken for a duplicate of the attempt that just ended.
-        release(group);
         announce(results, jobs);
     }
 

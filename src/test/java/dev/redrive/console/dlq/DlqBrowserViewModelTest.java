@@ -5,6 +5,7 @@ import dev.redrive.health.DlqEventTail;
 import dev.redrive.health.DlqFixture;
 import dev.redrive.model.FailureClass;
 import dev.redrive.testing.TestNamespace;
+import dev.redrive.triage.query.DlqOrder;
 import dev.redrive.triage.query.DlqRow;
 import dev.redrive.triage.query.FingerprintGroup;
 import dev.redrive.triage.query.JdbcDlqQueries;
@@ -15,6 +16,8 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -51,7 +54,7 @@ class DlqBrowserViewModelTest {
 
         assertThat(model.rows()).hasSize(40).allMatch(row -> row.errorClass() == FailureClass.PERMISSION);
         assertThat(model.countTextProperty().get()).isEqualTo("40 entries");
-        assertThat(model.hasOlderProperty().get()).isFalse();
+        assertThat(model.hasNextProperty().get()).isFalse();
     }
 
     @Test
@@ -61,21 +64,78 @@ class DlqBrowserViewModelTest {
         Set<Long> seen = new HashSet<>();
         List<DlqRow> first = List.copyOf(model.rows());
 
-        while (model.hasOlderProperty().get()) {
+        while (model.hasNextProperty().get()) {
             model.rows().forEach(row -> seen.add(row.id()));
             model.onVisibleRange(model.rows().size() - 20, model.rows().size() - 1);
             assertThat(model.rows().size()).isLessThanOrEqualTo(DlqBrowserViewModel.MAX_ROWS);
         }
         model.rows().forEach(row -> seen.add(row.id()));
         assertThat(seen).hasSize(1_547);
-        assertThat(model.hasNewerProperty().get()).isTrue();
+        assertThat(model.hasPreviousProperty().get()).isTrue();
         assertThat(isNewestFirst(model.rows())).isTrue();
 
-        while (model.hasNewerProperty().get()) {
+        while (model.hasPreviousProperty().get()) {
             model.onVisibleRange(0, 20);
         }
         assertThat(model.rows().subList(0, first.size())).containsExactlyElementsOf(first);
         assertThat(model.mostRowsHeldProperty().get()).isLessThanOrEqualTo(DlqBrowserViewModel.MAX_ROWS);
+    }
+
+    @Test
+    void oldestFirstStartsAtTheOldestEntryAndScrollsByKeysetInThatOrder() {
+        DlqBrowserViewModel model = model(List::of);
+        model.applyFilter();
+        long oldest = ns.database().jdbc().queryLong("SELECT id FROM dlq_entries ORDER BY entered_at, id LIMIT 1");
+
+        model.setOrder(DlqOrder.OLDEST_FIRST);
+
+        assertThat(model.rows().get(0).id()).isEqualTo(oldest);
+        List<DlqRow> first = List.copyOf(model.rows());
+        List<Long> visited = new ArrayList<>(model.rows().stream().map(DlqRow::id).toList());
+        while (model.hasNextProperty().get()) {
+            DlqRow last = model.rows().get(model.rows().size() - 1);
+            model.onVisibleRange(model.rows().size() - 20, model.rows().size() - 1);
+            int after = model.rows().indexOf(last) + 1;
+            visited.addAll(model.rows().subList(after, model.rows().size()).stream().map(DlqRow::id).toList());
+            assertThat(model.rows().size()).isLessThanOrEqualTo(DlqBrowserViewModel.MAX_ROWS);
+            assertThat(isOldestFirst(model.rows())).isTrue();
+        }
+        assertThat(visited).isEqualTo(ns.database().jdbc().query("SELECT id FROM dlq_entries ORDER BY entered_at, id",
+                row -> row.getLong(1)));
+
+        while (model.hasPreviousProperty().get()) {
+            model.onVisibleRange(0, 20);
+        }
+        assertThat(model.rows().subList(0, first.size())).containsExactlyElementsOf(first);
+        model.setOrder(DlqOrder.NEWEST_FIRST);
+        assertThat(isNewestFirst(model.rows())).isTrue();
+        assertThat(model.rows().get(0).id()).isEqualTo(
+                ns.database().jdbc().queryLong("SELECT id FROM dlq_entries ORDER BY entered_at DESC, id DESC LIMIT 1"));
+    }
+
+    @Test
+    void oldestFirst_newEntriesWaitPastTheLastRowWithoutMovingTheList() {
+        DlqEventTail tail = new DlqEventTail(ns.redis());
+        DlqBrowserViewModel model = model(tail::poll);
+        model.errorClassProperty().set(FailureClass.PERMISSION);
+        model.applyFilter();
+        model.setOrder(DlqOrder.OLDEST_FIRST);
+        model.pollLive();
+        List<DlqRow> before = List.copyOf(model.rows());
+        assertThat(model.hasNextProperty().get()).isFalse();
+
+        ns.redis().sync().xadd(ns.redis().keys().dlq(), Map.of("dlq_entry_id", "999997", "operation_id", "run-y:n:0",
+                "error_class", "PERMISSION", "tool", "crm.sync", "fingerprint", "fp-permission",
+                "entered_at", NOW.toString()));
+        model.pollLive();
+
+        assertThat(model.newTextProperty().get()).isEqualTo("1 new");
+        assertThat(model.rows()).containsExactlyElementsOf(before);
+        assertThat(model.hasNextProperty().get()).isTrue();
+        model.showNew();
+        assertThat(model.newCountProperty().get()).isZero();
+        assertThat(model.rows()).containsExactlyElementsOf(before);
+        assertThat(model.hasNextProperty().get()).isFalse();
     }
 
     @Test
@@ -127,6 +187,12 @@ class DlqBrowserViewModelTest {
 
         assertThat(model.rows()).extracting(DlqRow::errorMessage).contains("charge failed for order 17");
         assertThat(model.filterErrorProperty().get()).isEmpty();
+    }
+
+    private static boolean isOldestFirst(List<DlqRow> rows) {
+        List<DlqRow> reversed = new ArrayList<>(rows);
+        Collections.reverse(reversed);
+        return isNewestFirst(reversed);
     }
 
     private static boolean isNewestFirst(List<DlqRow> rows) {

@@ -61,6 +61,25 @@ class OperationStoreTest {
     }
 
     @Test
+    void deferral_leavesAnOperationAnotherWorkerClaimedMeanwhile_andDefersOneThatIsWaiting() {
+        OperationStore store = store();
+        OperationId claimed = record("defer-claimed");
+        OperationId waiting = record("defer-waiting");
+        single(store.claim(List.of(new ClaimRequest(claimed.value(), 1, "1-1", null, false)), "b", t0, LEASE));
+
+        Instant until = t0.plusSeconds(30);
+        List<Deferral> deferred = store.defer(List.of(
+                new Deferral(claimed.value(), 1, until, FailureClass.DEPENDENCY_DOWN),
+                new Deferral(waiting.value(), 1, until, FailureClass.DEPENDENCY_DOWN)), t0.plusSeconds(1));
+
+        assertThat(deferred).extracting(Deferral::operationId).containsExactly(waiting.value());
+        Map<String, OperationRecord> records = store.load(List.of(claimed.value(), waiting.value()));
+        assertThat(records.get(claimed.value()).status()).isEqualTo(OperationStatus.RUNNING);
+        assertThat(records.get(claimed.value()).leaseOwner()).isEqualTo("b");
+        assertThat(records.get(waiting.value()).status()).isEqualTo(OperationStatus.RETRY_SCHEDULED);
+    }
+
+    @Test
     void renewal_extendsTheLeasesStillHeld_notOneTakenOverNorOneFinished() {
         OperationStore store = store();
         OperationId held = record("renew-held");

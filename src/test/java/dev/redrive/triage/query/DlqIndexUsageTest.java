@@ -54,12 +54,16 @@ class DlqIndexUsageTest {
     }
 
     @Test
-    void everyFilteredPage_inBothDirectionsAndDeep_usesAnIndex() {
-        filters().forEach((name, filter) -> {
-            assertIndexed(name + " first page", queries.pageStatement(filter, null, PageDirection.NEXT, 50));
-            assertIndexed(name + " next page", queries.pageStatement(filter, deep.cursor(), PageDirection.NEXT, 50));
-            assertIndexed(name + " previous page", queries.pageStatement(filter, deep.cursor(), PageDirection.PREVIOUS, 50));
-        });
+    void everyFilteredPage_inBothOrdersBothDirectionsAndDeep_usesAnIndex() {
+        for (DlqOrder order : DlqOrder.values()) {
+            filters().forEach((name, filter) -> {
+                String what = name + " " + order + " ";
+                assertIndexed(what + "first page", queries.pageStatement(filter, order, null, PageDirection.NEXT, 50));
+                assertIndexed(what + "next page", queries.pageStatement(filter, order, deep.cursor(), PageDirection.NEXT, 50));
+                assertIndexed(what + "previous page",
+                        queries.pageStatement(filter, order, deep.cursor(), PageDirection.PREVIOUS, 50));
+            });
+        }
     }
 
     @Test

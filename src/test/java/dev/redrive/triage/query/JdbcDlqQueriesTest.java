@@ -75,6 +75,31 @@ class JdbcDlqQueriesTest {
     }
 
     @Test
+    void pagingForwardThenBack_visitsEveryEntryOnceInOldestFirstOrder() {
+        List<Long> expected = jdbc.query("SELECT id FROM dlq_entries ORDER BY entered_at, id", row -> row.getLong(1));
+
+        List<DlqPage> pages = new ArrayList<>();
+        DlqPage page = queries.firstPage(DlqFilter.none(), DlqOrder.OLDEST_FIRST, 47);
+        assertThat(page.hasPrevious()).isFalse();
+        pages.add(page);
+        while (page.hasNext()) {
+            page = queries.page(DlqFilter.none(), DlqOrder.OLDEST_FIRST, page.next(), PageDirection.NEXT, 47);
+            pages.add(page);
+        }
+        assertThat(page.hasMore()).isFalse();
+        assertThat(pages.stream().flatMap(p -> p.rows().stream()).map(DlqRow::id).toList()).isEqualTo(expected);
+
+        List<Long> backwards = new ArrayList<>();
+        DlqPage back = pages.get(pages.size() - 1);
+        backwards.addAll(0, back.rows().stream().map(DlqRow::id).toList());
+        while (back.hasPrevious()) {
+            back = queries.page(DlqFilter.none(), DlqOrder.OLDEST_FIRST, back.previous(), PageDirection.PREVIOUS, 47);
+            backwards.addAll(0, back.rows().stream().map(DlqRow::id).toList());
+        }
+        assertThat(backwards).isEqualTo(expected);
+    }
+
+    @Test
     void previousPage_ofTheSecondPage_isTheFirstPage() {
         DlqPage first = queries.firstPage(DlqFilter.none(), 10);
         DlqPage second = queries.page(DlqFilter.none(), first.next(), PageDirection.NEXT, 10);
