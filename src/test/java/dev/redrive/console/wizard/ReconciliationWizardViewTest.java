@@ -4,10 +4,14 @@ import dev.redrive.console.concurrent.UiExecutor;
 import dev.redrive.console.main.Theme;
 import dev.redrive.demo.tools.DemoToolServer;
 import dev.redrive.identity.OperationId;
+import dev.redrive.store.approval.ApprovalStore;
+import dev.redrive.store.tool.ToolSchemaStore;
 import dev.redrive.testing.TestNamespace;
 import dev.redrive.triage.decision.Decisions;
 import dev.redrive.triage.decision.HttpSideEffectLookup;
 import dev.redrive.triage.detail.OperationDetailsLoader;
+import dev.redrive.triage.precondition.DecisionTarget;
+import dev.redrive.triage.query.JdbcDlqQueries;
 import dev.redrive.worker.Worker;
 import dev.redrive.worker.client.WorkerClient;
 import dev.redrive.worker.tool.HttpTool;
@@ -17,7 +21,9 @@ import javafx.scene.Scene;
 import javafx.scene.control.Button;
 import javafx.scene.control.ButtonBar;
 import javafx.scene.control.Label;
+import javafx.scene.control.TableCell;
 import javafx.scene.layout.StackPane;
+import javafx.scene.layout.VBox;
 import javafx.stage.Stage;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
@@ -31,6 +37,7 @@ import org.testfx.framework.junit5.Start;
 
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 
@@ -46,6 +53,7 @@ class ReconciliationWizardViewTest {
     private static DemoToolServer tools;
     private static Worker worker;
     private static WorkerClient client;
+    private static Decisions decisions;
     private static WizardBackend backend;
 
     private final UiExecutor executor = UiExecutor.forFx(2);
@@ -60,7 +68,8 @@ class ReconciliationWizardViewTest {
         worker = Worker.builder(ns.database(), ns.redis()).tool(charge).consumerName("wizard-worker").concurrency(2)
                 .leaseDuration(Duration.ofSeconds(3)).claimInterval(Duration.ofMillis(200)).build().start();
         client = new WorkerClient(ns.database(), ns.redis(), Clock.systemUTC());
-        backend = new TriageWizardBackend(new Decisions(ns.database(), client, Clock.systemUTC()),
+        decisions = new Decisions(ns.database(), client, Clock.systemUTC());
+        backend = new TriageWizardBackend(decisions,
                 new OperationDetailsLoader(ns.database()), HttpSideEffectLookup.forTool("demo.charge", tools.lookupEndpoint()));
     }
 
@@ -85,21 +94,33 @@ class ReconciliationWizardViewTest {
         executor.close();
     }
 
-    /** Dispatches a charge the demo tool refuses with 403 as asked, and waits until the worker dead-letters it. */
+    /** Dispatches a charge the demo tool fails as asked, and waits until the worker dead-letters it. */
     private static WizardItem deadLettered(String run, String fault) {
-        OperationId id = new OperationId(run, "charge", 0);
+        return deadLettered(run, fault, null);
+    }
+
+    private static WizardItem deadLettered(String run, String fault, String approvalId) {
+        return deadLettered(new OperationId(run, "charge", 0), fault, approvalId);
+    }
+
+    private static WizardItem deadLettered(OperationId id, String fault, String approvalId) {
+        String run = id.runId();
         client.dispatch(client.newDispatch(id, "demo.charge", "1", "{\"amount\":10,\"fault\":\"" + fault + "\"}",
-                "trace-" + run, "corr-" + run, null));
+                "trace-" + run, "corr-" + run, approvalId));
         return await().atMost(WAIT).until(() -> ns.database().jdbc().queryOne(
                 "SELECT id, version FROM dlq_entries WHERE operation_id = ? AND decision_state = 'OPEN'",
                 row -> new WizardItem(id.value(), row.getLong(1), row.getInt(2)), id.value()), Optional::isPresent).get();
     }
 
     private void open(FxRobot robot, WizardItem item) {
-        ReconciliationWizardViewModel model = new ReconciliationWizardViewModel(backend, executor, List.of(item), "ana");
+        show(robot, List.of(item), "#wizardOperation");
+    }
+
+    private void show(FxRobot robot, List<WizardItem> items, String firstNode) {
+        ReconciliationWizardViewModel model = new ReconciliationWizardViewModel(backend, executor, items, "ana");
         robot.interact(() -> view = ReconciliationWizardView.load(model, stage, Theme.stylesheet()));
         Platform.runLater(view::showAndWait);
-        await().atMost(WAIT).until(() -> robot.lookup("#wizardOperation").tryQuery().map(Node::isVisible).orElse(false));
+        await().atMost(WAIT).until(() -> robot.lookup(firstNode).tryQuery().map(Node::isVisible).orElse(false));
     }
 
     private static Button button(FxRobot robot, ButtonBar.ButtonData data) {
@@ -118,6 +139,25 @@ class ReconciliationWizardViewTest {
 
     private static long dispatched() {
         return ns.redis().sync().xlen(ns.redis().keys().dispatch());
+    }
+
+    private static long redriveCommands() {
+        return ns.database().jdbc().queryLong("SELECT count(*) FROM redrive_commands");
+    }
+
+    /** The title of one check on the preconditions page, e.g. "✘ tool schema unchanged". */
+    private static String checkTitle(FxRobot robot, String key) {
+        return robot.lookup("#check-" + key).queryAs(Label.class).getText();
+    }
+
+    /** The explanation shown under one check's title. */
+    private static String checkExplanation(FxRobot robot, String key) {
+        Node title = robot.lookup("#check-" + key).query();
+        return ((Label) ((VBox) title.getParent()).getChildren().get(1)).getText();
+    }
+
+    private static boolean nextDisabled(FxRobot robot) {
+        return button(robot, ButtonBar.ButtonData.NEXT_FORWARD).isDisabled();
     }
 
     @Test
@@ -150,6 +190,7 @@ class ReconciliationWizardViewTest {
         WizardItem item = deadLettered("wiz-cancelled", "forbidden");
         ns.database().jdbc().update("UPDATE runs SET status = 'CANCELLED', status_reason = 'owner cancelled' WHERE run_id = 'wiz-cancelled'");
         long before = dispatched();
+        long commands = redriveCommands();
         open(robot, item);
 
         next(robot);
@@ -158,7 +199,145 @@ class ReconciliationWizardViewTest {
         await().atMost(WAIT).until(() -> text(robot, "#checkSummary").equals("0 pass · 1 blocked (run still active: 1)"));
         assertThat(button(robot, ButtonBar.ButtonData.NEXT_FORWARD).isDisabled()).isTrue();
         assertThat(text(robot, "#blockedReason")).contains("CANCELLED");
-        assertThat(robot.lookup("#check-run_active").queryAs(Label.class).getText()).startsWith("✘");
+        assertThat(checkTitle(robot, "run_active")).isEqualTo("✘ run still active");
+        assertThat(checkExplanation(robot, "run_active")).isEqualTo("run wiz-cancelled is CANCELLED (owner cancelled): nothing of it may run again");
         assertThat(dispatched()).isEqualTo(before);
+        assertThat(redriveCommands()).isEqualTo(commands);
+    }
+
+    @Test
+    void aChangedToolSchemaBlocksAtThePreconditionsWithItsReasonAndPublishesNothing(FxRobot robot) {
+        WizardItem item = deadLettered("wiz-schema", "forbidden");
+        ToolSchemaStore schemas = new ToolSchemaStore(ns.database().jdbc());
+        schemas.register("demo.charge", "2", "test", Instant.now());
+        try {
+            long before = dispatched();
+            long commands = redriveCommands();
+            open(robot, item);
+
+            next(robot);
+            next(robot);
+
+            await().atMost(WAIT).until(() -> text(robot, "#checkSummary").equals("0 pass · 1 blocked (tool schema unchanged: 1)"));
+            assertThat(nextDisabled(robot)).isTrue();
+            assertThat(checkTitle(robot, "tool_schema")).isEqualTo("✘ tool schema unchanged");
+            assertThat(checkExplanation(robot, "tool_schema"))
+                    .startsWith("demo.charge changed its schema from version 1 to 2 since dispatch");
+            assertThat(text(robot, "#blockedReason")).isEqualTo(checkExplanation(robot, "tool_schema"));
+            assertThat(checkTitle(robot, "run_active")).startsWith("✔");
+            assertThat(dispatched()).isEqualTo(before);
+            assertThat(redriveCommands()).isEqualTo(commands);
+        } finally {
+            schemas.register("demo.charge", "1", "test", Instant.now());
+        }
+    }
+
+    @Test
+    void aRevokedApprovalBlocksAtThePreconditionsWithWhoRevokedItAndPublishesNothing(FxRobot robot) {
+        ApprovalStore approvals = new ApprovalStore(ns.database().jdbc());
+        approvals.grant("appr-wiz", "charge", "carol", null, Instant.now());
+        WizardItem item = deadLettered("wiz-approval", "forbidden", "appr-wiz");
+        approvals.revoke("appr-wiz", "dave", "card reported stolen", Instant.now());
+        long before = dispatched();
+        long commands = redriveCommands();
+        open(robot, item);
+
+        next(robot);
+        next(robot);
+
+        await().atMost(WAIT).until(() -> text(robot, "#checkSummary").equals("0 pass · 1 blocked (approval still valid: 1)"));
+        assertThat(nextDisabled(robot)).isTrue();
+        assertThat(checkTitle(robot, "approval")).isEqualTo("✘ approval still valid");
+        assertThat(checkExplanation(robot, "approval"))
+                .startsWith("approval appr-wiz was revoked by dave at ").endsWith(": card reported stolen");
+        assertThat(text(robot, "#blockedReason")).isEqualTo(checkExplanation(robot, "approval"));
+        assertThat(dispatched()).isEqualTo(before);
+        assertThat(redriveCommands()).isEqualTo(commands);
+    }
+
+    @Test
+    void aPossibleSideEffectTheToolCannotSettleKeepsTheOperatorOnTheReconcilePage(FxRobot robot) {
+        WizardItem item = deadLettered("wiz-possible", "timeout_after_apply;lookup_down");
+        long before = dispatched();
+        long commands = redriveCommands();
+        open(robot, item);
+
+        await().atMost(WAIT).until(() -> text(robot, "#evidenceBadge").equals("⚠ POSSIBLE"));
+        next(robot);
+        await().atMost(WAIT).until(() -> text(robot, "#reconcileMessage").startsWith("1 side effect(s) still POSSIBLE"));
+        assertThat(nextDisabled(robot)).isTrue();
+
+        robot.clickOn("#askTool");
+        await().atMost(WAIT).until(() -> ns.database().jdbc().queryLong("SELECT count(*) FROM reconciliations "
+                + "WHERE operation_id = ? AND source = 'TOOL' AND recorded_by = 'ana' AND outcome = 'UNKNOWN'",
+                item.operationId()) == 1);
+        await().atMost(WAIT).until(() -> !robot.lookup("#askTool").queryButton().isDisabled());
+
+        assertThat(text(robot, "#reconcileMessage")).isEqualTo(
+                "1 side effect(s) still POSSIBLE: ask the tool or record what you found before going on.");
+        assertThat(nextDisabled(robot)).isTrue();
+        assertThat(robot.lookup("#checkSummary").tryQuery().map(Node::isVisible).orElse(false)).isFalse();
+        assertThat(dispatched()).isEqualTo(before);
+        assertThat(redriveCommands()).isEqualTo(commands);
+    }
+
+    @Test
+    void anEntryDecidedBySomeoneElseAfterTheChecksShowsWhoAndWhenAndPublishesNothing(FxRobot robot) {
+        WizardItem item = deadLettered("wiz-raced", "forbidden");
+        long before = dispatched();
+        long commands = redriveCommands();
+        open(robot, item);
+
+        next(robot);
+        next(robot);
+        await().atMost(WAIT).until(() -> text(robot, "#checkSummary").equals("1 pass"));
+        next(robot);
+        decisions.discard(DecisionTarget.operation(item.operationId()), "bob", "duplicate order");
+        Instant decidedAt = new OperationDetailsLoader(ns.database()).entry(item.dlqEntryId()).orElseThrow().decidedAt();
+        robot.clickOn("#decisionReason").write("merchant permission restored");
+        next(robot);
+
+        await().atMost(WAIT).until(() -> text(robot, "#resultSummary").equals("1 already decided by someone else"));
+        assertThat(robot.from(robot.lookup("#wizardResultTable").<Node>query()).lookup(".table-cell")
+                .queryAllAs(TableCell.class)).anySatisfy(cell -> assertThat(cell.getText())
+                .isEqualTo("ALREADY_DECIDED: already decided by bob at " + decidedAt + " (DISCARDED: duplicate order)"));
+        assertThat(dispatched()).isEqualTo(before);
+        assertThat(redriveCommands()).isEqualTo(commands);
+    }
+
+    @Test
+    void aBatchOverAFingerprintGroupRedrivesWhatPassesAndSkipsTheBlockedOne(FxRobot robot) {
+        List<OperationId> ids = List.of(new OperationId("wiz-group-a", "charge", 0), new OperationId("wiz-group-a", "charge", 1),
+                new OperationId("wiz-group-b", "charge", 0));
+        ids.forEach(id -> deadLettered(id, "invalid:1", null));
+        ns.database().jdbc().update("UPDATE runs SET status = 'CANCELLED', status_reason = 'owner cancelled' WHERE run_id = 'wiz-group-b'");
+        String fingerprint = ns.database().jdbc().queryOne("SELECT error_fingerprint FROM dlq_entries WHERE operation_id = ?",
+                row -> row.getString(1), ids.get(0).value()).orElseThrow();
+        List<WizardItem> group = GroupItems.open(new JdbcDlqQueries(ns.database()), fingerprint, 100);
+        assertThat(group).extracting(WizardItem::operationId)
+                .containsExactlyInAnyOrderElementsOf(ids.stream().map(OperationId::value).toList());
+        long before = dispatched();
+        long commands = redriveCommands();
+        show(robot, group, "#wizardEvidenceTable");
+
+        next(robot);
+        next(robot);
+        await().atMost(WAIT).until(() -> text(robot, "#checkSummary").equals("2 pass · 1 blocked (run still active: 1)"));
+        next(robot);
+        robot.clickOn("#decisionReason").write("input fixed upstream");
+        next(robot);
+
+        await().atMost(WAIT).until(() -> text(robot, "#resultSummary").equals("2 done · 1 skipped"));
+        assertThat(robot.from(robot.lookup("#wizardResultTable").<Node>query()).lookup(".table-cell")
+                .queryAllAs(TableCell.class)).anySatisfy(cell -> assertThat(cell.getText())
+                .isEqualTo("skipped: blocked: run still active"));
+        assertThat(dispatched()).isEqualTo(before + 2);
+        assertThat(redriveCommands()).isEqualTo(commands + 2);
+        await().atMost(WAIT).pollInterval(Duration.ofMillis(500)).until(() -> {
+            robot.clickOn("#verifyRedrive");
+            return text(robot, "#verification").lines().filter(line -> line.contains("succeeded exactly once")).count() == 2;
+        });
+        assertThat(ns.database().jdbc().queryLong("SELECT count(*) FROM demo_tool_effects WHERE idempotency_key IN (?, ?)",
+                ids.get(0).idempotencyKey(), ids.get(1).idempotencyKey())).isEqualTo(2);
     }
 }
