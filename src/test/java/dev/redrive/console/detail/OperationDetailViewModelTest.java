@@ -39,7 +39,7 @@ class OperationDetailViewModelTest {
 
     @Test
     void showsIdentityTimelineAndRedactedPayloadOfTheSelectedEntry() {
-        String[] entry = entry("attempt > 2");
+        String[] entry = entry("attempt > 2 AND decision_state = 'OPEN'");
         OperationDetailViewModel model = model();
 
         model.show(entry[0], Long.parseLong(entry[1]));
