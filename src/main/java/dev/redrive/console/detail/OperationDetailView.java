@@ -1,5 +1,6 @@
 package dev.redrive.console.detail;
 
+import dev.redrive.console.ui.Fxml;
 import dev.redrive.console.timeline.AttemptTimeline;
 import dev.redrive.console.ui.Clipboards;
 import dev.redrive.console.ui.SideEffectBadge;
@@ -9,7 +10,6 @@ import dev.redrive.triage.detail.AuditEntry;
 import javafx.application.HostServices;
 import javafx.beans.property.ReadOnlyObjectWrapper;
 import javafx.fxml.FXML;
-import javafx.fxml.FXMLLoader;
 import javafx.scene.Parent;
 import javafx.scene.control.Button;
 import javafx.scene.control.Hyperlink;
@@ -23,7 +23,6 @@ import javafx.scene.control.TableView;
 import javafx.scene.control.TextArea;
 
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.time.Duration;
 import java.time.ZoneId;
 import java.time.format.DateTimeFormatter;
@@ -74,19 +73,14 @@ public final class OperationDetailView {
     private Runnable exporter = () -> { };
 
     public static OperationDetailView load(OperationDetailViewModel model, HostServices hostServices) {
-        FXMLLoader loader = new FXMLLoader(OperationDetailView.class.getResource("/console/detail/OperationDetail.fxml"));
-        try {
-            Parent root = loader.load();
-            OperationDetailView view = loader.getController();
-            view.root = root;
-            view.model = model;
-            view.hostServices = hostServices;
-            view.initializeParts();
-            view.bindFieldsToModel();
-            return view;
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+        Fxml.Loaded<OperationDetailView> loaded = Fxml.load("/console/detail/OperationDetail.fxml");
+        OperationDetailView view = loaded.controller();
+        view.root = loaded.root();
+        view.model = model;
+        view.hostServices = hostServices;
+        view.initializeParts();
+        view.bindFieldsToModel();
+        return view;
     }
 
     private void initializeParts() {

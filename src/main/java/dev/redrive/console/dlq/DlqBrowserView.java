@@ -1,5 +1,6 @@
 package dev.redrive.console.dlq;
 
+import dev.redrive.console.ui.Fxml;
 import dev.redrive.console.ui.Clipboards;
 import dev.redrive.console.ui.SideEffectBadge;
 import dev.redrive.model.DecisionState;
@@ -13,7 +14,6 @@ import javafx.beans.property.ReadOnlyObjectWrapper;
 import javafx.collections.FXCollections;
 import javafx.collections.ListChangeListener;
 import javafx.fxml.FXML;
-import javafx.fxml.FXMLLoader;
 import javafx.scene.Parent;
 import javafx.scene.Scene;
 import javafx.scene.control.Button;
@@ -40,7 +40,6 @@ import javafx.scene.layout.HBox;
 import javafx.util.Callback;
 
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.time.ZoneId;
 import java.time.format.DateTimeFormatter;
 import java.util.List;
@@ -88,18 +87,13 @@ public final class DlqBrowserView {
     private boolean showingOrder;
 
     public static DlqBrowserView load(DlqBrowserViewModel model) {
-        FXMLLoader loader = new FXMLLoader(DlqBrowserView.class.getResource("/console/dlq/DlqBrowser.fxml"));
-        try {
-            Parent root = loader.load();
-            DlqBrowserView view = loader.getController();
-            view.root = root;
-            view.model = model;
-            view.initializeParts();
-            view.bindFieldsToModel();
-            return view;
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+        Fxml.Loaded<DlqBrowserView> loaded = Fxml.load("/console/dlq/DlqBrowser.fxml");
+        DlqBrowserView view = loaded.controller();
+        view.root = loaded.root();
+        view.model = model;
+        view.initializeParts();
+        view.bindFieldsToModel();
+        return view;
     }
 
     private void initializeParts() {

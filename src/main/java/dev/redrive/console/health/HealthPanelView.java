@@ -1,11 +1,11 @@
 package dev.redrive.console.health;
 
+import dev.redrive.console.ui.Fxml;
 import dev.redrive.health.HealthAlert;
 import dev.redrive.health.HealthThresholds;
 import javafx.animation.KeyFrame;
 import javafx.animation.Timeline;
 import javafx.fxml.FXML;
-import javafx.fxml.FXMLLoader;
 import javafx.geometry.Pos;
 import javafx.scene.Parent;
 import javafx.scene.control.ButtonType;
@@ -20,7 +20,6 @@ import javafx.util.Duration;
 import org.controlsfx.control.Notifications;
 
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.util.function.Consumer;
 
 /** The queue-health strip: numbers, the alert banner, desktop notifications and the thresholds dialog. */
@@ -46,17 +45,12 @@ public final class HealthPanelView {
     private Consumer<HealthThresholds> thresholdsSaver = thresholds -> { };
 
     public static HealthPanelView load(HealthPanelViewModel model) {
-        FXMLLoader loader = new FXMLLoader(HealthPanelView.class.getResource("/console/health/HealthPanel.fxml"));
-        try {
-            Parent root = loader.load();
-            HealthPanelView view = loader.getController();
-            view.root = root;
-            view.model = model;
-            view.bind();
-            return view;
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+        Fxml.Loaded<HealthPanelView> loaded = Fxml.load("/console/health/HealthPanel.fxml");
+        HealthPanelView view = loaded.controller();
+        view.root = loaded.root();
+        view.model = model;
+        view.bind();
+        return view;
     }
 
     private void bind() {

@@ -1,10 +1,10 @@
 package dev.redrive.console.main;
 
+import dev.redrive.console.ui.Fxml;
 import atlantafx.base.controls.ToggleSwitch;
 import dev.redrive.console.ConsoleSession;
 import javafx.beans.binding.Bindings;
 import javafx.fxml.FXML;
-import javafx.fxml.FXMLLoader;
 import javafx.scene.Parent;
 import javafx.scene.control.Alert;
 import javafx.scene.control.Button;
@@ -18,7 +18,6 @@ import javafx.scene.layout.StackPane;
 import javafx.stage.Stage;
 
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.util.function.Function;
 
 /**
@@ -47,18 +46,13 @@ public final class MainWindowView {
     private Runnable profilesOpener = () -> { };
 
     public static MainWindowView load(MainWindowViewModel model, Function<ConsoleSession, SessionScreens> screensFactory) {
-        FXMLLoader loader = new FXMLLoader(MainWindowView.class.getResource("/console/main/MainWindow.fxml"));
-        try {
-            Parent root = loader.load();
-            MainWindowView view = loader.getController();
-            view.root = root;
-            view.model = model;
-            view.screensFactory = screensFactory;
-            view.bind();
-            return view;
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+        Fxml.Loaded<MainWindowView> loaded = Fxml.load("/console/main/MainWindow.fxml");
+        MainWindowView view = loaded.controller();
+        view.root = loaded.root();
+        view.model = model;
+        view.screensFactory = screensFactory;
+        view.bind();
+        return view;
     }
 
     private void bind() {

@@ -1,8 +1,8 @@
 package dev.redrive.console.profile;
 
+import dev.redrive.console.ui.Fxml;
 import dev.redrive.health.ConnectionCheck;
 import javafx.fxml.FXML;
-import javafx.fxml.FXMLLoader;
 import javafx.scene.Parent;
 import javafx.scene.control.Button;
 import javafx.scene.control.CheckBox;
@@ -13,7 +13,6 @@ import javafx.scene.control.PasswordField;
 import javafx.scene.control.TextField;
 
 import java.io.IOException;
-import java.io.UncheckedIOException;
 
 /** The connection profiles editor. */
 public final class ProfilesView {
@@ -37,17 +36,12 @@ public final class ProfilesView {
     private ProfilesViewModel model;
 
     public static ProfilesView load(ProfilesViewModel model) {
-        FXMLLoader loader = new FXMLLoader(ProfilesView.class.getResource("/console/profile/Profiles.fxml"));
-        try {
-            Parent root = loader.load();
-            ProfilesView view = loader.getController();
-            view.root = root;
-            view.model = model;
-            view.bind();
-            return view;
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+        Fxml.Loaded<ProfilesView> loaded = Fxml.load("/console/profile/Profiles.fxml");
+        ProfilesView view = loaded.controller();
+        view.root = loaded.root();
+        view.model = model;
+        view.bind();
+        return view;
     }
 
     private void bind() {

@@ -1,5 +1,6 @@
 package dev.redrive.console.wizard;
 
+import dev.redrive.console.ui.Fxml;
 import dev.redrive.console.detail.OperationDetailViewModel;
 import dev.redrive.console.timeline.AttemptTimeline;
 import dev.redrive.console.ui.Clipboards;
@@ -16,7 +17,6 @@ import javafx.beans.property.ReadOnlyObjectWrapper;
 import javafx.beans.value.ObservableValue;
 import javafx.collections.FXCollections;
 import javafx.fxml.FXML;
-import javafx.fxml.FXMLLoader;
 import javafx.scene.control.Button;
 import javafx.scene.control.ComboBox;
 import javafx.scene.control.Label;
@@ -37,7 +37,6 @@ import org.controlsfx.dialog.Wizard;
 import org.controlsfx.dialog.WizardPane;
 
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -98,18 +97,13 @@ public final class ReconciliationWizardView {
     private Wizard wizard;
 
     public static ReconciliationWizardView load(ReconciliationWizardViewModel model, Window owner, String stylesheet) {
-        FXMLLoader loader = new FXMLLoader(ReconciliationWizardView.class.getResource("/console/wizard/ReconciliationWizard.fxml"));
-        try {
-            loader.load();
-            ReconciliationWizardView view = loader.getController();
-            view.model = model;
-            view.initializeParts();
-            view.bindFieldsToModel();
-            view.buildWizard(owner, stylesheet);
-            return view;
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+        Fxml.Loaded<ReconciliationWizardView> loaded = Fxml.load("/console/wizard/ReconciliationWizard.fxml");
+        ReconciliationWizardView view = loaded.controller();
+        view.model = model;
+        view.initializeParts();
+        view.bindFieldsToModel();
+        view.buildWizard(owner, stylesheet);
+        return view;
     }
 
     private void initializeParts() {
