@@ -24,7 +24,6 @@ import javafx.scene.control.ListCell;
 import javafx.scene.control.MenuItem;
 import javafx.scene.control.ProgressIndicator;
 import javafx.scene.control.SelectionMode;
-import javafx.scene.control.TableCell;
 import javafx.scene.control.TableColumn;
 import javafx.scene.control.TableRow;
 import javafx.scene.control.TableView;
@@ -411,16 +410,7 @@ public final class DlqBrowserView {
         TableColumn<DlqRow, SideEffectState> column = new TableColumn<>("Side effect");
         column.setPrefWidth(110);
         column.setCellValueFactory(cell -> new ReadOnlyObjectWrapper<>(cell.getValue().sideEffect()));
-        column.setCellFactory(c -> new TableCell<>() {
-            private final SideEffectBadge badge = new SideEffectBadge();
-
-            @Override
-            protected void updateItem(SideEffectState state, boolean empty) {
-                super.updateItem(state, empty);
-                badge.show(empty ? null : state);
-                setGraphic(empty || state == null ? null : badge);
-            }
-        });
+        column.setCellFactory(c -> SideEffectBadge.tableCell());
         return column;
     }
 }

@@ -2,6 +2,7 @@ package dev.redrive.console.ui;
 
 import dev.redrive.model.SideEffectState;
 import javafx.scene.control.Label;
+import javafx.scene.control.TableCell;
 import javafx.scene.control.Tooltip;
 
 import java.util.Locale;
@@ -30,6 +31,20 @@ public final class SideEffectBadge extends Label {
         setText(state == SideEffectState.POSSIBLE ? "⚠ POSSIBLE" : state.name().replace('_', ' '));
         getStyleClass().add(styleClass(state));
         setTooltip(new Tooltip(explain(state)));
+    }
+
+    /** A table cell that shows its side-effect state as a badge. */
+    public static <S> TableCell<S, SideEffectState> tableCell() {
+        return new TableCell<>() {
+            private final SideEffectBadge badge = new SideEffectBadge();
+
+            @Override
+            protected void updateItem(SideEffectState state, boolean empty) {
+                super.updateItem(state, empty);
+                badge.show(empty ? null : state);
+                setGraphic(empty || state == null ? null : badge);
+            }
+        };
     }
 
     public static String styleClass(SideEffectState state) {

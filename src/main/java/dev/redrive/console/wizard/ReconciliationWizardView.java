@@ -23,7 +23,6 @@ import javafx.scene.control.Label;
 import javafx.scene.control.ProgressBar;
 import javafx.scene.control.RadioButton;
 import javafx.scene.control.Spinner;
-import javafx.scene.control.TableCell;
 import javafx.scene.control.TableColumn;
 import javafx.scene.control.TableView;
 import javafx.scene.control.TextArea;
@@ -347,16 +346,7 @@ public final class ReconciliationWizardView {
         TableColumn<WizardItem, SideEffectState> column = new TableColumn<>("Side effect");
         column.setPrefWidth(120);
         column.setCellValueFactory(cell -> new ReadOnlyObjectWrapper<>(cell.getValue().sideEffectProperty().get()));
-        column.setCellFactory(c -> new TableCell<>() {
-            private final SideEffectBadge badge = new SideEffectBadge();
-
-            @Override
-            protected void updateItem(SideEffectState state, boolean empty) {
-                super.updateItem(state, empty);
-                badge.show(empty ? null : state);
-                setGraphic(empty || state == null ? null : badge);
-            }
-        });
+        column.setCellFactory(c -> SideEffectBadge.tableCell());
         return column;
     }
 
