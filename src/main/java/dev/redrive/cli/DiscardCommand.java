@@ -5,12 +5,9 @@ import dev.redrive.triage.precondition.DecisionTarget;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
-import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
-import java.io.PrintWriter;
-import java.util.List;
 import java.util.concurrent.Callable;
 
 @Command(name = "discard", mixinStandardHelpOptions = true,
@@ -22,14 +19,8 @@ final class DiscardCommand implements Callable<Integer> {
     @Parameters(paramLabel = "OP", description = "operation id")
     String operationId;
 
-    @Option(names = "--reason", required = true, paramLabel = "TEXT", description = "why")
-    String reason;
-
-    @Option(names = "--operator", paramLabel = "NAME", description = "who decides (default: the OS user)")
-    String operator;
-
-    @Option(names = "--json", description = "print JSON")
-    boolean json;
+    @Mixin
+    SingleDecisionOptions decision;
 
     @Spec
     CommandSpec spec;
@@ -38,15 +29,8 @@ final class DiscardCommand implements Callable<Integer> {
     public Integer call() {
         try (TriageSession session = new TriageSession(connection)) {
             DecisionResult decided = session.decisions().discard(DecisionTarget.operation(operationId),
-                    TriageSession.operator(operator), reason);
-            PrintWriter out = spec.commandLine().getOut();
-            if (json) {
-                DecisionPrinter.json(out, decided);
-            } else {
-                DecisionPrinter.print(out, decided, false);
-            }
-            out.flush();
-            return DecisionPrinter.exitCode(List.of(decided));
+                    decision.operator(), decision.reason);
+            return decision.report(spec.commandLine().getOut(), decided);
         }
     }
 }

@@ -12,8 +12,6 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 import java.io.IOException;
-import java.io.PrintWriter;
-import java.util.List;
 import java.util.concurrent.Callable;
 
 @Command(name = "resolve", mixinStandardHelpOptions = true,
@@ -25,18 +23,12 @@ final class ResolveCommand implements Callable<Integer> {
     @Parameters(paramLabel = "OP", description = "operation id")
     String operationId;
 
-    @Option(names = "--reason", required = true, paramLabel = "TEXT", description = "why")
-    String reason;
+    @Mixin
+    SingleDecisionOptions decision;
 
     @Option(names = "--result", paramLabel = "JSON",
             description = "the operation's result (default: the result of its latest APPLIED reconciliation)")
     String result;
-
-    @Option(names = "--operator", paramLabel = "NAME", description = "who decides (default: the OS user)")
-    String operator;
-
-    @Option(names = "--json", description = "print JSON")
-    boolean json;
 
     @Spec
     CommandSpec spec;
@@ -46,15 +38,8 @@ final class ResolveCommand implements Callable<Integer> {
         JsonNode parsed = result == null ? null : parseResult(result);
         try (TriageSession session = new TriageSession(connection)) {
             DecisionResult decided = session.decisions().resolve(DecisionTarget.operation(operationId), parsed,
-                    TriageSession.operator(operator), reason);
-            PrintWriter out = spec.commandLine().getOut();
-            if (json) {
-                DecisionPrinter.json(out, decided);
-            } else {
-                DecisionPrinter.print(out, decided, false);
-            }
-            out.flush();
-            return DecisionPrinter.exitCode(List.of(decided));
+                    decision.operator(), decision.reason);
+            return decision.report(spec.commandLine().getOut(), decided);
         }
     }
 
