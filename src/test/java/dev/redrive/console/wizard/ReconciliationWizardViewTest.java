@@ -2,6 +2,7 @@ package dev.redrive.console.wizard;
 
 import dev.redrive.console.concurrent.UiExecutor;
 import dev.redrive.console.main.Theme;
+import dev.redrive.console.ui.Truncations;
 import dev.redrive.demo.tools.DemoToolServer;
 import dev.redrive.identity.OperationId;
 import dev.redrive.store.approval.ApprovalStore;
@@ -158,6 +159,49 @@ class ReconciliationWizardViewTest {
 
     private static boolean nextDisabled(FxRobot robot) {
         return button(robot, ButtonBar.ButtonData.NEXT_FORWARD).isDisabled();
+    }
+
+    private Stage wizardWindow(FxRobot robot) {
+        return (Stage) robot.listTargetWindows().stream().filter(window -> window != stage).findFirst().orElseThrow();
+    }
+
+    /** The console maximised on the smallest screen it is made for (the headless screen is 1280x800, too). */
+    @Test
+    void theWizardOpensOverMostOfItsOwnerAndKeepsTheSizeTheOperatorGivesIt(FxRobot robot) {
+        WizardItem item = deadLettered("wiz-size", "forbidden");
+        robot.interact(() -> {
+            stage.setWidth(1280);
+            stage.setHeight(800);
+        });
+        open(robot, item);
+        Stage wizard = wizardWindow(robot);
+
+        await().atMost(WAIT).until(() -> wizard.getScene().getWidth() == 896 && wizard.getScene().getHeight() == 560);
+        assertThat(wizard.isResizable()).isTrue();
+        await().atMost(WAIT).until(() -> text(robot, "#evidenceBadge").equals("NONE"));
+        assertThat(Truncations.under(wizard.getScene().getRoot())).isEmpty();
+
+        robot.interact(() -> {
+            wizard.setX(40);
+            wizard.setY(20);
+            wizard.setWidth(1200);
+            wizard.setHeight(760);
+        });
+        next(robot);
+        await().atMost(WAIT).until(() -> robot.lookup("#wizardReconcileTable").tryQuery().isPresent());
+        assertThat(robot.lookup("#wizardReconcileTable").queryTableView().getWidth()).isGreaterThan(1100);
+        assertThat(Truncations.under(wizard.getScene().getRoot())).isEmpty();
+        next(robot);
+        await().atMost(WAIT).until(() -> text(robot, "#checkSummary").equals("1 pass"));
+
+        assertThat(wizard.getScene().getWidth()).isEqualTo(1200);
+        assertThat(wizard.getScene().getHeight()).isEqualTo(760);
+        assertThat(robot.lookup("#checkList").queryAs(VBox.class).getWidth()).isGreaterThan(1100);
+        assertThat(Truncations.under(wizard.getScene().getRoot())).isEmpty();
+        robot.interact(() -> {
+            stage.setWidth(200);
+            stage.setHeight(100);
+        });
     }
 
     @Test
