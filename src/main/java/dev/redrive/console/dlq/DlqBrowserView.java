@@ -215,6 +215,7 @@ public final class DlqBrowserView {
                 model.select(List.copyOf(table.getSelectionModel().getSelectedItems()),
                         table.getSelectionModel().getSelectedItem()));
         model.rows().addListener((ListChangeListener<DlqRow>) change -> keepAnchorInView());
+        model.firstNewProperty().addListener((obs, was, row) -> reveal(row));
         table.skinProperty().addListener((obs, was, skin) -> watchScrolling());
         root.sceneProperty().addListener((obs, was, scene) -> installShortcuts(scene));
     }
@@ -291,6 +292,18 @@ public final class DlqBrowserView {
         } else {
             flow.scrollToTop(index);
         }
+    }
+
+    /** Brings the first new entry to the top of the table (or as near as the end of the list lets it come). */
+    private void reveal(DlqRow row) {
+        int index = row == null ? -1 : model.rows().indexOf(row);
+        if (flow == null || index < 0) {
+            return;
+        }
+        anchor = row;
+        // The rows were just replaced: lay the table out first so the flow scrolls within the new row count.
+        table.layout();
+        flow.scrollToTop(index);
     }
 
     private void installShortcuts(Scene scene) {
