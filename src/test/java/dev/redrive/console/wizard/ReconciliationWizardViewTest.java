@@ -170,6 +170,8 @@ class ReconciliationWizardViewTest {
     void theWizardOpensOverMostOfItsOwnerAndKeepsTheSizeTheOperatorGivesIt(FxRobot robot) {
         WizardItem item = deadLettered("wiz-size", "forbidden");
         robot.interact(() -> {
+            stage.setX(0);
+            stage.setY(0);
             stage.setWidth(1280);
             stage.setHeight(800);
         });
