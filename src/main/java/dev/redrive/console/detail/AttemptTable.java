@@ -1,9 +1,9 @@
 package dev.redrive.console.detail;
 
+import dev.redrive.console.ui.WholeTextCell;
 import dev.redrive.health.Durations;
 import dev.redrive.triage.detail.AttemptRecord;
 import javafx.beans.property.ReadOnlyObjectWrapper;
-import javafx.scene.control.TableCell;
 import javafx.scene.control.TableColumn;
 import javafx.scene.control.TableRow;
 import javafx.scene.control.TableView;
@@ -62,20 +62,13 @@ final class AttemptTable {
         return column;
     }
 
-    /** The normalized error, wrapped over as many lines as it needs in whatever width is left. */
+    /**
+     * The normalized error, wrapped over as many lines as it needs. It only asks for its least width: as the last
+     * column it gets whatever the others leave, and they keep their wanted widths as long as that is enough.
+     */
     private static TableColumn<AttemptRecord, String> errorColumn() {
-        TableColumn<AttemptRecord, String> column = column("Error", 160, 400, a -> Objects.toString(a.errorMessage(), ""));
-        column.setCellFactory(c -> {
-            TableCell<AttemptRecord, String> cell = new TableCell<>() {
-                @Override
-                protected void updateItem(String message, boolean empty) {
-                    super.updateItem(message, empty);
-                    setText(empty ? null : message);
-                }
-            };
-            cell.setWrapText(true);
-            return cell;
-        });
+        TableColumn<AttemptRecord, String> column = column("Error", 160, 160, a -> Objects.toString(a.errorMessage(), ""));
+        column.setCellFactory(c -> new WholeTextCell<>(true));
         return column;
     }
 

@@ -6,6 +6,7 @@ import dev.redrive.console.timeline.AttemptTimeline;
 import dev.redrive.console.ui.Clipboards;
 import dev.redrive.console.ui.DialogSize;
 import dev.redrive.console.ui.SideEffectBadge;
+import dev.redrive.console.ui.WholeTextCell;
 import dev.redrive.model.SideEffectState;
 import dev.redrive.triage.decision.DecisionKind;
 import dev.redrive.triage.detail.DlqEntryRecord;
@@ -345,6 +346,7 @@ public final class ReconciliationWizardView {
         TableColumn<WizardItem, String> column = new TableColumn<>(title);
         column.setPrefWidth(width);
         column.setCellValueFactory(cell -> new ReadOnlyObjectWrapper<>(value.apply(cell.getValue())));
+        column.setCellFactory(c -> new WholeTextCell<>(false));
         return column;
     }
 

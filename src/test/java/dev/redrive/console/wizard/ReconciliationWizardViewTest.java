@@ -26,6 +26,7 @@ import javafx.scene.control.TableCell;
 import javafx.scene.layout.StackPane;
 import javafx.scene.layout.VBox;
 import javafx.stage.Stage;
+import javafx.stage.Window;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -35,6 +36,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import org.testfx.api.FxRobot;
 import org.testfx.framework.junit5.ApplicationExtension;
 import org.testfx.framework.junit5.Start;
+import org.testfx.util.WaitForAsyncUtils;
 
 import java.time.Clock;
 import java.time.Duration;
@@ -118,8 +120,12 @@ class ReconciliationWizardViewTest {
     }
 
     private void show(FxRobot robot, List<WizardItem> items, String firstNode) {
+        show(robot, items, firstNode, stage);
+    }
+
+    private void show(FxRobot robot, List<WizardItem> items, String firstNode, Window owner) {
         ReconciliationWizardViewModel model = new ReconciliationWizardViewModel(backend, executor, items, "ana");
-        robot.interact(() -> view = ReconciliationWizardView.load(model, stage, Theme.stylesheet()));
+        robot.interact(() -> view = ReconciliationWizardView.load(model, owner, Theme.stylesheet()));
         Platform.runLater(view::showAndWait);
         await().atMost(WAIT).until(() -> robot.lookup(firstNode).tryQuery().map(Node::isVisible).orElse(false));
     }
@@ -161,22 +167,23 @@ class ReconciliationWizardViewTest {
         return button(robot, ButtonBar.ButtonData.NEXT_FORWARD).isDisabled();
     }
 
-    private Stage wizardWindow(FxRobot robot) {
-        return (Stage) robot.listTargetWindows().stream().filter(window -> window != stage).findFirst().orElseThrow();
-    }
-
     /** The console maximised on the smallest screen it is made for (the headless screen is 1280x800, too). */
     @Test
-    void theWizardOpensOverMostOfItsOwnerAndKeepsTheSizeTheOperatorGivesIt(FxRobot robot) {
+    void theWizardOpensOverMostOfItsOwnerAndKeepsTheSizeTheOperatorGivesIt(FxRobot robot) throws Exception {
         WizardItem item = deadLettered("wiz-size", "forbidden");
-        robot.interact(() -> {
-            stage.setX(0);
-            stage.setY(0);
-            stage.setWidth(1280);
-            stage.setHeight(800);
-        });
-        open(robot, item);
-        Stage wizard = wizardWindow(robot);
+        Stage console = WaitForAsyncUtils.asyncFx(() -> {
+            Stage window = new Stage();
+            window.setScene(new Scene(new StackPane()));
+            window.setX(0);
+            window.setY(0);
+            window.setWidth(1280);
+            window.setHeight(800);
+            window.show();
+            return window;
+        }).get();
+        show(robot, List.of(item), "#wizardOperation", console);
+        Stage wizard = (Stage) robot.listTargetWindows().stream().filter(window -> window != stage && window != console)
+                .findFirst().orElseThrow();
 
         await().atMost(WAIT).until(() -> wizard.getScene().getWidth() == 896 && wizard.getScene().getHeight() == 560);
         assertThat(wizard.isResizable()).isTrue();
@@ -200,10 +207,6 @@ class ReconciliationWizardViewTest {
         assertThat(wizard.getScene().getHeight()).isEqualTo(760);
         assertThat(robot.lookup("#checkList").queryAs(VBox.class).getWidth()).isGreaterThan(1100);
         assertThat(Truncations.under(wizard.getScene().getRoot())).isEmpty();
-        robot.interact(() -> {
-            stage.setWidth(200);
-            stage.setHeight(100);
-        });
     }
 
     @Test
