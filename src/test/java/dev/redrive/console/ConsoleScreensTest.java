@@ -66,7 +66,7 @@ class ConsoleScreensTest {
         Theme.apply(false);
         session = ConsoleSession.open(ConnectionProfile.of("test", ns.config()), ns.config(), Clock.systemUTC());
         executor = UiExecutor.forFx(2);
-        screens = new ConsoleScreens(session, executor, PREFERENCES, null);
+        screens = new ConsoleScreens(session, executor, PREFERENCES, new RecordingDesktop());
         BorderPane root = new BorderPane(new SplitPane(screens.browser(), screens.detail()));
         root.setTop(screens.health());
         Scene scene = new Scene(root, 1260, 780);

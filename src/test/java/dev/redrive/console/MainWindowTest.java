@@ -60,7 +60,7 @@ class MainWindowTest {
         Theme.apply(false);
         executor = UiExecutor.forFx(2);
         model = new MainWindowViewModel(executor, Clock.systemUTC());
-        view = MainWindowView.load(model, session -> new ConsoleScreens(session, executor, PREFERENCES, null));
+        view = MainWindowView.load(model, session -> new ConsoleScreens(session, executor, PREFERENCES, new RecordingDesktop()));
         Scene scene = new Scene(view.root(), 1260, 780);
         scene.getStylesheets().add(Theme.stylesheet());
         stage.setScene(scene);
