@@ -1,8 +1,5 @@
 package dev.redrive.console;
 
-import dev.redrive.console.concurrent.UiExecutor;
-import dev.redrive.console.main.Theme;
-import dev.redrive.console.profile.ConnectionProfile;
 import dev.redrive.console.timeline.AttemptTimeline;
 import dev.redrive.console.ui.SideEffectBadge;
 import dev.redrive.model.FailureClass;
@@ -11,14 +8,11 @@ import dev.redrive.testing.TestNamespace;
 import dev.redrive.triage.generate.DlqGenerator;
 import dev.redrive.triage.query.DlqRow;
 import dev.redrive.triage.query.FingerprintGroup;
-import javafx.scene.Scene;
 import javafx.scene.control.Button;
 import javafx.scene.control.ComboBox;
-import javafx.scene.control.SplitPane;
 import javafx.scene.control.TableView;
 import javafx.scene.control.skin.TableColumnHeader;
 import javafx.scene.input.KeyCode;
-import javafx.scene.layout.BorderPane;
 import javafx.stage.Stage;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
@@ -47,9 +41,7 @@ class ConsoleScreensTest {
     private static final Duration WAIT = Duration.ofSeconds(15);
     private static final Preferences PREFERENCES = Preferences.userRoot().node("dev/redrive/console-test-screens");
 
-    private ConsoleSession session;
-    private UiExecutor executor;
-    private ConsoleScreens screens;
+    private ScreensOnStage screens;
 
     @BeforeAll
     static void seed() {
@@ -63,24 +55,12 @@ class ConsoleScreensTest {
 
     @Start
     void start(Stage stage) {
-        Theme.apply(false);
-        session = ConsoleSession.open(ConnectionProfile.of("test", ns.config()), ns.config(), Clock.systemUTC());
-        executor = UiExecutor.forFx(2);
-        screens = new ConsoleScreens(session, executor, PREFERENCES, new RecordingDesktop());
-        BorderPane root = new BorderPane(new SplitPane(screens.browser(), screens.detail()));
-        root.setTop(screens.health());
-        Scene scene = new Scene(root, 1260, 780);
-        scene.getStylesheets().add(Theme.stylesheet());
-        stage.setScene(scene);
-        stage.show();
-        screens.start();
+        screens = ScreensOnStage.show(stage, ns, PREFERENCES, new RecordingDesktop());
     }
 
     @AfterEach
     void close() {
         screens.close();
-        executor.close();
-        session.close();
     }
 
     @Test
