@@ -1,5 +1,6 @@
 package dev.redrive.console;
 
+import dev.redrive.console.dlq.DlqTableClicks;
 import dev.redrive.console.timeline.AttemptTimeline;
 import dev.redrive.console.ui.SideEffectBadge;
 import dev.redrive.model.FailureClass;
@@ -88,7 +89,7 @@ class ConsoleScreensTest {
         String fingerprint = groups.getItems().get(0).fingerprint();
         await().atMost(WAIT).untilAsserted(() -> assertThat(table.getItems()).isNotEmpty()
                 .allMatch(row -> row.fingerprint().equals(fingerprint)));
-        robot.clickOn(robot.lookup("#dlqTable .table-row-cell").nth(0).queryAs(javafx.scene.Node.class));
+        DlqTableClicks.clickFirst(robot);
 
         DlqRow selected = table.getSelectionModel().getSelectedItem();
         assertThat(selected.fingerprint()).isEqualTo(fingerprint);
@@ -129,7 +130,7 @@ class ConsoleScreensTest {
         await().atMost(WAIT).untilAsserted(() -> assertThat(table.getItems()).isNotEmpty()
                 .allMatch(row -> row.sideEffect() == SideEffectState.POSSIBLE));
 
-        robot.clickOn(robot.lookup("#dlqTable .table-row-cell").nth(0).queryAs(javafx.scene.Node.class));
+        DlqTableClicks.clickFirst(robot);
 
         SideEffectBadge badge = robot.lookup("#sideEffectBadge").queryAs(SideEffectBadge.class);
         await().atMost(WAIT).untilAsserted(() -> {

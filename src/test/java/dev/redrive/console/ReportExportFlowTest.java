@@ -1,5 +1,6 @@
 package dev.redrive.console;
 
+import dev.redrive.console.dlq.DlqTableClicks;
 import dev.redrive.testing.TestNamespace;
 import dev.redrive.triage.decision.Decisions;
 import dev.redrive.triage.generate.DlqGenerator;
@@ -8,7 +9,6 @@ import dev.redrive.triage.query.DlqRow;
 import dev.redrive.worker.client.WorkerClient;
 import javafx.scene.Node;
 import javafx.scene.control.ComboBox;
-import javafx.scene.control.TableRow;
 import javafx.scene.control.TableView;
 import javafx.stage.Stage;
 import org.apache.pdfbox.Loader;
@@ -137,8 +137,7 @@ class ReportExportFlowTest {
                 .containsExactly(operationId));
         // A reload landing with the click can take the selection away again: click until the detail shows it.
         await().atMost(WAIT).pollInterval(Duration.ofSeconds(1)).until(() -> {
-            robot.clickOn(robot.lookup("#dlqTable .table-row-cell").match(node -> node instanceof TableRow<?> row
-                    && row.getItem() instanceof DlqRow item && item.operationId().equals(operationId)).queryAs(Node.class));
+            DlqTableClicks.clickOperation(robot, operationId);
             return robot.lookup("#detailOperationId").queryLabeled().getText().equals(operationId);
         });
     }
