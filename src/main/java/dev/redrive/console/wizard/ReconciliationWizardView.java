@@ -130,6 +130,7 @@ public final class ReconciliationWizardView {
                 column("Preconditions", 560, item -> item.checkSummaryProperty().get())));
         resultTable.getColumns().setAll(List.of(
                 column("Operation", 260, WizardItem::operationId),
+                column("Command", 290, WizardItem::commandId),
                 column("Outcome", 560, item -> item.outcomeProperty().get())));
         for (TableView<WizardItem> table : List.of(evidenceTable, reconcileTable, checkTable, resultTable)) {
             table.setItems(model.items());

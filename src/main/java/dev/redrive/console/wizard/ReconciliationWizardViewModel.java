@@ -232,10 +232,10 @@ public final class ReconciliationWizardViewModel {
         List<String> lines = new ArrayList<>();
         run("Verifying the redrives", redriven, item -> {
             OperationDetails details = backend.load(item.operationId());
-            String line = item.operationId() + ": " + exactlyOnce(details, item.resultProperty().get());
+            String verdict = exactlyOnce(details, item.resultProperty().get());
             executor.onUi(() -> {
-                item.outcome(line);
-                lines.add(line);
+                item.outcome(verdict);
+                lines.add(item.operationId() + ": " + verdict);
             });
         }, () -> verification.set(String.join("\n", lines)));
     }

@@ -180,10 +180,15 @@ class ReconciliationWizardViewTest {
         next(robot);
 
         await().atMost(WAIT).until(() -> text(robot, "#resultSummary").equals("1 done"));
+        String commandId = ns.database().jdbc().queryOne("SELECT command_id::text FROM redrive_commands WHERE operation_id = ?",
+                row -> row.getString(1), item.operationId()).orElseThrow();
         await().atMost(WAIT).pollInterval(Duration.ofMillis(500)).until(() -> {
             robot.clickOn("#verifyRedrive");
             return text(robot, "#verification").contains("succeeded exactly once: attempt 2 with idempotency key " + key);
         });
+        assertThat(robot.from(robot.lookup("#wizardResultTable").<Node>query()).lookup(".table-cell")
+                .queryAllAs(TableCell.class)).extracting(TableCell::getText)
+                .contains(commandId, "succeeded exactly once: attempt 2 with idempotency key " + key);
         assertThat(ns.database().jdbc().queryLong("SELECT count(*) FROM demo_tool_effects WHERE idempotency_key = ?", key))
                 .isEqualTo(1);
         assertThat(ns.database().jdbc().queryLong("SELECT attempt FROM operations WHERE operation_id = ?",
