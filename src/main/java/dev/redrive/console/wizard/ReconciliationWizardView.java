@@ -67,6 +67,8 @@ public final class ReconciliationWizardView {
     @FXML private ComboBox<ReconciliationOutcome> manualOutcome;
     @FXML private TextField manualEvidence;
     @FXML private Label reconcileMessage;
+    @FXML private Label reconcileReadOnly;
+    @FXML private Label decisionReadOnly;
     @FXML private VBox preconditionsPage;
     @FXML private Label checkSummary;
     @FXML private ScrollPane checkScroll;
@@ -132,6 +134,7 @@ public final class ReconciliationWizardView {
                 column("Preconditions", 560, item -> item.checkSummaryProperty().get())));
         resultTable.getColumns().setAll(List.of(
                 column("Operation", 260, WizardItem::operationId),
+                column("Command", 290, WizardItem::commandId),
                 column("Outcome", 560, item -> item.outcomeProperty().get())));
         for (TableView<WizardItem> table : List.of(evidenceTable, reconcileTable, checkTable, resultTable)) {
             table.setItems(model.items());
@@ -172,6 +175,11 @@ public final class ReconciliationWizardView {
         }
         askToolButton.disableProperty().bind(model.busyProperty().or(model.unsettledProperty().isEqualTo(0)));
         reconcileMessage.textProperty().bind(model.reconcileTextProperty());
+        for (Label readOnly : List.of(reconcileReadOnly, decisionReadOnly)) {
+            readOnly.textProperty().bind(model.readOnlyReasonProperty());
+            readOnly.visibleProperty().bind(model.readOnlyReasonProperty().isNotEmpty());
+            readOnly.managedProperty().bind(readOnly.visibleProperty());
+        }
         checkSummary.textProperty().bind(model.checkSummaryProperty());
         blockedReason.textProperty().bind(model.blockedReasonProperty());
         decisionGroup.selectedToggleProperty().addListener((obs, was, toggle) -> model.decisionProperty().set(kind(toggle)));

@@ -62,7 +62,7 @@ class OperationDetailViewTest {
     }
 
     @Test
-    void theErrorsPerAttemptFitTheDefaultPaneWithWholeHeadersAndTheErrorTakingTheRest(FxRobot robot) {
+    void theErrorsPerAttemptFitTheDefaultPaneWithWholeHeadersAndTheErrorTakingTheRest(FxRobot robot) throws Exception {
         String[] entry = ns.database().jdbc().queryOne("SELECT operation_id, id, attempt FROM dlq_entries "
                         + "WHERE attempt > 2 AND error_code IS NOT NULL ORDER BY id LIMIT 1",
                 row -> new String[]{row.getString(1), row.getString(2), row.getString(3)}).orElseThrow();

@@ -55,7 +55,7 @@ class ProfilesViewTest {
     }
 
     @Test
-    void everyButtonAndLabelShowsItsWholeTextBeforeAndAfterAConnectionTest(FxRobot robot) {
+    void everyButtonAndLabelShowsItsWholeTextBeforeAndAfterAConnectionTest(FxRobot robot) throws Exception {
         ProfilesViewModel model = new ProfilesViewModel(new ProfileStore(directory), new PasswordVault(directory),
                 executor, (profile, password) -> { });
         robot.interact(() -> ProfilesView.show(new Dialog<>(), model, stage, Theme.stylesheet()));

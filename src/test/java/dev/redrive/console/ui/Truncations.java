@@ -5,9 +5,11 @@ import javafx.scene.Parent;
 import javafx.scene.control.IndexedCell;
 import javafx.scene.control.Labeled;
 import javafx.scene.text.Text;
+import org.testfx.util.WaitForAsyncUtils;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 
 /**
  * Finds what an operator would see cut short: visible labels, buttons, check boxes and column headers whose drawn text
@@ -18,11 +20,18 @@ public final class Truncations {
     private Truncations() {
     }
 
-    /** "text → drawn text" for every truncated control under {@code root}; empty when nothing is cut. */
-    public static List<String> under(Parent root) {
-        List<String> found = new ArrayList<>();
-        collect(root, found);
-        return found;
+    /**
+     * "text → drawn text" for every truncated control under {@code root}, once it is laid out for its current texts;
+     * empty when nothing is cut. Runs on the FX thread.
+     */
+    public static List<String> under(Parent root) throws Exception {
+        return WaitForAsyncUtils.asyncFx(() -> {
+            root.applyCss();
+            root.layout();
+            List<String> found = new ArrayList<>();
+            collect(root, found);
+            return found;
+        }).get(10, TimeUnit.SECONDS);
     }
 
     private static void collect(Node node, List<String> found) {

@@ -8,6 +8,7 @@ import dev.redrive.identity.OperationId;
 import dev.redrive.store.approval.ApprovalStore;
 import dev.redrive.store.tool.ToolSchemaStore;
 import dev.redrive.testing.TestNamespace;
+import dev.redrive.testing.ViewerLogin;
 import dev.redrive.triage.decision.Decisions;
 import dev.redrive.triage.decision.HttpSideEffectLookup;
 import dev.redrive.triage.detail.OperationDetailsLoader;
@@ -72,8 +73,8 @@ class ReconciliationWizardViewTest {
                 .leaseDuration(Duration.ofSeconds(3)).claimInterval(Duration.ofMillis(200)).build().start();
         client = new WorkerClient(ns.database(), ns.redis(), Clock.systemUTC());
         decisions = new Decisions(ns.database(), client, Clock.systemUTC());
-        backend = new TriageWizardBackend(decisions,
-                new OperationDetailsLoader(ns.database()), HttpSideEffectLookup.forTool("demo.charge", tools.lookupEndpoint()));
+        backend = new TriageWizardBackend(ns.database(), decisions,
+                HttpSideEffectLookup.forTool("demo.charge", tools.lookupEndpoint()));
     }
 
     @AfterAll
@@ -120,11 +121,15 @@ class ReconciliationWizardViewTest {
     }
 
     private void show(FxRobot robot, List<WizardItem> items, String firstNode) {
-        show(robot, items, firstNode, stage);
+        show(robot, backend, items, firstNode);
     }
 
-    private void show(FxRobot robot, List<WizardItem> items, String firstNode, Window owner) {
-        ReconciliationWizardViewModel model = new ReconciliationWizardViewModel(backend, executor, items, "ana");
+    private void show(FxRobot robot, WizardBackend through, List<WizardItem> items, String firstNode) {
+        show(robot, through, items, firstNode, stage);
+    }
+
+    private void show(FxRobot robot, WizardBackend through, List<WizardItem> items, String firstNode, Window owner) {
+        ReconciliationWizardViewModel model = new ReconciliationWizardViewModel(through, executor, items, "ana");
         robot.interact(() -> view = ReconciliationWizardView.load(model, owner, Theme.stylesheet()));
         Platform.runLater(view::showAndWait);
         await().atMost(WAIT).until(() -> robot.lookup(firstNode).tryQuery().map(Node::isVisible).orElse(false));
@@ -181,7 +186,7 @@ class ReconciliationWizardViewTest {
             window.show();
             return window;
         }).get();
-        show(robot, List.of(item), "#wizardOperation", console);
+        show(robot, backend, List.of(item), "#wizardOperation", console);
         Stage wizard = (Stage) robot.listTargetWindows().stream().filter(window -> window != stage && window != console)
                 .findFirst().orElseThrow();
 
@@ -224,10 +229,15 @@ class ReconciliationWizardViewTest {
         next(robot);
 
         await().atMost(WAIT).until(() -> text(robot, "#resultSummary").equals("1 done"));
+        String commandId = ns.database().jdbc().queryOne("SELECT command_id::text FROM redrive_commands WHERE operation_id = ?",
+                row -> row.getString(1), item.operationId()).orElseThrow();
         await().atMost(WAIT).pollInterval(Duration.ofMillis(500)).until(() -> {
             robot.clickOn("#verifyRedrive");
             return text(robot, "#verification").contains("succeeded exactly once: attempt 2 with idempotency key " + key);
         });
+        assertThat(robot.from(robot.lookup("#wizardResultTable").<Node>query()).lookup(".table-cell")
+                .queryAllAs(TableCell.class)).extracting(TableCell::getText)
+                .contains(commandId, "succeeded exactly once: attempt 2 with idempotency key " + key);
         assertThat(ns.database().jdbc().queryLong("SELECT count(*) FROM demo_tool_effects WHERE idempotency_key = ?", key))
                 .isEqualTo(1);
         assertThat(ns.database().jdbc().queryLong("SELECT attempt FROM operations WHERE operation_id = ?",
@@ -388,5 +398,38 @@ class ReconciliationWizardViewTest {
         });
         assertThat(ns.database().jdbc().queryLong("SELECT count(*) FROM demo_tool_effects WHERE idempotency_key IN (?, ?)",
                 ids.get(0).idempotencyKey(), ids.get(1).idempotencyKey())).isEqualTo(2);
+    }
+
+    @Test
+    void aViewerIsWarnedBeforeDeciding_andTheDatabaseRefusesTheRedrive_namingTheRole(FxRobot robot) {
+        WizardItem item = deadLettered("wiz-viewer", "forbidden");
+        long before = dispatched();
+        long commands = redriveCommands();
+        try (ViewerLogin viewer = ViewerLogin.create(ns, "wizard")) {
+            WizardBackend asViewer = new TriageWizardBackend(viewer.database(), new Decisions(viewer.database(),
+                    new WorkerClient(viewer.database(), ns.redis(), Clock.systemUTC()), Clock.systemUTC()),
+                    HttpSideEffectLookup.forTool("demo.charge", tools.lookupEndpoint()));
+            String readOnly = "read-only: role " + viewer.login() + " is a viewer: it may look but not decide";
+            show(robot, asViewer, List.of(item), "#wizardOperation");
+
+            next(robot);
+            await().atMost(WAIT).until(() -> text(robot, "#reconcileReadOnly").startsWith(readOnly));
+            next(robot);
+            await().atMost(WAIT).until(() -> text(robot, "#checkSummary").equals("1 pass"));
+            next(robot);
+            assertThat(robot.lookup("#decisionReadOnly").queryAs(Label.class).isVisible()).isTrue();
+            assertThat(text(robot, "#decisionReadOnly")).startsWith(readOnly).contains("UPDATE on dlq_entries");
+            robot.clickOn("#decisionReason").write("merchant permission restored");
+            next(robot);
+
+            await().atMost(WAIT).until(() -> text(robot, "#resultSummary").equals("1 refused"));
+            assertThat(robot.from(robot.lookup("#wizardResultTable").<Node>query()).lookup(".table-cell")
+                    .queryAllAs(TableCell.class)).anySatisfy(cell -> assertThat(cell.getText())
+                    .startsWith("REFUSED: refused by the database: " + readOnly).contains("permission denied"));
+        }
+        assertThat(dispatched()).isEqualTo(before);
+        assertThat(redriveCommands()).isEqualTo(commands);
+        assertThat(ns.database().jdbc().queryOne("SELECT decision_state FROM dlq_entries WHERE id = ?",
+                row -> row.getString(1), item.dlqEntryId())).contains("OPEN");
     }
 }
