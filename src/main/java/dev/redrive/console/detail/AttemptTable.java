@@ -40,7 +40,7 @@ final class AttemptTable {
                 column("#", 36, 40, a -> String.valueOf(a.attempt())),
                 column("Outcome", 100, 140, AttemptRecord::outcome),
                 column("Class · code", 124, 230, AttemptTable::classAndCode),
-                column("Started", 88, 150, a -> time.format(a.startedAt())),
+                column("Started", 88, 170, a -> time.format(a.startedAt())),
                 column("Took", 60, 64, AttemptTable::took),
                 errorColumn()));
         table.getColumns().forEach(c -> c.setSortable(false));

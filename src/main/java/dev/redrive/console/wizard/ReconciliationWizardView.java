@@ -193,6 +193,7 @@ public final class ReconciliationWizardView {
         verification.textProperty().bind(model.verificationProperty());
         verifyButton.disableProperty().bind(model.issuedProperty().not().or(model.busyProperty()));
         stopButton.visibleProperty().bind(model.busyProperty());
+        stopButton.managedProperty().bind(stopButton.visibleProperty());
         for (WizardItem item : model.items()) {
             for (ObservableValue<?> value : List.of(item.detailsProperty(), item.sideEffectProperty(),
                     item.reconciliationProperty(), item.checkSummaryProperty(), item.outcomeProperty())) {
