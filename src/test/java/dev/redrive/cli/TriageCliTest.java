@@ -92,6 +92,18 @@ class TriageCliTest {
     }
 
     @Test
+    void opShow_masksSecretsInErrorMessages() {
+        Created leaky = fixture.deadLettered("run-cli-leaky", "charge-1")
+                .message("charge failed: card 4111111111111111 declined, Authorization: Bearer abc.def").create();
+
+        for (Run show : List.of(run("op", "show", leaky.operationId()), run("op", "show", leaky.operationId(), "--json"))) {
+            assertThat(show.exit()).isZero();
+            assertThat(show.out()).contains("charge failed: card [redacted] declined, Authorization: [redacted]")
+                    .doesNotContain("4111111111111111", "abc.def");
+        }
+    }
+
+    @Test
     void blockedRedrive_exitsThreeAndNamesEachFailedCheck() {
         long before = ns.redis().sync().xlen(ns.redis().keys().dispatch());
 

@@ -82,6 +82,24 @@ class ReportServiceTest {
     }
 
     @Test
+    void secretsInAnErrorMessage_appearInNoFormat() {
+        Created leaky = new DeadLetterFixture(ns.database()).deadLettered("run-report-leaky", "charge-3").fingerprint("fp-leaky")
+                .message("charge failed: card 4111111111111111 declined, Authorization: Bearer abc.def, password=pw-planted-77")
+                .create();
+        new Decisions(ns.database(), new WorkerClient(ns.database(), ns.redis(), Clock.systemUTC()), Clock.systemUTC())
+                .recordReconciliation(leaky.operationId(), ReconciliationOutcome.NOT_APPLIED,
+                        "PSP log shows card 4111 1111 1111 1111 was never charged", null, "alice");
+
+        for (IncidentReport report : List.of(reports.operation(leaky.operationId()), reports.group("fp-leaky"))) {
+            for (ReportFormat format : ReportFormat.values()) {
+                String text = text(report, format);
+                assertThat(text).as(format + " report").contains("charge failed: card", "declined", "was never charged")
+                        .doesNotContain("4111111111111111", "4111 1111 1111 1111", "abc.def", "pw-planted-77");
+            }
+        }
+    }
+
+    @Test
     void htmlReport_isSelfContainedWithAnSvgTimeline() {
         String html = text(reports.operation(redriven.operationId()), ReportFormat.HTML);
 
