@@ -15,6 +15,7 @@ import dev.redrive.triage.precondition.DecisionTarget;
 import dev.redrive.worker.client.WorkerClient;
 import org.apache.pdfbox.Loader;
 import org.apache.pdfbox.pdmodel.PDDocument;
+import org.apache.pdfbox.pdmodel.font.PDFont;
 import org.apache.pdfbox.text.PDFTextStripper;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -96,6 +97,23 @@ class ReportServiceTest {
                 assertThat(text).as(format + " report").contains("charge failed: card", "declined", "was never charged")
                         .doesNotContain("4111111111111111", "4111 1111 1111 1111", "abc.def", "pw-planted-77");
             }
+        }
+    }
+
+    @Test
+    void pdfReport_keepsCharactersOutsideWinAnsi() throws IOException {
+        String message = "\u2265 3 retries \u2192 DLQ, \u91cd\u8bd5 \ud83d\ude80 caf\u00e9 \u0394t";
+        Created unicode = new DeadLetterFixture(ns.database()).deadLettered("run-report-unicode", "charge-4")
+                .fingerprint("fp-unicode").message(message).create();
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+
+        reports.write(reports.operation(unicode.operationId()), ReportFormat.PDF, out);
+
+        try (PDDocument pdf = Loader.loadPDF(out.toByteArray())) {
+            assertThat(new PDFTextStripper().getText(pdf)).contains(message).doesNotContain("?");
+            PDFont font = pdf.getPage(0).getResources().getFont(pdf.getPage(0).getResources().getFontNames().iterator().next());
+            assertThat(font.isEmbedded()).isTrue();
+            assertThat(font.getName()).contains("DejaVuSans");
         }
     }
 
