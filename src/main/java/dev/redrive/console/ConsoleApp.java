@@ -11,6 +11,7 @@ import dev.redrive.console.profile.PasswordVault;
 import dev.redrive.console.profile.ProfileStore;
 import dev.redrive.console.profile.ProfilesView;
 import dev.redrive.console.profile.ProfilesViewModel;
+import dev.redrive.console.ui.DesktopServices;
 import javafx.application.Application;
 import javafx.scene.Scene;
 import javafx.scene.control.Dialog;
@@ -51,7 +52,8 @@ public final class ConsoleApp extends Application {
 
         executor = UiExecutor.forFx(4);
         MainWindowViewModel model = new MainWindowViewModel(executor, Clock.systemUTC());
-        mainWindow = MainWindowView.load(model, session -> new ConsoleScreens(session, executor, preferences, getHostServices()));
+        mainWindow = MainWindowView.load(model, session -> new ConsoleScreens(session, executor, preferences,
+                DesktopServices.of(getHostServices())));
         mainWindow.onOpenProfiles(() -> openProfiles(model));
         Scene scene = new Scene(mainWindow.root());
         scene.getStylesheets().add(Theme.stylesheet());

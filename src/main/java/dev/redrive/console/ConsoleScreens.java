@@ -13,6 +13,7 @@ import dev.redrive.console.main.SessionScreens;
 import dev.redrive.console.main.Theme;
 import dev.redrive.console.report.ReportExportView;
 import dev.redrive.console.report.ReportExportViewModel;
+import dev.redrive.console.ui.DesktopServices;
 import dev.redrive.report.Redactor;
 import dev.redrive.report.ReportService;
 import dev.redrive.triage.query.DlqRow;
@@ -43,7 +44,6 @@ import dev.redrive.triage.detail.OperationDetailsLoader;
 import dev.redrive.triage.query.JdbcDlqQueries;
 import javafx.animation.KeyFrame;
 import javafx.animation.Timeline;
-import javafx.application.HostServices;
 import javafx.scene.Node;
 import javafx.util.Duration;
 
@@ -67,7 +67,7 @@ final class ConsoleScreens implements SessionScreens {
     private final String operator;
     private final OperationDetailViewModel detailModel;
 
-    ConsoleScreens(ConsoleSession session, UiExecutor executor, Preferences preferences, HostServices hostServices) {
+    ConsoleScreens(ConsoleSession session, UiExecutor executor, Preferences preferences, DesktopServices desktop) {
         QueueHealthReader reader = new QueueHealthReader(session.database(), session.redis(), session.clock());
         HealthPanelViewModel healthModel = new HealthPanelViewModel(reader::read, executor,
                 ThresholdPreferences.load(preferences));
@@ -82,7 +82,7 @@ final class ConsoleScreens implements SessionScreens {
         OperationDetailsLoader loader = new OperationDetailsLoader(session.database());
         OperationDetailViewModel detailModel = new OperationDetailViewModel(loader::require, executor,
                 new PayloadRedaction(Redactor.defaults()), session.profile().tracerUrlTemplate());
-        detail = OperationDetailView.load(detailModel, hostServices);
+        detail = OperationDetailView.load(detailModel, desktop);
         browserModel.currentProperty().addListener((obs, was, row) -> {
             if (row != null) {
                 detailModel.show(row.operationId(), row.id());
@@ -93,7 +93,8 @@ final class ConsoleScreens implements SessionScreens {
                 new WorkerClient(session.database(), session.redis(), session.clock()), session.clock());
         Map<String, URI> endpoints = new HashMap<>();
         session.profile().lookupEndpoints().forEach((tool, url) -> endpoints.put(tool, URI.create(url)));
-        backend = new TriageWizardBackend(decisions, loader, new HttpSideEffectLookup(endpoints, LOOKUP_TIMEOUT));
+        backend = new TriageWizardBackend(session.database(), decisions,
+                new HttpSideEffectLookup(endpoints, LOOKUP_TIMEOUT));
         this.executor = executor;
         this.operator = session.profile().operatorOrOsUser();
         dialogs = new DecisionDialogs(backend, executor);
@@ -107,7 +108,7 @@ final class ConsoleScreens implements SessionScreens {
                 item, operator, result -> afterDecision(detailModel))));
         this.detailModel = detailModel;
         ReportService reports = new ReportService(session.database(), session.clock(), Redactor.defaults());
-        ReportExportView export = new ReportExportView(new ReportExportViewModel(reports::write, executor), hostServices);
+        ReportExportView export = new ReportExportView(new ReportExportViewModel(reports::write, executor), desktop);
         detail.onExport(() -> currentItem(detailModel).ifPresent(item -> export.export(window(), item.operationId(),
                 "report-" + item.operationId(), () -> reports.operation(item.operationId()))));
         browser.onExportSelection(rows -> export.export(window(), rows.size() + " selected entries",

@@ -58,9 +58,23 @@ public final class Database implements AutoCloseable {
         return flyway().migrate();
     }
 
-    /** Drops the namespace's schema with everything in it; used by tests and by re-seeding the sandbox. */
+    /**
+     * Drops the namespace's schema with everything in it, and its viewer role (logins lose their membership); used by
+     * tests and by re-seeding the sandbox.
+     */
     public void dropSchema() {
         jdbc.update("DROP SCHEMA IF EXISTS \"" + schema + "\" CASCADE");
+        try {
+            jdbc.update("DROP ROLE IF EXISTS \"" + viewerRole() + "\"");
+        } catch (StoreException e) {
+            // Not ours to drop (no CREATEROLE, or it holds grants in another database): with the schema gone it
+            // grants nothing here, so leaving it is harmless.
+        }
+    }
+
+    /** The read-only role the migrations create for this namespace: members may read everything and decide nothing. */
+    public String viewerRole() {
+        return schema + "_viewer";
     }
 
     public String schema() {

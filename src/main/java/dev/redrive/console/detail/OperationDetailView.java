@@ -3,11 +3,11 @@ package dev.redrive.console.detail;
 import dev.redrive.console.ui.Fxml;
 import dev.redrive.console.timeline.AttemptTimeline;
 import dev.redrive.console.ui.Clipboards;
+import dev.redrive.console.ui.DesktopServices;
 import dev.redrive.console.ui.SideEffectBadge;
 import dev.redrive.health.Durations;
 import dev.redrive.triage.detail.AttemptRecord;
 import dev.redrive.triage.detail.AuditEntry;
-import javafx.application.HostServices;
 import javafx.beans.property.ReadOnlyObjectWrapper;
 import javafx.fxml.FXML;
 import javafx.scene.Parent;
@@ -66,18 +66,18 @@ public final class OperationDetailView {
 
     private Parent root;
     private OperationDetailViewModel model;
-    private HostServices hostServices;
+    private DesktopServices desktop;
     private Runnable wizardOpener = () -> { };
     private Runnable resolver = () -> { };
     private Runnable discarder = () -> { };
     private Runnable exporter = () -> { };
 
-    public static OperationDetailView load(OperationDetailViewModel model, HostServices hostServices) {
+    public static OperationDetailView load(OperationDetailViewModel model, DesktopServices desktop) {
         Fxml.Loaded<OperationDetailView> loaded = Fxml.load("/console/detail/OperationDetail.fxml");
         OperationDetailView view = loaded.controller();
         view.root = loaded.root();
         view.model = model;
-        view.hostServices = hostServices;
+        view.desktop = desktop;
         view.initializeParts();
         view.bindFieldsToModel();
         return view;
@@ -159,8 +159,8 @@ public final class OperationDetailView {
     @FXML
     private void openTracer() {
         String url = model.tracerUrlProperty().get();
-        if (hostServices != null && !url.isEmpty()) {
-            hostServices.showDocument(url);
+        if (!url.isEmpty()) {
+            desktop.open(url);
         }
     }
 

@@ -24,6 +24,7 @@ import javafx.scene.control.ListCell;
 import javafx.scene.control.MenuItem;
 import javafx.scene.control.ProgressIndicator;
 import javafx.scene.control.SelectionMode;
+import javafx.scene.control.TableCell;
 import javafx.scene.control.TableColumn;
 import javafx.scene.control.TableRow;
 import javafx.scene.control.TableView;
@@ -106,12 +107,12 @@ public final class DlqBrowserView {
         table.getColumns().setAll(List.of(
                 enteredColumn,
                 badgeColumn(),
-                column("Class", 165, row -> row.errorClass().name()),
+                column("Class", 180, row -> row.errorClass().name()),
                 column("Tool", 110, DlqRow::tool),
-                column("Operation", 230, DlqRow::operationId),
-                column("Error", 320, DlqRow::errorMessage),
-                column("Decision", 90, row -> row.decisionState().name()),
-                column("Att.", 45, row -> row.attempt() == null ? "" : String.valueOf(row.attempt()))));
+                column("Operation", 250, DlqRow::operationId),
+                column("Att.", 45, row -> row.attempt() == null ? "" : String.valueOf(row.attempt())),
+                column("Decision", 95, row -> row.decisionState().name()),
+                withFullTextOnHover(column("Error", 520, DlqRow::errorMessage))));
         table.getColumns().forEach(c -> c.setSortable(false));
         enteredColumn.setSortable(true);
         table.setRowFactory(view -> {
@@ -395,6 +396,28 @@ public final class DlqBrowserView {
         TableColumn<DlqRow, String> column = new TableColumn<>(title);
         column.setPrefWidth(width);
         column.setCellValueFactory(cell -> new ReadOnlyObjectWrapper<>(value.apply(cell.getValue())));
+        return column;
+    }
+
+    /** The error is the widest column and the last: hovering a cell shows all of it. */
+    private static TableColumn<DlqRow, String> withFullTextOnHover(TableColumn<DlqRow, String> column) {
+        column.setCellFactory(c -> new TableCell<>() {
+            private final Tooltip tooltip = new Tooltip();
+
+            {
+                tooltip.setWrapText(true);
+                tooltip.setMaxWidth(640);
+            }
+
+            @Override
+            protected void updateItem(String text, boolean empty) {
+                super.updateItem(text, empty);
+                boolean blank = empty || text == null || text.isEmpty();
+                setText(blank ? null : text);
+                tooltip.setText(blank ? "" : text);
+                setTooltip(blank ? null : tooltip);
+            }
+        });
         return column;
     }
 

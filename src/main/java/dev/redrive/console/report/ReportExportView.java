@@ -1,8 +1,10 @@
 package dev.redrive.console.report;
 
+import dev.redrive.console.ui.DesktopServices;
 import dev.redrive.report.IncidentReport;
 import dev.redrive.report.ReportFormat;
-import javafx.application.HostServices;
+import javafx.beans.value.ChangeListener;
+import javafx.beans.value.ObservableValue;
 import javafx.scene.control.Alert;
 import javafx.scene.control.ButtonType;
 import javafx.scene.control.ChoiceDialog;
@@ -12,7 +14,7 @@ import javafx.scene.layout.HBox;
 import javafx.stage.FileChooser;
 import javafx.stage.Window;
 
-import java.io.File;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
@@ -23,11 +25,11 @@ import java.util.concurrent.Callable;
  */
 public final class ReportExportView {
     private final ReportExportViewModel model;
-    private final HostServices hostServices;
+    private final DesktopServices desktop;
 
-    public ReportExportView(ReportExportViewModel model, HostServices hostServices) {
+    public ReportExportView(ReportExportViewModel model, DesktopServices desktop) {
         this.model = model;
-        this.hostServices = hostServices;
+        this.desktop = desktop;
     }
 
     public void export(Window owner, String what, String fileStem, Callable<IncidentReport> source) {
@@ -36,28 +38,26 @@ public final class ReportExportView {
         formats.setTitle("Export incident report");
         formats.setHeaderText("Export the incident report of " + what);
         formats.setContentText("Format");
-        formats.showAndWait().ifPresent(format -> {
-            FileChooser chooser = new FileChooser();
-            chooser.setTitle("Save the report");
-            chooser.setInitialFileName(fileStem.replaceAll("[^A-Za-z0-9._-]", "_") + "." + format.extension());
-            chooser.getExtensionFilters().add(new FileChooser.ExtensionFilter(
-                    format.name().toLowerCase(Locale.ROOT), "*." + format.extension()));
-            File file = chooser.showSaveDialog(owner);
-            if (file != null) {
-                Alert progress = progress(owner);
-                model.export(what, source, format, file.toPath(), path -> {
+        formats.showAndWait().ifPresent(format -> desktop.chooseSaveFile(owner, "Save the report",
+                        fileStem.replaceAll("[^A-Za-z0-9._-]", "_") + "." + format.extension(),
+                        new FileChooser.ExtensionFilter(format.name().toLowerCase(Locale.ROOT), "*." + format.extension()))
+                .ifPresent(file -> write(owner, what, source, format, file)));
+    }
+
+    /** Writes with a progress dialog that closes when the export ends however it ends; the written file opens. */
+    private void write(Window owner, String what, Callable<IncidentReport> source, ReportFormat format, Path file) {
+        Alert progress = progress(owner);
+        ChangeListener<Boolean> closeWhenDone = new ChangeListener<>() {
+            @Override
+            public void changed(ObservableValue<? extends Boolean> observable, Boolean was, Boolean running) {
+                if (!running) {
+                    observable.removeListener(this);
                     progress.close();
-                    if (hostServices != null) {
-                        hostServices.showDocument(path.toUri().toString());
-                    }
-                });
-                model.runningProperty().addListener((obs, was, running) -> {
-                    if (!running) {
-                        progress.close();
-                    }
-                });
+                }
             }
-        });
+        };
+        model.runningProperty().addListener(closeWhenDone);
+        model.export(what, source, format, file, path -> desktop.open(path.toUri().toString()));
     }
 
     private Alert progress(Window owner) {

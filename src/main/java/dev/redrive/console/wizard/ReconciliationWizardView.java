@@ -65,6 +65,8 @@ public final class ReconciliationWizardView {
     @FXML private ComboBox<ReconciliationOutcome> manualOutcome;
     @FXML private TextField manualEvidence;
     @FXML private Label reconcileMessage;
+    @FXML private Label reconcileReadOnly;
+    @FXML private Label decisionReadOnly;
     @FXML private VBox preconditionsPage;
     @FXML private Label checkSummary;
     @FXML private VBox checkList;
@@ -167,6 +169,11 @@ public final class ReconciliationWizardView {
         }
         askToolButton.disableProperty().bind(model.busyProperty().or(model.unsettledProperty().isEqualTo(0)));
         reconcileMessage.textProperty().bind(model.reconcileTextProperty());
+        for (Label readOnly : List.of(reconcileReadOnly, decisionReadOnly)) {
+            readOnly.textProperty().bind(model.readOnlyReasonProperty());
+            readOnly.visibleProperty().bind(model.readOnlyReasonProperty().isNotEmpty());
+            readOnly.managedProperty().bind(readOnly.visibleProperty());
+        }
         checkSummary.textProperty().bind(model.checkSummaryProperty());
         blockedReason.textProperty().bind(model.blockedReasonProperty());
         decisionGroup.selectedToggleProperty().addListener((obs, was, toggle) -> model.decisionProperty().set(kind(toggle)));

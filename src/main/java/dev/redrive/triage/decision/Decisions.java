@@ -39,6 +39,7 @@ import java.util.stream.Collectors;
  * when. A redrive's dispatch is published only after its transaction committed.
  */
 public final class Decisions {
+    private final Database database;
     private final DecisionStore store;
     private final PreconditionEngine engine;
     private final OperationDetailsLoader loader;
@@ -51,6 +52,7 @@ public final class Decisions {
     }
 
     public Decisions(Database database, DispatchPublisher publisher, Clock clock) {
+        this.database = database;
         this.store = new DecisionStore(database);
         this.engine = new PreconditionEngine(database, clock);
         this.loader = new OperationDetailsLoader(database);
@@ -159,6 +161,19 @@ public final class Decisions {
     private ReconciliationResult reconcile(String operationId, ReconciliationOutcome outcome, ReconciliationSource source,
                                            String evidence, JsonNode result, String operator) {
         requireWho(operator, evidence);
+        try {
+            return recordReconciliation(operationId, outcome, source, evidence, result, operator);
+        } catch (StoreException e) {
+            if (!e.isRefused()) {
+                throw e;
+            }
+            throw new StoreException(whyRefused(e));
+        }
+    }
+
+    private ReconciliationResult recordReconciliation(String operationId, ReconciliationOutcome outcome,
+                                                      ReconciliationSource source, String evidence, JsonNode result,
+                                                      String operator) {
         Instant at = clock.instant();
         return store.jdbc().inTransaction(() -> {
             store.lock(operationId);
@@ -306,13 +321,19 @@ public final class Decisions {
     }
 
     /** A role without the grants (or a guard in the database) refused the writes: say so, rethrow anything else. */
-    private static DecisionResult refusedByStore(DecisionKind kind, PreconditionReport checked, StoreException e) {
+    private DecisionResult refusedByStore(DecisionKind kind, PreconditionReport checked, StoreException e) {
         if (!e.isRefused()) {
             throw e;
         }
-        String why = e.getMessage() == null ? "permission denied" : e.getMessage().lines().findFirst().orElse("");
         return new DecisionResult(kind, DecisionOutcome.REFUSED, checked.operationId(), checked.dlqEntryId(),
-                "the operation store refused the decision: " + why, checked, null, null, null, null);
+                "refused by the database: " + whyRefused(e), checked, null, null, null, null);
+    }
+
+    /** The refusal in the operator's terms: which role, whether it is a viewer, what it lacks; then the database's line. */
+    private String whyRefused(StoreException e) {
+        String said = e.getMessage() == null ? "permission denied" : e.getMessage().lines().findFirst().orElse("");
+        DecisionAccess access = DecisionAccess.of(database);
+        return access.canDecide() ? said : access.readOnlyReason() + ": " + said;
     }
 
     private static void requireWho(String operator, String reason) {

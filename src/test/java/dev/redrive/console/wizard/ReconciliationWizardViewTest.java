@@ -7,6 +7,7 @@ import dev.redrive.identity.OperationId;
 import dev.redrive.store.approval.ApprovalStore;
 import dev.redrive.store.tool.ToolSchemaStore;
 import dev.redrive.testing.TestNamespace;
+import dev.redrive.testing.ViewerLogin;
 import dev.redrive.triage.decision.Decisions;
 import dev.redrive.triage.decision.HttpSideEffectLookup;
 import dev.redrive.triage.detail.OperationDetailsLoader;
@@ -69,8 +70,8 @@ class ReconciliationWizardViewTest {
                 .leaseDuration(Duration.ofSeconds(3)).claimInterval(Duration.ofMillis(200)).build().start();
         client = new WorkerClient(ns.database(), ns.redis(), Clock.systemUTC());
         decisions = new Decisions(ns.database(), client, Clock.systemUTC());
-        backend = new TriageWizardBackend(decisions,
-                new OperationDetailsLoader(ns.database()), HttpSideEffectLookup.forTool("demo.charge", tools.lookupEndpoint()));
+        backend = new TriageWizardBackend(ns.database(), decisions,
+                HttpSideEffectLookup.forTool("demo.charge", tools.lookupEndpoint()));
     }
 
     @AfterAll
@@ -117,7 +118,11 @@ class ReconciliationWizardViewTest {
     }
 
     private void show(FxRobot robot, List<WizardItem> items, String firstNode) {
-        ReconciliationWizardViewModel model = new ReconciliationWizardViewModel(backend, executor, items, "ana");
+        show(robot, backend, items, firstNode);
+    }
+
+    private void show(FxRobot robot, WizardBackend through, List<WizardItem> items, String firstNode) {
+        ReconciliationWizardViewModel model = new ReconciliationWizardViewModel(through, executor, items, "ana");
         robot.interact(() -> view = ReconciliationWizardView.load(model, stage, Theme.stylesheet()));
         Platform.runLater(view::showAndWait);
         await().atMost(WAIT).until(() -> robot.lookup(firstNode).tryQuery().map(Node::isVisible).orElse(false));
@@ -339,5 +344,38 @@ class ReconciliationWizardViewTest {
         });
         assertThat(ns.database().jdbc().queryLong("SELECT count(*) FROM demo_tool_effects WHERE idempotency_key IN (?, ?)",
                 ids.get(0).idempotencyKey(), ids.get(1).idempotencyKey())).isEqualTo(2);
+    }
+
+    @Test
+    void aViewerIsWarnedBeforeDeciding_andTheDatabaseRefusesTheRedrive_namingTheRole(FxRobot robot) {
+        WizardItem item = deadLettered("wiz-viewer", "forbidden");
+        long before = dispatched();
+        long commands = redriveCommands();
+        try (ViewerLogin viewer = ViewerLogin.create(ns, "wizard")) {
+            WizardBackend asViewer = new TriageWizardBackend(viewer.database(), new Decisions(viewer.database(),
+                    new WorkerClient(viewer.database(), ns.redis(), Clock.systemUTC()), Clock.systemUTC()),
+                    HttpSideEffectLookup.forTool("demo.charge", tools.lookupEndpoint()));
+            String readOnly = "read-only: role " + viewer.login() + " is a viewer: it may look but not decide";
+            show(robot, asViewer, List.of(item), "#wizardOperation");
+
+            next(robot);
+            await().atMost(WAIT).until(() -> text(robot, "#reconcileReadOnly").startsWith(readOnly));
+            next(robot);
+            await().atMost(WAIT).until(() -> text(robot, "#checkSummary").equals("1 pass"));
+            next(robot);
+            assertThat(robot.lookup("#decisionReadOnly").queryAs(Label.class).isVisible()).isTrue();
+            assertThat(text(robot, "#decisionReadOnly")).startsWith(readOnly).contains("UPDATE on dlq_entries");
+            robot.clickOn("#decisionReason").write("merchant permission restored");
+            next(robot);
+
+            await().atMost(WAIT).until(() -> text(robot, "#resultSummary").equals("1 refused"));
+            assertThat(robot.from(robot.lookup("#wizardResultTable").<Node>query()).lookup(".table-cell")
+                    .queryAllAs(TableCell.class)).anySatisfy(cell -> assertThat(cell.getText())
+                    .startsWith("REFUSED: refused by the database: " + readOnly).contains("permission denied"));
+        }
+        assertThat(dispatched()).isEqualTo(before);
+        assertThat(redriveCommands()).isEqualTo(commands);
+        assertThat(ns.database().jdbc().queryOne("SELECT decision_state FROM dlq_entries WHERE id = ?",
+                row -> row.getString(1), item.dlqEntryId())).contains("OPEN");
     }
 }

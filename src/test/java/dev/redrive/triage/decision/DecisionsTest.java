@@ -168,7 +168,7 @@ class DecisionsTest {
         DecisionResult discard = decisions.discard(DecisionTarget.operation(op.operationId()), "viewer", "try");
 
         assertThat(redrive.outcome()).isEqualTo(DecisionOutcome.REFUSED);
-        assertThat(redrive.message()).contains("refused the decision", "permission denied");
+        assertThat(redrive.message()).contains("refused by the database", "permission denied");
         assertThat(discard.outcome()).isEqualTo(DecisionOutcome.REFUSED);
         assertThat(jdbc.queryLong("SELECT count(*) FROM redrive_commands WHERE operation_id = ?", op.operationId())).isZero();
         assertThat(jdbc.queryOne("SELECT status FROM operations WHERE operation_id = ?", row -> row.getString(1), op.operationId()))

@@ -1,0 +1,149 @@
+package dev.redrive.console;
+
+import dev.redrive.console.dlq.DlqTableClicks;
+import dev.redrive.testing.TestNamespace;
+import dev.redrive.triage.decision.Decisions;
+import dev.redrive.triage.generate.DlqGenerator;
+import dev.redrive.triage.precondition.DecisionTarget;
+import dev.redrive.triage.query.DlqRow;
+import dev.redrive.worker.client.WorkerClient;
+import javafx.scene.Node;
+import javafx.scene.control.ComboBox;
+import javafx.scene.control.TableView;
+import javafx.stage.Stage;
+import org.apache.pdfbox.Loader;
+import org.apache.pdfbox.text.PDFTextStripper;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
+import org.testfx.api.FxRobot;
+import org.testfx.framework.junit5.ApplicationExtension;
+import org.testfx.framework.junit5.Start;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.prefs.BackingStoreException;
+import java.util.prefs.Preferences;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/** The operator exports an entry's incident report from the detail pane: format, file, progress, the file opens. */
+@ExtendWith(ApplicationExtension.class)
+class ReportExportFlowTest {
+    @RegisterExtension
+    static final TestNamespace ns = new TestNamespace();
+    private static final Duration WAIT = Duration.ofSeconds(20);
+    private static final Preferences PREFERENCES = Preferences.userRoot().node("dev/redrive/console-test-export");
+    private static final String REASON = "duplicate of an order already shipped";
+    private static String operationId;
+    private static String traceId;
+
+    @TempDir
+    Path directory;
+
+    private final RecordingDesktop desktop = new RecordingDesktop();
+    private ScreensOnStage screens;
+
+    @BeforeAll
+    static void seedAnEntryWithADecision() {
+        new DlqGenerator(ns.database(), Clock.systemUTC()).generate(30, "export");
+        operationId = ns.database().jdbc().queryOne(
+                "SELECT operation_id FROM dlq_entries WHERE decision_state = 'OPEN' ORDER BY id LIMIT 1",
+                row -> row.getString(1)).orElseThrow();
+        traceId = ns.database().jdbc().queryOne("SELECT trace_id FROM operations WHERE operation_id = ?",
+                row -> row.getString(1), operationId).orElseThrow();
+        new Decisions(ns.database(), new WorkerClient(ns.database(), ns.redis(), Clock.systemUTC()), Clock.systemUTC())
+                .discard(DecisionTarget.operation(operationId), "ana", REASON);
+    }
+
+    @AfterAll
+    static void forgetPreferences() throws BackingStoreException {
+        PREFERENCES.removeNode();
+    }
+
+    @Start
+    void start(Stage stage) {
+        screens = ScreensOnStage.show(stage, ns, PREFERENCES, desktop);
+    }
+
+    @AfterEach
+    void close() {
+        screens.close();
+    }
+
+    @Test
+    void exportAsPdf_writesTheChosenFileWithTheOperationAndItsDecision_andOpensIt(FxRobot robot) throws IOException {
+        Path file = directory.resolve("incident.pdf");
+        desktop.answerSaveWith(file);
+        showTheDecidedEntry(robot);
+
+        chooseExport(robot);
+        robot.clickOn("OK");
+
+        await().atMost(WAIT).until(() -> desktop.opened().contains(file.toUri().toString()));
+        assertThat(desktop.proposedNames()).containsExactly("report-" + operationId.replace(':', '_') + ".pdf");
+        try (var pdf = Loader.loadPDF(file.toFile())) {
+            String text = new PDFTextStripper().getText(pdf).replaceAll("\\s+", " ");
+            assertThat(text).contains(operationId).contains("DISCARD").contains("ana");
+        }
+        await().atMost(WAIT).until(() -> robot.listWindows().stream()
+                .noneMatch(window -> window instanceof Stage stage && "Exporting".equals(stage.getTitle())));
+    }
+
+    @Test
+    void exportAsHtml_afterChoosingTheFormat(FxRobot robot) throws IOException {
+        Path file = directory.resolve("incident.html");
+        desktop.answerSaveWith(file);
+        showTheDecidedEntry(robot);
+
+        chooseExport(robot);
+        robot.clickOn(robot.lookup(".dialog-pane .combo-box").queryAs(ComboBox.class));
+        robot.clickOn(robot.lookup(".list-cell").match(node -> node instanceof javafx.scene.control.ListCell<?> cell
+                && "HTML".equals(cell.getText())).queryAs(Node.class));
+        robot.clickOn("OK");
+
+        await().atMost(WAIT).until(() -> desktop.opened().contains(file.toUri().toString()));
+        String html = Files.readString(file);
+        assertThat(html).contains(operationId).contains(REASON).contains("DISCARD");
+    }
+
+    @Test
+    void cancellingTheSaveDialog_writesAndOpensNothing(FxRobot robot) throws IOException {
+        showTheDecidedEntry(robot);
+
+        chooseExport(robot);
+        robot.clickOn("OK");
+
+        assertThat(desktop.proposedNames()).hasSize(1);
+        assertThat(desktop.opened()).isEmpty();
+        try (var files = Files.list(directory)) {
+            assertThat(files).isEmpty();
+        }
+    }
+
+    private void showTheDecidedEntry(FxRobot robot) {
+        robot.clickOn("#filterTrace").write(traceId);
+        robot.clickOn("#applyFilter");
+        TableView<DlqRow> table = robot.lookup("#dlqTable").queryTableView();
+        await().atMost(WAIT).untilAsserted(() -> assertThat(table.getItems()).extracting(DlqRow::operationId)
+                .containsExactly(operationId));
+        // A reload landing with the click can take the selection away again: click until the detail shows it.
+        await().atMost(WAIT).pollInterval(Duration.ofSeconds(1)).until(() -> {
+            DlqTableClicks.clickOperation(robot, operationId);
+            return robot.lookup("#detailOperationId").queryLabeled().getText().equals(operationId);
+        });
+    }
+
+    private static void chooseExport(FxRobot robot) {
+        robot.clickOn("More");
+        robot.clickOn("Export incident report…");
+    }
+}
