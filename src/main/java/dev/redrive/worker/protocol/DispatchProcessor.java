@@ -117,15 +117,20 @@ final class DispatchProcessor {
         }
         deadLetterInvalid(invalid, acks);
 
-        // The claim goes with the read of the facts, in one statement. Asked for: the first delivery of each operation
-        // that no attempt here is handling, when its tool's gate admits a call. The statement claims only what the
-        // facts allow; the eligibility rules then judge every delivery on the facts as they were before the claim.
+        // The claim goes with the read of the facts, in one statement. Asked for: of each operation that no attempt
+        // here is handling, the delivery with the newest attempt, when its tool's gate admits a call. The statement
+        // claims only what the facts allow; the eligibility rules then judge every delivery on the facts as they were
+        // before the claim.
         Map<String, String> handledHere = new HashMap<>();
         Map<String, Incoming> candidates = new LinkedHashMap<>();
         Map<Incoming, ToolGate.Closed> gated = new HashMap<>();
         for (Incoming incoming : valid) {
             String operationId = incoming.operationId();
-            if (handledHere.containsKey(operationId) || candidates.containsKey(operationId)) {
+            Incoming candidate = candidates.get(operationId);
+            if (candidate != null && incoming.envelope().attempt() > candidate.envelope().attempt()) {
+                candidates.put(operationId, incoming);
+            }
+            if (handledHere.containsKey(operationId) || candidate != null) {
                 continue;
             }
             String localEntry = inFlight.entryOf(operationId);
