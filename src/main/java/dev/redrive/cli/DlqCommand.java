@@ -8,6 +8,7 @@ import dev.redrive.triage.json.TriageJson;
 import dev.redrive.triage.query.DlqCount;
 import dev.redrive.triage.query.DlqCursor;
 import dev.redrive.triage.query.DlqFilter;
+import dev.redrive.triage.query.DlqOrder;
 import dev.redrive.triage.query.DlqPage;
 import dev.redrive.triage.query.DlqRow;
 import dev.redrive.triage.query.FingerprintGroup;
@@ -30,7 +31,8 @@ import java.util.stream.Collectors;
 final class DlqCommand {
 
     @Command(name = "list", mixinStandardHelpOptions = true,
-            description = "DLQ entries, newest first, keyset-paged: pass the printed cursor to --after (older) or --before (newer).")
+            description = "DLQ entries, newest first (--oldest-first for the other way), keyset-paged: pass the printed cursor "
+                    + "to --after (the next page) or --before (the previous page), with the same order option.")
     static final class ListEntries implements Callable<Integer> {
         @Mixin
         ConnectionOptions connection;
@@ -41,14 +43,19 @@ final class DlqCommand {
         @Option(names = "--limit", defaultValue = "50", description = "entries per page, 1 to 1000 (default ${DEFAULT-VALUE})")
         int limit;
 
+        @Option(names = "--oldest-first", description = "list the oldest entries first (default: newest first)")
+        boolean oldestFirst;
+
         @ArgGroup(exclusive = true)
         Position position;
 
         static final class Position {
-            @Option(names = "--after", paramLabel = "CURSOR", description = "the page of older entries after this cursor")
+            @Option(names = "--after", paramLabel = "CURSOR",
+                    description = "the page after this cursor: older entries, newer ones with --oldest-first")
             String after;
 
-            @Option(names = "--before", paramLabel = "CURSOR", description = "the page of newer entries before this cursor")
+            @Option(names = "--before", paramLabel = "CURSOR",
+                    description = "the page before this cursor: newer entries, older ones with --oldest-first")
             String before;
         }
 
@@ -63,15 +70,16 @@ final class DlqCommand {
             DlqFilter filter = filters.filter();
             DlqCursor cursor = position == null ? null : DlqCursor.parse(position.after != null ? position.after : position.before);
             PageDirection direction = position != null && position.before != null ? PageDirection.PREVIOUS : PageDirection.NEXT;
+            DlqOrder order = oldestFirst ? DlqOrder.OLDEST_FIRST : DlqOrder.NEWEST_FIRST;
             try (TriageSession session = new TriageSession(connection)) {
                 JdbcDlqQueries queries = new JdbcDlqQueries(session.database());
-                DlqPage page = queries.page(filter, cursor, direction, limit);
+                DlqPage page = queries.page(filter, order, cursor, direction, limit);
                 DlqCount count = queries.count(filter);
                 PrintWriter out = spec.commandLine().getOut();
                 if (json) {
                     out.println(TriageJson.write(json(page, count)));
                 } else {
-                    text(out, page, count);
+                    text(out, page, count, order);
                 }
                 out.flush();
                 return 0;
@@ -89,7 +97,7 @@ final class DlqCommand {
             return root;
         }
 
-        private static void text(PrintWriter out, DlqPage page, DlqCount count) {
+        private static void text(PrintWriter out, DlqPage page, DlqCount count, DlqOrder order) {
             out.printf("%-27s %9s  %-34s %-19s %-17s %-11s %-9s %s%n", "ENTERED", "ID", "OPERATION", "CLASS", "TOOL",
                     "SIDE-EFFECT", "STATE", "ERROR");
             for (DlqRow row : page.rows()) {
@@ -98,11 +106,13 @@ final class DlqCommand {
                         row.decisionState(), Cells.cut(row.errorMessage(), 70));
             }
             out.printf("%d shown of %s matching%n", page.rows().size(), count.display());
+            boolean newestFirst = order == DlqOrder.NEWEST_FIRST;
+            String orderOption = newestFirst ? "" : " --oldest-first";
             if (page.next() != null) {
-                out.println("older: --after " + page.next().token());
+                out.println((newestFirst ? "older" : "newer") + ": --after " + page.next().token() + orderOption);
             }
             if (page.previous() != null) {
-                out.println("newer: --before " + page.previous().token());
+                out.println((newestFirst ? "newer" : "older") + ": --before " + page.previous().token() + orderOption);
             }
         }
     }

@@ -125,13 +125,7 @@ public final class ConsoleApp extends Application {
             model.connect(profile, password);
             dialog.close();
         });
-        dialog.initOwner(stage);
-        dialog.setTitle("Connection profiles");
-        dialog.setResizable(true);
-        dialog.getDialogPane().setContent(ProfilesView.load(profilesModel).root());
-        dialog.getDialogPane().getStylesheets().add(Theme.stylesheet());
-        dialog.getDialogPane().getButtonTypes().add(ButtonType.CLOSE);
-        dialog.show();
+        ProfilesView.show(dialog, profilesModel, stage, Theme.stylesheet());
     }
 
     @Override

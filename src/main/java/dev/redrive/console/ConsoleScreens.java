@@ -93,7 +93,8 @@ final class ConsoleScreens implements SessionScreens {
                 new WorkerClient(session.database(), session.redis(), session.clock()), session.clock());
         Map<String, URI> endpoints = new HashMap<>();
         session.profile().lookupEndpoints().forEach((tool, url) -> endpoints.put(tool, URI.create(url)));
-        backend = new TriageWizardBackend(decisions, loader, new HttpSideEffectLookup(endpoints, LOOKUP_TIMEOUT));
+        backend = new TriageWizardBackend(session.database(), decisions,
+                new HttpSideEffectLookup(endpoints, LOOKUP_TIMEOUT));
         this.executor = executor;
         this.operator = session.profile().operatorOrOsUser();
         dialogs = new DecisionDialogs(backend, executor);

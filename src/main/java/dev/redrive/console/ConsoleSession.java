@@ -4,6 +4,7 @@ import dev.redrive.broker.Redis;
 import dev.redrive.config.RedriveConfig;
 import dev.redrive.console.profile.ConnectionProfile;
 import dev.redrive.store.Database;
+import dev.redrive.triage.decision.DecisionAccess;
 
 import java.time.Clock;
 
@@ -19,20 +20,23 @@ public final class ConsoleSession implements AutoCloseable {
     private final Database database;
     private final Redis redis;
     private final Clock clock;
+    private final DecisionAccess access;
 
-    private ConsoleSession(ConnectionProfile profile, RedriveConfig config, Database database, Redis redis, Clock clock) {
+    private ConsoleSession(ConnectionProfile profile, RedriveConfig config, Database database, Redis redis, Clock clock,
+                           DecisionAccess access) {
         this.profile = profile;
         this.config = config;
         this.database = database;
         this.redis = redis;
         this.clock = clock;
+        this.access = access;
     }
 
-    /** Connects to both servers; the exception names the one that failed. */
+    /** Connects to both servers and reads what the role may decide; the exception names the server that failed. */
     public static ConsoleSession open(ConnectionProfile profile, RedriveConfig config, Clock clock) {
         Database database = Database.open(config, POOL_SIZE);
         try {
-            return new ConsoleSession(profile, config, database, Redis.connect(config), clock);
+            return new ConsoleSession(profile, config, database, Redis.connect(config), clock, DecisionAccess.of(database));
         } catch (RuntimeException e) {
             database.close();
             throw e;
@@ -59,9 +63,15 @@ public final class ConsoleSession implements AutoCloseable {
         return clock;
     }
 
-    /** For the status bar: where this session is connected, without the password. */
+    /** What the role could decide when the session opened; the wizard reads it again before each decision. */
+    public DecisionAccess access() {
+        return access;
+    }
+
+    /** For the status bar: where this session is connected, without the password, and whether it is read-only. */
     public String describe() {
-        return profile.name() + " · namespace " + config.namespace() + " · " + config.pgUrl() + " · " + config.redisUri();
+        return profile.name() + " · namespace " + config.namespace() + " · " + config.pgUrl() + " · " + config.redisUri()
+                + (access.canDecide() ? "" : " · " + access.readOnlyReason());
     }
 
     @Override

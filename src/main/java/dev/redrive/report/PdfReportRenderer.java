@@ -10,16 +10,21 @@ import dev.redrive.report.ReportDocument.Paragraph;
 import dev.redrive.report.ReportDocument.Section;
 import dev.redrive.report.ReportDocument.Table;
 import dev.redrive.report.ReportDocument.Timeline;
+import org.apache.pdfbox.cos.COSDictionary;
+import org.apache.pdfbox.cos.COSName;
+import org.apache.pdfbox.cos.COSString;
 import org.apache.pdfbox.pdmodel.PDDocument;
 import org.apache.pdfbox.pdmodel.PDDocumentInformation;
 import org.apache.pdfbox.pdmodel.PDPage;
 import org.apache.pdfbox.pdmodel.PDPageContentStream;
 import org.apache.pdfbox.pdmodel.common.PDRectangle;
-import org.apache.pdfbox.pdmodel.font.PDType1Font;
-import org.apache.pdfbox.pdmodel.font.Standard14Fonts.FontName;
+import org.apache.pdfbox.pdmodel.documentinterchange.markedcontent.PDPropertyList;
+import org.apache.pdfbox.pdmodel.font.PDFont;
+import org.apache.pdfbox.pdmodel.font.PDType0Font;
 
 import java.awt.Color;
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
@@ -28,31 +33,48 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The same content as the HTML report on A4 pages, with PDFBox's Standard 14 fonts. Those fonts only encode WinAnsi,
- * so any other character is replaced by '?' rather than failing the whole report.
+ * The same content as the HTML report on A4 pages, in DejaVu Sans (bundled, embedded as a subset), which covers Latin,
+ * Greek, Cyrillic, arrows, math signs and much more. A character it has no glyph for (CJK, most emoji) is drawn as
+ * U+FFFD inside a marked-content span whose /ActualText holds the real character, so the report still renders, and
+ * copying or extracting its text gives the original.
  */
 final class PdfReportRenderer {
     private static final float MARGIN = 40;
     private static final float WIDTH = PDRectangle.A4.getWidth() - 2 * MARGIN;
+    private static final String REGULAR_FONT = "/fonts/DejaVuSans.ttf";
+    private static final String BOLD_FONT = "/fonts/DejaVuSans-Bold.ttf";
+    private static final int SUBSTITUTE = '\uFFFD';
+    private static final COSName SPAN = COSName.getPDFName("Span");
 
-    private final PDDocument pdf = new PDDocument();
-    private final PDType1Font regular = new PDType1Font(FontName.HELVETICA);
-    private final PDType1Font bold = new PDType1Font(FontName.HELVETICA_BOLD);
-    private final PDType1Font mono = new PDType1Font(FontName.COURIER);
-    private final Map<Character, Boolean> encodable = new HashMap<>();
+    private final PDDocument pdf;
+    private final PDFont regular;
+    private final PDFont bold;
+    private final Map<Integer, Boolean> drawable = new HashMap<>();
     private PDPageContentStream content;
     private float y;
 
-    private PdfReportRenderer() {
+    private PdfReportRenderer(PDDocument pdf) throws IOException {
+        this.pdf = pdf;
+        regular = font(REGULAR_FONT);
+        bold = font(BOLD_FONT);
+    }
+
+    private PDFont font(String resource) throws IOException {
+        try (InputStream in = PdfReportRenderer.class.getResourceAsStream(resource)) {
+            if (in == null) {
+                throw new IOException("the font " + resource + " is missing from the classpath");
+            }
+            return PDType0Font.load(pdf, in);
+        }
     }
 
     static void render(ReportDocument document, OutputStream out) {
-        PdfReportRenderer renderer = new PdfReportRenderer();
-        try (PDDocument pdf = renderer.pdf) {
+        try (PDDocument pdf = new PDDocument()) {
+            PdfReportRenderer renderer = new PdfReportRenderer(pdf);
             renderer.write(document);
             renderer.content.close();
             PDDocumentInformation info = pdf.getDocumentInformation();
-            info.setTitle(renderer.safe(document.title()));
+            info.setTitle(document.title());
             info.setCreator("Redrive");
             pdf.save(out);
         } catch (IOException e) {
@@ -89,7 +111,7 @@ final class PdfReportRenderer {
             table(table);
         } else if (block instanceof Code code) {
             for (String line : code.text().split("\n")) {
-                text(line, mono, 8, 6);
+                text(line, regular, 8, 6);
             }
         } else if (block instanceof Timeline timeline) {
             timeline(timeline);
@@ -164,7 +186,7 @@ final class PdfReportRenderer {
         y -= 12;
     }
 
-    private void text(String text, PDType1Font font, float size, float indent) throws IOException {
+    private void text(String text, PDFont font, float size, float indent) throws IOException {
         for (String line : wrap(text, font, size, WIDTH - indent)) {
             need(size + 4);
             show(line, font, size, MARGIN + indent, y);
@@ -172,17 +194,41 @@ final class PdfReportRenderer {
         }
     }
 
-    private void show(String text, PDType1Font font, float size, float x, float atY) throws IOException {
+    private void show(String text, PDFont font, float size, float x, float atY) throws IOException {
         content.beginText();
         content.setFont(font, size);
         content.newLineAtOffset(x, atY);
-        content.showText(safe(text));
+        String line = clean(text);
+        int start = 0;
+        while (start < line.length()) {
+            boolean missing = !drawable(line.codePointAt(start));
+            int end = start;
+            while (end < line.length() && drawable(line.codePointAt(end)) != missing) {
+                end += Character.charCount(line.codePointAt(end));
+            }
+            String run = line.substring(start, end);
+            if (missing) {
+                content.beginMarkedContent(SPAN, actualText(run));
+                content.showText(substitutes(run));
+                content.endMarkedContent();
+            } else {
+                content.showText(run);
+            }
+            start = end;
+        }
         content.endText();
     }
 
-    private List<String> wrap(String text, PDType1Font font, float size, float width) throws IOException {
+    /** Marked-content properties telling text extraction and copy-paste what a run of substitutes stands for. */
+    private static PDPropertyList actualText(String run) {
+        COSDictionary properties = new COSDictionary();
+        properties.setItem(COSName.ACTUAL_TEXT, new COSString(run));
+        return PDPropertyList.create(properties);
+    }
+
+    private List<String> wrap(String text, PDFont font, float size, float width) throws IOException {
         List<String> lines = new ArrayList<>();
-        for (String paragraph : safe(text).split("\n", -1)) {
+        for (String paragraph : clean(text).split("\n", -1)) {
             StringBuilder line = new StringBuilder();
             for (String word : paragraph.split(" ", -1)) {
                 String candidate = line.length() == 0 ? word : line + " " + word;
@@ -207,42 +253,57 @@ final class PdfReportRenderer {
         return lines;
     }
 
-    private int fitting(String word, PDType1Font font, float size, float width) throws IOException {
-        int cut = 1;
-        while (cut < word.length() && width(word.substring(0, cut + 1), font, size) <= width) {
-            cut++;
+    /** How many chars of the word fit the width: at least one character, never half of a surrogate pair. */
+    private int fitting(String word, PDFont font, float size, float width) throws IOException {
+        int cut = Character.charCount(word.codePointAt(0));
+        while (cut < word.length()) {
+            int next = cut + Character.charCount(word.codePointAt(cut));
+            if (width(word.substring(0, next), font, size) > width) {
+                break;
+            }
+            cut = next;
         }
         return cut;
     }
 
-    private static float width(String text, PDType1Font font, float size) throws IOException {
-        return font.getStringWidth(text) / 1000 * size;
+    private float width(String text, PDFont font, float size) throws IOException {
+        return font.getStringWidth(substitutes(text)) / 1000 * size;
     }
 
-    /** Keeps what WinAnsi can encode; tabs become spaces, anything else unencodable becomes '?'. */
-    private String safe(String text) {
+    /** The text as drawn: every character the fonts have no glyph for becomes the substitute. */
+    private String substitutes(String text) {
+        StringBuilder out = new StringBuilder(text.length());
+        text.codePoints().forEach(c -> out.appendCodePoint(drawable(c) ? c : SUBSTITUTE));
+        return out.toString();
+    }
+
+    /** Tabs become spaces and other control characters a space; a null text is empty. */
+    private static String clean(String text) {
         if (text == null) {
             return "";
         }
         StringBuilder out = new StringBuilder(text.length());
-        for (char c : text.toCharArray()) {
+        text.codePoints().forEach(c -> {
             if (c == '\n') {
-                out.append(c);
+                out.append('\n');
             } else if (c == '\t') {
                 out.append("    ");
             } else if (Character.isISOControl(c)) {
                 out.append(' ');
             } else {
-                out.append(encodable.computeIfAbsent(c, this::canEncode) ? c : '?');
+                out.appendCodePoint(c);
             }
-        }
+        });
         return out.toString();
     }
 
-    private boolean canEncode(char c) {
+    private boolean drawable(int codePoint) {
+        return drawable.computeIfAbsent(codePoint, c -> encodes(regular, c) && encodes(bold, c));
+    }
+
+    private static boolean encodes(PDFont font, int codePoint) {
         try {
-            regular.encode(String.valueOf(c));
-            mono.encode(String.valueOf(c));
+            font.encode(new String(Character.toChars(codePoint)));
             return true;
         } catch (IllegalArgumentException | IOException e) {
             return false;

@@ -4,16 +4,22 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.databind.node.TextNode;
+import dev.redrive.triage.detail.AttemptRecord;
 import dev.redrive.triage.detail.AuditEntry;
 import dev.redrive.triage.detail.DlqEntryRecord;
 import dev.redrive.triage.detail.OperationDetails;
 import dev.redrive.triage.detail.OperationRecord;
 import dev.redrive.triage.detail.ReconciliationRecord;
+import dev.redrive.triage.detail.RedriveCommandRecord;
 import dev.redrive.triage.json.TriageJson;
+import dev.redrive.triage.precondition.PreconditionReport;
+import dev.redrive.triage.precondition.PreconditionResult;
+import dev.redrive.triage.query.FingerprintGroup;
 
 import java.io.IOException;
 import java.util.Arrays;
 import java.util.Iterator;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -24,7 +30,9 @@ import java.util.regex.Pattern;
  * CLI. A name matches a field when the field's normalised name (snake_case, lower case) equals it, starts with
  * {@code name_} or ends with {@code _name}: {@code token} masks {@code access_token}, {@code api_key} masks
  * {@code x-api-key} and {@code apiKey}. JSON held as text inside a field (a stream entry's {@code payload}) is
- * redacted too.
+ * redacted too. Free text (error messages, evidence, reasons, any other string value) has its secret-looking parts
+ * masked: {@code password=...} and {@code Authorization: ...} for the listed names, bearer and basic credentials,
+ * card numbers (see {@link SecretText}).
  */
 public final class Redactor {
     /** The mask that replaces a redacted value. */
@@ -35,9 +43,11 @@ public final class Redactor {
     private static final Pattern NON_WORD = Pattern.compile("[^a-z0-9]+");
 
     private final List<String> fields;
+    private final SecretText secretText;
 
     private Redactor(List<String> fields) {
         this.fields = fields.stream().map(Redactor::normalise).filter(name -> !name.isEmpty()).distinct().toList();
+        this.secretText = new SecretText(this::masks);
     }
 
     /** Masks {@link #DEFAULT_FIELDS}. */
@@ -81,7 +91,10 @@ public final class Redactor {
         return redactInPlace(copy);
     }
 
-    /** A copy of everything known about an operation with every payload, result and raw message redacted. */
+    /**
+     * A copy of everything known about an operation with every payload, result and raw message redacted, and every
+     * error message, evidence and reason masked as free text.
+     */
     public OperationDetails redact(OperationDetails details) {
         OperationRecord o = details.operation();
         OperationRecord operation = new OperationRecord(o.operationId(), o.runId(), o.nodeId(), o.logicalAttempt(), o.status(),
@@ -89,25 +102,55 @@ public final class Redactor {
                 o.traceId(), o.correlationId(), o.runtimeVersion(), o.leaseOwner(), o.fencingToken(), o.leaseExpiresAt(),
                 redact(o.result()), o.sideEffect(), o.lastErrorClass(), o.nextEligibleAt(), o.redriveCommandId(),
                 o.dispatchedAt(), o.createdAt(), o.updatedAt());
+        List<AttemptRecord> attempts = details.attempts().stream().map(a -> new AttemptRecord(a.id(), a.attempt(),
+                a.deliveryId(), a.deliveryCount(), a.consumer(), a.fencingToken(), a.redriveCommandId(), a.startedAt(),
+                a.finishedAt(), a.outcome(), a.errorClass(), a.errorCode(), redactText(a.errorMessage()), a.retryAfterMs(),
+                a.nextEligibleAt(), a.sideEffect())).toList();
         List<DlqEntryRecord> entries = details.dlqEntries().stream().map(e -> new DlqEntryRecord(e.id(), e.dedupKey(),
                 e.operationId(), e.runId(), e.nodeId(), e.logicalAttempt(), e.attempt(), e.tool(), e.toolSchemaVersion(),
                 e.idempotencyKey(), e.approvalId(), e.traceId(), e.correlationId(), e.runtimeVersion(), e.stream(),
-                e.entryId(), e.deliveryCount(), e.consumer(), e.errorClass(), e.errorCode(), e.errorMessage(),
+                e.entryId(), e.deliveryCount(), e.consumer(), e.errorClass(), e.errorCode(), redactText(e.errorMessage()),
                 e.errorFingerprint(), e.sideEffect(), redact(e.attemptHistory()), redact(e.rawMessage()),
                 redact(e.payload()), e.enteredAt(), e.decisionState(), e.decidedBy(), e.decidedAt(),
-                e.decisionReason(), e.version())).toList();
+                redactText(e.decisionReason()), e.version())).toList();
         List<ReconciliationRecord> reconciliations = details.reconciliations().stream().map(r -> new ReconciliationRecord(
-                r.id(), r.outcome(), r.source(), r.evidence(), redact(r.result()), r.recordedBy(), r.recordedAt())).toList();
+                r.id(), r.outcome(), r.source(), redactText(r.evidence()), redact(r.result()), r.recordedBy(),
+                r.recordedAt())).toList();
+        List<RedriveCommandRecord> commands = details.redriveCommands().stream().map(c -> new RedriveCommandRecord(
+                c.commandId(), c.operationId(), c.dlqEntryId(), c.operator(), redactText(c.reason()), c.issuedAt(),
+                c.fromAttempt(), c.toAttempt(), c.targetSchemaVersion(), redact(c.preconditions()), c.status(),
+                c.executedAt(), c.completedAt())).toList();
         List<AuditEntry> audit = details.audit().stream().map(a -> new AuditEntry(a.id(), a.at(), a.actor(), a.action(),
-                a.operationId(), a.dlqEntryId(), a.commandId(), a.reason(), redact(a.details()))).toList();
-        return new OperationDetails(operation, details.run(), details.attempts(), entries, reconciliations,
-                details.redriveCommands(), audit, details.currentToolSchemaVersion(), details.approval());
+                a.operationId(), a.dlqEntryId(), a.commandId(), redactText(a.reason()), redact(a.details()))).toList();
+        return new OperationDetails(operation, details.run(), attempts, entries, reconciliations, commands, audit,
+                details.currentToolSchemaVersion(), details.approval());
     }
 
-    /** Redacts JSON text, or returns the text unchanged when it is not JSON. */
+    /** Precondition results with their explanations and the facts they looked at (evidence, reasons) redacted. */
+    public PreconditionReport redact(PreconditionReport report) {
+        List<PreconditionResult> results = report.results().stream().map(r -> {
+            Map<String, Object> facts = new LinkedHashMap<>();
+            r.facts().forEach((name, value) -> facts.put(name, masks(name) && value != null ? MASK
+                    : value instanceof String text ? redactText(text) : value));
+            return new PreconditionResult(r.id(), r.passed(), redactText(r.explanation()), facts);
+        }).toList();
+        return new PreconditionReport(report.operationId(), report.dlqEntryId(), report.entryVersion(), report.fromAttempt(),
+                report.targetSchemaVersion(), report.checkedAt(), results);
+    }
+
+    /** A fingerprint group with its sample error masked as free text. */
+    public FingerprintGroup redact(FingerprintGroup group) {
+        return new FingerprintGroup(group.fingerprint(), group.tool(), group.classes(), redactText(group.sampleMessage()),
+                group.count(), group.openCount(), group.firstSeen(), group.lastSeen());
+    }
+
+    /**
+     * Redacts text: JSON text field by field (compacted), any other text by masking its secret-looking parts. Null
+     * stays null.
+     */
     public String redactText(String text) {
         JsonNode parsed = parseJson(text);
-        return parsed == null ? text : TriageJson.compact(redactInPlace(parsed));
+        return parsed == null ? secretText.redact(text) : TriageJson.compact(redactInPlace(parsed));
     }
 
     private JsonNode redactInPlace(JsonNode node) {
@@ -130,10 +173,7 @@ public final class Redactor {
             return array;
         }
         if (node.isTextual()) {
-            JsonNode embedded = parseJson(node.asText());
-            if (embedded != null) {
-                return TextNode.valueOf(TriageJson.compact(redactInPlace(embedded)));
-            }
+            return TextNode.valueOf(redactText(node.asText()));
         }
         return node;
     }

@@ -28,7 +28,8 @@ import java.util.Set;
 
 /**
  * Builds incident reports (one operation, a selection, a fingerprint group) and writes them as HTML, PDF, Markdown or
- * JSON. Payload fields on the redaction list are masked before anything is rendered.
+ * JSON. Payload fields on the redaction list, and secrets in error messages and other free text, are masked before
+ * anything is rendered.
  */
 public final class ReportService {
     /** A group report shows at most this many operations (the newest); the rest are counted as left out. */
@@ -78,7 +79,8 @@ public final class ReportService {
                 operationIds.add(row.operationId());
             }
         }
-        return report("Incident report: fingerprint group " + fingerprint, "group", group, new ArrayList<>(operationIds),
+        return report("Incident report: fingerprint group " + fingerprint, "group", redactor.redact(group),
+                new ArrayList<>(operationIds),
                 Math.max(0, group.count() - operationIds.size()));
     }
 
@@ -110,7 +112,7 @@ public final class ReportService {
         for (String operationId : operationIds) {
             OperationDetails details = loader.require(operationId);
             operations.add(new OperationReport(redactor.redact(details),
-                    engine.check(DecisionTarget.operation(operationId)),
+                    redactor.redact(engine.check(DecisionTarget.operation(operationId))),
                     verifier.latest(operationId).orElse(null)));
         }
         return new IncidentReport(title, scope, clock.instant(), database.schema(), RuntimeVersion.current(), group,

@@ -20,6 +20,7 @@ import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -79,6 +80,39 @@ class TriageCliTest {
     }
 
     @Test
+    void dlqListOldestFirst_pagesForwardAndBackWithThePrintedCursors() {
+        List<Created> oldestFirst = List.of(
+                fixture.deadLettered("run-cli-order", "a").enteredAt(Instant.parse("2026-11-29T07:00:00Z")).create(),
+                fixture.deadLettered("run-cli-order", "b").enteredAt(Instant.parse("2026-11-29T08:00:00Z")).create(),
+                fixture.deadLettered("run-cli-order", "c").enteredAt(Instant.parse("2026-11-29T09:00:00Z")).create());
+
+        Run first = run("dlq", "list", "--run", "run-cli-order", "--oldest-first", "--limit", "1");
+        assertThat(first.exit()).isZero();
+        assertThat(first.out()).contains(oldestFirst.get(0).operationId()).doesNotContain("older: --before");
+        Run second = run(cursorArgs(first.out(), "newer: --after "));
+        assertThat(second.out()).contains(oldestFirst.get(1).operationId())
+                .doesNotContain(oldestFirst.get(0).operationId(), oldestFirst.get(2).operationId());
+        Run third = run(cursorArgs(second.out(), "newer: --after "));
+        assertThat(third.out()).contains(oldestFirst.get(2).operationId()).doesNotContain("newer: --after");
+        Run back = run(cursorArgs(third.out(), "older: --before "));
+        assertThat(back.out()).contains(oldestFirst.get(1).operationId()).doesNotContain(oldestFirst.get(2).operationId());
+
+        JsonNode all = TriageJson.parse(run("dlq", "list", "--run", "run-cli-order", "--oldest-first", "--json").out());
+        assertThat(all.path("rows").findValuesAsText("operation_id"))
+                .containsExactly(oldestFirst.stream().map(Created::operationId).toArray(String[]::new));
+        assertThat(TriageJson.parse(run("dlq", "list", "--run", "run-cli-order", "--json").out()).path("rows").get(0)
+                .path("operation_id").asText()).as("newest first by default").isEqualTo(oldestFirst.get(2).operationId());
+    }
+
+    /** The arguments a printed cursor line tells the operator to add, on top of the same listing. */
+    private static String[] cursorArgs(String out, String linePrefix) {
+        String line = out.lines().filter(l -> l.startsWith(linePrefix)).findFirst().orElseThrow();
+        List<String> args = new ArrayList<>(List.of("dlq", "list", "--run", "run-cli-order", "--limit", "1"));
+        args.addAll(List.of(line.substring(line.indexOf(": ") + 2).split(" ")));
+        return args.toArray(String[]::new);
+    }
+
+    @Test
     void opShow_printsTheOperationWithAttemptsAndARedactedPayload() {
         Run show = run("op", "show", fine.operationId(), "--json");
 
@@ -89,6 +123,18 @@ class TriageCliTest {
         assertThat(json.path("payload").path("card_number").asText()).isEqualTo("[redacted]");
         assertThat(show.out()).doesNotContain("4111 1111 1111 1111");
         assertThat(run("op", "show", fine.operationId()).out()).contains("attempts:", "#3 DEAD_LETTERED");
+    }
+
+    @Test
+    void opShow_masksSecretsInErrorMessages() {
+        Created leaky = fixture.deadLettered("run-cli-leaky", "charge-1")
+                .message("charge failed: card 4111111111111111 declined, Authorization: Bearer abc.def").create();
+
+        for (Run show : List.of(run("op", "show", leaky.operationId()), run("op", "show", leaky.operationId(), "--json"))) {
+            assertThat(show.exit()).isZero();
+            assertThat(show.out()).contains("charge failed: card [redacted] declined, Authorization: [redacted]")
+                    .doesNotContain("4111111111111111", "abc.def");
+        }
     }
 
     @Test

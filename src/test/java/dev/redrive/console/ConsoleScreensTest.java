@@ -1,8 +1,6 @@
 package dev.redrive.console;
 
-import dev.redrive.console.concurrent.UiExecutor;
-import dev.redrive.console.main.Theme;
-import dev.redrive.console.profile.ConnectionProfile;
+import dev.redrive.console.dlq.DlqTableClicks;
 import dev.redrive.console.timeline.AttemptTimeline;
 import dev.redrive.console.ui.SideEffectBadge;
 import dev.redrive.model.FailureClass;
@@ -11,14 +9,11 @@ import dev.redrive.testing.TestNamespace;
 import dev.redrive.triage.generate.DlqGenerator;
 import dev.redrive.triage.query.DlqRow;
 import dev.redrive.triage.query.FingerprintGroup;
-import javafx.scene.Scene;
 import javafx.scene.control.Button;
 import javafx.scene.control.ComboBox;
-import javafx.scene.control.SplitPane;
 import javafx.scene.control.TableView;
 import javafx.scene.control.skin.TableColumnHeader;
 import javafx.scene.input.KeyCode;
-import javafx.scene.layout.BorderPane;
 import javafx.stage.Stage;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
@@ -47,9 +42,7 @@ class ConsoleScreensTest {
     private static final Duration WAIT = Duration.ofSeconds(15);
     private static final Preferences PREFERENCES = Preferences.userRoot().node("dev/redrive/console-test-screens");
 
-    private ConsoleSession session;
-    private UiExecutor executor;
-    private ConsoleScreens screens;
+    private ScreensOnStage screens;
 
     @BeforeAll
     static void seed() {
@@ -63,24 +56,12 @@ class ConsoleScreensTest {
 
     @Start
     void start(Stage stage) {
-        Theme.apply(false);
-        session = ConsoleSession.open(ConnectionProfile.of("test", ns.config()), ns.config(), Clock.systemUTC());
-        executor = UiExecutor.forFx(2);
-        screens = new ConsoleScreens(session, executor, PREFERENCES, new RecordingDesktop());
-        BorderPane root = new BorderPane(new SplitPane(screens.browser(), screens.detail()));
-        root.setTop(screens.health());
-        Scene scene = new Scene(root, 1260, 780);
-        scene.getStylesheets().add(Theme.stylesheet());
-        stage.setScene(scene);
-        stage.show();
-        screens.start();
+        screens = ScreensOnStage.show(stage, ns, PREFERENCES, new RecordingDesktop());
     }
 
     @AfterEach
     void close() {
         screens.close();
-        executor.close();
-        session.close();
     }
 
     @Test
@@ -108,7 +89,7 @@ class ConsoleScreensTest {
         String fingerprint = groups.getItems().get(0).fingerprint();
         await().atMost(WAIT).untilAsserted(() -> assertThat(table.getItems()).isNotEmpty()
                 .allMatch(row -> row.fingerprint().equals(fingerprint)));
-        robot.clickOn(robot.lookup("#dlqTable .table-row-cell").nth(0).queryAs(javafx.scene.Node.class));
+        DlqTableClicks.clickFirst(robot);
 
         DlqRow selected = table.getSelectionModel().getSelectedItem();
         assertThat(selected.fingerprint()).isEqualTo(fingerprint);
@@ -149,7 +130,7 @@ class ConsoleScreensTest {
         await().atMost(WAIT).untilAsserted(() -> assertThat(table.getItems()).isNotEmpty()
                 .allMatch(row -> row.sideEffect() == SideEffectState.POSSIBLE));
 
-        robot.clickOn(robot.lookup("#dlqTable .table-row-cell").nth(0).queryAs(javafx.scene.Node.class));
+        DlqTableClicks.clickFirst(robot);
 
         SideEffectBadge badge = robot.lookup("#sideEffectBadge").queryAs(SideEffectBadge.class);
         await().atMost(WAIT).untilAsserted(() -> {

@@ -7,6 +7,7 @@ import dev.redrive.console.main.Theme;
 import dev.redrive.console.main.WindowLayout;
 import dev.redrive.console.profile.ConnectionProfile;
 import dev.redrive.testing.TestNamespace;
+import dev.redrive.testing.ViewerLogin;
 import dev.redrive.triage.generate.DlqGenerator;
 import dev.redrive.triage.query.DlqRow;
 import javafx.embed.swing.SwingFXUtils;
@@ -114,5 +115,23 @@ class MainWindowTest {
                 throw new java.io.UncheckedIOException(e);
             }
         });
+    }
+
+    @Test
+    void aViewerLoginIsConnectedReadOnly_andTheStatusBarSaysWhy(FxRobot robot) {
+        try (ViewerLogin viewer = ViewerLogin.create(ns, "main")) {
+            robot.interact(() -> model.connect(ConnectionProfile.of("viewer", viewer.config()), viewer.config().pgPassword()));
+
+            TableView<DlqRow> table = await().atMost(WAIT).until(
+                    () -> robot.lookup("#dlqTable").tryQuery().map(node -> (TableView<DlqRow>) node).orElse(null),
+                    found -> found != null && !found.getItems().isEmpty());
+            assertThat(table.getItems()).hasSize(100);
+            assertThat(robot.lookup("#statusLabel").queryLabeled().getText()).isEqualTo("Connected to viewer (read-only)");
+            assertThat(robot.lookup("#connectionLabel").queryLabeled().getText())
+                    .endsWith("read-only: role " + viewer.login() + " is a viewer: it may look but not decide (no "
+                            + "UPDATE on operations, UPDATE on dlq_entries, INSERT on redrive_commands, "
+                            + "INSERT on reconciliations, INSERT on audit_log)");
+            robot.interact(view::close);
+        }
     }
 }

@@ -1,8 +1,6 @@
 package dev.redrive.console;
 
-import dev.redrive.console.concurrent.UiExecutor;
-import dev.redrive.console.main.Theme;
-import dev.redrive.console.profile.ConnectionProfile;
+import dev.redrive.console.dlq.DlqTableClicks;
 import dev.redrive.testing.TestNamespace;
 import dev.redrive.triage.decision.Decisions;
 import dev.redrive.triage.generate.DlqGenerator;
@@ -10,12 +8,8 @@ import dev.redrive.triage.precondition.DecisionTarget;
 import dev.redrive.triage.query.DlqRow;
 import dev.redrive.worker.client.WorkerClient;
 import javafx.scene.Node;
-import javafx.scene.Scene;
 import javafx.scene.control.ComboBox;
-import javafx.scene.control.SplitPane;
-import javafx.scene.control.TableRow;
 import javafx.scene.control.TableView;
-import javafx.scene.layout.BorderPane;
 import javafx.stage.Stage;
 import org.apache.pdfbox.Loader;
 import org.apache.pdfbox.text.PDFTextStripper;
@@ -56,9 +50,7 @@ class ReportExportFlowTest {
     Path directory;
 
     private final RecordingDesktop desktop = new RecordingDesktop();
-    private ConsoleSession session;
-    private UiExecutor executor;
-    private ConsoleScreens screens;
+    private ScreensOnStage screens;
 
     @BeforeAll
     static void seedAnEntryWithADecision() {
@@ -79,22 +71,12 @@ class ReportExportFlowTest {
 
     @Start
     void start(Stage stage) {
-        Theme.apply(false);
-        session = ConsoleSession.open(ConnectionProfile.of("test", ns.config()), ns.config(), Clock.systemUTC());
-        executor = UiExecutor.forFx(2);
-        screens = new ConsoleScreens(session, executor, PREFERENCES, desktop);
-        Scene scene = new Scene(new BorderPane(new SplitPane(screens.browser(), screens.detail())), 1260, 780);
-        scene.getStylesheets().add(Theme.stylesheet());
-        stage.setScene(scene);
-        stage.show();
-        screens.start();
+        screens = ScreensOnStage.show(stage, ns, PREFERENCES, desktop);
     }
 
     @AfterEach
     void close() {
         screens.close();
-        executor.close();
-        session.close();
     }
 
     @Test
@@ -153,10 +135,11 @@ class ReportExportFlowTest {
         TableView<DlqRow> table = robot.lookup("#dlqTable").queryTableView();
         await().atMost(WAIT).untilAsserted(() -> assertThat(table.getItems()).extracting(DlqRow::operationId)
                 .containsExactly(operationId));
-        robot.clickOn(robot.lookup("#dlqTable .table-row-cell").match(node -> node instanceof TableRow<?> row
-                && row.getItem() instanceof DlqRow item && item.operationId().equals(operationId)).queryAs(Node.class));
-        await().atMost(WAIT).untilAsserted(() ->
-                assertThat(robot.lookup("#detailOperationId").queryLabeled().getText()).isEqualTo(operationId));
+        // A reload landing with the click can take the selection away again: click until the detail shows it.
+        await().atMost(WAIT).pollInterval(Duration.ofSeconds(1)).until(() -> {
+            DlqTableClicks.clickOperation(robot, operationId);
+            return robot.lookup("#detailOperationId").queryLabeled().getText().equals(operationId);
+        });
     }
 
     private static void chooseExport(FxRobot robot) {

@@ -45,6 +45,42 @@ class RedactorTest {
     }
 
     @Test
+    void secretsInFreeText_areMaskedAndTheRestOfTheMessageKept() {
+        assertThat(redactor.redactText("charge failed: card 4111111111111111 declined, Authorization: Bearer abc.def"))
+                .isEqualTo("charge failed: card [redacted] declined, Authorization: [redacted]");
+        assertThat(redactor.redactText("login refused for password=hunter2 (retry later)"))
+                .isEqualTo("login refused for password=[redacted] (retry later)");
+        assertThat(redactor.redactText("upstream said {\"reason\": \"bad\", \"client_secret\": \"s3cr3t\"} x"))
+                .isEqualTo("upstream said {\"reason\": \"bad\", \"client_secret\": \"[redacted]\"} x");
+        assertThat(redactor.redactText("GET /v1?api_key=k-123&page=2 -> 401 with x-api-key: 'k 9'"))
+                .isEqualTo("GET /v1?api_key=[redacted]&page=2 -> 401 with x-api-key: '[redacted]'");
+        assertThat(redactor.redactText("proxy sent bearer eyJhbGciOi.J9.x and Basic dXNlcjpwYXNzd29yZA=="))
+                .isEqualTo("proxy sent bearer [redacted] and Basic [redacted]");
+        assertThat(redactor.redactText("cards 4111 1111 1111 1111 and 5500-0000-0000-0004 refused"))
+                .isEqualTo("cards [redacted] and [redacted] refused");
+    }
+
+    @Test
+    void freeTextThatOnlyLooksSecret_isLeftReadable() {
+        String text = "stream entry 1700000000003-0 at 1700000000003, trace 3f5a1234567890123456b9, "
+                + "order 4111111111111112, basic validation failed, timeout: 5000 ms";
+
+        assertThat(redactor.redactText(text)).isEqualTo(text);
+        assertThat(redactor.redactText(null)).isNull();
+    }
+
+    @Test
+    void textValuesInsideJson_areMaskedAsFreeText() {
+        JsonNode history = TriageJson.parse("""
+                [{"attempt": 1, "error_message": "gateway said password=hunter2", "trace_id": "4111111111111111x"}]""");
+
+        JsonNode redacted = redactor.redact(history);
+
+        assertThat(redacted.get(0).path("error_message").asText()).isEqualTo("gateway said password=[redacted]");
+        assertThat(redacted.get(0).path("trace_id").asText()).isEqualTo("4111111111111111x");
+    }
+
+    @Test
     void theListIsConfigurable() {
         Redactor custom = Redactor.parse("iban, ssn");
 

@@ -15,6 +15,7 @@ import dev.redrive.triage.precondition.DecisionTarget;
 import dev.redrive.worker.client.WorkerClient;
 import org.apache.pdfbox.Loader;
 import org.apache.pdfbox.pdmodel.PDDocument;
+import org.apache.pdfbox.pdmodel.font.PDFont;
 import org.apache.pdfbox.text.PDFTextStripper;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -78,6 +79,41 @@ class ReportServiceTest {
                             "1700000000003-0", "redrive-java/test");
             assertThat(text).as(format + " report").contains("[redacted]");
             SECRETS.forEach(secret -> assertThat(text).as(format + " report must not show " + secret).doesNotContain(secret));
+        }
+    }
+
+    @Test
+    void secretsInAnErrorMessage_appearInNoFormat() {
+        Created leaky = new DeadLetterFixture(ns.database()).deadLettered("run-report-leaky", "charge-3").fingerprint("fp-leaky")
+                .message("charge failed: card 4111111111111111 declined, Authorization: Bearer abc.def, password=pw-planted-77")
+                .create();
+        new Decisions(ns.database(), new WorkerClient(ns.database(), ns.redis(), Clock.systemUTC()), Clock.systemUTC())
+                .recordReconciliation(leaky.operationId(), ReconciliationOutcome.NOT_APPLIED,
+                        "PSP log shows card 4111 1111 1111 1111 was never charged", null, "alice");
+
+        for (IncidentReport report : List.of(reports.operation(leaky.operationId()), reports.group("fp-leaky"))) {
+            for (ReportFormat format : ReportFormat.values()) {
+                String text = text(report, format);
+                assertThat(text).as(format + " report").contains("charge failed: card", "declined", "was never charged")
+                        .doesNotContain("4111111111111111", "4111 1111 1111 1111", "abc.def", "pw-planted-77");
+            }
+        }
+    }
+
+    @Test
+    void pdfReport_keepsCharactersOutsideWinAnsi() throws IOException {
+        String message = "\u2265 3 retries \u2192 DLQ, \u91cd\u8bd5 \ud83d\ude80 caf\u00e9 \u0394t";
+        Created unicode = new DeadLetterFixture(ns.database()).deadLettered("run-report-unicode", "charge-4")
+                .fingerprint("fp-unicode").message(message).create();
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+
+        reports.write(reports.operation(unicode.operationId()), ReportFormat.PDF, out);
+
+        try (PDDocument pdf = Loader.loadPDF(out.toByteArray())) {
+            assertThat(new PDFTextStripper().getText(pdf)).contains(message).doesNotContain("?");
+            PDFont font = pdf.getPage(0).getResources().getFont(pdf.getPage(0).getResources().getFontNames().iterator().next());
+            assertThat(font.isEmbedded()).isTrue();
+            assertThat(font.getName()).contains("DejaVuSans");
         }
     }
 

@@ -5,10 +5,8 @@ import dev.redrive.console.timeline.AttemptTimeline;
 import dev.redrive.console.ui.Clipboards;
 import dev.redrive.console.ui.DesktopServices;
 import dev.redrive.console.ui.SideEffectBadge;
-import dev.redrive.health.Durations;
 import dev.redrive.triage.detail.AttemptRecord;
 import dev.redrive.triage.detail.AuditEntry;
-import javafx.beans.property.ReadOnlyObjectWrapper;
 import javafx.fxml.FXML;
 import javafx.scene.Parent;
 import javafx.scene.control.Button;
@@ -18,17 +16,11 @@ import javafx.scene.control.ListCell;
 import javafx.scene.control.ListView;
 import javafx.scene.control.MenuItem;
 import javafx.scene.control.ScrollPane;
-import javafx.scene.control.TableColumn;
 import javafx.scene.control.TableView;
 import javafx.scene.control.TextArea;
 
-import java.io.IOException;
-import java.time.Duration;
 import java.time.ZoneId;
 import java.time.format.DateTimeFormatter;
-import java.util.List;
-import java.util.Objects;
-import java.util.function.Function;
 
 /** The operation detail pane. Actions (wizard, resolve, discard, export) are handed to whoever owns them. */
 public final class OperationDetailView {
@@ -84,18 +76,7 @@ public final class OperationDetailView {
     }
 
     private void initializeParts() {
-        attemptTable.setFixedCellSize(26);
-        attemptTable.getColumns().setAll(List.of(
-                column("#", 40, a -> String.valueOf(a.attempt())),
-                column("Outcome", 120, AttemptRecord::outcome),
-                column("Class", 140, a -> a.errorClass() == null ? "" : a.errorClass().name()),
-                column("Code", 60, a -> Objects.toString(a.errorCode(), "")),
-                column("Started", 130, a -> TIME.format(a.startedAt())),
-                column("Took", 70, a -> a.finishedAt() == null ? "" : Durations.human(Duration.between(a.startedAt(), a.finishedAt()))),
-                column("Retry-After", 80, a -> a.retryAfterMs() == null ? "" : Durations.human(Duration.ofMillis(a.retryAfterMs()))),
-                column("Consumer", 90, a -> Objects.toString(a.consumer(), "")),
-                column("Normalized error", 300, a -> Objects.toString(a.errorMessage(), ""))));
-        attemptTable.getColumns().forEach(c -> c.setSortable(false));
+        AttemptTable.setUp(attemptTable, TIME);
         auditList.setCellFactory(list -> new ListCell<>() {
             @Override
             protected void updateItem(AuditEntry entry, boolean empty) {
@@ -166,12 +147,5 @@ public final class OperationDetailView {
 
     public Parent root() {
         return root;
-    }
-
-    private static TableColumn<AttemptRecord, String> column(String title, double width, Function<AttemptRecord, String> value) {
-        TableColumn<AttemptRecord, String> column = new TableColumn<>(title);
-        column.setPrefWidth(width);
-        column.setCellValueFactory(cell -> new ReadOnlyObjectWrapper<>(value.apply(cell.getValue())));
-        return column;
     }
 }

@@ -3,6 +3,7 @@ package dev.redrive.console.dlq;
 import dev.redrive.console.ui.Fxml;
 import dev.redrive.console.ui.Clipboards;
 import dev.redrive.console.ui.SideEffectBadge;
+import dev.redrive.console.ui.WholeTextCell;
 import dev.redrive.model.DecisionState;
 import dev.redrive.model.FailureClass;
 import dev.redrive.model.SideEffectState;
@@ -106,12 +107,12 @@ public final class DlqBrowserView {
         table.getColumns().setAll(List.of(
                 enteredColumn,
                 badgeColumn(),
-                column("Class", 165, row -> row.errorClass().name()),
+                column("Class", 180, row -> row.errorClass().name()),
                 column("Tool", 110, DlqRow::tool),
-                column("Operation", 230, DlqRow::operationId),
-                column("Error", 320, DlqRow::errorMessage),
-                column("Decision", 90, row -> row.decisionState().name()),
-                column("Att.", 45, row -> row.attempt() == null ? "" : String.valueOf(row.attempt()))));
+                column("Operation", 250, DlqRow::operationId),
+                column("Att.", 45, row -> row.attempt() == null ? "" : String.valueOf(row.attempt())),
+                column("Decision", 95, row -> row.decisionState().name()),
+                withFullTextOnHover(column("Error", 520, DlqRow::errorMessage))));
         table.getColumns().forEach(c -> c.setSortable(false));
         enteredColumn.setSortable(true);
         table.setRowFactory(view -> {
@@ -215,6 +216,7 @@ public final class DlqBrowserView {
                 model.select(List.copyOf(table.getSelectionModel().getSelectedItems()),
                         table.getSelectionModel().getSelectedItem()));
         model.rows().addListener((ListChangeListener<DlqRow>) change -> keepAnchorInView());
+        model.firstNewProperty().addListener((obs, was, row) -> reveal(row));
         table.skinProperty().addListener((obs, was, skin) -> watchScrolling());
         root.sceneProperty().addListener((obs, was, scene) -> installShortcuts(scene));
     }
@@ -291,6 +293,20 @@ public final class DlqBrowserView {
         } else {
             flow.scrollToTop(index);
         }
+    }
+
+    /** Brings the first new entry to the top of the table (or as near as the end of the list lets it come). */
+    private void reveal(DlqRow row) {
+        int index = row == null ? -1 : model.rows().indexOf(row);
+        if (flow == null || index < 0) {
+            return;
+        }
+        anchor = row;
+        // The rows were just replaced: lay the table out first so the flow scrolls within the new row count, and
+        // again after, so a pending visible-range check reads the rows now on screen, not those of the old position.
+        table.layout();
+        flow.scrollToTop(index);
+        table.layout();
     }
 
     private void installShortcuts(Scene scene) {
@@ -395,6 +411,12 @@ public final class DlqBrowserView {
         TableColumn<DlqRow, String> column = new TableColumn<>(title);
         column.setPrefWidth(width);
         column.setCellValueFactory(cell -> new ReadOnlyObjectWrapper<>(value.apply(cell.getValue())));
+        return column;
+    }
+
+    /** The error is the widest column and the last: hovering a cell shows all of it. */
+    private static TableColumn<DlqRow, String> withFullTextOnHover(TableColumn<DlqRow, String> column) {
+        column.setCellFactory(c -> new WholeTextCell<>(false));
         return column;
     }
 

@@ -32,13 +32,17 @@ import javafx.collections.ObservableList;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Optional;
+import java.util.Set;
 
 /**
  * The DLQ browser: a filter, the grouped (fingerprint) or flat view, and a window of rows that is paged by keyset as
  * the operator scrolls, newest or oldest entry first. The window never holds more than {@link #MAX_ROWS} rows:
  * scrolling down drops rows at the top, scrolling back up fetches them again. New DLQ events only raise an "N new"
- * count; the list moves when the operator asks for it.
+ * count; the list moves when the operator asks for it. The count goes down as new entries come into view (oldest
+ * first, scrolling down reaches them), and "Show new" points the table at the first of them.
  */
 public final class DlqBrowserViewModel {
     public static final int PAGE_SIZE = 100;
@@ -82,6 +86,11 @@ public final class DlqBrowserViewModel {
     private final ReadOnlyBooleanWrapper hasNext = new ReadOnlyBooleanWrapper();
     private final ReadOnlyBooleanWrapper hasPrevious = new ReadOnlyBooleanWrapper();
     private final ReadOnlyIntegerWrapper mostRowsHeld = new ReadOnlyIntegerWrapper();
+    private final ReadOnlyObjectWrapper<DlqRow> firstNew = new ReadOnlyObjectWrapper<>();
+    /** The ids of the new entries counted in {@link #newCountProperty()} that the table has not shown yet. */
+    private final Set<Long> unseen = new LinkedHashSet<>();
+    private int lastVisibleFirst = -1;
+    private int lastVisibleLast = -1;
 
     private long generation;
     private boolean polling;
@@ -126,11 +135,15 @@ public final class DlqBrowserViewModel {
 
     /** Loads the first page (or the groups) for the applied filter and order, forgetting the "new" count. */
     public void reload() {
+        reload(false);
+    }
+
+    /** {@link #reload()}; with {@code revealNew} it then points the table at the top, where new entries are. */
+    private void reload(boolean revealNew) {
         long ticket = ++generation;
         DlqFilter filter = appliedFilter.get();
         DlqOrder sort = order.get();
-        newCount.set(0);
-        newText.set("");
+        forgetNew();
         loading.set(true);
         if (grouped.get()) {
             executor.submit("Loading fingerprint groups", () -> queries.groups(filter), loaded -> {
@@ -150,6 +163,9 @@ public final class DlqBrowserViewModel {
                 hasNext.set(page.hasNext());
                 hasPrevious.set(false);
                 noteSize();
+                if (revealNew && !rows.isEmpty()) {
+                    firstNew.set(rows.get(0));
+                }
             }
         }, this::failed);
         executor.submit("Counting DLQ entries", () -> queries.count(filter), count -> {
@@ -170,7 +186,13 @@ public final class DlqBrowserViewModel {
 
     /** Tells the model which rows the table shows; it fetches the next page before the operator reaches the edge. */
     public void onVisibleRange(int first, int last) {
-        if (loading.get() || grouped.get() || rows.isEmpty()) {
+        lastVisibleFirst = first;
+        lastVisibleLast = last;
+        if (grouped.get() || rows.isEmpty()) {
+            return;
+        }
+        countDownShown(first, last);
+        if (loading.get()) {
             return;
         }
         if (hasNext.get() && last >= rows.size() - PREFETCH_MARGIN) {
@@ -249,13 +271,16 @@ public final class DlqBrowserViewModel {
         polling = true;
         executor.submit("Reading new DLQ events", live::poll, events -> {
             polling = false;
-            long matching = events.stream().filter(this::matches).count();
-            if (matching > 0) {
-                newCount.set(newCount.get() + (int) matching);
-                newText.set(newCount.get() + " new");
-                if (order.get() == DlqOrder.OLDEST_FIRST && !rows.isEmpty()) {
+            List<Long> matching = events.stream().filter(this::matches).map(DlqEvent::dlqEntryId).toList();
+            if (unseen.addAll(matching)) {
+                showCount();
+                if (order.get() == DlqOrder.OLDEST_FIRST && !rows.isEmpty() && !grouped.get()) {
                     // Oldest first, new entries lie past the last row: scrolling down reaches them, the list stays put.
+                    // An operator already at the bottom gets them appended as if they had scrolled.
                     hasNext.set(true);
+                    if (lastVisibleLast >= 0) {
+                        onVisibleRange(lastVisibleFirst, lastVisibleLast);
+                    }
                 }
             }
         }, failure -> {
@@ -274,16 +299,19 @@ public final class DlqBrowserViewModel {
                 && (filter.decisionState() == null || filter.decisionState() == DecisionState.OPEN);
     }
 
-    /** Shows the new entries: the newest page, on top newest first or at the bottom oldest first. */
+    /**
+     * Shows the new entries: the newest page, on top newest first or at the bottom oldest first, with
+     * {@link #firstNewProperty()} set to the first of them in the table's order.
+     */
     public void showNew() {
         if (order.get() == DlqOrder.NEWEST_FIRST || grouped.get()) {
-            reload();
+            reload(true);
             return;
         }
         long ticket = ++generation;
         DlqFilter filter = appliedFilter.get();
-        newCount.set(0);
-        newText.set("");
+        Set<Long> arrived = Set.copyOf(unseen);
+        forgetNew();
         loading.set(true);
         executor.submit("Loading the newest DLQ entries", () -> queries.firstPage(filter, DlqOrder.NEWEST_FIRST, PAGE_SIZE),
                 page -> {
@@ -295,8 +323,37 @@ public final class DlqBrowserViewModel {
                         hasNext.set(false);
                         hasPrevious.set(page.hasNext());
                         noteSize();
+                        // Events the filter could not check (free text, time) may have no row: then the newest row.
+                        rows.stream().filter(row -> arrived.contains(row.id())).findFirst()
+                                .or(() -> rows.isEmpty() ? Optional.empty() : Optional.of(rows.get(rows.size() - 1)))
+                                .ifPresent(firstNew::set);
                     }
                 }, this::failed);
+    }
+
+    /** Counts the new entries among the rows the table shows as seen. */
+    private void countDownShown(int first, int last) {
+        if (unseen.isEmpty()) {
+            return;
+        }
+        boolean shown = false;
+        for (int i = Math.max(0, first); i <= Math.min(last, rows.size() - 1); i++) {
+            shown |= unseen.remove(rows.get(i).id());
+        }
+        if (shown) {
+            showCount();
+        }
+    }
+
+    private void showCount() {
+        newCount.set(unseen.size());
+        newText.set(unseen.isEmpty() ? "" : unseen.size() + " new");
+    }
+
+    private void forgetNew() {
+        unseen.clear();
+        showCount();
+        firstNew.set(null);
     }
 
     /** Switches between newest-first and oldest-first and reloads from the first page in the new order. */
@@ -358,6 +415,8 @@ public final class DlqBrowserViewModel {
     public ReadOnlyBooleanProperty hasNextProperty() { return hasNext.getReadOnlyProperty(); }
     /** Whether rows exist before the window in the current order. */
     public ReadOnlyBooleanProperty hasPreviousProperty() { return hasPrevious.getReadOnlyProperty(); }
+    /** After "Show new": the first new entry in the table's order, which the table brings into view; else null. */
+    public ReadOnlyObjectProperty<DlqRow> firstNewProperty() { return firstNew.getReadOnlyProperty(); }
     /** The most rows the window has held at once since it was created: proof that paging stays bounded. */
     public ReadOnlyIntegerProperty mostRowsHeldProperty() { return mostRowsHeld.getReadOnlyProperty(); }
 }

@@ -62,7 +62,7 @@ public final class MainWindowViewModel {
                     ConsoleSession previous = session.get();
                     session.set(opened);
                     connection.set(opened.describe());
-                    status.set("Connected to " + profile.name());
+                    status.set("Connected to " + profile.name() + (opened.access().canDecide() ? "" : " (read-only)"));
                     error.set(null);
                     if (previous != null) {
                         executor.submit("Closing the previous connection", () -> {

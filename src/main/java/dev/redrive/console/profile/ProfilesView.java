@@ -1,18 +1,20 @@
 package dev.redrive.console.profile;
 
+import dev.redrive.console.ui.DialogSize;
 import dev.redrive.console.ui.Fxml;
 import dev.redrive.health.ConnectionCheck;
 import javafx.fxml.FXML;
 import javafx.scene.Parent;
 import javafx.scene.control.Button;
+import javafx.scene.control.ButtonType;
 import javafx.scene.control.CheckBox;
+import javafx.scene.control.Dialog;
 import javafx.scene.control.Label;
 import javafx.scene.control.ListCell;
 import javafx.scene.control.ListView;
 import javafx.scene.control.PasswordField;
 import javafx.scene.control.TextField;
-
-import java.io.IOException;
+import javafx.stage.Window;
 
 /** The connection profiles editor. */
 public final class ProfilesView {
@@ -92,5 +94,20 @@ public final class ProfilesView {
 
     public Parent root() {
         return root;
+    }
+
+    /**
+     * Shows the editor in {@code dialog} over {@code owner}, as wide as the form needs (not the theme's 600 px);
+     * {@code stylesheet} is the console's.
+     */
+    public static void show(Dialog<Void> dialog, ProfilesViewModel model, Window owner, String stylesheet) {
+        dialog.initOwner(owner);
+        dialog.setTitle("Connection profiles");
+        dialog.setResizable(true);
+        dialog.getDialogPane().setContent(load(model).root());
+        dialog.getDialogPane().getStylesheets().add(stylesheet);
+        DialogSize.uncap(dialog.getDialogPane());
+        dialog.getDialogPane().getButtonTypes().add(ButtonType.CLOSE);
+        dialog.show();
     }
 }

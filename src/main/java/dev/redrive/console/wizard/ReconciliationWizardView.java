@@ -4,7 +4,9 @@ import dev.redrive.console.ui.Fxml;
 import dev.redrive.console.detail.OperationDetailViewModel;
 import dev.redrive.console.timeline.AttemptTimeline;
 import dev.redrive.console.ui.Clipboards;
+import dev.redrive.console.ui.DialogSize;
 import dev.redrive.console.ui.SideEffectBadge;
+import dev.redrive.console.ui.WholeTextCell;
 import dev.redrive.model.SideEffectState;
 import dev.redrive.triage.decision.DecisionKind;
 import dev.redrive.triage.detail.DlqEntryRecord;
@@ -22,6 +24,7 @@ import javafx.scene.control.ComboBox;
 import javafx.scene.control.Label;
 import javafx.scene.control.ProgressBar;
 import javafx.scene.control.RadioButton;
+import javafx.scene.control.ScrollPane;
 import javafx.scene.control.Spinner;
 import javafx.scene.control.TableColumn;
 import javafx.scene.control.TableView;
@@ -31,13 +34,12 @@ import javafx.scene.control.Toggle;
 import javafx.scene.control.ToggleGroup;
 import javafx.scene.layout.GridPane;
 import javafx.scene.layout.VBox;
+import javafx.stage.Stage;
 import javafx.stage.Window;
 import org.controlsfx.dialog.Wizard;
 import org.controlsfx.dialog.WizardPane;
 
-import java.io.IOException;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 import java.util.function.Function;
 import java.util.function.Supplier;
@@ -65,8 +67,11 @@ public final class ReconciliationWizardView {
     @FXML private ComboBox<ReconciliationOutcome> manualOutcome;
     @FXML private TextField manualEvidence;
     @FXML private Label reconcileMessage;
+    @FXML private Label reconcileReadOnly;
+    @FXML private Label decisionReadOnly;
     @FXML private VBox preconditionsPage;
     @FXML private Label checkSummary;
+    @FXML private ScrollPane checkScroll;
     @FXML private VBox checkList;
     @FXML private TableView<WizardItem> checkTable;
     @FXML private Label blockedReason;
@@ -89,11 +94,12 @@ public final class ReconciliationWizardView {
     @FXML private Button stopButton;
     @FXML private Label verification;
 
-    private static final double PAGE_WIDTH = 960;
-    private static final double PAGE_HEIGHT = 640;
+    /** What the pages need at the least: the tables' columns and the decision page's choices without truncation. */
+    private static final DialogSize SMALLEST = new DialogSize(860, 560);
 
     private ReconciliationWizardViewModel model;
     private Wizard wizard;
+    private Stage window;
 
     public static ReconciliationWizardView load(ReconciliationWizardViewModel model, Window owner, String stylesheet) {
         Fxml.Loaded<ReconciliationWizardView> loaded = Fxml.load("/console/wizard/ReconciliationWizard.fxml");
@@ -128,10 +134,12 @@ public final class ReconciliationWizardView {
                 column("Preconditions", 560, item -> item.checkSummaryProperty().get())));
         resultTable.getColumns().setAll(List.of(
                 column("Operation", 260, WizardItem::operationId),
+                column("Command", 290, WizardItem::commandId),
                 column("Outcome", 560, item -> item.outcomeProperty().get())));
         for (TableView<WizardItem> table : List.of(evidenceTable, reconcileTable, checkTable, resultTable)) {
             table.setItems(model.items());
             table.setFixedCellSize(26);
+            table.setColumnResizePolicy(TableView.CONSTRAINED_RESIZE_POLICY_FLEX_LAST_COLUMN);
             table.getColumns().forEach(c -> c.setSortable(false));
         }
         resultTable.setRowFactory(table -> {
@@ -145,8 +153,8 @@ public final class ReconciliationWizardView {
             return row;
         });
         resultTable.setTooltip(new javafx.scene.control.Tooltip("Double-click an entry to show it in the console"));
-        checkList.setVisible(!batch);
-        checkList.setManaged(!batch);
+        checkScroll.setVisible(!batch);
+        checkScroll.setManaged(!batch);
         checkTable.setVisible(batch);
         checkTable.setManaged(batch);
         manualOutcome.setItems(FXCollections.observableArrayList(ReconciliationOutcome.APPLIED, ReconciliationOutcome.NOT_APPLIED));
@@ -167,6 +175,11 @@ public final class ReconciliationWizardView {
         }
         askToolButton.disableProperty().bind(model.busyProperty().or(model.unsettledProperty().isEqualTo(0)));
         reconcileMessage.textProperty().bind(model.reconcileTextProperty());
+        for (Label readOnly : List.of(reconcileReadOnly, decisionReadOnly)) {
+            readOnly.textProperty().bind(model.readOnlyReasonProperty());
+            readOnly.visibleProperty().bind(model.readOnlyReasonProperty().isNotEmpty());
+            readOnly.managedProperty().bind(readOnly.visibleProperty());
+        }
         checkSummary.textProperty().bind(model.checkSummaryProperty());
         blockedReason.textProperty().bind(model.blockedReasonProperty());
         decisionGroup.selectedToggleProperty().addListener((obs, was, toggle) -> model.decisionProperty().set(kind(toggle)));
@@ -180,6 +193,7 @@ public final class ReconciliationWizardView {
         verification.textProperty().bind(model.verificationProperty());
         verifyButton.disableProperty().bind(model.issuedProperty().not().or(model.busyProperty()));
         stopButton.visibleProperty().bind(model.busyProperty());
+        stopButton.managedProperty().bind(stopButton.visibleProperty());
         for (WizardItem item : model.items()) {
             for (ObservableValue<?> value : List.of(item.detailsProperty(), item.sideEffectProperty(),
                     item.reconciliationProperty(), item.checkSummaryProperty(), item.outcomeProperty())) {
@@ -229,12 +243,10 @@ public final class ReconciliationWizardView {
             title.setId("check-" + result.id().key());
             Label why = new Label(result.explanation());
             why.setWrapText(true);
-            why.setMaxWidth(PAGE_WIDTH - 60);
             Label facts = new Label(result.facts().entrySet().stream()
                     .map(fact -> fact.getKey() + "=" + fact.getValue()).collect(Collectors.joining("  ")));
             facts.getStyleClass().add("check-facts");
             facts.setWrapText(true);
-            facts.setMaxWidth(PAGE_WIDTH - 60);
             checkList.getChildren().add(new VBox(2, title, why, facts));
         }
     }
@@ -250,6 +262,7 @@ public final class ReconciliationWizardView {
 
     private void buildWizard(Window owner, String stylesheet) {
         wizard = new Wizard(owner, "Reconcile and decide");
+        DialogSize size = DialogSize.over(owner, SMALLEST);
         WizardPane evidence = page("1 · Evidence", evidencePage, model::canLeaveEvidence, model::loadEvidence);
         WizardPane reconcile = page("2 · Reconcile the side effect", reconcilePage, model::canLeaveReconcile, () -> { });
         WizardPane preconditions = page("3 · Preconditions", preconditionsPage, model::canLeavePreconditions, model::recheck);
@@ -261,11 +274,17 @@ public final class ReconciliationWizardView {
                     }
                 });
         for (WizardPane pane : List.of(evidence, reconcile, preconditions, decision, result)) {
+            size.applyTo(pane);
             if (stylesheet != null) {
                 pane.getStylesheets().add(stylesheet);
             }
         }
         wizard.setFlow(new Wizard.LinearFlow(evidence, reconcile, preconditions, decision, result));
+        // The first page now sits in the wizard's own window, which ControlsFX does not hand out otherwise.
+        window = (Stage) evidence.getScene().getWindow();
+        window.setResizable(true);
+        window.setMinWidth(Math.min(SMALLEST.width(), size.width()));
+        window.setMinHeight(Math.min(SMALLEST.height(), size.height()));
     }
 
     private WizardPane page(String header, VBox content, Supplier<BooleanBinding> canContinue, Runnable onEnter) {
@@ -275,22 +294,19 @@ public final class ReconciliationWizardView {
                 super.onEnteringPage(owner);
                 owner.invalidProperty().unbind();
                 owner.invalidProperty().bind(canContinue.get().not());
-                fitWindow(this);
+                keepWindowSize(this);
                 onEnter.run();
             }
         };
         pane.setHeaderText(header);
         pane.setContent(content);
-        pane.setPrefSize(PAGE_WIDTH, PAGE_HEIGHT);
         return pane;
     }
 
-    /** The wizard's dialog sizes itself for its first page; every page wants the same, larger room. */
-    private static void fitWindow(WizardPane pane) {
-        if (pane.getScene() != null && pane.getScene().getWindow() instanceof javafx.stage.Stage stage) {
-            stage.setResizable(true);
-            stage.setMinWidth(PAGE_WIDTH);
-            stage.setMinHeight(PAGE_HEIGHT);
+    /** Each page is a pane of its own that the window is fitted to: it gets the size the operator gave the window. */
+    private void keepWindowSize(WizardPane entering) {
+        if (window != null && window.isShowing()) {
+            entering.setPrefSize(window.getScene().getWidth(), window.getScene().getHeight());
         }
     }
 
@@ -339,6 +355,7 @@ public final class ReconciliationWizardView {
         TableColumn<WizardItem, String> column = new TableColumn<>(title);
         column.setPrefWidth(width);
         column.setCellValueFactory(cell -> new ReadOnlyObjectWrapper<>(value.apply(cell.getValue())));
+        column.setCellFactory(c -> new WholeTextCell<>(false));
         return column;
     }
 

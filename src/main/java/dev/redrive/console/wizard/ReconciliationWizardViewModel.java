@@ -55,6 +55,7 @@ public final class ReconciliationWizardViewModel {
     private final ReadOnlyDoubleWrapper progress = new ReadOnlyDoubleWrapper();
     private final ReadOnlyStringWrapper progressText = new ReadOnlyStringWrapper("");
     private final ReadOnlyBooleanWrapper evidenceLoaded = new ReadOnlyBooleanWrapper();
+    private final ReadOnlyStringWrapper readOnlyReason = new ReadOnlyStringWrapper("");
     private final ReadOnlyIntegerWrapper unsettled = new ReadOnlyIntegerWrapper();
     private final ReadOnlyStringWrapper reconcileText = new ReadOnlyStringWrapper("");
     private final ReadOnlyBooleanWrapper checked = new ReadOnlyBooleanWrapper();
@@ -85,8 +86,10 @@ public final class ReconciliationWizardViewModel {
 
     // 1. Evidence ---------------------------------------------------------------------------------------------------
 
-    /** Loads every item's operation, evidence and history. */
+    /** Loads every item's operation, evidence and history, and what the connected role may decide. */
     public void loadEvidence() {
+        executor.submit("Reading what your database role may decide", backend::access,
+                access -> readOnlyReason.set(access.readOnlyReason()));
         List<WizardItem> snapshot = List.copyOf(items);
         run("Loading evidence", snapshot, item -> {
             OperationDetails details = backend.load(item.operationId());
@@ -229,10 +232,10 @@ public final class ReconciliationWizardViewModel {
         List<String> lines = new ArrayList<>();
         run("Verifying the redrives", redriven, item -> {
             OperationDetails details = backend.load(item.operationId());
-            String line = item.operationId() + ": " + exactlyOnce(details, item.resultProperty().get());
+            String verdict = exactlyOnce(details, item.resultProperty().get());
             executor.onUi(() -> {
-                item.outcome(line);
-                lines.add(line);
+                item.outcome(verdict);
+                lines.add(item.operationId() + ": " + verdict);
             });
         }, () -> verification.set(String.join("\n", lines)));
     }
@@ -351,6 +354,8 @@ public final class ReconciliationWizardViewModel {
     public ReadOnlyDoubleProperty progressProperty() { return progress.getReadOnlyProperty(); }
     public ReadOnlyStringProperty progressTextProperty() { return progressText.getReadOnlyProperty(); }
     public ReadOnlyIntegerProperty unsettledProperty() { return unsettled.getReadOnlyProperty(); }
+    /** Empty when the connected role may decide; else why the database will refuse (a viewer looks, never decides). */
+    public ReadOnlyStringProperty readOnlyReasonProperty() { return readOnlyReason.getReadOnlyProperty(); }
     public ReadOnlyStringProperty reconcileTextProperty() { return reconcileText.getReadOnlyProperty(); }
     public ReadOnlyStringProperty checkSummaryProperty() { return checkSummary.getReadOnlyProperty(); }
     public ReadOnlyStringProperty blockedReasonProperty() { return blockedReason.getReadOnlyProperty(); }

@@ -1,5 +1,7 @@
 package dev.redrive.console.wizard;
 
+import dev.redrive.store.Database;
+import dev.redrive.triage.decision.DecisionAccess;
 import dev.redrive.triage.decision.DecisionResult;
 import dev.redrive.triage.decision.Decisions;
 import dev.redrive.triage.decision.ReconciliationResult;
@@ -12,14 +14,21 @@ import dev.redrive.triage.precondition.PreconditionReport;
 
 /** The wizard's backend on the triage core: the decisions service, the details loader and the tools' look-ups. */
 public final class TriageWizardBackend implements WizardBackend {
+    private final Database database;
     private final Decisions decisions;
     private final OperationDetailsLoader loader;
     private final SideEffectLookup lookup;
 
-    public TriageWizardBackend(Decisions decisions, OperationDetailsLoader loader, SideEffectLookup lookup) {
+    public TriageWizardBackend(Database database, Decisions decisions, SideEffectLookup lookup) {
+        this.database = database;
         this.decisions = decisions;
-        this.loader = loader;
+        this.loader = new OperationDetailsLoader(database);
         this.lookup = lookup;
+    }
+
+    @Override
+    public DecisionAccess access() {
+        return DecisionAccess.of(database);
     }
 
     @Override

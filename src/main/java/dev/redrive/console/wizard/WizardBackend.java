@@ -1,5 +1,6 @@
 package dev.redrive.console.wizard;
 
+import dev.redrive.triage.decision.DecisionAccess;
 import dev.redrive.triage.decision.DecisionResult;
 import dev.redrive.triage.decision.ReconciliationResult;
 import dev.redrive.triage.detail.OperationDetails;
@@ -10,6 +11,9 @@ import dev.redrive.triage.precondition.PreconditionReport;
 /** What the reconciliation wizard asks of the triage core. Every call runs off the FX thread. */
 public interface WizardBackend {
     OperationDetails load(String operationId);
+
+    /** What the connected role may decide: a viewer is told up front that the database will refuse its decisions. */
+    DecisionAccess access();
 
     /** Every redrive precondition against the store's facts now; writes nothing. */
     PreconditionReport check(DecisionTarget target);

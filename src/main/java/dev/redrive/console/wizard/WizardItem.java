@@ -80,6 +80,12 @@ public final class WizardItem {
         outcome.set(decided.outcome() + ": " + decided.message());
     }
 
+    /** The redrive command issued for this item; empty before, and for other decisions. */
+    public String commandId() {
+        DecisionResult decided = result.get();
+        return decided == null || decided.commandId() == null ? "" : decided.commandId().toString();
+    }
+
     void outcome(String text) {
         outcome.set(text);
     }

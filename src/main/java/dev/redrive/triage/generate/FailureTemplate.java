@@ -10,10 +10,18 @@ import java.util.List;
  * One realistic way a tool fails. {@code {n}} in the message is replaced by a varying number, which the fingerprint
  * normalises away, so every entry made from one template lands in one group.
  *
- * @param attempts how many attempts the operation made before it was dead-lettered
+ * @param attempts how many attempts the operation made before it was dead-lettered, 1 to {@link #MAX_ATTEMPTS}
  */
 record FailureTemplate(String tool, FailureClass errorClass, String errorCode, String message,
                        SideEffectState sideEffect, int attempts) {
+    /** The generator's SQL formats at most this many finished_at times into an attempt history. */
+    static final int MAX_ATTEMPTS = 4;
+
+    FailureTemplate {
+        if (attempts < 1 || attempts > MAX_ATTEMPTS) {
+            throw new IllegalArgumentException("a template makes 1 to " + MAX_ATTEMPTS + " attempts, got " + attempts);
+        }
+    }
 
     /** Most common first: the generator picks early templates more often, like a real incident. */
     static final List<FailureTemplate> CATALOGUE = List.of(

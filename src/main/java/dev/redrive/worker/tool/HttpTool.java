@@ -99,8 +99,8 @@ public final class HttpTool implements Tool {
         } catch (ConnectException e) {
             throw new DependencyDownFailure("connection_refused", name + ": connection refused by " + endpoint.getAuthority(), null, e);
         } catch (HttpTimeoutException e) {
-            throw new UnknownSideEffectFailure("timeout_after_send", name + ": no answer within " + requestTimeout
-                    + " after the request was sent", null, e);
+            throw new UnknownSideEffectFailure("timeout_after_send", name + ": no answer within "
+                    + requestTimeout.toMillis() + " ms after the request was sent", null, e);
         } catch (IOException e) {
             throw new UnknownSideEffectFailure("io_error", name + ": the exchange broke off: " + e, null, e);
         } catch (InterruptedException e) {

@@ -66,7 +66,7 @@ class DlqBrowserMillionEntriesTest {
         TableView<DlqRow> table = robot.lookup("#dlqTable").queryTableView();
         await().atMost(Duration.ofSeconds(30)).until(() -> table.getItems().size() == DlqBrowserViewModel.PAGE_SIZE);
         Set<Long> seen = new HashSet<>();
-        robot.clickOn(robot.lookup("#dlqTable .table-row-cell").nth(0).queryAs(javafx.scene.Node.class));
+        DlqTableClicks.clickFirst(robot);
 
         long oldestSeen = Long.MAX_VALUE;
         for (int page = 0; page < 8; page++) {

@@ -138,6 +138,104 @@ class DlqBrowserViewModelTest {
         assertThat(model.hasNextProperty().get()).isFalse();
     }
 
+    /** Entries of run "run-live" (older ones first, then those the tests announce as new); removed after each test. */
+    private static List<Long> insertLive(int count, String fingerprint, Instant newest) {
+        DlqFixture.insert(ns.database(), "run-live", count, "PERMISSION", "crm.sync", fingerprint, "NONE", "OPEN", newest);
+        return ns.database().jdbc().query("SELECT id FROM dlq_entries WHERE error_fingerprint = ? ORDER BY entered_at, id",
+                row -> row.getLong(1), fingerprint);
+    }
+
+    /** Announces entries on the DLQ event stream, as the worker does when it dead-letters them. */
+    private static void announce(List<Long> ids) {
+        for (long id : ids) {
+            ns.redis().sync().xadd(ns.redis().keys().dlq(), Map.of("dlq_entry_id", String.valueOf(id),
+                    "operation_id", "run-live:node-" + id + ":0", "error_class", "PERMISSION", "tool", "crm.sync",
+                    "fingerprint", "fp-live-new", "entered_at", NOW.toString()));
+        }
+    }
+
+    private static void removeLive() {
+        ns.database().jdbc().update("DELETE FROM dlq_entries WHERE run_id = 'run-live'");
+    }
+
+    private DlqBrowserViewModel oldestFirstOverRunLive(DlqEventTail tail) {
+        DlqBrowserViewModel model = model(tail::poll);
+        model.runIdProperty().set("run-live");
+        model.applyFilter();
+        model.setOrder(DlqOrder.OLDEST_FIRST);
+        model.pollLive();
+        return model;
+    }
+
+    @Test
+    void oldestFirst_theNewCountGoesDownAsTheOperatorScrollsTheNewEntriesIntoView() {
+        insertLive(60, "fp-live-old", NOW.minusSeconds(30));
+        try {
+            DlqBrowserViewModel model = oldestFirstOverRunLive(new DlqEventTail(ns.redis()));
+            model.onVisibleRange(0, 19);
+            List<Long> arrived = insertLive(2, "fp-live-new", NOW);
+            announce(arrived);
+            model.pollLive();
+            assertThat(model.newTextProperty().get()).isEqualTo("2 new");
+            assertThat(model.rows()).hasSize(60);
+
+            model.onVisibleRange(40, 59);
+            assertThat(model.rows()).hasSize(62).extracting(DlqRow::id).endsWith(arrived.toArray(Long[]::new));
+            assertThat(model.newTextProperty().get()).isEqualTo("2 new");
+
+            model.onVisibleRange(41, 60);
+            assertThat(model.newTextProperty().get()).isEqualTo("1 new");
+            model.onVisibleRange(42, 61);
+            assertThat(model.newCountProperty().get()).isZero();
+            assertThat(model.newTextProperty().get()).isEmpty();
+        } finally {
+            removeLive();
+        }
+    }
+
+    @Test
+    void oldestFirst_newEntriesArriveAtTheBottomOfAnOperatorWhoIsAlreadyThere() {
+        insertLive(60, "fp-live-old", NOW.minusSeconds(30));
+        try {
+            DlqBrowserViewModel model = oldestFirstOverRunLive(new DlqEventTail(ns.redis()));
+            model.onVisibleRange(40, 59);
+            List<Long> arrived = insertLive(1, "fp-live-new", NOW);
+            announce(arrived);
+
+            model.pollLive();
+
+            assertThat(model.rows()).hasSize(61).last().extracting(DlqRow::id).isEqualTo(arrived.get(0));
+            assertThat(model.newTextProperty().get()).isEqualTo("1 new");
+            model.onVisibleRange(41, 60);
+            assertThat(model.newCountProperty().get()).isZero();
+        } finally {
+            removeLive();
+        }
+    }
+
+    @Test
+    void oldestFirst_showNewPointsTheTableAtTheFirstNewEntryAtTheEnd() {
+        insertLive(150, "fp-live-old", NOW.minusSeconds(30));
+        try {
+            DlqBrowserViewModel model = oldestFirstOverRunLive(new DlqEventTail(ns.redis()));
+            model.onVisibleRange(0, 19);
+            List<Long> arrived = insertLive(3, "fp-live-new", NOW);
+            announce(arrived);
+            model.pollLive();
+
+            model.showNew();
+
+            assertThat(model.newCountProperty().get()).isZero();
+            assertThat(model.rows()).hasSize(DlqBrowserViewModel.PAGE_SIZE).extracting(DlqRow::id)
+                    .endsWith(arrived.toArray(Long[]::new));
+            assertThat(isOldestFirst(model.rows())).isTrue();
+            assertThat(model.firstNewProperty().get().id()).isEqualTo(arrived.get(0));
+            assertThat(model.hasPreviousProperty().get()).isTrue();
+        } finally {
+            removeLive();
+        }
+    }
+
     @Test
     void openingAGroupNarrowsTheListToItsFingerprint() {
         DlqBrowserViewModel model = model(List::of);
@@ -175,6 +273,7 @@ class DlqBrowserViewModelTest {
         assertThat(model.rows()).containsExactlyElementsOf(before);
         model.showNew();
         assertThat(model.newCountProperty().get()).isZero();
+        assertThat(model.firstNewProperty().get()).isEqualTo(model.rows().get(0));
     }
 
     @Test

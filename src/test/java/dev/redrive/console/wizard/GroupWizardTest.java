@@ -7,7 +7,6 @@ import dev.redrive.triage.decision.DecisionKind;
 import dev.redrive.triage.decision.DecisionOutcome;
 import dev.redrive.triage.decision.Decisions;
 import dev.redrive.triage.decision.HttpSideEffectLookup;
-import dev.redrive.triage.detail.OperationDetailsLoader;
 import dev.redrive.triage.generate.DlqGenerator;
 import dev.redrive.triage.query.DlqFilter;
 import dev.redrive.triage.query.FingerprintGroup;
@@ -34,7 +33,7 @@ class GroupWizardTest {
         ns.database().jdbc().update("UPDATE runs SET status = 'CANCELLED' WHERE run_id = 'group-run-00002'");
         Decisions decisions = new Decisions(ns.database(), new WorkerClient(ns.database(), ns.redis(), Clock.systemUTC()),
                 Clock.systemUTC());
-        WizardBackend backend = new TriageWizardBackend(decisions, new OperationDetailsLoader(ns.database()),
+        WizardBackend backend = new TriageWizardBackend(ns.database(), decisions,
                 new HttpSideEffectLookup(Map.of(), java.time.Duration.ofSeconds(1)));
         List<WizardItem> items = GroupItems.open(queries, group.fingerprint(), 1_000);
         long blocked = items.stream().filter(item -> item.operationId().startsWith("group-run-00002:")).count();

@@ -9,7 +9,6 @@ import dev.redrive.triage.decision.Decisions;
 import dev.redrive.demo.tools.DemoToolServer;
 import dev.redrive.triage.decision.HttpSideEffectLookup;
 import org.junit.jupiter.api.AfterAll;
-import dev.redrive.triage.detail.OperationDetailsLoader;
 import dev.redrive.triage.detail.ReconciliationOutcome;
 import dev.redrive.triage.generate.DlqGenerator;
 import dev.redrive.triage.precondition.DecisionTarget;
@@ -36,7 +35,7 @@ class ReconciliationWizardViewModelTest {
         decisions = new Decisions(ns.database(), new WorkerClient(ns.database(), ns.redis(), Clock.systemUTC()),
                 Clock.systemUTC());
         tools = DemoToolServer.start(ns.database());
-        backend = new TriageWizardBackend(decisions, new OperationDetailsLoader(ns.database()),
+        backend = new TriageWizardBackend(ns.database(), decisions,
                 HttpSideEffectLookup.forTool("demo.charge", tools.lookupEndpoint()));
     }
 

@@ -2,11 +2,13 @@ package dev.redrive.console.wizard;
 
 import dev.redrive.console.concurrent.UiExecutor;
 import dev.redrive.console.main.Theme;
+import dev.redrive.console.ui.Truncations;
 import dev.redrive.demo.tools.DemoToolServer;
 import dev.redrive.identity.OperationId;
 import dev.redrive.store.approval.ApprovalStore;
 import dev.redrive.store.tool.ToolSchemaStore;
 import dev.redrive.testing.TestNamespace;
+import dev.redrive.testing.ViewerLogin;
 import dev.redrive.triage.decision.Decisions;
 import dev.redrive.triage.decision.HttpSideEffectLookup;
 import dev.redrive.triage.detail.OperationDetailsLoader;
@@ -25,6 +27,7 @@ import javafx.scene.control.TableCell;
 import javafx.scene.layout.StackPane;
 import javafx.scene.layout.VBox;
 import javafx.stage.Stage;
+import javafx.stage.Window;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -34,6 +37,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import org.testfx.api.FxRobot;
 import org.testfx.framework.junit5.ApplicationExtension;
 import org.testfx.framework.junit5.Start;
+import org.testfx.util.WaitForAsyncUtils;
 
 import java.time.Clock;
 import java.time.Duration;
@@ -69,8 +73,8 @@ class ReconciliationWizardViewTest {
                 .leaseDuration(Duration.ofSeconds(3)).claimInterval(Duration.ofMillis(200)).build().start();
         client = new WorkerClient(ns.database(), ns.redis(), Clock.systemUTC());
         decisions = new Decisions(ns.database(), client, Clock.systemUTC());
-        backend = new TriageWizardBackend(decisions,
-                new OperationDetailsLoader(ns.database()), HttpSideEffectLookup.forTool("demo.charge", tools.lookupEndpoint()));
+        backend = new TriageWizardBackend(ns.database(), decisions,
+                HttpSideEffectLookup.forTool("demo.charge", tools.lookupEndpoint()));
     }
 
     @AfterAll
@@ -117,8 +121,16 @@ class ReconciliationWizardViewTest {
     }
 
     private void show(FxRobot robot, List<WizardItem> items, String firstNode) {
-        ReconciliationWizardViewModel model = new ReconciliationWizardViewModel(backend, executor, items, "ana");
-        robot.interact(() -> view = ReconciliationWizardView.load(model, stage, Theme.stylesheet()));
+        show(robot, backend, items, firstNode);
+    }
+
+    private void show(FxRobot robot, WizardBackend through, List<WizardItem> items, String firstNode) {
+        show(robot, through, items, firstNode, stage);
+    }
+
+    private void show(FxRobot robot, WizardBackend through, List<WizardItem> items, String firstNode, Window owner) {
+        ReconciliationWizardViewModel model = new ReconciliationWizardViewModel(through, executor, items, "ana");
+        robot.interact(() -> view = ReconciliationWizardView.load(model, owner, Theme.stylesheet()));
         Platform.runLater(view::showAndWait);
         await().atMost(WAIT).until(() -> robot.lookup(firstNode).tryQuery().map(Node::isVisible).orElse(false));
     }
@@ -160,6 +172,48 @@ class ReconciliationWizardViewTest {
         return button(robot, ButtonBar.ButtonData.NEXT_FORWARD).isDisabled();
     }
 
+    /** The console maximised on the smallest screen it is made for (the headless screen is 1280x800, too). */
+    @Test
+    void theWizardOpensOverMostOfItsOwnerAndKeepsTheSizeTheOperatorGivesIt(FxRobot robot) throws Exception {
+        WizardItem item = deadLettered("wiz-size", "forbidden");
+        Stage console = WaitForAsyncUtils.asyncFx(() -> {
+            Stage window = new Stage();
+            window.setScene(new Scene(new StackPane()));
+            window.setX(0);
+            window.setY(0);
+            window.setWidth(1280);
+            window.setHeight(800);
+            window.show();
+            return window;
+        }).get();
+        show(robot, backend, List.of(item), "#wizardOperation", console);
+        Stage wizard = (Stage) robot.listTargetWindows().stream().filter(window -> window != stage && window != console)
+                .findFirst().orElseThrow();
+
+        await().atMost(WAIT).until(() -> wizard.getScene().getWidth() == 896 && wizard.getScene().getHeight() == 560);
+        assertThat(wizard.isResizable()).isTrue();
+        await().atMost(WAIT).until(() -> text(robot, "#evidenceBadge").equals("NONE"));
+        assertThat(Truncations.under(wizard.getScene().getRoot())).isEmpty();
+
+        robot.interact(() -> {
+            wizard.setX(40);
+            wizard.setY(20);
+            wizard.setWidth(1200);
+            wizard.setHeight(760);
+        });
+        next(robot);
+        await().atMost(WAIT).until(() -> robot.lookup("#wizardReconcileTable").tryQuery().isPresent());
+        assertThat(robot.lookup("#wizardReconcileTable").queryTableView().getWidth()).isGreaterThan(1100);
+        assertThat(Truncations.under(wizard.getScene().getRoot())).isEmpty();
+        next(robot);
+        await().atMost(WAIT).until(() -> text(robot, "#checkSummary").equals("1 pass"));
+
+        assertThat(wizard.getScene().getWidth()).isEqualTo(1200);
+        assertThat(wizard.getScene().getHeight()).isEqualTo(760);
+        assertThat(robot.lookup("#checkList").queryAs(VBox.class).getWidth()).isGreaterThan(1100);
+        assertThat(Truncations.under(wizard.getScene().getRoot())).isEmpty();
+    }
+
     @Test
     void aRedriveThatPassesEveryCheckRunsOnceAtTheWorker(FxRobot robot) {
         WizardItem item = deadLettered("wiz-pass", "forbidden:1");
@@ -175,10 +229,15 @@ class ReconciliationWizardViewTest {
         next(robot);
 
         await().atMost(WAIT).until(() -> text(robot, "#resultSummary").equals("1 done"));
+        String commandId = ns.database().jdbc().queryOne("SELECT command_id::text FROM redrive_commands WHERE operation_id = ?",
+                row -> row.getString(1), item.operationId()).orElseThrow();
         await().atMost(WAIT).pollInterval(Duration.ofMillis(500)).until(() -> {
             robot.clickOn("#verifyRedrive");
             return text(robot, "#verification").contains("succeeded exactly once: attempt 2 with idempotency key " + key);
         });
+        assertThat(robot.from(robot.lookup("#wizardResultTable").<Node>query()).lookup(".table-cell")
+                .queryAllAs(TableCell.class)).extracting(TableCell::getText)
+                .contains(commandId, "succeeded exactly once: attempt 2 with idempotency key " + key);
         assertThat(ns.database().jdbc().queryLong("SELECT count(*) FROM demo_tool_effects WHERE idempotency_key = ?", key))
                 .isEqualTo(1);
         assertThat(ns.database().jdbc().queryLong("SELECT attempt FROM operations WHERE operation_id = ?",
@@ -339,5 +398,38 @@ class ReconciliationWizardViewTest {
         });
         assertThat(ns.database().jdbc().queryLong("SELECT count(*) FROM demo_tool_effects WHERE idempotency_key IN (?, ?)",
                 ids.get(0).idempotencyKey(), ids.get(1).idempotencyKey())).isEqualTo(2);
+    }
+
+    @Test
+    void aViewerIsWarnedBeforeDeciding_andTheDatabaseRefusesTheRedrive_namingTheRole(FxRobot robot) {
+        WizardItem item = deadLettered("wiz-viewer", "forbidden");
+        long before = dispatched();
+        long commands = redriveCommands();
+        try (ViewerLogin viewer = ViewerLogin.create(ns, "wizard")) {
+            WizardBackend asViewer = new TriageWizardBackend(viewer.database(), new Decisions(viewer.database(),
+                    new WorkerClient(viewer.database(), ns.redis(), Clock.systemUTC()), Clock.systemUTC()),
+                    HttpSideEffectLookup.forTool("demo.charge", tools.lookupEndpoint()));
+            String readOnly = "read-only: role " + viewer.login() + " is a viewer: it may look but not decide";
+            show(robot, asViewer, List.of(item), "#wizardOperation");
+
+            next(robot);
+            await().atMost(WAIT).until(() -> text(robot, "#reconcileReadOnly").startsWith(readOnly));
+            next(robot);
+            await().atMost(WAIT).until(() -> text(robot, "#checkSummary").equals("1 pass"));
+            next(robot);
+            assertThat(robot.lookup("#decisionReadOnly").queryAs(Label.class).isVisible()).isTrue();
+            assertThat(text(robot, "#decisionReadOnly")).startsWith(readOnly).contains("UPDATE on dlq_entries");
+            robot.clickOn("#decisionReason").write("merchant permission restored");
+            next(robot);
+
+            await().atMost(WAIT).until(() -> text(robot, "#resultSummary").equals("1 refused"));
+            assertThat(robot.from(robot.lookup("#wizardResultTable").<Node>query()).lookup(".table-cell")
+                    .queryAllAs(TableCell.class)).anySatisfy(cell -> assertThat(cell.getText())
+                    .startsWith("REFUSED: refused by the database: " + readOnly).contains("permission denied"));
+        }
+        assertThat(dispatched()).isEqualTo(before);
+        assertThat(redriveCommands()).isEqualTo(commands);
+        assertThat(ns.database().jdbc().queryOne("SELECT decision_state FROM dlq_entries WHERE id = ?",
+                row -> row.getString(1), item.dlqEntryId())).contains("OPEN");
     }
 }

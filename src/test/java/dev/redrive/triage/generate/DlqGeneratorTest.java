@@ -39,6 +39,16 @@ class DlqGeneratorTest {
                    OR jsonb_array_length(e.attempt_history) <> o.attempt
                    OR (SELECT count(*) FROM attempts a WHERE a.operation_id = o.operation_id) <> o.attempt
                    OR e.idempotency_key <> o.idempotency_key""")).isZero();
+        assertThat(jdbc.queryLong("""
+                SELECT count(*) FROM dlq_entries e
+                WHERE e.attempt_history <> (SELECT jsonb_agg(jsonb_build_object('attempt', a.attempt, 'outcome', a.outcome,
+                                                                                'error_class', a.error_class,
+                                                                                'error_code', a.error_code,
+                                                                                'finished_at', a.finished_at) ORDER BY a.attempt)
+                                            FROM attempts a WHERE a.operation_id = e.operation_id)
+                   OR e.raw_message ->> 'operation_id' <> e.operation_id
+                   OR e.raw_message ->> 'idempotency_key' <> e.idempotency_key
+                   OR (e.raw_message ->> 'payload')::jsonb <> e.payload""")).as("history and raw message match the rows").isZero();
         String operationId = jdbc.queryOne("SELECT operation_id FROM operations LIMIT 1", row -> row.getString(1)).orElseThrow();
         assertThat(jdbc.queryOne("SELECT idempotency_key FROM operations WHERE operation_id = ?", row -> row.getString(1), operationId))
                 .contains(OperationId.parse(operationId).idempotencyKey());

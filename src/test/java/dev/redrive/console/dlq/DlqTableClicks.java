@@ -1,0 +1,39 @@
+package dev.redrive.console.dlq;
+
+import dev.redrive.triage.query.DlqRow;
+import javafx.scene.Node;
+import javafx.scene.control.TableCell;
+import javafx.scene.control.TableRow;
+import org.testfx.api.FxRobot;
+
+import java.util.Comparator;
+import java.util.function.Predicate;
+
+/**
+ * Clicks DLQ entries where an operator would: on the row's first cell. The row itself is wider than the table when
+ * the columns are, and its centre can lie outside the visible part.
+ */
+public final class DlqTableClicks {
+    private DlqTableClicks() {
+    }
+
+    /** Clicks the first entry in the table's order. */
+    public static void clickFirst(FxRobot robot) {
+        click(robot, row -> row.getIndex() == 0);
+    }
+
+    /** Clicks the entry of this operation. */
+    public static void clickOperation(FxRobot robot, String operationId) {
+        click(robot, row -> row.getItem() instanceof DlqRow item && item.operationId().equals(operationId));
+    }
+
+    private static void click(FxRobot robot, Predicate<TableRow<?>> which) {
+        Node row = robot.lookup("#dlqTable .table-row-cell")
+                .match(node -> node instanceof TableRow<?> tableRow && !tableRow.isEmpty() && which.test(tableRow))
+                .query();
+        Node firstCell = robot.from(row).lookup(".table-cell").queryAllAs(TableCell.class).stream()
+                .min(Comparator.comparingDouble(cell -> cell.localToScene(0, 0).getX()))
+                .orElseThrow();
+        robot.clickOn(firstCell);
+    }
+}
