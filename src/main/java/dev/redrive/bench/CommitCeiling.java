@@ -32,7 +32,8 @@ final class CommitCeiling {
             long started = System.nanoTime();
             for (int t = 0; t < threads; t++) {
                 int thread = t;
-                counts.add(pool.submit(() -> commitUntilStopped(database, "ceiling-" + thread + "-", running)));
+                counts.add(pool.submit(() -> commitUntilStopped(database, "ceiling-" + started + "-" + thread + "-",
+                        running)));
             }
             Thread.sleep(duration.toMillis());
             running.set(false);

@@ -15,16 +15,20 @@ import java.util.Locale;
 /**
  * Measures the worker's throughput against the commit ceiling of the same PostgreSQL, in one run:
  * <ol>
- *   <li>the baseline: single-row autocommit transactions per second from as many connections as the worker uses;</li>
+ *   <li>the baseline: single-row autocommit transactions per second from as many connections as the worker uses,
+ *   measured right before and right after the worker (on a shared machine the load moves; the ratio is taken against
+ *   the mean of the two, and both are printed so that a run whose load changed underneath shows it);</li>
  *   <li>the worker: {@code operations} dispatches published beforehand, then timed from start until every operation
  *   has SUCCEEDED, with a tool that answers at once; the server's commit counter gives transactions per operation
- *   (PostgreSQL counts read-only transactions too, so this is an upper bound on write commits).</li>
+ *   (PostgreSQL counts read-only transactions too, and those of every other session on the same database, so this is
+ *   an upper bound on the worker's write commits).</li>
  * </ol>
  * It runs in a throw-away namespace, dropped afterwards.
  */
 public final class WorkerBenchmark {
     private static final String SUCCEEDED = "SELECT count(*) FROM operations WHERE status = 'SUCCEEDED'";
     private static final String COMMITS = "SELECT xact_commit FROM pg_stat_database WHERE datname = current_database()";
+    private static final Duration CEILING_RUN = Duration.ofSeconds(4);
 
     private final RedriveConfig config;
     private final int operations;
@@ -44,11 +48,19 @@ public final class WorkerBenchmark {
             redis.deleteNamespaceKeys();
             admin.migrate();
             try {
-                double ceiling = CommitCeiling.commitsPerSecond(admin, concurrency, Duration.ofSeconds(5));
-                out.printf(Locale.ROOT, "baseline: PostgreSQL commits %.0f single-row transactions/s from %d connections%n",
-                        ceiling, concurrency);
                 publish(admin, redis);
-                return measureWorker(admin, redis, ceiling);
+                double before = CommitCeiling.commitsPerSecond(admin, concurrency, CEILING_RUN);
+                out.printf(Locale.ROOT, "baseline: PostgreSQL commits %.0f single-row transactions/s from %d connections%n",
+                        before, concurrency);
+                Measured worker = measureWorker(admin, redis);
+                double after = CommitCeiling.commitsPerSecond(admin, concurrency, CEILING_RUN);
+                out.printf(Locale.ROOT, "baseline: %.0f transactions/s again after the worker; mean %.0f%n", after,
+                        (before + after) / 2);
+                Result result = new Result(worker.operationsPerSecond(), (before + after) / 2,
+                        worker.commitsPerOperation());
+                out.printf(Locale.ROOT, "ratio:    %.2fx of the commit ceiling (target >= 0.60x), %.2f commits/operation (target <= 1.20)%n",
+                        result.ratio(), result.commitsPerOperation());
+                return result;
             } finally {
                 admin.dropSchema();
                 redis.deleteNamespaceKeys();
@@ -65,7 +77,10 @@ public final class WorkerBenchmark {
         out.printf(Locale.ROOT, "published %d dispatches%n", operations);
     }
 
-    private Result measureWorker(Database admin, Redis redis, double ceiling) throws Exception {
+    private record Measured(double operationsPerSecond, double commitsPerOperation) {
+    }
+
+    private Measured measureWorker(Database admin, Redis redis) throws Exception {
         long commitsBefore;
         long started;
         long finished;
@@ -87,12 +102,10 @@ public final class WorkerBenchmark {
         // Closing the worker's pool ends its sessions, which flushes their statistics to the server's counters.
         long commits = settledCommits(admin) - commitsBefore;
         double seconds = (finished - started) / 1e9;
-        Result result = new Result(operations / seconds, ceiling, (double) commits / operations);
+        Measured measured = new Measured(operations / seconds, (double) commits / operations);
         out.printf(Locale.ROOT, "worker:   %d operations in %.2f s = %.0f operations/s, %.2f server transactions per operation (reads included)%n",
-                operations, seconds, result.operationsPerSecond(), result.commitsPerOperation());
-        out.printf(Locale.ROOT, "ratio:    %.2fx of the commit ceiling (target >= 0.60x), %.2f commits/operation (target <= 1.20)%n",
-                result.ratio(), result.commitsPerOperation());
-        return result;
+                operations, seconds, measured.operationsPerSecond(), measured.commitsPerOperation());
+        return measured;
     }
 
     private static long serverCommits(Database database) {

@@ -209,7 +209,11 @@ public final class Worker {
             return this;
         }
 
-        /** After this many deliveries that crashed the handler an entry is dead-lettered (default 5). */
+        /**
+         * After this many deliveries that claimed an operation without settling it (the handler crashed, the worker
+         * died) it is dead-lettered (default 5). Deliveries skipped because another worker holds a live lease do not
+         * count, however often the broker redelivers them.
+         */
         public Builder deliveryLimit(int deliveryLimit) {
             this.deliveryLimit = atLeastOne(deliveryLimit, "deliveryLimit");
             return this;

@@ -7,8 +7,6 @@ import java.util.UUID;
  *
  * @param deliveryId       the stream entry the lease is taken for
  * @param redriveCommandId the command the dispatch carries, null for an ordinary dispatch
- * @param takeover         the operation was seen RUNNING under an expired lease
  */
-public record ClaimRequest(String operationId, int attempt, String deliveryId, UUID redriveCommandId,
-                           boolean takeover) {
+public record ClaimRequest(String operationId, int attempt, String deliveryId, UUID redriveCommandId) {
 }

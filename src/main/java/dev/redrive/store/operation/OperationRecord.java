@@ -11,7 +11,8 @@ import java.util.UUID;
 /**
  * What PostgreSQL knows about one operation when a dispatch for it arrives: the facts a worker checks before it
  * makes a side effect. {@code commandStatus} and {@code commandToAttempt} describe the redrive command named by
- * {@code redriveCommandId}, {@code lastDeliveryId} the stream entry of the newest attempt row.
+ * {@code redriveCommandId}, {@code lastDeliveryId} the stream entry of the newest attempt row,
+ * {@code processingDeliveries} how many deliveries have claimed the operation since it last settled.
  */
 public record OperationRecord(
         String operationId,
@@ -39,7 +40,8 @@ public record OperationRecord(
         String commandStatus,
         Integer commandToAttempt,
         String lastDeliveryId,
-        Instant updatedAt) {
+        Instant updatedAt,
+        int processingDeliveries) {
 
     /** Another worker (or another delivery in this one) holds a lease that has not expired yet. */
     public boolean leaseIsLive(Instant now) {

@@ -32,67 +32,87 @@ import java.util.UUID;
 public final class OperationStore {
     private static final ObjectMapper JSON = new ObjectMapper();
 
-    private static final String LOAD = """
+    /*
+     * One statement per batch of dispatches: claims the leases asked for and reads the facts of every operation named,
+     * as they were before the claim (the outer SELECT sees the statement's snapshot, not the CTE's update). A row is
+     * claimed only when its status may become RUNNING, its run is still running, a RUNNING row's lease has expired, a
+     * scheduled retry is due, the attempt is not older than the record's, and a redrive command (if the record names
+     * one) is the one the dispatch carries and still open: everything the worker's eligibility rules ask of a claim
+     * that the facts decide. Each claim bumps the fencing token and counts a processing delivery; a claimed redrive
+     * command becomes EXECUTING in the same statement.
+     */
+    private static final String CLAIM_AND_LOAD = """
+            WITH requested AS (
+                SELECT * FROM unnest(?::text[], ?::text[]::int[], ?::text[], ?::text[]::uuid[])
+                           AS r(operation_id, attempt, delivery_id, command_id)),
+            claimed AS (
+                UPDATE operations o
+                   SET status = 'RUNNING', attempt = r.attempt, lease_owner = ?, lease_delivery_id = r.delivery_id,
+                       lease_expires_at = ?, fencing_token = o.fencing_token + 1, next_eligible_at = NULL,
+                       processing_deliveries = o.processing_deliveries + 1, updated_at = ?
+                  FROM requested r, runs
+                 WHERE o.operation_id = r.operation_id
+                   AND runs.run_id = o.run_id AND runs.status = 'RUNNING'
+                   AND o.status = ANY (?)
+                   AND o.attempt <= r.attempt
+                   AND (o.status <> 'RUNNING' OR o.lease_expires_at IS NULL OR o.lease_expires_at <= ?)
+                   AND (o.status <> 'RETRY_SCHEDULED' OR o.next_eligible_at IS NULL OR o.next_eligible_at <= ?)
+                   AND o.redrive_command_id IS NOT DISTINCT FROM r.command_id
+                   AND (r.command_id IS NULL OR EXISTS (
+                           SELECT 1 FROM redrive_commands c
+                            WHERE c.command_id = r.command_id AND c.status IN ('ISSUED', 'EXECUTING')
+                              AND c.to_attempt = r.attempt AND o.attempt = r.attempt))
+                RETURNING o.operation_id, o.attempt, o.fencing_token, o.redrive_command_id, o.processing_deliveries),
+            executing AS (
+                UPDATE redrive_commands c SET status = 'EXECUTING', executed_at = ?
+                  FROM claimed
+                 WHERE c.command_id = claimed.redrive_command_id AND c.status = 'ISSUED')
             SELECT o.*, r.status AS run_status, c.status AS command_status, c.to_attempt AS command_to_attempt,
                    (SELECT a.delivery_id FROM attempts a WHERE a.operation_id = o.operation_id
-                     ORDER BY a.id DESC LIMIT 1) AS last_delivery_id
+                     ORDER BY a.id DESC LIMIT 1) AS last_delivery_id,
+                   cl.attempt AS claimed_attempt, cl.fencing_token AS claimed_fencing_token,
+                   cl.processing_deliveries AS claimed_processing_deliveries
               FROM operations o
               JOIN runs r ON r.run_id = o.run_id
               LEFT JOIN redrive_commands c ON c.command_id = o.redrive_command_id
+              LEFT JOIN claimed cl ON cl.operation_id = o.operation_id
              WHERE o.operation_id = ANY (?)
             """;
 
     /*
-     * One statement claims the whole batch. A row is claimed only when its status may become RUNNING, its run is
-     * still running, a RUNNING row's lease has expired, a scheduled retry is due, the attempt is not older than the
-     * record's, and a redrive command (if the record names one) is the one the dispatch carries and still open.
+     * One statement finishes a whole group of attempts and writes their attempt rows; a row whose fencing token moved on
+     * is neither finished nor given an attempt row, and is not returned. Settling resets the processing deliveries.
      */
-    private static final String CLAIM = """
-            UPDATE operations o
-               SET status = 'RUNNING', attempt = r.attempt, lease_owner = ?, lease_delivery_id = r.delivery_id,
-                   lease_expires_at = ?, fencing_token = o.fencing_token + 1, next_eligible_at = NULL, updated_at = ?
-              FROM unnest(?::text[], ?::text[]::int[], ?::text[], ?::text[]::uuid[])
-                       AS r(operation_id, attempt, delivery_id, command_id),
-                   runs
-             WHERE o.operation_id = r.operation_id
-               AND runs.run_id = o.run_id AND runs.status = 'RUNNING'
-               AND o.status = ANY (?)
-               AND o.attempt <= r.attempt
-               AND (o.status <> 'RUNNING' OR o.lease_expires_at IS NULL OR o.lease_expires_at <= ?)
-               AND (o.status <> 'RETRY_SCHEDULED' OR o.next_eligible_at IS NULL OR o.next_eligible_at <= ?)
-               AND o.redrive_command_id IS NOT DISTINCT FROM r.command_id
-               AND (r.command_id IS NULL OR EXISTS (
-                       SELECT 1 FROM redrive_commands c
-                        WHERE c.command_id = r.command_id AND c.status IN ('ISSUED', 'EXECUTING')
-                          AND c.to_attempt = r.attempt AND o.attempt = r.attempt))
-            RETURNING o.operation_id, o.attempt, o.fencing_token, o.redrive_command_id
-            """;
-
-    private static final String COMMAND_EXECUTING = """
-            UPDATE redrive_commands SET status = 'EXECUTING', executed_at = ?
-             WHERE command_id = ANY (?::text[]::uuid[]) AND status = 'ISSUED'
-            """;
-
-    /* One statement finishes a whole group of attempts; a row whose fencing token moved on is simply not returned. */
     private static final String FINISH = """
-            UPDATE operations o
-               SET status = v.status, attempt = v.attempt, result = COALESCE(v.result, o.result),
-                   side_effect = v.side_effect, last_error_class = v.last_error_class,
-                   next_eligible_at = v.next_eligible_at, redrive_command_id = v.command_id, lease_owner = NULL,
-                   lease_delivery_id = NULL, lease_expires_at = NULL, updated_at = v.finished_at
-              FROM unnest(?::text[], ?::text[]::bigint[], ?::text[], ?::text[]::int[], ?::text[]::jsonb[], ?::text[],
-                          ?::text[], ?::text[]::timestamptz[], ?::text[]::uuid[], ?::text[]::timestamptz[])
-                       AS v(operation_id, fencing_token, status, attempt, result, side_effect, last_error_class,
-                            next_eligible_at, command_id, finished_at)
-             WHERE o.operation_id = v.operation_id AND o.fencing_token = v.fencing_token AND o.status = 'RUNNING'
-            RETURNING o.operation_id
-            """;
-
-    private static final String INSERT_ATTEMPT = """
-            INSERT INTO attempts (operation_id, attempt, delivery_id, delivery_count, consumer, fencing_token,
-                                  redrive_command_id, started_at, finished_at, outcome, error_class, error_code,
-                                  error_message, retry_after_ms, next_eligible_at, side_effect)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            WITH v AS (
+                SELECT * FROM unnest(?::text[], ?::text[]::bigint[], ?::text[], ?::text[]::int[], ?::text[]::jsonb[],
+                                     ?::text[], ?::text[], ?::text[]::timestamptz[], ?::text[]::uuid[],
+                                     ?::text[]::timestamptz[], ?::text[]::int[], ?::text[], ?::text[]::int[], ?::text[],
+                                     ?::text[]::uuid[], ?::text[]::timestamptz[], ?::text[], ?::text[],
+                                     ?::text[]::bigint[])
+                           AS v(operation_id, fencing_token, status, next_attempt, result, side_effect, error_class,
+                                next_eligible_at, command_id, finished_at, attempt, delivery_id, delivery_count,
+                                consumer, lease_command_id, started_at, error_code, error_message, retry_after_ms)),
+            finished AS (
+                UPDATE operations o
+                   SET status = v.status, attempt = v.next_attempt, result = COALESCE(v.result, o.result),
+                       side_effect = v.side_effect,
+                       last_error_class = CASE WHEN v.status = 'SUCCEEDED' THEN NULL ELSE v.error_class END,
+                       next_eligible_at = v.next_eligible_at, redrive_command_id = v.command_id, lease_owner = NULL,
+                       lease_delivery_id = NULL, lease_expires_at = NULL, processing_deliveries = 0,
+                       updated_at = v.finished_at
+                  FROM v
+                 WHERE o.operation_id = v.operation_id AND o.fencing_token = v.fencing_token AND o.status = 'RUNNING'
+                RETURNING o.operation_id),
+            recorded AS (
+                INSERT INTO attempts (operation_id, attempt, delivery_id, delivery_count, consumer, fencing_token,
+                                      redrive_command_id, started_at, finished_at, outcome, error_class, error_code,
+                                      error_message, retry_after_ms, next_eligible_at, side_effect)
+                SELECT v.operation_id, v.attempt, v.delivery_id, v.delivery_count, v.consumer, v.fencing_token,
+                       v.lease_command_id, v.started_at, v.finished_at, v.status, v.error_class, v.error_code,
+                       v.error_message, v.retry_after_ms, v.next_eligible_at, v.side_effect
+                  FROM v JOIN finished f ON f.operation_id = v.operation_id)
+            SELECT operation_id FROM finished
             """;
 
     private static final String INSERT_RECONCILIATION = """
@@ -183,83 +203,93 @@ public final class OperationStore {
 
     /** The records of the given operations with their run's status, in one query; unknown ids are absent. */
     public Map<String, OperationRecord> load(Collection<String> operationIds) {
-        Map<String, OperationRecord> records = new LinkedHashMap<>();
-        if (operationIds.isEmpty()) {
-            return records;
-        }
-        for (OperationRecord record : jdbc.query(LOAD, OperationStore::record, (Object) operationIds.toArray(String[]::new))) {
-            records.put(record.operationId(), record);
-        }
-        return records;
+        return claimAndLoad(operationIds, List.of(), null, null, Duration.ZERO).records();
     }
 
     /**
-     * Claims leases for a batch in one statement that bumps each fencing token. Requests that lost (another worker
-     * holds a live lease, the run ended, the command is not valid any more, ...) are simply absent from the answer.
-     * Claimed redrive commands become EXECUTING in the same transaction.
+     * Claims leases for {@code claims} and reads the facts of every operation in {@code operationIds} (which should
+     * include the claimed ones), in one statement: one round trip, one commit. Each claim bumps the fencing token and
+     * counts a processing delivery; claims that lost (another worker holds a live lease, the run ended, the command is
+     * not valid any more, ...) are simply absent from the leases. The records show each operation as it was before
+     * this statement's claims, which is what the eligibility rules are asked about.
      */
-    public List<Lease> claim(List<ClaimRequest> requests, String owner, Instant now, Duration leaseDuration) {
-        if (requests.isEmpty()) {
-            return List.of();
+    public Sighting claimAndLoad(Collection<String> operationIds, List<ClaimRequest> claims, String owner, Instant now,
+                                 Duration leaseDuration) {
+        if (operationIds.isEmpty()) {
+            return new Sighting(Map.of(), Map.of());
         }
-        Map<String, ClaimRequest> byOperation = new LinkedHashMap<>();
-        for (ClaimRequest request : requests) {
-            if (byOperation.putIfAbsent(request.operationId(), request) != null) {
-                throw new IllegalArgumentException("one claim per operation per batch, twice: " + request.operationId());
+        Set<String> seen = new HashSet<>();
+        for (ClaimRequest claim : claims) {
+            if (!seen.add(claim.operationId())) {
+                throw new IllegalArgumentException("one claim per operation per batch, twice: " + claim.operationId());
             }
         }
-        Instant expiresAt = now.plus(leaseDuration);
-        String[] ids = byOperation.keySet().toArray(String[]::new);
-        String[] attempts = requests.stream().map(r -> Integer.toString(r.attempt())).toArray(String[]::new);
-        String[] deliveries = requests.stream().map(ClaimRequest::deliveryId).toArray(String[]::new);
-        String[] commands = requests.stream().map(r -> r.redriveCommandId() == null ? null : r.redriveCommandId().toString())
+        Instant expiresAt = now == null ? null : now.plus(leaseDuration);
+        String[] ids = claims.stream().map(ClaimRequest::operationId).toArray(String[]::new);
+        String[] attempts = claims.stream().map(claim -> Integer.toString(claim.attempt())).toArray(String[]::new);
+        String[] deliveries = claims.stream().map(ClaimRequest::deliveryId).toArray(String[]::new);
+        String[] commands = claims.stream()
+                .map(claim -> claim.redriveCommandId() == null ? null : claim.redriveCommandId().toString())
                 .toArray(String[]::new);
-        return jdbc.inTransaction(() -> {
-            List<Lease> leases = jdbc.query(CLAIM,
-                    row -> new Lease(row.getString("operation_id"), row.getInt("attempt"), owner,
-                            row.getLong("fencing_token"), now, expiresAt,
-                            row.getObject("redrive_command_id", UUID.class),
-                            byOperation.get(row.getString("operation_id")).takeover()),
-                    owner, expiresAt, now, ids, attempts, deliveries, commands,
-                    OperationStatus.allowedBefore(OperationStatus.RUNNING), now, now);
-            String[] claimedCommands = leases.stream().filter(lease -> lease.redriveCommandId() != null)
-                    .map(lease -> lease.redriveCommandId().toString()).toArray(String[]::new);
-            if (claimedCommands.length > 0) {
-                jdbc.update(COMMAND_EXECUTING, now, claimedCommands);
+        Map<String, OperationRecord> records = new LinkedHashMap<>();
+        Map<String, Lease> leases = new LinkedHashMap<>();
+        jdbc.query(CLAIM_AND_LOAD, row -> {
+            OperationRecord record = record(row);
+            records.put(record.operationId(), record);
+            long fencingToken = row.getLong("claimed_fencing_token");
+            if (!row.wasNull()) {
+                leases.put(record.operationId(), new Lease(record.operationId(), row.getInt("claimed_attempt"), owner,
+                        fencingToken, now, expiresAt, record.redriveCommandId(),
+                        record.status() == OperationStatus.RUNNING, row.getInt("claimed_processing_deliveries")));
             }
-            return leases;
-        });
+            return record;
+        }, ids, attempts, deliveries, commands, owner, expiresAt, now,
+                OperationStatus.allowedBefore(OperationStatus.RUNNING), now, now, now,
+                operationIds.toArray(String[]::new));
+        return new Sighting(records, leases);
     }
 
     /**
-     * Commits finished attempts in one transaction. Each commit is guarded by its fencing token: a worker whose lease
-     * was taken over gets {@code committed = false} for that operation and writes nothing for it. Status changes and
-     * attempt rows go as one JDBC batch each.
+     * What one batch learnt: the facts of each operation before the batch's claims, and the leases it won.
+     *
+     * @param records by operation id; operations never recorded are absent
+     * @param leases  by operation id, for the claims that won
+     */
+    public record Sighting(Map<String, OperationRecord> records, Map<String, Lease> leases) {
+    }
+
+    /**
+     * Commits finished attempts: status changes and attempt rows in one statement, each guarded by its fencing token
+     * (a worker whose lease was taken over gets {@code committed = false} for that operation and writes nothing for
+     * it). A group that also records a reconciliation, settles a redrive command or enters the DLQ needs more
+     * statements; then they all run in one transaction.
      */
     public List<CommitResult> commit(List<AttemptCommit> commits) {
         if (commits.isEmpty()) {
             return List.of();
         }
-        return jdbc.inTransaction(() -> {
-            Set<String> finished = new HashSet<>(jdbc.query(FINISH, row -> row.getString(1), finishParameters(commits)));
-            List<AttemptCommit> committed = commits.stream()
-                    .filter(commit -> finished.contains(commit.lease().operationId())).toList();
-            jdbc.batch(INSERT_ATTEMPT, committed.stream().map(OperationStore::attemptParameters).toList());
-            jdbc.batch(INSERT_RECONCILIATION, committed.stream().filter(commit -> commit.reconciliation() != null)
-                    .map(OperationStore::reconciliationParameters).toList());
-            List<CommitResult> results = new ArrayList<>(commits.size());
-            for (AttemptCommit commit : commits) {
-                boolean done = finished.contains(commit.lease().operationId());
-                results.add(new CommitResult(commit, done, done ? afterFinish(commit) : null));
-            }
-            return results;
-        });
+        boolean oneStatement = commits.stream().allMatch(commit -> commit.reconciliation() == null
+                && commit.lease().redriveCommandId() == null && commit.outcome() != OperationStatus.DEAD_LETTERED);
+        return oneStatement ? finish(commits) : jdbc.inTransaction(() -> finish(commits));
+    }
+
+    private List<CommitResult> finish(List<AttemptCommit> commits) {
+        Set<String> finished = new HashSet<>(jdbc.query(FINISH, row -> row.getString(1), finishParameters(commits)));
+        jdbc.batch(INSERT_RECONCILIATION, commits.stream()
+                .filter(commit -> commit.reconciliation() != null && finished.contains(commit.lease().operationId()))
+                .map(OperationStore::reconciliationParameters).toList());
+        List<CommitResult> results = new ArrayList<>(commits.size());
+        for (AttemptCommit commit : commits) {
+            boolean done = finished.contains(commit.lease().operationId());
+            results.add(new CommitResult(commit, done, done ? afterFinish(commit) : null));
+        }
+        return results;
     }
 
     /** The FINISH statement's columns, one array each, one element per commit. */
     private static Object[] finishParameters(List<AttemptCommit> commits) {
         int n = commits.size();
-        String[][] columns = new String[10][n];
+        String[][] columns = new String[19][n];
         Set<String> seen = new HashSet<>();
         for (int i = 0; i < n; i++) {
             AttemptCommit commit = commits.get(i);
@@ -270,20 +300,33 @@ public final class OperationStore {
             OperationStatus outcome = commit.outcome();
             boolean retry = outcome == OperationStatus.RETRY_SCHEDULED;
             UUID keptCommand = retry ? null : lease.redriveCommandId();
-            FailureClass errorClass = commit.error() == null || outcome == OperationStatus.SUCCEEDED
-                    ? null : commit.error().failureClass();
+            AttemptError error = commit.error();
+            DeliveryInfo delivery = commit.delivery();
             columns[0][i] = lease.operationId();
             columns[1][i] = Long.toString(lease.fencingToken());
             columns[2][i] = outcome.name();
             columns[3][i] = Integer.toString(retry ? lease.attempt() + 1 : lease.attempt());
             columns[4][i] = commit.result();
             columns[5][i] = commit.sideEffect().name();
-            columns[6][i] = errorClass == null ? null : errorClass.name();
-            columns[7][i] = commit.nextEligibleAt() == null ? null : commit.nextEligibleAt().toString();
+            columns[6][i] = error == null ? null : error.failureClass().name();
+            columns[7][i] = text(commit.nextEligibleAt());
             columns[8][i] = keptCommand == null ? null : keptCommand.toString();
             columns[9][i] = commit.finishedAt().toString();
+            columns[10][i] = Integer.toString(lease.attempt());
+            columns[11][i] = delivery == null ? null : delivery.entryId();
+            columns[12][i] = delivery == null ? null : Long.toString(delivery.deliveryCount());
+            columns[13][i] = lease.owner();
+            columns[14][i] = lease.redriveCommandId() == null ? null : lease.redriveCommandId().toString();
+            columns[15][i] = text(lease.claimedAt());
+            columns[16][i] = error == null ? null : error.code();
+            columns[17][i] = error == null ? null : error.message();
+            columns[18][i] = commit.retryAfter() == null ? null : Long.toString(commit.retryAfter().toMillis());
         }
         return columns;
+    }
+
+    private static String text(Instant instant) {
+        return instant == null ? null : instant.toString();
     }
 
     /** What a committed attempt changes beyond its operation row: its redrive command and its DLQ entry. */
@@ -294,22 +337,6 @@ public final class OperationStore {
                     commit.finishedAt(), lease.redriveCommandId());
         }
         return commit.outcome() == OperationStatus.DEAD_LETTERED ? deadLetters.enterForOperation(commit) : null;
-    }
-
-    private static Object[] attemptParameters(AttemptCommit commit) {
-        Lease lease = commit.lease();
-        DeliveryInfo delivery = commit.delivery();
-        AttemptError error = commit.error();
-        return new Object[]{lease.operationId(), lease.attempt(),
-                delivery == null ? null : delivery.entryId(),
-                delivery == null ? null : (int) delivery.deliveryCount(),
-                lease.owner(), lease.fencingToken(), lease.redriveCommandId(), lease.claimedAt(), commit.finishedAt(),
-                commit.outcome().name(),
-                error == null ? null : error.failureClass().name(),
-                error == null ? null : error.code(),
-                error == null ? null : error.message(),
-                commit.retryAfter() == null ? null : commit.retryAfter().toMillis(),
-                commit.nextEligibleAt(), commit.sideEffect().name()};
     }
 
     private static Object[] reconciliationParameters(AttemptCommit commit) {
@@ -445,6 +472,7 @@ public final class OperationStore {
                 row.getString("command_status"),
                 Jdbc.nullableInt(row, "command_to_attempt"),
                 row.getString("last_delivery_id"),
-                Jdbc.instant(row, "updated_at"));
+                Jdbc.instant(row, "updated_at"),
+                row.getInt("processing_deliveries"));
     }
 }

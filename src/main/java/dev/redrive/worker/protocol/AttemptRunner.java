@@ -93,12 +93,15 @@ final class AttemptRunner {
                 retryAfter, nextEligibleAt, sideEffect, reconciliation, null);
     }
 
-    /** Dead-letters a delivery that crashed the handler too often, with the history of its crashed deliveries. */
-    AttemptCommit poison(Job job, String deliveryHistory, int deliveryLimit) {
+    /**
+     * Dead-letters a message that {@code failedDeliveries} deliveries claimed without settling (the handler crashed, or
+     * the worker died), with the history of its crashed deliveries.
+     */
+    AttemptCommit poison(Job job, String deliveryHistory, int failedDeliveries, int deliveryLimit) {
         boolean mayHaveActed = job.lease().takeover() || DeliveryHistory.anyInTool(deliveryHistory);
         FailureClass failureClass = mayHaveActed ? FailureClass.UNKNOWN_SIDE_EFFECT : FailureClass.INVALID_INPUT;
-        AttemptError error = new AttemptError(failureClass, "delivery_limit", "delivered "
-                + job.delivery().deliveryCount() + " times (limit " + deliveryLimit + ") without the handler settling it");
+        AttemptError error = new AttemptError(failureClass, "delivery_limit", "processed " + failedDeliveries
+                + " times (limit " + deliveryLimit + ") without the handler settling it");
         return deadLetterWithHistory(job, error, mayHaveActed ? SideEffectState.POSSIBLE : SideEffectState.NONE, null,
                 deliveryHistory);
     }

@@ -31,7 +31,8 @@ import java.util.concurrent.TimeUnit;
  */
 final class Committer {
     private static final Logger LOG = LoggerFactory.getLogger(Committer.class);
-    private static final int MAX_GROUP = 256;
+    /** The most attempts one commit carries. */
+    static final int MAX_GROUP = 256;
 
     private final BlockingQueue<AttemptEnd> ended = new LinkedBlockingQueue<>();
     private final OperationStore store;
@@ -116,8 +117,8 @@ final class Committer {
                 job.delivery().deliveryCount(), crashed.error());
         try {
             String deliveries = history.recordCrash(job.delivery(), crashed.error(), crashed.inTool(), now());
-            if (job.delivery().deliveryCount() >= deliveryLimit) {
-                return runner.poison(job, deliveries, deliveryLimit);
+            if (job.lease().processingDeliveries() >= deliveryLimit) {
+                return runner.poison(job, deliveries, job.lease().processingDeliveries(), deliveryLimit);
             }
             store.release(job.lease(), now());
         } catch (RuntimeException e) {
@@ -165,8 +166,8 @@ final class Committer {
                 acks.add(job.delivery().entryId());
             }
             retryQueue.schedule(retries);
-            stream.ack(acks);
             history.forget(acks);
+            stream.ack(acks);
         } catch (RuntimeException e) {
             LOG.warn("Redis refused the follow-up of a commit; the entries stay pending and are repaired on redelivery", e);
         }

@@ -5,6 +5,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.redrive.broker.Redis;
 import dev.redrive.worker.stream.Delivery;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import java.time.Duration;
 import java.time.Instant;
@@ -17,6 +19,7 @@ import java.util.Map;
  * business state) until the entry is settled; a poison message's DLQ entry carries them as its delivery history.
  */
 final class DeliveryHistory {
+    private static final Logger LOG = LoggerFactory.getLogger(DeliveryHistory.class);
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final Duration KEEP = Duration.ofDays(7);
     private static final int MAX_MESSAGE = 1000;
@@ -68,9 +71,17 @@ final class DeliveryHistory {
         }
     }
 
+    /**
+     * Drops the histories of settled entries without waiting for the answer, so that the command rides along with
+     * whatever is sent next on the connection (the ack); a history left behind expires by itself.
+     */
     void forget(List<String> entryIds) {
         if (!entryIds.isEmpty()) {
-            redis.sync().del(entryIds.stream().map(this::key).toArray(String[]::new));
+            redis.connection().async().del(entryIds.stream().map(this::key).toArray(String[]::new))
+                    .exceptionally(failure -> {
+                        LOG.debug("could not drop delivery histories; they expire by themselves", failure);
+                        return null;
+                    });
         }
     }
 

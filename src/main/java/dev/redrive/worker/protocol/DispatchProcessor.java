@@ -28,19 +28,22 @@ import org.slf4j.LoggerFactory;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ExecutorService;
 
 /**
- * The per-message protocol, applied to a batch of deliveries at once: validate, load the facts (one query), record
- * unknown operations, decide, write the discards / deferrals (one transaction each), ack what needs no tool call,
- * claim the rest (one statement) and hand each claimed attempt to the tool pool.
+ * The per-message protocol, applied to a batch of deliveries at once: validate, claim what the facts allow and read
+ * the facts (one statement; operations seen for the first time are recorded and go through a second), decide, write
+ * the discards / deferrals (one transaction each), ack what needs no tool call, and hand each claimed attempt to the
+ * tool pool.
  */
 final class DispatchProcessor {
     private static final Logger LOG = LoggerFactory.getLogger(DispatchProcessor.class);
@@ -78,9 +81,17 @@ final class DispatchProcessor {
     }
 
     private record Incoming(Delivery delivery, DispatchEnvelope envelope) {
+        String operationId() {
+            return envelope.operationId().value();
+        }
+
+        String entryId() {
+            return delivery.entryId();
+        }
     }
 
-    private record Decided(Incoming incoming, OperationRecord record, boolean poison) {
+    /** A delivery whose claim won, with the facts as they were before it. */
+    private record Claimed(Incoming incoming, OperationRecord record, Lease lease, boolean poison) {
     }
 
     void process(List<Delivery> deliveries) {
@@ -106,19 +117,58 @@ final class DispatchProcessor {
         }
         deadLetterInvalid(invalid, acks);
 
-        Map<String, OperationRecord> records = loadOrRecord(valid);
+        // The claim goes with the read of the facts, in one statement. Asked for: of each operation that no attempt
+        // here is handling, the delivery with the newest attempt, when its tool's gate admits a call. The statement
+        // claims only what the facts allow; the eligibility rules then judge every delivery on the facts as they were
+        // before the claim.
+        Map<String, String> handledHere = new HashMap<>();
+        Map<String, Incoming> candidates = new LinkedHashMap<>();
+        Map<Incoming, ToolGate.Closed> gated = new HashMap<>();
+        for (Incoming incoming : valid) {
+            String operationId = incoming.operationId();
+            Incoming candidate = candidates.get(operationId);
+            if (candidate != null && incoming.envelope().attempt() > candidate.envelope().attempt()) {
+                candidates.put(operationId, incoming);
+            }
+            if (handledHere.containsKey(operationId) || candidate != null) {
+                continue;
+            }
+            String localEntry = inFlight.entryOf(operationId);
+            if (localEntry != null) {
+                handledHere.put(operationId, localEntry);
+                continue;
+            }
+            ToolGate.Closed closed = settings.gate().admit(incoming.envelope().tool(), now).orElse(null);
+            if (closed == null) {
+                candidates.put(operationId, incoming);
+            } else {
+                gated.put(incoming, closed);
+            }
+        }
+        OperationStore.Sighting sighting = claimAndLoad(valid, candidates.values(), now);
+
         List<Discard> discards = new ArrayList<>();
         List<Deferral> deferrals = new ArrayList<>();
         List<DispatchEnvelope> notDue = new ArrayList<>();
         List<DeadLetterEvent> reannounce = new ArrayList<>();
-        Map<String, Decided> toClaim = new LinkedHashMap<>();
+        List<Claimed> claimed = new ArrayList<>();
         for (Incoming incoming : valid) {
-            String operationId = incoming.envelope().operationId().value();
-            OperationRecord record = records.get(operationId);
-            String entryId = incoming.delivery().entryId();
-            String localEntry = inFlight.entryOf(operationId);
-            Decided already = toClaim.get(operationId);
-            if (entryId.equals(localEntry) || already != null && already.incoming().delivery().entryId().equals(entryId)) {
+            String operationId = incoming.operationId();
+            OperationRecord record = sighting.records().get(operationId);
+            String entryId = incoming.entryId();
+            Incoming candidate = candidates.get(operationId);
+            Lease lease = sighting.leases().get(operationId);
+            if (candidate == incoming) {
+                if (lease != null) {
+                    claimed(incoming, record, lease, now).ifPresent(claimed::add);
+                    continue;
+                }
+                // The claim did not happen, so neither will the call the gate admitted.
+                settings.gate().giveBack(incoming.envelope().tool());
+            }
+            String localEntry = handledHere.get(operationId);
+            if (entryId.equals(localEntry) || candidate != null && candidate != incoming
+                    && candidate.entryId().equals(entryId)) {
                 continue;
             }
             if (localEntry != null && !heldHere(record)) {
@@ -127,7 +177,7 @@ final class DispatchProcessor {
                 // discard nor claimable while the old attempt holds the slot, so it stays pending for a re-claim.
                 continue;
             }
-            if (localEntry != null || already != null) {
+            if (localEntry != null || lease != null) {
                 discards.add(discard(incoming, "another delivery of this operation is being handled by "
                         + settings.consumerName(), false, false));
                 acks.add(entryId);
@@ -149,30 +199,44 @@ final class DispatchProcessor {
             } else if (verdict instanceof Verdict.NotDue) {
                 notDue.add(RetryEnvelopes.fromRecord(record));
                 acks.add(entryId);
-            } else if (verdict instanceof Verdict.Poison) {
-                toClaim.put(operationId, new Decided(incoming, record, true));
+            } else if (gated.containsKey(incoming)) {
+                ToolGate.Closed closed = gated.get(incoming);
+                deferrals.add(new Deferral(operationId, record.attempt(),
+                        closed.until().truncatedTo(ChronoUnit.MILLIS).plusMillis(1), closed.because()));
+                acks.add(entryId);
             } else {
-                ToolGate.Closed closed = settings.gate().admit(record.tool(), now).orElse(null);
-                if (closed == null) {
-                    toClaim.put(operationId, new Decided(incoming, record, false));
-                } else {
-                    deferrals.add(new Deferral(operationId, record.attempt(),
-                            closed.until().truncatedTo(ChronoUnit.MILLIS).plusMillis(1), closed.because()));
-                    acks.add(entryId);
-                }
+                // Claimable by the facts read, but the claim lost a race with another worker's: the entry stays
+                // pending, and a re-claim finds that worker's lease or its result.
+                LOG.debug("claim of {} for entry {} lost a race; the entry stays pending", operationId, entryId);
             }
         }
         store.recordDiscards(discards, now);
         List<Deferral> deferred = store.defer(deferrals, now);
         for (Deferral deferral : deferred) {
-            OperationRecord record = records.get(deferral.operationId());
+            OperationRecord record = sighting.records().get(deferral.operationId());
             notDue.add(RetryEnvelopes.of(record, deferral.attempt(), deferral.until(), deferral.because(),
                     record.redriveCommandId(), now));
         }
         retryQueue.schedule(notDue);
         reannounce.forEach(deadLetterStream::publish);
         stream.ack(acks);
-        claimAndRun(toClaim, now);
+        run(claimed, now);
+    }
+
+    /**
+     * A won claim goes on when the eligibility rules agree (the statement claims only what they allow: this is a
+     * guard against the two drifting apart); otherwise the lease is given back and the entry stays pending.
+     */
+    private Optional<Claimed> claimed(Incoming incoming, OperationRecord record, Lease lease, Instant now) {
+        Verdict verdict = Eligibility.decide(incoming.envelope(), record, incoming.delivery(), now,
+                settings.deliveryLimit());
+        if (verdict instanceof Verdict.Claim || verdict instanceof Verdict.Poison) {
+            return Optional.of(new Claimed(incoming, record, lease, verdict instanceof Verdict.Poison));
+        }
+        LOG.error("claimed {} for entry {} although the eligibility rules say {}; giving the lease back",
+                incoming.operationId(), incoming.entryId(), verdict);
+        store.release(lease, now);
+        return Optional.empty();
     }
 
     private void deadLetterInvalid(List<MessageDeadLetter> invalid, List<String> acks) {
@@ -183,20 +247,43 @@ final class DispatchProcessor {
         }
     }
 
-    private Map<String, OperationRecord> loadOrRecord(List<Incoming> valid) {
+    /**
+     * Claims the candidates and loads the facts of every valid delivery's operation; operations seen for the first time
+     * (published straight to Redis by another runtime) are recorded, then claimed and loaded in a second statement.
+     */
+    private OperationStore.Sighting claimAndLoad(List<Incoming> valid, Collection<Incoming> candidates, Instant now) {
         Set<String> ids = new LinkedHashSet<>();
-        valid.forEach(incoming -> ids.add(incoming.envelope().operationId().value()));
-        Map<String, OperationRecord> records = new HashMap<>(store.load(ids));
-        List<String> firstSight = new ArrayList<>();
+        valid.forEach(incoming -> ids.add(incoming.operationId()));
+        OperationStore.Sighting known = store.claimAndLoad(ids, claims(candidates), settings.consumerName(), now,
+                settings.leaseDuration());
+        Map<String, Incoming> firstSight = new LinkedHashMap<>();
         for (Incoming incoming : valid) {
-            String id = incoming.envelope().operationId().value();
-            if (!records.containsKey(id) && !firstSight.contains(id)) {
-                registry.recordIfAbsent(incoming.envelope(), OperationStatus.PENDING);
-                firstSight.add(id);
+            if (!known.records().containsKey(incoming.operationId())) {
+                firstSight.putIfAbsent(incoming.operationId(), incoming);
             }
         }
-        records.putAll(store.load(firstSight));
-        return records;
+        if (firstSight.isEmpty()) {
+            return known;
+        }
+        firstSight.values().forEach(incoming -> registry.recordIfAbsent(incoming.envelope(), OperationStatus.PENDING));
+        OperationStore.Sighting recorded = store.claimAndLoad(firstSight.keySet(), claims(candidates.stream()
+                        .filter(candidate -> firstSight.containsKey(candidate.operationId())).toList()),
+                settings.consumerName(), now, settings.leaseDuration());
+        Map<String, OperationRecord> records = new HashMap<>(known.records());
+        records.putAll(recorded.records());
+        Map<String, Lease> leases = new HashMap<>(known.leases());
+        leases.putAll(recorded.leases());
+        return new OperationStore.Sighting(records, leases);
+    }
+
+    private static List<ClaimRequest> claims(Collection<Incoming> candidates) {
+        List<ClaimRequest> claims = new ArrayList<>(candidates.size());
+        for (Incoming candidate : candidates) {
+            DispatchEnvelope envelope = candidate.envelope();
+            claims.add(new ClaimRequest(candidate.operationId(), envelope.attempt(), candidate.entryId(),
+                    envelope.redriveCommandId() == null ? null : UUID.fromString(envelope.redriveCommandId())));
+        }
+        return claims;
     }
 
     private void repair(Verdict.Repair repair, OperationRecord record, List<DispatchEnvelope> retries,
@@ -215,37 +302,27 @@ final class DispatchProcessor {
         return record.status() == OperationStatus.RUNNING && settings.consumerName().equals(record.leaseOwner());
     }
 
-    private void claimAndRun(Map<String, Decided> toClaim, Instant now) {
-        if (toClaim.isEmpty()) {
-            return;
-        }
-        List<ClaimRequest> requests = new ArrayList<>();
-        for (Decided decided : toClaim.values()) {
-            DispatchEnvelope envelope = decided.incoming().envelope();
-            requests.add(new ClaimRequest(envelope.operationId().value(), envelope.attempt(),
-                    decided.incoming().delivery().entryId(),
-                    envelope.redriveCommandId() == null ? null : UUID.fromString(envelope.redriveCommandId()),
-                    decided.record().status() == OperationStatus.RUNNING));
-        }
-        List<Lease> leases = store.claim(requests, settings.consumerName(), now, settings.leaseDuration());
-        if (leases.size() < requests.size()) {
-            LOG.debug("{} of {} claims lost a race; those entries stay pending", requests.size() - leases.size(),
-                    requests.size());
-        }
-        for (Lease lease : leases) {
-            Decided decided = toClaim.get(lease.operationId());
-            Delivery delivery = decided.incoming().delivery();
-            Job job = new Job(delivery, decided.incoming().envelope(), decided.record(), lease,
-                    settings.tools().get(decided.incoming().envelope().tool()));
-            if (!inFlight.tryAdd(delivery.entryId(), lease)) {
-                store.release(lease, now);
+    /** Hands each claimed attempt to the tool pool, or a poison message straight to the committer. */
+    private void run(List<Claimed> claimed, Instant now) {
+        for (Claimed claim : claimed) {
+            Delivery delivery = claim.incoming().delivery();
+            DispatchEnvelope envelope = claim.incoming().envelope();
+            Job job = new Job(delivery, envelope, claim.record(), claim.lease(), settings.tools().get(envelope.tool()));
+            if (!inFlight.tryAdd(delivery.entryId(), claim.lease())) {
+                store.release(claim.lease(), now);
                 continue;
             }
-            if (decided.poison()) {
-                committer.submit(new AttemptEnd.Finished(job,
-                        runner.poison(job, history.read(delivery.entryId()), settings.deliveryLimit())));
+            if (claim.poison()) {
+                AttemptEnd end = new AttemptEnd.Finished(job, runner.poison(job, history.read(delivery.entryId()),
+                        claim.record().processingDeliveries(), settings.deliveryLimit()));
+                inFlight.ended(delivery.entryId());
+                committer.submit(end);
             } else {
-                tools.execute(() -> committer.submit(runSafely(job)));
+                tools.execute(() -> {
+                    AttemptEnd end = runSafely(job);
+                    inFlight.ended(delivery.entryId());
+                    committer.submit(end);
+                });
             }
         }
     }

@@ -68,7 +68,9 @@ final class Eligibility {
             return new Verdict.NotDue(record.nextEligibleAt());
         }
         boolean takeover = record.status() == OperationStatus.RUNNING;
-        if (delivery.deliveryCount() > deliveryLimit) {
+        // Deliveries that claimed the operation and never settled it, not the broker's delivery count: that one also
+        // counts deliveries skipped while another worker held the lease, which is nothing wrong with the message.
+        if (record.processingDeliveries() >= deliveryLimit) {
             return new Verdict.Poison(takeover);
         }
         return new Verdict.Claim(takeover);

@@ -6,25 +6,38 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 
 /**
  * The attempts this worker holds leases for, by operation id, with the stream entry each came from and the lease as
- * last renewed; bounded.
+ * last renewed. Bounded twice: attempts that have not ended (running, or waiting for a pool thread) by one capacity,
+ * and all of them, ended ones waiting for their commit included, by a larger one, so that the next batch can be
+ * claimed while the last one commits without letting more attempts wait for a pool thread.
  */
 final class InFlight {
     record Held(String entryId, Lease lease) {
     }
 
     private final Map<String, Held> byOperation = new ConcurrentHashMap<>();
-    private final Semaphore slots;
+    private final Set<String> endedEntries = ConcurrentHashMap.newKeySet();
+    private final Semaphore unfinishedSlots;
+    private final Semaphore unsettledSlots;
     private final int capacity;
 
-    InFlight(int capacity) {
-        this.capacity = capacity;
-        this.slots = new Semaphore(capacity);
+    /**
+     * @param unfinished how many attempts may be running or waiting for a pool thread
+     * @param unsettled  how many may be held in all, those waiting for their commit included
+     */
+    InFlight(int unfinished, int unsettled) {
+        if (unsettled < unfinished) {
+            throw new IllegalArgumentException("unsettled attempts include the unfinished ones");
+        }
+        this.capacity = unsettled;
+        this.unfinishedSlots = new Semaphore(unfinished);
+        this.unsettledSlots = new Semaphore(unsettled);
     }
 
     /** The entry this worker is handling the operation for, or null. */
@@ -34,20 +47,34 @@ final class InFlight {
     }
 
     boolean tryAdd(String entryId, Lease lease) {
-        if (!slots.tryAcquire()) {
+        if (!unfinishedSlots.tryAcquire()) {
+            return false;
+        }
+        if (!unsettledSlots.tryAcquire()) {
+            unfinishedSlots.release();
             return false;
         }
         byOperation.put(lease.operationId(), new Held(entryId, lease));
         return true;
     }
 
-    /** Frees the slot of this entry's attempt; a later attempt of the same operation keeps its own slot. */
+    /** The attempt of this entry has ended and waits for its commit: its slot among the unfinished ones is free. */
+    void ended(String entryId) {
+        if (endedEntries.add(entryId)) {
+            unfinishedSlots.release();
+        }
+    }
+
+    /** Frees the slots of this entry's attempt; a later attempt of the same operation keeps its own. */
     void done(String operationId, String entryId) {
         Held held = byOperation.get(operationId);
         // A renewal may replace the entry between the read and the removal: read again until the removal holds.
         while (held != null && held.entryId().equals(entryId)) {
             if (byOperation.remove(operationId, held)) {
-                slots.release();
+                if (!endedEntries.remove(entryId)) {
+                    unfinishedSlots.release();
+                }
+                unsettledSlots.release();
                 return;
             }
             held = byOperation.get(operationId);
@@ -76,20 +103,31 @@ final class InFlight {
         return byOperation.values().stream().map(Held::lease).toList();
     }
 
+    /** How many more attempts may be claimed now. */
     int free() {
-        return slots.availablePermits();
+        return Math.min(unfinishedSlots.availablePermits(), unsettledSlots.availablePermits());
     }
 
     boolean isEmpty() {
-        return slots.availablePermits() == capacity;
+        return unsettledSlots.availablePermits() == capacity;
     }
 
-    /** Waits until at least one slot is free, at most {@code wait}. */
-    boolean awaitFree(Duration wait) throws InterruptedException {
-        if (slots.tryAcquire(wait.toMillis(), TimeUnit.MILLISECONDS)) {
-            slots.release();
-            return true;
+    /**
+     * Waits at most {@code wait} until {@code wanted} more attempts may be claimed, so that a claim carries a batch
+     * rather than the one slot the last ended attempt freed; returns whether at least one may be claimed then.
+     */
+    boolean awaitFree(int wanted, Duration wait) throws InterruptedException {
+        long deadline = System.nanoTime() + wait.toNanos();
+        if (unfinishedSlots.tryAcquire(wanted, wait.toNanos(), TimeUnit.NANOSECONDS)) {
+            try {
+                if (unsettledSlots.tryAcquire(wanted, Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS)) {
+                    unsettledSlots.release(wanted);
+                    return true;
+                }
+            } finally {
+                unfinishedSlots.release(wanted);
+            }
         }
-        return false;
+        return free() > 0;
     }
 }

@@ -25,7 +25,7 @@ sealed interface Verdict {
     record Claim(boolean takeover) implements Verdict {
     }
 
-    /** Delivered more often than the delivery limit without being settled: claim and dead-letter it. */
+    /** Claimed by as many deliveries as the delivery limit without being settled: claim and dead-letter it. */
     record Poison(boolean takeover) implements Verdict {
     }
 

@@ -12,7 +12,8 @@ import java.util.Map;
  * Everything a running worker is configured with (see {@code Worker.Builder} for meanings and defaults).
  *
  * @param leaseRenewalInterval how often the leases of attempts in flight are extended by a full lease duration
- * @param deliveryLimit after this many deliveries that crashed the handler, an entry is dead-lettered
+ * @param deliveryLimit after this many deliveries that claimed an operation without settling it (the handler
+ *                      crashed, the worker died), it is dead-lettered
  * @param readBlock     how long a read waits for new entries
  * @param claimInterval how often entries idle past the lease time are looked for
  * @param sweepGrace    how long an operation may wait for a worker before its dispatch is published again

@@ -32,6 +32,14 @@ public final class ToolGate {
         return states.computeIfAbsent(tool, name -> new State(budgets.get(name), now)).admit(now);
     }
 
+    /** Returns a permit {@link #admit} took for a call that is not going to be made. */
+    public void giveBack(String tool) {
+        State state = states.get(tool);
+        if (state != null) {
+            state.giveBack();
+        }
+    }
+
     /** Closes the gate of {@code tool} until {@code until} (a later pause already in force is kept). */
     public void pause(String tool, Instant until, FailureClass because) {
         states.computeIfAbsent(tool, name -> new State(budgets.get(name), until)).pause(until, because);
@@ -81,6 +89,12 @@ public final class ToolGate {
             }
             long waitNanos = (long) Math.ceil((1 - tokens) / budget.permitsPerSecond() * 1e9);
             return Optional.of(new Closed(now.plusNanos(waitNanos), FailureClass.RATE_LIMITED));
+        }
+
+        synchronized void giveBack() {
+            if (budget != null) {
+                tokens = Math.min(budget.burst(), tokens + 1);
+            }
         }
 
         synchronized void pause(Instant until, FailureClass because) {

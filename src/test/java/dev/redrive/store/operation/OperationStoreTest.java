@@ -42,12 +42,12 @@ class OperationStoreTest {
     void staleLeaseHolderCannotCommitAfterTakeover() {
         OperationId id = record("fence");
         OperationStore store = store();
-        Lease first = single(store.claim(List.of(new ClaimRequest(id.value(), 1, "1-1", null, false)), "a", t0, LEASE));
-        assertThat(store.claim(List.of(new ClaimRequest(id.value(), 1, "1-2", null, false)), "b", t0.plusSeconds(1), LEASE))
+        Lease first = single(claim(store, List.of(new ClaimRequest(id.value(), 1, "1-1", null)), "a", t0, LEASE));
+        assertThat(claim(store, List.of(new ClaimRequest(id.value(), 1, "1-2", null)), "b", t0.plusSeconds(1), LEASE))
                 .as("a live lease is not claimed twice").isEmpty();
 
         Instant afterExpiry = t0.plus(LEASE).plusSeconds(1);
-        Lease second = single(store.claim(List.of(new ClaimRequest(id.value(), 1, "1-1", null, true)), "b", afterExpiry, LEASE));
+        Lease second = single(claim(store, List.of(new ClaimRequest(id.value(), 1, "1-1", null)), "b", afterExpiry, LEASE));
         assertThat(second.fencingToken()).isGreaterThan(first.fencingToken());
 
         List<CommitResult> stale = store.commit(List.of(succeeded(first, afterExpiry)));
@@ -61,11 +61,48 @@ class OperationStoreTest {
     }
 
     @Test
+    void claimReadsTheFactsFromBeforeIt_countsProcessingDeliveriesButNotRefusedOnes_andSettlingResetsThem() {
+        OperationId id = record("processing");
+        OperationStore store = store();
+        List<String> ids = List.of(id.value());
+        List<ClaimRequest> request = List.of(new ClaimRequest(id.value(), 1, "1-1", null));
+
+        OperationStore.Sighting first = store.claimAndLoad(ids, request, "a", t0, LEASE);
+        assertThat(first.records().get(id.value()).status()).isEqualTo(OperationStatus.PENDING);
+        assertThat(first.records().get(id.value()).processingDeliveries()).isZero();
+        assertThat(first.leases().get(id.value())).satisfies(lease -> {
+            assertThat(lease.processingDeliveries()).isEqualTo(1);
+            assertThat(lease.takeover()).isFalse();
+        });
+
+        OperationStore.Sighting refused = store.claimAndLoad(ids, request, "b", t0.plusSeconds(1), LEASE);
+        assertThat(refused.leases()).as("a live lease is not claimed twice").isEmpty();
+        assertThat(refused.records().get(id.value()).leaseOwner()).isEqualTo("a");
+
+        Instant afterExpiry = t0.plus(LEASE).plusSeconds(1);
+        OperationStore.Sighting takeover = store.claimAndLoad(ids, request, "b", afterExpiry, LEASE);
+        assertThat(takeover.records().get(id.value()).status()).isEqualTo(OperationStatus.RUNNING);
+        assertThat(takeover.records().get(id.value()).processingDeliveries()).as("the refused claim did not count")
+                .isEqualTo(1);
+        Lease second = takeover.leases().get(id.value());
+        assertThat(second.processingDeliveries()).isEqualTo(2);
+        assertThat(second.takeover()).isTrue();
+
+        assertThat(store.commit(List.of(succeeded(second, afterExpiry.plusSeconds(1)))).get(0).committed()).isTrue();
+        OperationRecord settled = store.load(ids).get(id.value());
+        assertThat(settled.status()).isEqualTo(OperationStatus.SUCCEEDED);
+        assertThat(settled.processingDeliveries()).isZero();
+        assertThat(ns.database().jdbc().queryOne("SELECT consumer || '/' || fencing_token || '/' || outcome FROM attempts"
+                + " WHERE operation_id = ?", row -> row.getString(1), id.value()))
+                .contains("b/" + second.fencingToken() + "/SUCCEEDED");
+    }
+
+    @Test
     void deferral_leavesAnOperationAnotherWorkerClaimedMeanwhile_andDefersOneThatIsWaiting() {
         OperationStore store = store();
         OperationId claimed = record("defer-claimed");
         OperationId waiting = record("defer-waiting");
-        single(store.claim(List.of(new ClaimRequest(claimed.value(), 1, "1-1", null, false)), "b", t0, LEASE));
+        single(claim(store, List.of(new ClaimRequest(claimed.value(), 1, "1-1", null)), "b", t0, LEASE));
 
         Instant until = t0.plusSeconds(30);
         List<Deferral> deferred = store.defer(List.of(
@@ -85,12 +122,12 @@ class OperationStoreTest {
         OperationId held = record("renew-held");
         OperationId takenOver = record("renew-taken");
         OperationId finished = record("renew-finished");
-        List<Lease> leases = store.claim(List.of(new ClaimRequest(held.value(), 1, "1-1", null, false),
-                new ClaimRequest(takenOver.value(), 1, "1-2", null, false),
-                new ClaimRequest(finished.value(), 1, "1-3", null, false)), "a", t0, LEASE);
+        List<Lease> leases = claim(store, List.of(new ClaimRequest(held.value(), 1, "1-1", null),
+                new ClaimRequest(takenOver.value(), 1, "1-2", null),
+                new ClaimRequest(finished.value(), 1, "1-3", null)), "a", t0, LEASE);
         Map<String, Lease> byId = leases.stream().collect(Collectors.toMap(Lease::operationId, lease -> lease));
         Instant afterExpiry = t0.plus(LEASE).plusSeconds(1);
-        single(store.claim(List.of(new ClaimRequest(takenOver.value(), 1, "1-2", null, true)), "b", afterExpiry, LEASE));
+        single(claim(store, List.of(new ClaimRequest(takenOver.value(), 1, "1-2", null)), "b", afterExpiry, LEASE));
         store.commit(List.of(succeeded(byId.get(finished.value()), t0.plusSeconds(1))));
 
         Instant renewedUntil = afterExpiry.plus(LEASE);
@@ -110,7 +147,7 @@ class OperationStoreTest {
     void deadLetterKeepsAttemptHistoryAndIsWrittenOnce() {
         OperationId id = record("dead");
         OperationStore store = store();
-        Lease lease = single(store.claim(List.of(new ClaimRequest(id.value(), 1, "5-0", null, false)), "a", t0, LEASE));
+        Lease lease = single(claim(store, List.of(new ClaimRequest(id.value(), 1, "5-0", null)), "a", t0, LEASE));
         AttemptError error = new AttemptError(FailureClass.INVALID_INPUT, "http_400", "amount 12 is invalid");
         AttemptCommit commit = new AttemptCommit(lease, new DeliveryInfo("ns:dispatch", "5-0", 1, "a"),
                 OperationStatus.DEAD_LETTERED, t0.plusSeconds(1), null, error, null, null, SideEffectState.NONE, null,
@@ -136,6 +173,13 @@ class OperationStoreTest {
         return new AttemptCommit(lease, new DeliveryInfo("ns:dispatch", "1-1", 1, lease.owner()),
                 OperationStatus.SUCCEEDED, at.truncatedTo(ChronoUnit.MILLIS), "{\"ok\":true}", null, null, null,
                 SideEffectState.NONE, null, null);
+    }
+
+    /** Claims as a worker does: the facts of the same operations are read in the same statement. */
+    private static List<Lease> claim(OperationStore store, List<ClaimRequest> requests, String owner, Instant now,
+                                     Duration lease) {
+        return List.copyOf(store.claimAndLoad(requests.stream().map(ClaimRequest::operationId).toList(), requests,
+                owner, now, lease).leases().values());
     }
 
     private static Lease single(List<Lease> leases) {

@@ -33,14 +33,26 @@ class EligibilityTest {
     private static OperationRecord record(RunStatus run, OperationStatus status, int attempt, Instant leaseExpiresAt,
                                           String leaseEntry, Instant nextEligibleAt, UUID command, String commandStatus,
                                           String lastEntry) {
+        return record(run, status, attempt, leaseExpiresAt, leaseEntry, nextEligibleAt, command, commandStatus, lastEntry,
+                0);
+    }
+
+    private static OperationRecord record(RunStatus run, OperationStatus status, int attempt, Instant leaseExpiresAt,
+                                          String leaseEntry, Instant nextEligibleAt, UUID command, String commandStatus,
+                                          String lastEntry, int processingDeliveries) {
         return new OperationRecord(ID.value(), ID.runId(), run, status, attempt, "demo.charge", "1", ID.idempotencyKey(),
                 "{}", null, null, null, "test", leaseExpiresAt == null ? null : "other", leaseEntry, 1, leaseExpiresAt,
                 null, SideEffectState.NONE, null, nextEligibleAt, command, commandStatus, command == null ? null : attempt,
-                lastEntry, NOW);
+                lastEntry, NOW, processingDeliveries);
     }
 
     private static OperationRecord plain(OperationStatus status, int attempt) {
         return record(RunStatus.RUNNING, status, attempt, null, null, null, null, null, null);
+    }
+
+    /** A waiting operation that {@code deliveries} deliveries claimed without settling it. */
+    private static OperationRecord claimedWithoutSettling(int deliveries) {
+        return record(RunStatus.RUNNING, OperationStatus.PENDING, 1, null, null, null, null, null, null, deliveries);
     }
 
     private static Verdict decide(DispatchEnvelope envelope, OperationRecord record, Delivery delivery) {
@@ -122,10 +134,19 @@ class EligibilityTest {
     }
 
     @Test
-    void deliveredMoreOftenThanTheLimit_isPoison() {
-        assertThat(decide(dispatch(1, null), plain(OperationStatus.PENDING, 1), delivery("1-0", 4)))
+    void claimedAsOftenAsTheLimitWithoutSettling_isPoison() {
+        assertThat(decide(dispatch(1, null), claimedWithoutSettling(3), delivery("1-0", 4)))
                 .isEqualTo(new Verdict.Poison(false));
-        assertThat(decide(dispatch(1, null), plain(OperationStatus.PENDING, 1), delivery("1-0", 3)))
+        assertThat(decide(dispatch(1, null), claimedWithoutSettling(2), delivery("1-0", 3)))
                 .isEqualTo(new Verdict.Claim(false));
+    }
+
+    @Test
+    void deliveredMoreOftenThanTheLimit_butOnlySkippedWhileAnotherWorkerHeldTheLease_isNoPoison() {
+        assertThat(decide(dispatch(1, null), claimedWithoutSettling(1), delivery("1-0", 40)))
+                .isEqualTo(new Verdict.Claim(false));
+        OperationRecord expired = record(RunStatus.RUNNING, OperationStatus.RUNNING, 1, NOW.minusSeconds(1), "1-0", null,
+                null, null, null, 1);
+        assertThat(decide(dispatch(1, null), expired, delivery("1-0", 40))).isEqualTo(new Verdict.Claim(true));
     }
 }

@@ -25,6 +25,24 @@ class ToolGateTest {
     }
 
     @Test
+    void permitGivenBack_admitsAnotherCall_butTheBurstStaysTheCap() {
+        ToolGate gate = new ToolGate(Map.of("demo.charge", new ToolGate.ToolBudget(2, 2)));
+        assertThat(gate.admit("demo.charge", now)).isEmpty();
+        assertThat(gate.admit("demo.charge", now)).isEmpty();
+
+        gate.giveBack("demo.charge");
+        assertThat(gate.admit("demo.charge", now)).as("the call given back").isEmpty();
+        assertThat(gate.admit("demo.charge", now)).isPresent();
+
+        gate.giveBack("demo.charge");
+        gate.giveBack("demo.charge");
+        gate.giveBack("demo.charge");
+        assertThat(gate.admit("demo.charge", now)).isEmpty();
+        assertThat(gate.admit("demo.charge", now)).isEmpty();
+        assertThat(gate.admit("demo.charge", now)).as("no more than the burst").isPresent();
+    }
+
+    @Test
     void dependencyDown_closesTheWholeToolUntilTheBreakerReopens() {
         ToolGate gate = new ToolGate(Map.of());
         gate.pause("demo.charge", now.plusSeconds(5), FailureClass.DEPENDENCY_DOWN);
