@@ -10,9 +10,9 @@ import dev.redrive.triage.query.DlqCursor;
 import dev.redrive.triage.query.DlqFilter;
 import dev.redrive.triage.query.DlqOrder;
 import dev.redrive.triage.query.DlqPage;
+import dev.redrive.triage.query.DlqQueries;
 import dev.redrive.triage.query.DlqRow;
 import dev.redrive.triage.query.FingerprintGroup;
-import dev.redrive.triage.query.JdbcDlqQueries;
 import dev.redrive.triage.query.PageDirection;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
@@ -72,7 +72,7 @@ final class DlqCommand {
             PageDirection direction = position != null && position.before != null ? PageDirection.PREVIOUS : PageDirection.NEXT;
             DlqOrder order = oldestFirst ? DlqOrder.OLDEST_FIRST : DlqOrder.NEWEST_FIRST;
             try (TriageSession session = new TriageSession(connection)) {
-                JdbcDlqQueries queries = new JdbcDlqQueries(session.database());
+                DlqQueries queries = session.dlqQueries();
                 DlqPage page = queries.page(filter, order, cursor, direction, limit);
                 DlqCount count = queries.count(filter);
                 PrintWriter out = spec.commandLine().getOut();
@@ -135,7 +135,7 @@ final class DlqCommand {
         @Override
         public Integer call() {
             try (TriageSession session = new TriageSession(connection)) {
-                List<FingerprintGroup> groups = new JdbcDlqQueries(session.database()).groups(filters.filter());
+                List<FingerprintGroup> groups = session.dlqQueries().groups(filters.filter());
                 PrintWriter out = spec.commandLine().getOut();
                 if (json) {
                     ArrayNode array = TriageJson.mapper().valueToTree(groups);

@@ -2,9 +2,13 @@ package dev.redrive.cli;
 
 import dev.redrive.broker.Redis;
 import dev.redrive.config.RedriveConfig;
+import dev.redrive.report.RedactedDlqQueries;
+import dev.redrive.report.Redactor;
 import dev.redrive.store.Database;
 import dev.redrive.triage.decision.Decisions;
 import dev.redrive.triage.decision.DispatchPublisher;
+import dev.redrive.triage.query.DlqQueries;
+import dev.redrive.triage.query.JdbcDlqQueries;
 import dev.redrive.worker.client.WorkerClient;
 
 import java.time.Clock;
@@ -30,6 +34,11 @@ final class TriageSession implements AutoCloseable {
 
     Clock clock() {
         return clock;
+    }
+
+    /** The DLQ as the commands print it: error messages masked as free text (filters still see the stored text). */
+    DlqQueries dlqQueries() {
+        return new RedactedDlqQueries(new JdbcDlqQueries(database), Redactor.defaults());
     }
 
     /** Decisions that publish redrives through the worker client; Redis is connected on first use. */

@@ -3,7 +3,6 @@ package dev.redrive.console;
 import dev.redrive.console.concurrent.UiExecutor;
 import dev.redrive.console.detail.OperationDetailView;
 import dev.redrive.console.detail.OperationDetailViewModel;
-import dev.redrive.console.detail.PayloadRedaction;
 import dev.redrive.console.dlq.DlqBrowserView;
 import dev.redrive.console.dlq.DlqBrowserViewModel;
 import dev.redrive.console.health.HealthPanelView;
@@ -14,6 +13,7 @@ import dev.redrive.console.main.Theme;
 import dev.redrive.console.report.ReportExportView;
 import dev.redrive.console.report.ReportExportViewModel;
 import dev.redrive.console.ui.DesktopServices;
+import dev.redrive.report.RedactedDlqQueries;
 import dev.redrive.report.Redactor;
 import dev.redrive.report.ReportService;
 import dev.redrive.triage.query.DlqRow;
@@ -74,27 +74,28 @@ final class ConsoleScreens implements SessionScreens {
         health = HealthPanelView.load(healthModel);
         health.onThresholdsSaved(thresholds -> ThresholdPreferences.save(preferences, thresholds));
 
+        // Everything shown is masked first: payloads, results, error texts, evidence and reasons.
+        Redactor redactor = Redactor.defaults();
+        queries = new RedactedDlqQueries(new JdbcDlqQueries(session.database()), redactor);
         DlqEventTail tail = new DlqEventTail(session.redis());
-        browserModel = new DlqBrowserViewModel(new JdbcDlqQueries(session.database()), tail::poll, executor,
-                session.clock());
+        browserModel = new DlqBrowserViewModel(queries, tail::poll, executor, session.clock());
         browser = DlqBrowserView.load(browserModel);
 
         OperationDetailsLoader loader = new OperationDetailsLoader(session.database());
         OperationDetailViewModel detailModel = new OperationDetailViewModel(loader::require, executor,
-                new PayloadRedaction(Redactor.defaults()), session.profile().tracerUrlTemplate());
+                redactor, session.profile().tracerUrlTemplate());
         detail = OperationDetailView.load(detailModel, desktop);
         browserModel.currentProperty().addListener((obs, was, row) -> {
             if (row != null) {
                 detailModel.show(row.operationId(), row.id());
             }
         });
-        queries = new JdbcDlqQueries(session.database());
         Decisions decisions = new Decisions(session.database(),
                 new WorkerClient(session.database(), session.redis(), session.clock()), session.clock());
         Map<String, URI> endpoints = new HashMap<>();
         session.profile().lookupEndpoints().forEach((tool, url) -> endpoints.put(tool, URI.create(url)));
         backend = new TriageWizardBackend(session.database(), decisions,
-                new HttpSideEffectLookup(endpoints, LOOKUP_TIMEOUT));
+                new HttpSideEffectLookup(endpoints, LOOKUP_TIMEOUT), redactor);
         this.executor = executor;
         this.operator = session.profile().operatorOrOsUser();
         dialogs = new DecisionDialogs(backend, executor);
@@ -107,7 +108,7 @@ final class ConsoleScreens implements SessionScreens {
         detail.onDiscard(() -> currentItem(detailModel).ifPresent(item -> dialogs.decide(window(), DecisionKind.DISCARD,
                 item, operator, result -> afterDecision(detailModel))));
         this.detailModel = detailModel;
-        ReportService reports = new ReportService(session.database(), session.clock(), Redactor.defaults());
+        ReportService reports = new ReportService(session.database(), session.clock(), redactor);
         ReportExportView export = new ReportExportView(new ReportExportViewModel(reports::write, executor), desktop);
         detail.onExport(() -> currentItem(detailModel).ifPresent(item -> export.export(window(), item.operationId(),
                 "report-" + item.operationId(), () -> reports.operation(item.operationId()))));

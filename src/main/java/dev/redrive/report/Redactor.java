@@ -14,6 +14,7 @@ import dev.redrive.triage.detail.RedriveCommandRecord;
 import dev.redrive.triage.json.TriageJson;
 import dev.redrive.triage.precondition.PreconditionReport;
 import dev.redrive.triage.precondition.PreconditionResult;
+import dev.redrive.triage.query.DlqRow;
 import dev.redrive.triage.query.FingerprintGroup;
 
 import java.io.IOException;
@@ -136,6 +137,13 @@ public final class Redactor {
         }).toList();
         return new PreconditionReport(report.operationId(), report.dlqEntryId(), report.entryVersion(), report.fromAttempt(),
                 report.targetSchemaVersion(), report.checkedAt(), results);
+    }
+
+    /** A DLQ list row with its error message masked as free text. */
+    public DlqRow redact(DlqRow row) {
+        return new DlqRow(row.id(), row.operationId(), row.runId(), row.nodeId(), row.tool(), row.errorClass(),
+                redactText(row.errorMessage()), row.fingerprint(), row.sideEffect(), row.decisionState(), row.enteredAt(),
+                row.attempt(), row.traceId(), row.correlationId(), row.version());
     }
 
     /** A fingerprint group with its sample error masked as free text. */

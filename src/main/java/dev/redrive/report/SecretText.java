@@ -31,17 +31,33 @@ final class SecretText {
         if (text == null || text.isEmpty()) {
             return text;
         }
-        String masked = replace(KEY_VALUE, text, m -> {
-            if (!secretKey.test(m.group(2))) {
-                return m.group();
-            }
-            String value = m.group(4);
-            String quote = value.startsWith("\"") || value.startsWith("'") ? value.substring(0, 1) : "";
-            return m.group(1) + m.group(2) + m.group(1) + m.group(3) + quote + Redactor.MASK + quote;
-        });
+        String masked = maskSecretValues(text);
         masked = replace(BEARER, masked, m -> m.group(1) + Redactor.MASK);
         masked = replace(BASIC, masked, m -> m.group(1) + Redactor.MASK);
         return replace(CARD, masked, m -> luhn(m.group()) ? Redactor.MASK : m.group());
+    }
+
+    /**
+     * Masks the values of secret keys. A pair whose key is not secret is passed over only up to its value, since the
+     * value may itself hold one ("refused: password=hunter2").
+     */
+    private String maskSecretValues(String text) {
+        Matcher matcher = KEY_VALUE.matcher(text);
+        StringBuilder out = new StringBuilder(text.length());
+        int copied = 0;
+        int from = 0;
+        while (from < text.length() && matcher.find(from)) {
+            if (secretKey.test(matcher.group(2))) {
+                String value = matcher.group(4);
+                String quote = value.startsWith("\"") || value.startsWith("'") ? value.substring(0, 1) : "";
+                out.append(text, copied, matcher.start(4)).append(quote).append(Redactor.MASK).append(quote);
+                copied = matcher.end();
+                from = matcher.end();
+            } else {
+                from = matcher.end(3);
+            }
+        }
+        return out.append(text, copied, text.length()).toString();
     }
 
     private static String replace(Pattern pattern, String text, Function<Matcher, String> replacement) {

@@ -56,6 +56,8 @@ class RedactorTest {
                 .isEqualTo("GET /v1?api_key=[redacted]&page=2 -> 401 with x-api-key: '[redacted]'");
         assertThat(redactor.redactText("proxy sent bearer eyJhbGciOi.J9.x and Basic dXNlcjpwYXNzd29yZA=="))
                 .isEqualTo("proxy sent bearer [redacted] and Basic [redacted]");
+        assertThat(redactor.redactText("ledger refused: password=hunter2, retry: token=t-1"))
+                .isEqualTo("ledger refused: password=[redacted], retry: token=[redacted]");
         assertThat(redactor.redactText("cards 4111 1111 1111 1111 and 5500-0000-0000-0004 refused"))
                 .isEqualTo("cards [redacted] and [redacted] refused");
     }

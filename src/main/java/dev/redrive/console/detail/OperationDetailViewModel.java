@@ -1,9 +1,11 @@
 package dev.redrive.console.detail;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import dev.redrive.console.concurrent.UiExecutor;
 import dev.redrive.console.timeline.TimelineAttempt;
 import dev.redrive.console.timeline.TimelineData;
 import dev.redrive.model.SideEffectState;
+import dev.redrive.report.Redactor;
 import dev.redrive.triage.detail.AttemptRecord;
 import dev.redrive.triage.detail.AuditEntry;
 import dev.redrive.triage.detail.DlqEntryRecord;
@@ -24,6 +26,7 @@ import java.time.Duration;
 import java.time.ZoneId;
 import java.time.format.DateTimeFormatter;
 import java.util.Objects;
+import java.util.concurrent.Callable;
 
 /**
  * One operation with its evidence, as the detail pane shows it. Loads off the FX thread; a newer selection wins over
@@ -40,7 +43,7 @@ public final class OperationDetailViewModel {
 
     private final DetailSource source;
     private final UiExecutor executor;
-    private final PayloadRedaction redaction;
+    private final Redactor redactor;
     private final String tracerUrlTemplate;
 
     private final ReadOnlyObjectWrapper<OperationDetails> details = new ReadOnlyObjectWrapper<>();
@@ -78,11 +81,12 @@ public final class OperationDetailViewModel {
     private String shownOperation;
     private long shownEntry;
 
-    public OperationDetailViewModel(DetailSource source, UiExecutor executor, PayloadRedaction redaction,
+    /** {@code redactor} masks everything loaded (payload, results, error texts, evidence, reasons) before it is shown. */
+    public OperationDetailViewModel(DetailSource source, UiExecutor executor, Redactor redactor,
                                     String tracerUrlTemplate) {
         this.source = source;
         this.executor = executor;
-        this.redaction = redaction;
+        this.redactor = redactor;
         this.tracerUrlTemplate = tracerUrlTemplate == null ? "" : tracerUrlTemplate;
     }
 
@@ -96,7 +100,8 @@ public final class OperationDetailViewModel {
         long mine = ++ticket;
         loading.set(true);
         message.set("Loading " + operation + "…");
-        executor.submit("Loading operation " + operation, () -> source.load(operation), loadedDetails -> {
+        Callable<OperationDetails> load = () -> redactor.redact(source.load(operation));
+        executor.submit("Loading operation " + operation, load, loadedDetails -> {
             if (mine == ticket) {
                 loading.set(false);
                 apply(loadedDetails, dlqEntryId);
@@ -159,12 +164,19 @@ public final class OperationDetailViewModel {
             lastError.set("");
             decision.set("not in the DLQ");
         }
-        payload.set(redaction.pretty(operation.payload()));
+        payload.set(pretty(operation.payload()));
         attempts.setAll(loadedDetails.attempts());
         audit.setAll(loadedDetails.audit());
         timeline.set(timelineOf(loadedDetails, shown));
         message.set("");
         loaded.set(true);
+    }
+
+    private static String pretty(JsonNode payload) {
+        if (payload == null || payload.isNull()) {
+            return "(no payload)";
+        }
+        return payload.toPrettyString();
     }
 
     /** A reconciliation on the operation wins; otherwise the state the entry was dead-lettered with. */

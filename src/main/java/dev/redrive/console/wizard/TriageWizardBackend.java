@@ -1,5 +1,6 @@
 package dev.redrive.console.wizard;
 
+import dev.redrive.report.Redactor;
 import dev.redrive.store.Database;
 import dev.redrive.triage.decision.DecisionAccess;
 import dev.redrive.triage.decision.DecisionResult;
@@ -18,12 +19,15 @@ public final class TriageWizardBackend implements WizardBackend {
     private final Decisions decisions;
     private final OperationDetailsLoader loader;
     private final SideEffectLookup lookup;
+    private final Redactor redactor;
 
-    public TriageWizardBackend(Database database, Decisions decisions, SideEffectLookup lookup) {
+    /** {@code redactor} masks the evidence and the precondition facts the wizard shows. */
+    public TriageWizardBackend(Database database, Decisions decisions, SideEffectLookup lookup, Redactor redactor) {
         this.database = database;
         this.decisions = decisions;
         this.loader = new OperationDetailsLoader(database);
         this.lookup = lookup;
+        this.redactor = redactor;
     }
 
     @Override
@@ -33,12 +37,12 @@ public final class TriageWizardBackend implements WizardBackend {
 
     @Override
     public OperationDetails load(String operationId) {
-        return loader.require(operationId);
+        return redactor.redact(loader.require(operationId));
     }
 
     @Override
     public PreconditionReport check(DecisionTarget target) {
-        return decisions.checkRedrive(target).preconditions();
+        return redactor.redact(decisions.checkRedrive(target).preconditions());
     }
 
     @Override

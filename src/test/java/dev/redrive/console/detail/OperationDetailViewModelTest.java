@@ -28,7 +28,7 @@ class OperationDetailViewModelTest {
 
     private OperationDetailViewModel model() {
         return new OperationDetailViewModel(new OperationDetailsLoader(ns.database())::require, UiExecutor.inline(),
-                new PayloadRedaction(Redactor.defaults()), "https://tracer.example/trace/{trace_id}");
+                Redactor.defaults(), "https://tracer.example/trace/{trace_id}");
     }
 
     private static String[] entry(String where) {
@@ -85,6 +85,22 @@ class OperationDetailViewModelTest {
         assertThat(model.sideEffectProperty().get()).isEqualTo(SideEffectState.POSSIBLE);
         assertThat(model.schemaChangedProperty().get()).isTrue();
         assertThat(model.schemaNoteProperty().get()).isEqualTo("changed since failure: v1 → v2");
+    }
+
+    @Test
+    void secretsInErrorMessagesAreMaskedBeforeTheyAreShown() {
+        String[] entry = entry("attempt > 1 AND decision_state = 'OPEN' AND id > (SELECT min(id) FROM dlq_entries)");
+        String leaky = "charge refused: card 4111111111111111, Authorization: Bearer abc.def.ghi";
+        ns.database().jdbc().update("UPDATE dlq_entries SET error_message = ? WHERE id = ?", leaky, Long.parseLong(entry[1]));
+        ns.database().jdbc().update("UPDATE attempts SET error_message = ? WHERE operation_id = ?", leaky, entry[0]);
+        OperationDetailViewModel model = model();
+
+        model.show(entry[0], Long.parseLong(entry[1]));
+
+        assertThat(model.lastErrorProperty().get()).contains("charge refused: card [redacted]")
+                .doesNotContain("4111111111111111").doesNotContain("abc.def.ghi");
+        assertThat(model.attempts()).isNotEmpty().allSatisfy(attempt -> assertThat(attempt.errorMessage())
+                .contains("[redacted]").doesNotContain("4111111111111111").doesNotContain("abc.def.ghi"));
     }
 
     @Test

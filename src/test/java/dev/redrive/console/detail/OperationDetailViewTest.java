@@ -49,7 +49,7 @@ class OperationDetailViewTest {
     void start(Stage stage) {
         Theme.apply(false);
         model = new OperationDetailViewModel(new OperationDetailsLoader(ns.database())::require, executor,
-                new PayloadRedaction(Redactor.defaults()), "");
+                Redactor.defaults(), "");
         Scene scene = new Scene(OperationDetailView.load(model, null).root(), DEFAULT_PANE_WIDTH, 760);
         scene.getStylesheets().add(Theme.stylesheet());
         stage.setScene(scene);

@@ -2,6 +2,7 @@ package dev.redrive.console.wizard;
 
 import dev.redrive.console.concurrent.UiExecutor;
 import dev.redrive.model.FailureClass;
+import dev.redrive.report.Redactor;
 import dev.redrive.testing.TestNamespace;
 import dev.redrive.triage.decision.DecisionKind;
 import dev.redrive.triage.decision.DecisionOutcome;
@@ -34,7 +35,7 @@ class GroupWizardTest {
         Decisions decisions = new Decisions(ns.database(), new WorkerClient(ns.database(), ns.redis(), Clock.systemUTC()),
                 Clock.systemUTC());
         WizardBackend backend = new TriageWizardBackend(ns.database(), decisions,
-                new HttpSideEffectLookup(Map.of(), java.time.Duration.ofSeconds(1)));
+                new HttpSideEffectLookup(Map.of(), java.time.Duration.ofSeconds(1)), Redactor.defaults());
         List<WizardItem> items = GroupItems.open(queries, group.fingerprint(), 1_000);
         long blocked = items.stream().filter(item -> item.operationId().startsWith("group-run-00002:")).count();
         ReconciliationWizardViewModel model = new ReconciliationWizardViewModel(backend, UiExecutor.inline(), items, "ana");

@@ -2,6 +2,7 @@ package dev.redrive.console.wizard;
 
 import dev.redrive.console.concurrent.UiExecutor;
 import dev.redrive.model.SideEffectState;
+import dev.redrive.report.Redactor;
 import dev.redrive.testing.TestNamespace;
 import dev.redrive.triage.decision.DecisionKind;
 import dev.redrive.triage.decision.DecisionOutcome;
@@ -36,7 +37,7 @@ class ReconciliationWizardViewModelTest {
                 Clock.systemUTC());
         tools = DemoToolServer.start(ns.database());
         backend = new TriageWizardBackend(ns.database(), decisions,
-                HttpSideEffectLookup.forTool("demo.charge", tools.lookupEndpoint()));
+                HttpSideEffectLookup.forTool("demo.charge", tools.lookupEndpoint()), Redactor.defaults());
     }
 
     @AfterAll

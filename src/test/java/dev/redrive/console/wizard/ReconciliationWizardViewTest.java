@@ -7,6 +7,7 @@ import dev.redrive.demo.tools.DemoToolServer;
 import dev.redrive.identity.OperationId;
 import dev.redrive.store.approval.ApprovalStore;
 import dev.redrive.store.tool.ToolSchemaStore;
+import dev.redrive.report.Redactor;
 import dev.redrive.testing.TestNamespace;
 import dev.redrive.testing.ViewerLogin;
 import dev.redrive.triage.decision.Decisions;
@@ -74,7 +75,7 @@ class ReconciliationWizardViewTest {
         client = new WorkerClient(ns.database(), ns.redis(), Clock.systemUTC());
         decisions = new Decisions(ns.database(), client, Clock.systemUTC());
         backend = new TriageWizardBackend(ns.database(), decisions,
-                HttpSideEffectLookup.forTool("demo.charge", tools.lookupEndpoint()));
+                HttpSideEffectLookup.forTool("demo.charge", tools.lookupEndpoint()), Redactor.defaults());
     }
 
     @AfterAll
@@ -408,7 +409,7 @@ class ReconciliationWizardViewTest {
         try (ViewerLogin viewer = ViewerLogin.create(ns, "wizard")) {
             WizardBackend asViewer = new TriageWizardBackend(viewer.database(), new Decisions(viewer.database(),
                     new WorkerClient(viewer.database(), ns.redis(), Clock.systemUTC()), Clock.systemUTC()),
-                    HttpSideEffectLookup.forTool("demo.charge", tools.lookupEndpoint()));
+                    HttpSideEffectLookup.forTool("demo.charge", tools.lookupEndpoint()), Redactor.defaults());
             String readOnly = "read-only: role " + viewer.login() + " is a viewer: it may look but not decide";
             show(robot, asViewer, List.of(item), "#wizardOperation");
 
