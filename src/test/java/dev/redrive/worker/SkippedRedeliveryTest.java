@@ -3,10 +3,6 @@ package dev.redrive.worker;
 import dev.redrive.identity.OperationId;
 import dev.redrive.testing.TestNamespace;
 import dev.redrive.worker.tool.HttpTool;
-import dev.redrive.worker.tool.Reconciliation;
-import dev.redrive.worker.tool.Tool;
-import dev.redrive.worker.tool.ToolCall;
-import dev.redrive.worker.tool.ToolFailure;
 import io.lettuce.core.Limit;
 import io.lettuce.core.Range;
 import io.lettuce.core.models.stream.PendingMessage;
@@ -15,7 +11,6 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -34,15 +29,14 @@ class SkippedRedeliveryTest {
     @Test
     void redeliveredPastThePoisonLimitWhileAnotherWorkerRunsIt_isNotDeadLettered_andTakesEffectOnce() throws Exception {
         try (WorkerTestKit kit = new WorkerTestKit(ns)) {
-            CountDownLatch entered = new CountDownLatch(1);
-            CountDownLatch release = new CountDownLatch(1);
             HttpTool charge = kit.charge(Duration.ofSeconds(5));
+            FirstCallHeld held = new FirstCallHeld(charge);
             // Worker A runs a long call and keeps its lease live, touching the entry once a second.
-            Worker busy = kit.start(kit.worker("busy-a", new HeldCall(charge, entered, release))
+            Worker busy = kit.start(kit.worker("busy-a", held)
                     .leaseDuration(Duration.ofSeconds(3)).leaseRenewalInterval(Duration.ofSeconds(1))
                     .shutdownGrace(Duration.ofMillis(200)));
             OperationId id = kit.dispatch("busy", "charge", "{\"amount\":5}").operationId();
-            assertThat(entered.await(10, TimeUnit.SECONDS)).as("A's call started").isTrue();
+            assertThat(held.awaitEntered(10)).as("A's call started").isTrue();
 
             try {
                 // Worker B re-claims entries idle for 300 ms, so between A's touches it keeps receiving the entry, and
@@ -59,7 +53,7 @@ class SkippedRedeliveryTest {
                 busy.shutdown().get(10, TimeUnit.SECONDS);
                 kit.awaitStatus(id, "SUCCEEDED", Duration.ofSeconds(20));
             } finally {
-                release.countDown();
+                held.release();
             }
 
             assertThat(kit.count("SELECT count(*) FROM dlq_entries WHERE operation_id = ?", id.value()))
@@ -79,35 +73,5 @@ class SkippedRedeliveryTest {
         List<PendingMessage> pending = ns.redis().sync().xpending(ns.redis().keys().dispatch(), "workers",
                 Range.unbounded(), Limit.from(10));
         return pending.isEmpty() ? 0 : pending.get(0).getRedeliveryCount();
-    }
-
-    /** The demo charge, held before it reaches the tool until the test lets it go; an interrupted call never gets there. */
-    private record HeldCall(HttpTool delegate, CountDownLatch entered, CountDownLatch release) implements Tool {
-        @Override
-        public String name() {
-            return delegate.name();
-        }
-
-        @Override
-        public String schemaVersion() {
-            return delegate.schemaVersion();
-        }
-
-        @Override
-        public String execute(ToolCall call) throws ToolFailure {
-            entered.countDown();
-            try {
-                release.await(60, TimeUnit.SECONDS);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new IllegalStateException("call interrupted before it reached the tool", e);
-            }
-            return delegate.execute(call);
-        }
-
-        @Override
-        public Reconciliation reconcile(String idempotencyKey) {
-            return delegate.reconcile(idempotencyKey);
-        }
     }
 }

@@ -5,16 +5,12 @@ import dev.redrive.model.FailureClass;
 import dev.redrive.testing.TestNamespace;
 import dev.redrive.worker.retry.BackoffRetryPolicy;
 import dev.redrive.worker.tool.HttpTool;
-import dev.redrive.worker.tool.Tool;
-import dev.redrive.worker.tool.ToolCall;
-import dev.redrive.worker.tool.ToolFailure;
 import io.lettuce.core.Limit;
 import io.lettuce.core.Range;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.time.Duration;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -31,14 +27,13 @@ class StaleAttemptInFlightTest {
     @Test
     void retryArrivesWhileTheTakenOverAttemptIsStillInFlight_staysPendingAndSucceeds() throws Exception {
         try (WorkerTestKit kit = new WorkerTestKit(ns)) {
-            CountDownLatch callEntered = new CountDownLatch(1);
-            CountDownLatch releaseCall = new CountDownLatch(1);
             HttpTool charge = kit.charge(Duration.ofSeconds(2));
+            FirstCallHeld held = new FirstCallHeld(charge);
             // The slow worker stops renewing its lease, as a paused process would, so the lease lapses mid-call.
-            Worker slow = kit.start(kit.worker("slow-worker", new HeldTool(charge, callEntered, releaseCall))
+            Worker slow = kit.start(kit.worker("slow-worker", held)
                     .claimInterval(Duration.ofSeconds(3)).leaseRenewalInterval(Duration.ofHours(1)));
             OperationId id = kit.dispatch("stale", "charge", "{\"amount\":9,\"fault\":\"transient:1\"}").operationId();
-            assertThat(callEntered.await(10, TimeUnit.SECONDS)).as("the slow worker's first call started").isTrue();
+            assertThat(held.awaitEntered(10)).as("the slow worker's first call started").isTrue();
 
             // Another worker takes the expired lease over, fails attempt 1 and schedules attempt 2; it stops before
             // the retry is due, so the retry reaches the worker whose first call is still running.
@@ -49,7 +44,7 @@ class StaleAttemptInFlightTest {
             String retryEntry = await().atMost(Duration.ofSeconds(10)).until(() -> retryEntry(id), entry -> entry != null);
             await().atMost(Duration.ofSeconds(10)).until(() -> delivered(kit, id, retryEntry));
 
-            releaseCall.countDown();
+            held.release();
 
             kit.awaitStatus(id, "SUCCEEDED", Duration.ofSeconds(20));
             assertThat(kit.effectsFor(id)).isEqualTo(1);
@@ -74,31 +69,5 @@ class StaleAttemptInFlightTest {
 
     private static long discardsOfAttempt2(WorkerTestKit kit, OperationId id) {
         return kit.count("SELECT count(*) FROM audit_log WHERE operation_id = ? AND details->>'attempt' = '2'", id.value());
-    }
-
-    /** The demo charge, with the first call held until the test lets it go (a call that outlives its lease). */
-    private record HeldTool(HttpTool delegate, CountDownLatch entered, CountDownLatch release) implements Tool {
-        @Override
-        public String name() {
-            return delegate.name();
-        }
-
-        @Override
-        public String schemaVersion() {
-            return delegate.schemaVersion();
-        }
-
-        @Override
-        public String execute(ToolCall call) throws ToolFailure {
-            if (call.attempt() == 1 && entered.getCount() > 0) {
-                entered.countDown();
-                try {
-                    release.await(60, TimeUnit.SECONDS);
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                }
-            }
-            return delegate.execute(call);
-        }
     }
 }

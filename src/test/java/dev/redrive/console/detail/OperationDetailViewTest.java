@@ -1,5 +1,6 @@
 package dev.redrive.console.detail;
 
+import dev.redrive.console.RecordingDesktop;
 import dev.redrive.console.concurrent.UiExecutor;
 import dev.redrive.console.main.Theme;
 import dev.redrive.console.main.WindowLayout;
@@ -50,7 +51,7 @@ class OperationDetailViewTest {
         Theme.apply(false);
         model = new OperationDetailViewModel(new OperationDetailsLoader(ns.database())::require, executor,
                 Redactor.defaults(), "");
-        Scene scene = new Scene(OperationDetailView.load(model, null).root(), DEFAULT_PANE_WIDTH, 760);
+        Scene scene = new Scene(OperationDetailView.load(model, new RecordingDesktop()).root(), DEFAULT_PANE_WIDTH, 760);
         scene.getStylesheets().add(Theme.stylesheet());
         stage.setScene(scene);
         stage.show();
