@@ -9,6 +9,7 @@ import dev.redrive.worker.protocol.WorkerRuntime;
 import dev.redrive.worker.protocol.WorkerSettings;
 import dev.redrive.worker.retry.BackoffRetryPolicy;
 import dev.redrive.worker.retry.RetryPolicy;
+import dev.redrive.worker.retry.RedisToolPauses;
 import dev.redrive.worker.retry.ToolGate;
 import dev.redrive.worker.retry.ToolGate.ToolBudget;
 import dev.redrive.worker.tool.Tool;
@@ -44,9 +45,13 @@ import java.util.concurrent.atomic.AtomicReference;
  * command), claims a lease that bumps the fencing token, runs the tool with the stable idempotency key, commits
  * result + attempt row + status in one transaction guarded by the token, and only then acks. Failures are handled by
  * their class: retries go to {@code {ns}:retry} with exponential backoff, terminal failures and exhausted retries to
- * the DLQ with their evidence, unknown side effects are reconciled with the tool first.
+ * the DLQ with their evidence, unknown side effects are reconciled with the tool first. A DEPENDENCY_DOWN pauses its
+ * tool for every worker of the namespace ({@code {ns}:tool-pauses}) until the failed call's retry is due.
  */
 public final class Worker {
+    /** How long a worker relies on what it last read of the other workers' tool pauses. */
+    private static final Duration SHARED_PAUSES_REFRESH = Duration.ofSeconds(1);
+
     private final WorkerSettings settings;
     private final Database database;
     private final WorkerRuntime runtime;
@@ -61,7 +66,7 @@ public final class Worker {
         this.settings = new WorkerSettings(builder.consumerName, builder.concurrency, builder.leaseDuration, renewal,
                 builder.batchSize, builder.deliveryLimit, builder.maxPayloadBytes, builder.readBlock,
                 builder.claimInterval, builder.schedulerInterval, builder.sweepGrace, builder.clock, builder.retryPolicy,
-                new ToolGate(builder.budgets), tools);
+                new ToolGate(builder.budgets, new RedisToolPauses(builder.redis), SHARED_PAUSES_REFRESH), tools);
         this.database = builder.database;
         this.shutdownGrace = builder.shutdownGrace;
         this.runtime = new WorkerRuntime(settings, builder.database, builder.redis);
