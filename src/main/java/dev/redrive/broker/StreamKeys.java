@@ -1,8 +1,8 @@
 package dev.redrive.broker;
 
 /**
- * The Redis keys of one namespace: the dispatch stream, the retry set, the DLQ event stream and the tools paused by a
- * DEPENDENCY_DOWN, which every worker of the namespace honours.
+ * The Redis keys of one namespace: the dispatch stream, the retry set, the DLQ event stream, and what every worker
+ * of the namespace honours about a tool: its pause after a DEPENDENCY_DOWN and its rate budget.
  */
 public record StreamKeys(String namespace) {
     public static final String WORKER_GROUP = "workers";
@@ -22,6 +22,11 @@ public record StreamKeys(String namespace) {
     /** Hash: tool name to "{until epoch millis} {failure class}", the pause one worker's failure set for all. */
     public String toolPauses() {
         return namespace + ":tool-pauses";
+    }
+
+    /** Hash: the token bucket ("tokens", "at" in epoch millis) of a tool's rate budget, shared by every worker. */
+    public String toolBudget(String tool) {
+        return namespace + ":tool-budget:" + tool;
     }
 
     /** Matches every key of the namespace; for cleaning up a test or sandbox namespace. */

@@ -9,6 +9,7 @@ import dev.redrive.worker.protocol.WorkerRuntime;
 import dev.redrive.worker.protocol.WorkerSettings;
 import dev.redrive.worker.retry.BackoffRetryPolicy;
 import dev.redrive.worker.retry.RetryPolicy;
+import dev.redrive.worker.retry.RedisTokenBuckets;
 import dev.redrive.worker.retry.RedisToolPauses;
 import dev.redrive.worker.retry.ToolGate;
 import dev.redrive.worker.retry.ToolGate.ToolBudget;
@@ -46,7 +47,8 @@ import java.util.concurrent.atomic.AtomicReference;
  * result + attempt row + status in one transaction guarded by the token, and only then acks. Failures are handled by
  * their class: retries go to {@code {ns}:retry} with exponential backoff, terminal failures and exhausted retries to
  * the DLQ with their evidence, unknown side effects are reconciled with the tool first. A DEPENDENCY_DOWN pauses its
- * tool for every worker of the namespace ({@code {ns}:tool-pauses}) until the failed call's retry is due.
+ * tool for every worker of the namespace ({@code {ns}:tool-pauses}) until the failed call's retry is due; a tool's rate
+ * budget ({@link Builder#toolBudget}) holds for all the namespace's workers together ({@code {ns}:tool-budget:{tool}}).
  */
 public final class Worker {
     /** How long a worker relies on what it last read of the other workers' tool pauses. */
@@ -66,7 +68,8 @@ public final class Worker {
         this.settings = new WorkerSettings(builder.consumerName, builder.concurrency, builder.leaseDuration, renewal,
                 builder.batchSize, builder.deliveryLimit, builder.maxPayloadBytes, builder.readBlock,
                 builder.claimInterval, builder.schedulerInterval, builder.sweepGrace, builder.clock, builder.retryPolicy,
-                new ToolGate(builder.budgets, new RedisToolPauses(builder.redis), SHARED_PAUSES_REFRESH), tools);
+                new ToolGate(builder.budgets, new RedisToolPauses(builder.redis), SHARED_PAUSES_REFRESH,
+                        new RedisTokenBuckets(builder.redis)), tools);
         this.database = builder.database;
         this.shutdownGrace = builder.shutdownGrace;
         this.runtime = new WorkerRuntime(settings, builder.database, builder.redis);
@@ -166,7 +169,10 @@ public final class Worker {
             return this;
         }
 
-        /** Keeps calls to {@code tool} under {@code permitsPerSecond} (bursts of {@code burst}); over it they wait. */
+        /**
+         * Keeps calls to {@code tool} under {@code permitsPerSecond} (bursts of {@code burst}); over it they wait. The
+         * budget is the namespace's: every worker draws from one bucket in Redis, so give them all the same budget.
+         */
         public Builder toolBudget(String tool, double permitsPerSecond, int burst) {
             budgets.put(tool, new ToolBudget(permitsPerSecond, burst));
             return this;

@@ -15,7 +15,8 @@ import java.util.concurrent.atomic.AtomicReference;
  * Per-tool admission: a circuit breaker that a DEPENDENCY_DOWN opens for the whole tool until the failed call's
  * retry is due, and a rate budget (a token bucket) that keeps calls under the tool's allowed rate. Operations arriving
  * while the gate is closed are deferred until it opens, without spending an attempt. Pauses are shared through
- * {@link ToolPauses}: a worker publishes the pauses it sets and reads the others' at most once per refresh period.
+ * {@link ToolPauses}: a worker publishes the pauses it sets and reads the others' at most once per refresh period; the
+ * budgets' permits come from {@link TokenBuckets}, which the workers may share too.
  */
 public final class ToolGate {
     private static final Logger LOG = LoggerFactory.getLogger(ToolGate.class);
@@ -23,19 +24,24 @@ public final class ToolGate {
     private final Map<String, ToolBudget> budgets;
     private final ToolPauses shared;
     private final Duration refresh;
+    private final TokenBuckets buckets;
     private final Map<String, State> states = new ConcurrentHashMap<>();
     private final AtomicReference<Instant> nextRefresh = new AtomicReference<>(Instant.MIN);
 
     /** @param budgets calls per second allowed per tool; tools not named are not limited */
     public ToolGate(Map<String, ToolBudget> budgets) {
-        this(budgets, ToolPauses.LOCAL, Duration.ZERO);
+        this(budgets, ToolPauses.LOCAL, Duration.ZERO, new LocalTokenBuckets());
     }
 
-    /** @param refresh how long the other workers' pauses read from {@code shared} are relied on before reading again */
-    public ToolGate(Map<String, ToolBudget> budgets, ToolPauses shared, Duration refresh) {
+    /**
+     * @param refresh how long the other workers' pauses read from {@code shared} are relied on before reading again
+     * @param buckets where the budgets' permits are kept (shared by the workers, or this process's own)
+     */
+    public ToolGate(Map<String, ToolBudget> budgets, ToolPauses shared, Duration refresh, TokenBuckets buckets) {
         this.budgets = Map.copyOf(budgets);
         this.shared = shared;
         this.refresh = refresh;
+        this.buckets = buckets;
     }
 
     /**
@@ -45,20 +51,26 @@ public final class ToolGate {
      */
     public Optional<Closed> admit(String tool, Instant now) {
         readSharedPauses(now);
-        return state(tool, now).admit(now);
+        Optional<Closed> paused = state(tool).closedAt(now);
+        ToolBudget budget = budgets.get(tool);
+        if (paused.isPresent() || budget == null) {
+            return paused;
+        }
+        Duration wait = buckets.take(tool, budget, now);
+        return wait.isZero() ? Optional.empty() : Optional.of(new Closed(now.plus(wait), FailureClass.RATE_LIMITED));
     }
 
     /** Returns a permit {@link #admit} took for a call that is not going to be made. */
     public void giveBack(String tool) {
-        State state = states.get(tool);
-        if (state != null) {
-            state.giveBack();
+        ToolBudget budget = budgets.get(tool);
+        if (budget != null) {
+            buckets.giveBack(tool, budget);
         }
     }
 
     /** Closes the gate of {@code tool} until {@code until} (a later pause already in force is kept). */
     public void pause(String tool, Instant until, FailureClass because) {
-        state(tool, until).pause(until, because);
+        state(tool).pause(until, because);
         try {
             shared.publish(tool, until, because);
         } catch (RuntimeException e) {
@@ -66,8 +78,8 @@ public final class ToolGate {
         }
     }
 
-    private State state(String tool, Instant now) {
-        return states.computeIfAbsent(tool, name -> new State(budgets.get(name), now));
+    private State state(String tool) {
+        return states.computeIfAbsent(tool, name -> new State());
     }
 
     /** Merges the other workers' pauses in, once per refresh period; an unreadable broker leaves the local ones. */
@@ -77,7 +89,7 @@ public final class ToolGate {
             return;
         }
         try {
-            shared.read().forEach((tool, closed) -> state(tool, now).pause(closed.until(), closed.because()));
+            shared.read().forEach((tool, closed) -> state(tool).pause(closed.until(), closed.because()));
         } catch (RuntimeException e) {
             LOG.warn("could not read the tools paused by other workers: {}", e.toString());
         }
@@ -96,43 +108,13 @@ public final class ToolGate {
         }
     }
 
+    /** A tool's pause: closed until a time, because of a failure class. */
     private static final class State {
-        private final ToolBudget budget;
         private Instant pausedUntil = Instant.MIN;
         private FailureClass pausedBecause;
-        private double tokens;
-        private Instant refilledAt;
 
-        State(ToolBudget budget, Instant now) {
-            this.budget = budget;
-            this.tokens = budget == null ? 0 : budget.burst();
-            this.refilledAt = now;
-        }
-
-        synchronized Optional<Closed> admit(Instant now) {
-            if (now.isBefore(pausedUntil)) {
-                return Optional.of(new Closed(pausedUntil, pausedBecause));
-            }
-            if (budget == null) {
-                return Optional.empty();
-            }
-            if (now.isAfter(refilledAt)) {
-                double elapsed = Duration.between(refilledAt, now).toNanos() / 1e9;
-                tokens = Math.min(budget.burst(), tokens + elapsed * budget.permitsPerSecond());
-                refilledAt = now;
-            }
-            if (tokens >= 1) {
-                tokens -= 1;
-                return Optional.empty();
-            }
-            long waitNanos = (long) Math.ceil((1 - tokens) / budget.permitsPerSecond() * 1e9);
-            return Optional.of(new Closed(now.plusNanos(waitNanos), FailureClass.RATE_LIMITED));
-        }
-
-        synchronized void giveBack() {
-            if (budget != null) {
-                tokens = Math.min(budget.burst(), tokens + 1);
-            }
+        synchronized Optional<Closed> closedAt(Instant now) {
+            return now.isBefore(pausedUntil) ? Optional.of(new Closed(pausedUntil, pausedBecause)) : Optional.empty();
         }
 
         synchronized void pause(Instant until, FailureClass because) {
