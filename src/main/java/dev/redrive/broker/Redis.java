@@ -6,6 +6,9 @@ import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.sync.RedisCommands;
+import io.lettuce.core.codec.ByteArrayCodec;
+import io.lettuce.core.codec.RedisCodec;
+import io.lettuce.core.codec.StringCodec;
 
 import java.time.Duration;
 
@@ -45,9 +48,12 @@ public final class Redis implements AutoCloseable {
         return connection;
     }
 
-    /** A new connection of its own, for blocking reads that must not stall the shared one. */
-    public StatefulRedisConnection<String, String> newConnection() {
-        return client.connect();
+    /**
+     * A new connection of its own, for blocking reads that must not stall the shared one. Values come as bytes, so
+     * that the reader can tell text that is not UTF-8 from text that is.
+     */
+    public StatefulRedisConnection<String, byte[]> newBinaryConnection() {
+        return client.connect(RedisCodec.of(StringCodec.UTF8, ByteArrayCodec.INSTANCE));
     }
 
     public StreamKeys keys() {

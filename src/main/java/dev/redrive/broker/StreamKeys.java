@@ -29,6 +29,15 @@ public record StreamKeys(String namespace) {
         return namespace + ":tool-budget:" + tool;
     }
 
+    /**
+     * String: set by the first worker that finds it absent. Its absence tells workers that Redis lost the namespace's
+     * data (restarted empty, failed over without replication, flushed), so they publish again what PostgreSQL says is
+     * waiting instead of waiting for the sweep's grace period.
+     */
+    public String marker() {
+        return namespace + ":marker";
+    }
+
     /** Matches every key of the namespace; for cleaning up a test or sandbox namespace. */
     public String pattern() {
         return namespace + ":*";

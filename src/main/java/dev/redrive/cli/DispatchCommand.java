@@ -6,6 +6,7 @@ import dev.redrive.envelope.EnvelopeCodec;
 import dev.redrive.identity.OperationId;
 import dev.redrive.store.Database;
 import dev.redrive.store.tool.ToolSchemaStore;
+import dev.redrive.worker.client.IdempotencyConflictException;
 import dev.redrive.worker.client.WorkerClient;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -65,9 +66,16 @@ final class DispatchCommand implements Callable<Integer> {
             DispatchEnvelope envelope = client.newDispatch(id, tool, version, payload, traceId, correlationId, approvalId);
             EnvelopeCodec codec = new EnvelopeCodec();
             codec.decode(codec.encode(envelope));
-            String entryId = client.dispatch(envelope);
-            spec.commandLine().getOut().printf("dispatched %s attempt %d as entry %s (tool %s v%s, idempotency key %s)%n",
-                    id, envelope.attempt(), entryId, tool, version, envelope.idempotencyKey());
+            WorkerClient.Dispatched dispatched;
+            try {
+                dispatched = client.dispatch(envelope);
+            } catch (IdempotencyConflictException e) {
+                spec.commandLine().getErr().println("dispatch: conflict: " + e.getMessage());
+                return RedriveCommand.EXIT_BLOCKED;
+            }
+            spec.commandLine().getOut().printf("%s %s attempt %d as entry %s (tool %s v%s, idempotency key %s)%n",
+                    dispatched.repeat() ? "already dispatched, published again:" : "dispatched", id, envelope.attempt(),
+                    dispatched.entryId(), tool, version, envelope.idempotencyKey());
             return 0;
         }
     }

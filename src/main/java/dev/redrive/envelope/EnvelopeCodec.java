@@ -1,13 +1,9 @@
 package dev.redrive.envelope;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.redrive.identity.InvalidIdException;
 import dev.redrive.identity.OperationId;
 import dev.redrive.model.FailureClass;
 
-import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
 import java.util.LinkedHashMap;
@@ -17,7 +13,6 @@ import java.util.UUID;
 /** Reads and writes the v1 wire contract: a flat map of string fields, as in a Redis stream entry. */
 public final class EnvelopeCodec {
     public static final int DEFAULT_MAX_PAYLOAD_BYTES = 256 * 1024;
-    private static final ObjectMapper JSON = new ObjectMapper();
 
     private final int maxPayloadBytes;
 
@@ -76,7 +71,7 @@ public final class EnvelopeCodec {
             throw new InvalidEnvelopeException("tool must match [A-Za-z0-9._-]{1,128}, got '" + tool + "'");
         }
         String payload = required(fields, "payload");
-        checkPayload(payload);
+        JsonPayload.parse(payload, maxPayloadBytes);
         String commandId = optional(fields, "redrive_command_id");
         if (commandId != null) {
             try {
@@ -85,33 +80,28 @@ public final class EnvelopeCodec {
                 throw new InvalidEnvelopeException("redrive_command_id must be a UUID, got '" + commandId + "'");
             }
         }
+        String schemaVersion = printable("tool_schema_version", required(fields, "tool_schema_version"));
+        String idempotencyKey = required(fields, "idempotency_key");
+        WireText.requireHeaderSafe("idempotency_key", idempotencyKey);
         return new DispatchEnvelope(identity, attempt, tool,
-                required(fields, "tool_schema_version"),
-                required(fields, "idempotency_key"),
+                schemaVersion,
+                idempotencyKey,
                 payload,
-                optional(fields, "trace_id"),
-                optional(fields, "correlation_id"),
-                optional(fields, "runtime_version"),
+                printable("trace_id", optional(fields, "trace_id")),
+                printable("correlation_id", optional(fields, "correlation_id")),
+                printable("runtime_version", optional(fields, "runtime_version")),
                 instant(fields, "dispatched_at", true),
                 instant(fields, "next_eligible_at", false),
                 failureClass(fields),
                 commandId,
-                optional(fields, "approval_id"));
+                printable("approval_id", optional(fields, "approval_id")));
     }
 
-    private void checkPayload(String payload) {
-        int size = payload.getBytes(StandardCharsets.UTF_8).length;
-        if (size > maxPayloadBytes) {
-            throw new InvalidEnvelopeException("payload is " + size + " bytes, over the limit of " + maxPayloadBytes);
+    private static String printable(String name, String value) {
+        if (value != null) {
+            WireText.requirePrintable(name, value);
         }
-        try {
-            JsonNode parsed = JSON.readTree(payload);
-            if (parsed == null || !parsed.isObject()) {
-                throw new InvalidEnvelopeException("payload must be a JSON object");
-            }
-        } catch (JsonProcessingException e) {
-            throw new InvalidEnvelopeException("payload is not JSON: " + e.getOriginalMessage());
-        }
+        return value;
     }
 
     private static String required(Map<String, String> fields, String name) {

@@ -29,6 +29,15 @@ public class StoreException extends RuntimeException {
         return "42501".equals(sqlState);
     }
 
+    /**
+     * Classes 22 (data exception: a number out of range, a character the encoding cannot hold, ...) and 54 (program
+     * limit exceeded): the database refused a value, and will refuse it again, whereas a lost connection or a lock
+     * timeout may pass.
+     */
+    public boolean isBadValue() {
+        return sqlState != null && (sqlState.startsWith("22") || sqlState.startsWith("54"));
+    }
+
     public boolean isUniqueViolation() {
         return "23505".equals(sqlState);
     }

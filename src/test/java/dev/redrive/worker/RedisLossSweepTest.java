@@ -25,11 +25,11 @@ class RedisLossSweepTest {
             OperationId lostDispatch = new OperationId("lost", "dispatch", 0);
             OperationId lostRetry = new OperationId("lost", "retry", 0);
             Instant now = Instant.now();
-            registry.recordIfAbsent(kit.client().newDispatch(lostDispatch, "demo.charge", "1", "{\"amount\":1}", null, null, null),
+            registry.record(kit.client().newDispatch(lostDispatch, "demo.charge", "1", "{\"amount\":1}", null, null, null),
                     OperationStatus.PENDING);
             DispatchEnvelope retry = kit.client().newDispatch(lostRetry, "demo.charge", "1", "{\"amount\":2}", null, null, null)
                     .retry(now, FailureClass.TRANSIENT, now);
-            registry.recordIfAbsent(retry, OperationStatus.RETRY_SCHEDULED);
+            registry.record(retry, OperationStatus.RETRY_SCHEDULED);
 
             kit.start(kit.worker("sweeper", kit.charge(Duration.ofSeconds(5))).sweepGrace(Duration.ofMillis(400)));
 

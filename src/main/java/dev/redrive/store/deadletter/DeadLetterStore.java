@@ -1,10 +1,9 @@
 package dev.redrive.store.deadletter;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.redrive.model.FailureClass;
 import dev.redrive.store.Jdbc;
 import dev.redrive.store.Jdbc.Json;
+import dev.redrive.store.StorableText;
 import dev.redrive.store.StoreException;
 import dev.redrive.store.operation.AttemptCommit;
 import dev.redrive.store.operation.AttemptError;
@@ -18,8 +17,6 @@ import java.util.Optional;
  * again after a crash finds the entry already written instead of adding a second one.
  */
 public final class DeadLetterStore {
-    private static final ObjectMapper JSON = new ObjectMapper();
-
     /* Identity, versions, trace ids and payload come from the operation row; the attempt history from its attempts. */
     private static final String ENTER_OPERATION = """
             INSERT INTO dlq_entries (dedup_key, operation_id, run_id, node_id, logical_attempt, attempt, tool,
@@ -79,21 +76,24 @@ public final class DeadLetterStore {
                 delivery == null ? null : (int) delivery.deliveryCount(),
                 delivery == null ? null : delivery.consumer(),
                 error.failureClass(), error.code(), error.message(), evidence.fingerprint(),
-                commit.sideEffect(), new Json(json(evidence.rawMessage())), commit.finishedAt(),
+                commit.sideEffect(), new Json(RawMessage.json(RawMessage.kept(evidence.rawMessage()))), commit.finishedAt(),
                 new Json(evidence.deliveryHistory()), operationId);
         return eventFor(dedupKey).orElseThrow(() -> new StoreException("no DLQ entry for " + dedupKey));
     }
 
-    /** Enters an unreadable message; the raw fields are kept as they were received. */
+    /**
+     * Enters an unreadable message; the raw fields are kept as they were received, made storable and cut to
+     * {@link RawMessage#LIMIT_BYTES} (see {@link RawMessage}).
+     */
     public DeadLetterEvent enterForMessage(MessageDeadLetter letter) {
-        Map<String, String> raw = letter.rawMessage();
-        String fingerprint = ErrorFingerprint.of(raw.get("tool"), letter.errorClass(), letter.errorCode(),
-                letter.errorMessage());
+        Map<String, String> raw = RawMessage.kept(letter.rawMessage());
+        String message = StorableText.of(letter.errorMessage());
+        String fingerprint = ErrorFingerprint.of(raw.get("tool"), letter.errorClass(), letter.errorCode(), message);
         jdbc.query(ENTER_MESSAGE, row -> row.getLong(1), letter.dedupKey(), raw.get("operation_id"),
                 raw.get("run_id"), raw.get("node_id"), raw.get("tool"), raw.get("trace_id"), raw.get("correlation_id"),
                 letter.runtimeVersion(), letter.stream(), letter.entryId(), (int) letter.deliveryCount(),
-                letter.consumer(), letter.errorClass(), letter.errorCode(), letter.errorMessage(), fingerprint,
-                new Json(json(raw)), letter.enteredAt());
+                letter.consumer(), letter.errorClass(), letter.errorCode(), message, fingerprint,
+                new Json(RawMessage.json(raw)), letter.enteredAt());
         return eventFor(letter.dedupKey()).orElseThrow(() -> new StoreException("no DLQ entry for " + letter.dedupKey()));
     }
 
@@ -102,13 +102,5 @@ public final class DeadLetterStore {
         return jdbc.queryOne(FIND_EVENT, row -> new DeadLetterEvent(row.getLong("id"), row.getString("operation_id"),
                 FailureClass.valueOf(row.getString("error_class")), row.getString("tool"),
                 row.getString("error_fingerprint"), Jdbc.instant(row, "entered_at")), dedupKey);
-    }
-
-    private static String json(Map<String, String> value) {
-        try {
-            return JSON.writeValueAsString(value);
-        } catch (JsonProcessingException e) {
-            throw new IllegalArgumentException("raw message is not representable as JSON", e);
-        }
     }
 }

@@ -36,15 +36,17 @@ public final class OperationStore {
      * One statement per batch of dispatches: claims the leases asked for and reads the facts of every operation named,
      * as they were before the claim (the outer SELECT sees the statement's snapshot, not the CTE's update). A row is
      * claimed only when its status may become RUNNING, its run is still running, a RUNNING row's lease has expired, a
-     * scheduled retry is due, the attempt is not older than the record's, and a redrive command (if the record names
-     * one) is the one the dispatch carries and still open: everything the worker's eligibility rules ask of a claim
-     * that the facts decide. Each claim bumps the fencing token and counts a processing delivery; a claimed redrive
+     * scheduled retry is due, the attempt is not older than the record's, the dispatch carries the operation's own
+     * parameters, and a redrive command (if the record names one) is the one the dispatch carries and still open:
+     * everything the worker's eligibility rules ask of a claim that the facts decide. Each claim bumps the fencing token and counts a processing delivery; a claimed redrive
      * command becomes EXECUTING in the same statement.
      */
     private static final String CLAIM_AND_LOAD = """
             WITH requested AS (
-                SELECT * FROM unnest(?::text[], ?::text[]::int[], ?::text[], ?::text[]::uuid[])
-                           AS r(operation_id, attempt, delivery_id, command_id)),
+                SELECT * FROM unnest(?::text[], ?::text[]::int[], ?::text[], ?::text[]::uuid[], ?::text[], ?::text[],
+                                     ?::text[], ?::text[]::jsonb[])
+                           AS r(operation_id, attempt, delivery_id, command_id, tool, tool_schema_version,
+                                idempotency_key, payload)),
             claimed AS (
                 UPDATE operations o
                    SET status = 'RUNNING', attempt = r.attempt, lease_owner = ?, lease_delivery_id = r.delivery_id,
@@ -55,6 +57,8 @@ public final class OperationStore {
                    AND runs.run_id = o.run_id AND runs.status = 'RUNNING'
                    AND o.status = ANY (?)
                    AND o.attempt <= r.attempt
+                   AND o.tool = r.tool AND o.tool_schema_version = r.tool_schema_version
+                   AND o.idempotency_key = r.idempotency_key AND o.payload = r.payload
                    AND (o.status <> 'RUNNING' OR o.lease_expires_at IS NULL OR o.lease_expires_at <= ?)
                    AND (o.status <> 'RETRY_SCHEDULED' OR o.next_eligible_at IS NULL OR o.next_eligible_at <= ?)
                    AND o.redrive_command_id IS NOT DISTINCT FROM r.command_id
@@ -181,7 +185,7 @@ public final class OperationStore {
             WITH stranded AS (
                 SELECT operation_id FROM operations
                  WHERE ((status = 'PENDING' AND updated_at < ?)
-                        OR (status = 'RETRY_SCHEDULED' AND next_eligible_at < ?)
+                        OR (status = 'RETRY_SCHEDULED' AND (? OR next_eligible_at < ?))
                         OR (status = 'RUNNING' AND lease_expires_at < ?))
                    AND (swept_at IS NULL OR swept_at < ?)
                  ORDER BY updated_at
@@ -191,6 +195,10 @@ public final class OperationStore {
               FROM stranded s
              WHERE o.operation_id = s.operation_id
             RETURNING o.operation_id
+            """;
+
+    private static final String KNOWN_COMMANDS = """
+            SELECT command_id, operation_id FROM redrive_commands WHERE command_id = ANY (?::text[]::uuid[])
             """;
 
     private final Jdbc jdbc;
@@ -231,6 +239,10 @@ public final class OperationStore {
         String[] commands = claims.stream()
                 .map(claim -> claim.redriveCommandId() == null ? null : claim.redriveCommandId().toString())
                 .toArray(String[]::new);
+        String[] tools = claims.stream().map(ClaimRequest::tool).toArray(String[]::new);
+        String[] schemaVersions = claims.stream().map(ClaimRequest::toolSchemaVersion).toArray(String[]::new);
+        String[] keys = claims.stream().map(ClaimRequest::idempotencyKey).toArray(String[]::new);
+        String[] payloads = claims.stream().map(ClaimRequest::payload).toArray(String[]::new);
         Map<String, OperationRecord> records = new LinkedHashMap<>();
         Map<String, Lease> leases = new LinkedHashMap<>();
         jdbc.query(CLAIM_AND_LOAD, row -> {
@@ -243,7 +255,7 @@ public final class OperationStore {
                         record.status() == OperationStatus.RUNNING, row.getInt("claimed_processing_deliveries")));
             }
             return record;
-        }, ids, attempts, deliveries, commands, owner, expiresAt, now,
+        }, ids, attempts, deliveries, commands, tools, schemaVersions, keys, payloads, owner, expiresAt, now,
                 OperationStatus.allowedBefore(OperationStatus.RUNNING), now, now, now,
                 operationIds.toArray(String[]::new));
         return new Sighting(records, leases);
@@ -419,13 +431,27 @@ public final class OperationStore {
         });
     }
 
+    /** Of the given redrive command ids, the ones that exist, each with the operation it was issued for. */
+    public Map<UUID, String> redriveCommands(Collection<UUID> commandIds) {
+        if (commandIds.isEmpty()) {
+            return Map.of();
+        }
+        Map<UUID, String> found = new LinkedHashMap<>();
+        jdbc.query(KNOWN_COMMANDS, row -> found.put(row.getObject(1, UUID.class), row.getString(2)),
+                (Object) commandIds.stream().map(UUID::toString).toArray(String[]::new));
+        return found;
+    }
+
     /**
      * Takes up to {@code limit} operations that have waited longer than {@code grace} for a worker (Redis may have
-     * lost their dispatch) and marks them swept, so that they are re-published once per grace period.
+     * lost their dispatch) and marks them swept, so that they are re-published once per grace period. With
+     * {@code everyRetry} (Redis is known to have lost its data) every scheduled retry is taken, due or not: the retry
+     * set that held it is gone.
      */
-    public List<OperationRecord> sweepStranded(Instant now, Duration grace, int limit) {
+    public List<OperationRecord> sweepStranded(Instant now, Duration grace, boolean everyRetry, int limit) {
         Instant before = now.minus(grace);
-        List<String> ids = jdbc.query(SWEEP, row -> row.getString(1), before, before, before, before, limit, now);
+        List<String> ids = jdbc.query(SWEEP, row -> row.getString(1), before, everyRetry, before, before, before,
+                limit, now);
         return new ArrayList<>(load(ids).values());
     }
 

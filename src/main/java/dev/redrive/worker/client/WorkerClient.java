@@ -8,6 +8,7 @@ import dev.redrive.identity.OperationId;
 import dev.redrive.model.OperationStatus;
 import dev.redrive.store.Database;
 import dev.redrive.store.operation.OperationRegistry;
+import dev.redrive.store.operation.Recorded;
 import io.lettuce.core.XAddArgs;
 
 import java.time.Clock;
@@ -37,13 +38,29 @@ public final class WorkerClient {
     }
 
     /**
-     * Records the operation as PENDING when it is new, then publishes the dispatch.
+     * What a dispatch did.
      *
-     * @return the stream entry id Redis gave the dispatch
+     * @param entryId the stream entry id Redis gave the dispatch
+     * @param repeat  the operation was already recorded with the same parameters: this dispatch is a repeat of it
+     *                (published again, so that a first dispatch whose publish was lost still runs; the worker answers
+     *                the repeat from the facts)
      */
-    public String dispatch(DispatchEnvelope envelope) {
-        registry.recordIfAbsent(envelope, OperationStatus.PENDING);
-        return publish(envelope);
+    public record Dispatched(String entryId, boolean repeat) {
+    }
+
+    /**
+     * Records the operation as PENDING when it is new, then publishes the dispatch. A repeat with the same parameters
+     * is published again and changes nothing else.
+     *
+     * @throws IdempotencyConflictException when the operation id or the idempotency key is recorded with other
+     *                                      parameters; nothing is published then
+     */
+    public Dispatched dispatch(DispatchEnvelope envelope) {
+        Recorded recorded = registry.record(envelope, OperationStatus.PENDING);
+        if (recorded.outcome() == Recorded.Outcome.CONFLICT) {
+            throw new IdempotencyConflictException(recorded.conflict());
+        }
+        return new Dispatched(publish(envelope), recorded.outcome() == Recorded.Outcome.ALREADY_RECORDED);
     }
 
     /**

@@ -1,17 +1,13 @@
 package dev.redrive.worker.protocol;
 
-import dev.redrive.RuntimeVersion;
 import dev.redrive.broker.DeadLetterStream;
 import dev.redrive.envelope.DispatchEnvelope;
 import dev.redrive.envelope.EnvelopeCodec;
 import dev.redrive.envelope.InvalidEnvelopeException;
-import dev.redrive.model.FailureClass;
 import dev.redrive.model.OperationStatus;
 import dev.redrive.store.Jdbc;
-import dev.redrive.store.deadletter.DeadLetterEvent;
 import dev.redrive.store.deadletter.DeadLetterStore;
 import dev.redrive.store.deadletter.MessageDeadLetter;
-import dev.redrive.store.operation.ClaimRequest;
 import dev.redrive.store.operation.Deferral;
 import dev.redrive.store.operation.Discard;
 import dev.redrive.store.operation.Lease;
@@ -28,10 +24,9 @@ import org.slf4j.LoggerFactory;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
-import java.util.Collection;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -40,10 +35,12 @@ import java.util.UUID;
 import java.util.concurrent.ExecutorService;
 
 /**
- * The per-message protocol, applied to a batch of deliveries at once: validate, claim what the facts allow and read
- * the facts (one statement; operations seen for the first time are recorded and go through a second), decide, write
- * the discards / deferrals (one transaction each), ack what needs no tool call, and hand each claimed attempt to the
- * tool pool.
+ * The per-message protocol, applied to a batch of deliveries at once, in five phases with one place for each kind of
+ * failure: <b>decode</b> (what is not a valid dispatch is dead-lettered as itself), <b>claim</b> (claim what the facts
+ * allow and read the facts, fault-isolated per operation: see {@link BatchClaim}), <b>judge</b> (the eligibility rules
+ * on the facts as they were before the claim), <b>settle</b> (write the dead letters, discards and deferrals, put
+ * retries back, then ack) and <b>execute</b> (hand each claimed attempt to the tool pool; its end goes to the
+ * committer).
  */
 final class DispatchProcessor {
     private static final Logger LOG = LoggerFactory.getLogger(DispatchProcessor.class);
@@ -51,7 +48,6 @@ final class DispatchProcessor {
     private final WorkerSettings settings;
     private final EnvelopeCodec codec;
     private final OperationStore store;
-    private final OperationRegistry registry;
     private final DeadLetterStore deadLetters;
     private final DeadLetterStream deadLetterStream;
     private final RetryQueue retryQueue;
@@ -61,6 +57,7 @@ final class DispatchProcessor {
     private final Committer committer;
     private final DeliveryHistory history;
     private final ExecutorService tools;
+    private final BatchClaim batchClaim;
 
     DispatchProcessor(WorkerSettings settings, Jdbc jdbc, DeadLetterStream deadLetterStream, RetryQueue retryQueue,
                       DispatchStream stream, InFlight inFlight, AttemptRunner runner, Committer committer,
@@ -68,7 +65,6 @@ final class DispatchProcessor {
         this.settings = settings;
         this.codec = new EnvelopeCodec(settings.maxPayloadBytes());
         this.store = new OperationStore(jdbc);
-        this.registry = new OperationRegistry(jdbc);
         this.deadLetters = new DeadLetterStore(jdbc);
         this.deadLetterStream = deadLetterStream;
         this.retryQueue = retryQueue;
@@ -78,20 +74,20 @@ final class DispatchProcessor {
         this.committer = committer;
         this.history = history;
         this.tools = tools;
-    }
-
-    private record Incoming(Delivery delivery, DispatchEnvelope envelope) {
-        String operationId() {
-            return envelope.operationId().value();
-        }
-
-        String entryId() {
-            return delivery.entryId();
-        }
+        this.batchClaim = new BatchClaim(store, new OperationRegistry(jdbc), settings.consumerName(),
+                settings.leaseDuration());
     }
 
     /** A delivery whose claim won, with the facts as they were before it. */
     private record Claimed(Incoming incoming, OperationRecord record, Lease lease, boolean poison) {
+    }
+
+    /**
+     * Of each operation that no attempt here is handling, the delivery with the newest attempt, when its tool's gate
+     * admits a call; the operations a local attempt is handling; and the deliveries the gate kept back.
+     */
+    private record Plan(Map<String, Incoming> candidates, Map<String, String> handledHere,
+                        Map<Incoming, ToolGate.Closed> gated) {
     }
 
     void process(List<Delivery> deliveries) {
@@ -99,28 +95,70 @@ final class DispatchProcessor {
             return;
         }
         Instant now = now();
-        List<String> acks = new ArrayList<>();
+        BatchOutcome outcome = new BatchOutcome(now);
+        List<Incoming> valid = decode(deliveries, outcome);
+        Plan plan = plan(valid, now);
+        BatchClaim.Result facts = batchClaim.claim(valid, plan.candidates().values(), outcome, now);
+        List<Claimed> claimed = judge(valid, plan, facts, outcome, now);
+        settle(outcome, facts.records(), now);
+        execute(claimed, now);
+    }
+
+    // ---- decode ------------------------------------------------------------------------------------------------
+
+    /** The valid dispatches of the batch; everything else is acked (an empty entry) or dead-lettered as itself. */
+    private List<Incoming> decode(List<Delivery> deliveries, BatchOutcome outcome) {
         List<Incoming> valid = new ArrayList<>();
-        List<MessageDeadLetter> invalid = new ArrayList<>();
         for (Delivery delivery : deliveries) {
             if (delivery.fields().isEmpty()) {
-                acks.add(delivery.entryId());
-                continue;
-            }
-            try {
-                valid.add(new Incoming(delivery, codec.decode(delivery.fields())));
-            } catch (InvalidEnvelopeException e) {
-                invalid.add(new MessageDeadLetter(delivery.stream(), delivery.entryId(), delivery.deliveryCount(),
-                        delivery.consumer(), delivery.fields(), FailureClass.INVALID_INPUT, "invalid_envelope",
-                        e.getMessage(), RuntimeVersion.wireValue(), now));
+                outcome.ack(delivery.entryId());
+            } else if (!delivery.undecodableFields().isEmpty()) {
+                outcome.deadLetter(delivery, InvalidEnvelopeException.INVALID_UTF8, "not UTF-8: "
+                        + String.join(", ", delivery.undecodableFields()) + "; every field must be UTF-8 text");
+            } else {
+                try {
+                    valid.add(new Incoming(delivery, codec.decode(delivery.fields())));
+                } catch (InvalidEnvelopeException e) {
+                    outcome.deadLetter(delivery, e.code(), e.getMessage());
+                }
             }
         }
-        deadLetterInvalid(invalid, acks);
+        return withKnownCommands(valid, outcome);
+    }
 
-        // The claim goes with the read of the facts, in one statement. Asked for: of each operation that no attempt
-        // here is handling, the delivery with the newest attempt, when its tool's gate admits a call. The statement
-        // claims only what the facts allow; the eligibility rules then judge every delivery on the facts as they were
-        // before the claim.
+    /**
+     * A dispatch naming a redrive command that was never issued for its operation is dead-lettered as itself: left
+     * alone it would record its operation (if new) as waiting, and the sweep would publish it again without the
+     * command, so it would run after all.
+     */
+    private List<Incoming> withKnownCommands(List<Incoming> valid, BatchOutcome outcome) {
+        Set<UUID> named = new HashSet<>();
+        for (Incoming incoming : valid) {
+            if (incoming.envelope().redriveCommandId() != null) {
+                named.add(UUID.fromString(incoming.envelope().redriveCommandId()));
+            }
+        }
+        if (named.isEmpty()) {
+            return valid;
+        }
+        Map<UUID, String> issued = store.redriveCommands(named);
+        List<Incoming> known = new ArrayList<>(valid.size());
+        for (Incoming incoming : valid) {
+            String command = incoming.envelope().redriveCommandId();
+            if (command == null || incoming.operationId().equals(issued.get(UUID.fromString(command)))) {
+                known.add(incoming);
+            } else {
+                outcome.deadLetter(incoming.delivery(), DeadLetterCodes.UNKNOWN_REDRIVE_COMMAND, "redrive_command_id "
+                        + command + " names no redrive command issued for operation " + incoming.operationId()
+                        + "; redrives are issued by `redrive OP`, which publishes their dispatch itself");
+            }
+        }
+        return known;
+    }
+
+    // ---- plan --------------------------------------------------------------------------------------------------
+
+    private Plan plan(List<Incoming> valid, Instant now) {
         Map<String, String> handledHere = new HashMap<>();
         Map<String, Incoming> candidates = new LinkedHashMap<>();
         Map<Incoming, ToolGate.Closed> gated = new HashMap<>();
@@ -145,19 +183,30 @@ final class DispatchProcessor {
                 gated.put(incoming, closed);
             }
         }
-        OperationStore.Sighting sighting = claimAndLoad(valid, candidates.values(), now);
+        return new Plan(candidates, handledHere, gated);
+    }
 
-        List<Discard> discards = new ArrayList<>();
-        List<Deferral> deferrals = new ArrayList<>();
-        List<DispatchEnvelope> notDue = new ArrayList<>();
-        List<DeadLetterEvent> reannounce = new ArrayList<>();
+    // ---- judge -------------------------------------------------------------------------------------------------
+
+    /**
+     * Judges every delivery on the facts as they were before the claim: the won claims go on to execute, the rest are
+     * acked with what they leave behind, or stay pending.
+     */
+    private List<Claimed> judge(List<Incoming> valid, Plan plan, BatchClaim.Result facts, BatchOutcome outcome,
+                                Instant now) {
         List<Claimed> claimed = new ArrayList<>();
         for (Incoming incoming : valid) {
             String operationId = incoming.operationId();
-            OperationRecord record = sighting.records().get(operationId);
+            Incoming candidate = plan.candidates().get(operationId);
+            if (facts.refused().contains(operationId)) {
+                if (candidate == incoming) {
+                    settings.gate().giveBack(incoming.envelope().tool());
+                }
+                continue;
+            }
+            OperationRecord record = facts.records().get(operationId);
             String entryId = incoming.entryId();
-            Incoming candidate = candidates.get(operationId);
-            Lease lease = sighting.leases().get(operationId);
+            Lease lease = facts.leases().get(operationId);
             if (candidate == incoming) {
                 if (lease != null) {
                     claimed(incoming, record, lease, now).ifPresent(claimed::add);
@@ -166,7 +215,7 @@ final class DispatchProcessor {
                 // The claim did not happen, so neither will the call the gate admitted.
                 settings.gate().giveBack(incoming.envelope().tool());
             }
-            String localEntry = handledHere.get(operationId);
+            String localEntry = plan.handledHere().get(operationId);
             if (entryId.equals(localEntry) || candidate != null && candidate != incoming
                     && candidate.entryId().equals(entryId)) {
                 continue;
@@ -178,49 +227,46 @@ final class DispatchProcessor {
                 continue;
             }
             if (localEntry != null || lease != null) {
-                discards.add(discard(incoming, "another delivery of this operation is being handled by "
+                outcome.discards.add(discard(incoming, "another delivery of this operation is being handled by "
                         + settings.consumerName(), false, false));
-                acks.add(entryId);
+                outcome.ack(entryId);
                 continue;
             }
-            Verdict verdict = Eligibility.decide(incoming.envelope(), record, incoming.delivery(), now,
-                    settings.deliveryLimit());
-            if (verdict instanceof Verdict.AlreadySucceeded) {
-                acks.add(entryId);
-            } else if (verdict instanceof Verdict.Discard d) {
-                discards.add(discard(incoming, d.reason(), d.cancelOperation(), d.failCommand()));
-                repair(d.repair(), record, notDue, reannounce);
-                acks.add(entryId);
-            } else if (verdict instanceof Verdict.Duplicate d) {
-                if (d.ack()) {
-                    discards.add(discard(incoming, d.reason(), false, false));
-                    acks.add(entryId);
-                }
-            } else if (verdict instanceof Verdict.NotDue) {
-                notDue.add(RetryEnvelopes.fromRecord(record));
-                acks.add(entryId);
-            } else if (gated.containsKey(incoming)) {
-                ToolGate.Closed closed = gated.get(incoming);
-                deferrals.add(new Deferral(operationId, record.attempt(),
-                        closed.until().truncatedTo(ChronoUnit.MILLIS).plusMillis(1), closed.because()));
-                acks.add(entryId);
-            } else {
-                // Claimable by the facts read, but the claim lost a race with another worker's: the entry stays
-                // pending, and a re-claim finds that worker's lease or its result.
-                LOG.debug("claim of {} for entry {} lost a race; the entry stays pending", operationId, entryId);
+            judgeUnclaimed(incoming, record, plan.gated().get(incoming), outcome, now);
+        }
+        return claimed;
+    }
+
+    private void judgeUnclaimed(Incoming incoming, OperationRecord record, ToolGate.Closed gated, BatchOutcome outcome,
+                                Instant now) {
+        String entryId = incoming.entryId();
+        Verdict verdict = Eligibility.decide(incoming.envelope(), record, incoming.delivery(), now,
+                settings.deliveryLimit());
+        if (verdict instanceof Verdict.Conflict c) {
+            outcome.deadLetter(incoming.delivery(), DeadLetterCodes.IDEMPOTENCY_CONFLICT, c.reason());
+        } else if (verdict instanceof Verdict.AlreadySucceeded) {
+            outcome.ack(entryId);
+        } else if (verdict instanceof Verdict.Discard d) {
+            outcome.discards.add(discard(incoming, d.reason(), d.cancelOperation(), d.failCommand()));
+            repair(d.repair(), record, outcome);
+            outcome.ack(entryId);
+        } else if (verdict instanceof Verdict.Duplicate d) {
+            if (d.ack()) {
+                outcome.discards.add(discard(incoming, d.reason(), false, false));
+                outcome.ack(entryId);
             }
+        } else if (verdict instanceof Verdict.NotDue) {
+            outcome.retries.add(RetryEnvelopes.fromRecord(record));
+            outcome.ack(entryId);
+        } else if (gated != null) {
+            outcome.deferrals.add(new Deferral(incoming.operationId(), record.attempt(),
+                    gated.until().truncatedTo(ChronoUnit.MILLIS).plusMillis(1), gated.because()));
+            outcome.ack(entryId);
+        } else {
+            // Claimable by the facts read, but the claim lost a race with another worker's: the entry stays
+            // pending, and a re-claim finds that worker's lease or its result.
+            LOG.debug("claim of {} for entry {} lost a race; the entry stays pending", incoming.operationId(), entryId);
         }
-        store.recordDiscards(discards, now);
-        List<Deferral> deferred = store.defer(deferrals, now);
-        for (Deferral deferral : deferred) {
-            OperationRecord record = sighting.records().get(deferral.operationId());
-            notDue.add(RetryEnvelopes.of(record, deferral.attempt(), deferral.until(), deferral.because(),
-                    record.redriveCommandId(), now));
-        }
-        retryQueue.schedule(notDue);
-        reannounce.forEach(deadLetterStream::publish);
-        stream.ack(acks);
-        run(claimed, now);
     }
 
     /**
@@ -239,59 +285,12 @@ final class DispatchProcessor {
         return Optional.empty();
     }
 
-    private void deadLetterInvalid(List<MessageDeadLetter> invalid, List<String> acks) {
-        for (MessageDeadLetter letter : invalid) {
-            LOG.warn("entry {} is not a valid dispatch: {}", letter.entryId(), letter.errorMessage());
-            deadLetterStream.publish(deadLetters.enterForMessage(letter));
-            acks.add(letter.entryId());
-        }
-    }
-
-    /**
-     * Claims the candidates and loads the facts of every valid delivery's operation; operations seen for the first time
-     * (published straight to Redis by another runtime) are recorded, then claimed and loaded in a second statement.
-     */
-    private OperationStore.Sighting claimAndLoad(List<Incoming> valid, Collection<Incoming> candidates, Instant now) {
-        Set<String> ids = new LinkedHashSet<>();
-        valid.forEach(incoming -> ids.add(incoming.operationId()));
-        OperationStore.Sighting known = store.claimAndLoad(ids, claims(candidates), settings.consumerName(), now,
-                settings.leaseDuration());
-        Map<String, Incoming> firstSight = new LinkedHashMap<>();
-        for (Incoming incoming : valid) {
-            if (!known.records().containsKey(incoming.operationId())) {
-                firstSight.putIfAbsent(incoming.operationId(), incoming);
-            }
-        }
-        if (firstSight.isEmpty()) {
-            return known;
-        }
-        firstSight.values().forEach(incoming -> registry.recordIfAbsent(incoming.envelope(), OperationStatus.PENDING));
-        OperationStore.Sighting recorded = store.claimAndLoad(firstSight.keySet(), claims(candidates.stream()
-                        .filter(candidate -> firstSight.containsKey(candidate.operationId())).toList()),
-                settings.consumerName(), now, settings.leaseDuration());
-        Map<String, OperationRecord> records = new HashMap<>(known.records());
-        records.putAll(recorded.records());
-        Map<String, Lease> leases = new HashMap<>(known.leases());
-        leases.putAll(recorded.leases());
-        return new OperationStore.Sighting(records, leases);
-    }
-
-    private static List<ClaimRequest> claims(Collection<Incoming> candidates) {
-        List<ClaimRequest> claims = new ArrayList<>(candidates.size());
-        for (Incoming candidate : candidates) {
-            DispatchEnvelope envelope = candidate.envelope();
-            claims.add(new ClaimRequest(candidate.operationId(), envelope.attempt(), candidate.entryId(),
-                    envelope.redriveCommandId() == null ? null : UUID.fromString(envelope.redriveCommandId())));
-        }
-        return claims;
-    }
-
-    private void repair(Verdict.Repair repair, OperationRecord record, List<DispatchEnvelope> retries,
-                        List<DeadLetterEvent> events) {
+    private void repair(Verdict.Repair repair, OperationRecord record, BatchOutcome outcome) {
         switch (repair) {
-            case REPUBLISH_RETRY -> retries.add(RetryEnvelopes.fromRecord(record));
+            case REPUBLISH_RETRY -> outcome.retries.add(RetryEnvelopes.fromRecord(record));
             case REPUBLISH_DEAD_LETTER -> deadLetters.eventFor(
-                    DeadLetterStore.operationDedupKey(record.operationId(), record.attempt())).ifPresent(events::add);
+                    DeadLetterStore.operationDedupKey(record.operationId(), record.attempt()))
+                    .ifPresent(outcome.reannounce::add);
             case NONE -> {
             }
         }
@@ -302,8 +301,43 @@ final class DispatchProcessor {
         return record.status() == OperationStatus.RUNNING && settings.consumerName().equals(record.leaseOwner());
     }
 
+    private Discard discard(Incoming incoming, String reason, boolean cancelOperation, boolean failCommand) {
+        Delivery delivery = incoming.delivery();
+        DispatchEnvelope envelope = incoming.envelope();
+        Map<String, Object> details = new LinkedHashMap<>();
+        details.put("entry_id", delivery.entryId());
+        details.put("delivery_count", delivery.deliveryCount());
+        details.put("consumer", delivery.consumer());
+        details.put("attempt", envelope.attempt());
+        UUID command = envelope.redriveCommandId() == null ? null : UUID.fromString(envelope.redriveCommandId());
+        LOG.debug("discarding entry {} of {}: {}", delivery.entryId(), envelope.operationId(), reason);
+        return new Discard(envelope.operationId().value(), command, reason, details, cancelOperation, failCommand);
+    }
+
+    // ---- settle ------------------------------------------------------------------------------------------------
+
+    /** Writes what the batch leaves behind, then acks: an entry is acked only once what it asked for is durable. */
+    private void settle(BatchOutcome outcome, Map<String, OperationRecord> records, Instant now) {
+        for (MessageDeadLetter letter : outcome.deadLetters) {
+            LOG.warn("entry {} dead-lettered as {}: {}", letter.entryId(), letter.errorCode(), letter.errorMessage());
+            deadLetterStream.publish(deadLetters.enterForMessage(letter));
+            outcome.ack(letter.entryId());
+        }
+        store.recordDiscards(outcome.discards, now);
+        for (Deferral deferral : store.defer(outcome.deferrals, now)) {
+            OperationRecord record = records.get(deferral.operationId());
+            outcome.retries.add(RetryEnvelopes.of(record, deferral.attempt(), deferral.until(), deferral.because(),
+                    record.redriveCommandId(), now));
+        }
+        retryQueue.schedule(outcome.retries);
+        outcome.reannounce.forEach(deadLetterStream::publish);
+        stream.ack(outcome.acks);
+    }
+
+    // ---- execute -----------------------------------------------------------------------------------------------
+
     /** Hands each claimed attempt to the tool pool, or a poison message straight to the committer. */
-    private void run(List<Claimed> claimed, Instant now) {
+    private void execute(List<Claimed> claimed, Instant now) {
         for (Claimed claim : claimed) {
             Delivery delivery = claim.incoming().delivery();
             DispatchEnvelope envelope = claim.incoming().envelope();
@@ -336,19 +370,6 @@ final class DispatchProcessor {
         } catch (RuntimeException e) {
             return new AttemptEnd.Crashed(job, e, false);
         }
-    }
-
-    private Discard discard(Incoming incoming, String reason, boolean cancelOperation, boolean failCommand) {
-        Delivery delivery = incoming.delivery();
-        DispatchEnvelope envelope = incoming.envelope();
-        Map<String, Object> details = new LinkedHashMap<>();
-        details.put("entry_id", delivery.entryId());
-        details.put("delivery_count", delivery.deliveryCount());
-        details.put("consumer", delivery.consumer());
-        details.put("attempt", envelope.attempt());
-        UUID command = envelope.redriveCommandId() == null ? null : UUID.fromString(envelope.redriveCommandId());
-        LOG.debug("discarding entry {} of {}: {}", delivery.entryId(), envelope.operationId(), reason);
-        return new Discard(envelope.operationId().value(), command, reason, details, cancelOperation, failCommand);
     }
 
     private Instant now() {

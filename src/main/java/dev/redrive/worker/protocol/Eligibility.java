@@ -1,6 +1,7 @@
 package dev.redrive.worker.protocol;
 
 import dev.redrive.envelope.DispatchEnvelope;
+import dev.redrive.envelope.OperationParameters;
 import dev.redrive.model.OperationStatus;
 import dev.redrive.model.RunStatus;
 import dev.redrive.store.operation.OperationRecord;
@@ -21,6 +22,10 @@ final class Eligibility {
 
     static Verdict decide(DispatchEnvelope envelope, OperationRecord record, Delivery delivery, Instant now,
                           int deliveryLimit) {
+        String conflict = conflict(envelope, record);
+        if (conflict != null) {
+            return new Verdict.Conflict(conflict);
+        }
         UUID command = envelope.redriveCommandId() == null ? null : UUID.fromString(envelope.redriveCommandId());
         if (record.status() == OperationStatus.SUCCEEDED) {
             return command == null ? new Verdict.AlreadySucceeded()
@@ -74,6 +79,17 @@ final class Eligibility {
             return new Verdict.Poison(takeover);
         }
         return new Verdict.Claim(takeover);
+    }
+
+    /**
+     * Whether the dispatch asks for something else than the recorded operation. The claim statement asks the same of
+     * the claims it takes (jsonb equality of the payloads, which is what the canonical hash compares); the schema
+     * version only counts from the operation's current attempt on, because a redrive may move it to the tool's
+     * current version while dispatches of older attempts are still in the stream.
+     */
+    private static String conflict(DispatchEnvelope envelope, OperationRecord record) {
+        return OperationParameters.conflict(envelope, record.tool(), record.idempotencyKey(), record.payload(),
+                record.toolSchemaVersion(), envelope.attempt() >= record.attempt());
     }
 
     private static String commandRefusal(DispatchEnvelope envelope, OperationRecord record, UUID command) {

@@ -37,10 +37,31 @@ final class StrandedSweep {
 
     /** @return how many operations were re-published */
     int sweep(Instant now) {
-        List<OperationRecord> stranded = store.sweepStranded(now, grace, BATCH);
+        return publishAgain(store.sweepStranded(now, grace, false, BATCH), now);
+    }
+
+    /**
+     * After Redis lost its data: publishes again, at once, everything PostgreSQL says is waiting for a worker (pending,
+     * running under an expired lease, every scheduled retry), not only what waited past the grace period.
+     *
+     * @return how many operations were re-published
+     */
+    int recover(Instant now) {
+        int total = 0;
+        int swept;
+        do {
+            swept = publishAgain(store.sweepStranded(now, Duration.ZERO, true, BATCH), now);
+            total += swept;
+        } while (swept == BATCH);
+        LOG.warn("the namespace's marker was missing from Redis (Redis lost its data, or this is the namespace's first "
+                + "worker): published {} waiting operation(s) again from PostgreSQL", total);
+        return total;
+    }
+
+    private int publishAgain(List<OperationRecord> stranded, Instant now) {
         List<DispatchEnvelope> retries = new ArrayList<>();
         for (OperationRecord record : stranded) {
-            if (record.status() == OperationStatus.RETRY_SCHEDULED) {
+            if (record.status() == OperationStatus.RETRY_SCHEDULED && record.nextEligibleAt() != null) {
                 retries.add(RetryEnvelopes.fromRecord(record));
             } else {
                 client.publish(RetryEnvelopes.of(record, record.attempt(), null, record.lastErrorClass(),
@@ -49,7 +70,7 @@ final class StrandedSweep {
         }
         retryQueue.schedule(retries);
         if (!stranded.isEmpty()) {
-            LOG.info("re-published {} operation(s) that waited more than {} for a worker", stranded.size(), grace);
+            LOG.info("re-published {} operation(s) that waited for a worker longer than they should", stranded.size());
         }
         return stranded.size();
     }

@@ -26,17 +26,20 @@ import java.util.concurrent.atomic.AtomicInteger;
 /**
  * The threads of a running worker: one consumer (reads, re-claims, decides, claims), a pool that runs tool calls,
  * one committer (group commits, then Redis follow-ups, then acks), one lease renewer (the heartbeat of the attempts in
- * flight) and one retry scheduler, which also sweeps for operations whose dispatch Redis lost.
+ * flight) and one retry scheduler, which also sweeps for operations whose dispatch Redis lost, and publishes again
+ * everything waiting as soon as it sees Redis lose the namespace's data.
  */
 public final class WorkerRuntime {
     private static final Logger LOG = LoggerFactory.getLogger(WorkerRuntime.class);
     private static final Duration MAX_SWEEP_INTERVAL = Duration.ofSeconds(30);
+    private static final Duration LOSS_CHECK_INTERVAL = Duration.ofSeconds(1);
 
     private final WorkerSettings settings;
     private final DispatchStream stream;
     private final RetryQueue retryQueue;
     private final InFlight inFlight;
     private final StrandedSweep sweep;
+    private final RedisLossWatch lossWatch;
     private final OperationStore store;
     private final Committer committer;
     private final DispatchProcessor processor;
@@ -71,6 +74,7 @@ public final class WorkerRuntime {
                 settings.consumerName());
         this.sweep = new StrandedSweep(store, retryQueue,
                 new WorkerClient(database, redis, settings.clock()), settings.sweepGrace());
+        this.lossWatch = new RedisLossWatch(redis);
         this.tools = Executors.newFixedThreadPool(settings.concurrency(), named(settings.consumerName() + "-tool"));
         this.processor = new DispatchProcessor(settings, database.jdbc(), deadLetterStream, retryQueue, stream,
                 inFlight, runner, committer, history, tools);
@@ -182,8 +186,16 @@ public final class WorkerRuntime {
         Duration sweepInterval = settings.sweepGrace().dividedBy(2).compareTo(MAX_SWEEP_INTERVAL) < 0
                 ? settings.sweepGrace().dividedBy(2) : MAX_SWEEP_INTERVAL;
         long nextSweep = System.nanoTime() + sweepInterval.toNanos();
+        long nextLossCheck = 0;
         while (scheduling) {
             try {
+                if (System.nanoTime() >= nextLossCheck) {
+                    nextLossCheck = System.nanoTime() + LOSS_CHECK_INTERVAL.toNanos();
+                    Instant now = Instant.now(settings.clock()).truncatedTo(ChronoUnit.MILLIS);
+                    if (lossWatch.markerWasGone(now)) {
+                        recover(now);
+                    }
+                }
                 retryQueue.promoteDue(Instant.now(settings.clock()), 500);
                 if (System.nanoTime() >= nextSweep) {
                     nextSweep = System.nanoTime() + sweepInterval.toNanos();
@@ -200,6 +212,16 @@ public final class WorkerRuntime {
                 LOG.warn("{}: promoting due retries failed; trying again", settings.consumerName(), e);
                 pause(Duration.ofSeconds(1));
             }
+        }
+    }
+
+    private void recover(Instant now) {
+        try {
+            stream.ensureGroup();
+            sweep.recover(now);
+        } catch (RuntimeException e) {
+            lossWatch.forget();
+            throw e;
         }
     }
 

@@ -6,6 +6,7 @@ import io.lettuce.core.Consumer;
 import io.lettuce.core.Limit;
 import io.lettuce.core.Range;
 import io.lettuce.core.RedisBusyException;
+import io.lettuce.core.RedisCommandExecutionException;
 import io.lettuce.core.StreamMessage;
 import io.lettuce.core.XAutoClaimArgs;
 import io.lettuce.core.XClaimArgs;
@@ -14,6 +15,8 @@ import io.lettuce.core.XReadArgs;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.models.stream.ClaimedMessages;
 import io.lettuce.core.models.stream.PendingMessage;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -21,6 +24,7 @@ import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Supplier;
 
 /**
  * The consumer side of {@code {ns}:dispatch} for one consumer of group {@code workers}: batched reads of new entries,
@@ -28,17 +32,19 @@ import java.util.Map;
  * connection of their own.
  */
 public final class DispatchStream implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(DispatchStream.class);
+
     private final Redis redis;
     private final String stream;
     private final Consumer<String> consumer;
-    private final StatefulRedisConnection<String, String> readConnection;
+    private final StatefulRedisConnection<String, byte[]> readConnection;
     private String claimCursor = "0-0";
 
     public DispatchStream(Redis redis, String consumerName) {
         this.redis = redis;
         this.stream = redis.keys().dispatch();
         this.consumer = Consumer.from(StreamKeys.WORKER_GROUP, consumerName);
-        this.readConnection = redis.newConnection();
+        this.readConnection = redis.newBinaryConnection();
     }
 
     /** Creates the consumer group (and the stream) unless they exist; entries already in the stream are read too. */
@@ -53,11 +59,14 @@ public final class DispatchStream implements AutoCloseable {
 
     /** Reads up to {@code count} entries never delivered to the group, waiting at most {@code block} for the first. */
     public List<Delivery> readNew(int count, Duration block) {
-        List<StreamMessage<String, String>> messages = readConnection.sync().xreadgroup(consumer,
-                XReadArgs.Builder.count(count).block(block), XReadArgs.StreamOffset.lastConsumed(stream));
+        List<StreamMessage<String, byte[]>> messages = recreatingGroup(() -> readConnection.sync().xreadgroup(consumer,
+                XReadArgs.Builder.count(count).block(block), XReadArgs.StreamOffset.lastConsumed(stream)));
+        if (messages == null) {
+            return List.of();
+        }
         List<Delivery> deliveries = new ArrayList<>(messages.size());
-        for (StreamMessage<String, String> message : messages) {
-            deliveries.add(new Delivery(stream, message.getId(), body(message), 1, consumer.getName()));
+        for (StreamMessage<String, byte[]> message : messages) {
+            deliveries.add(delivery(message, 1));
         }
         return deliveries;
     }
@@ -67,23 +76,51 @@ public final class DispatchStream implements AutoCloseable {
      * least {@code minIdle}, with their delivery counts. Walks the pending list a page per call.
      */
     public List<Delivery> claimStale(int count, Duration minIdle) {
-        ClaimedMessages<String, String> claimed = redis.sync().xautoclaim(stream, new XAutoClaimArgs<String>()
-                .consumer(consumer).minIdleTime(minIdle).startId(claimCursor).count(count));
+        ClaimedMessages<String, byte[]> claimed = recreatingGroup(() -> readConnection.sync().xautoclaim(stream,
+                new XAutoClaimArgs<String>().consumer(consumer).minIdleTime(minIdle).startId(claimCursor).count(count)));
+        if (claimed == null) {
+            claimCursor = "0-0";
+            return List.of();
+        }
         claimCursor = claimed.getId() == null ? "0-0" : claimed.getId();
-        List<StreamMessage<String, String>> messages = claimed.getMessages();
+        List<StreamMessage<String, byte[]>> messages = claimed.getMessages();
         if (messages.isEmpty()) {
             return List.of();
         }
         Map<String, Long> counts = deliveryCounts(messages);
         List<Delivery> deliveries = new ArrayList<>(messages.size());
-        for (StreamMessage<String, String> message : messages) {
-            deliveries.add(new Delivery(stream, message.getId(), body(message),
-                    counts.getOrDefault(message.getId(), 1L), consumer.getName()));
+        for (StreamMessage<String, byte[]> message : messages) {
+            deliveries.add(delivery(message, counts.getOrDefault(message.getId(), 1L)));
         }
         return deliveries;
     }
 
-    private Map<String, Long> deliveryCounts(List<StreamMessage<String, String>> messages) {
+    /**
+     * Runs a read of the group; when Redis answers NOGROUP the group (and the stream) is created again and the read
+     * returns nothing this time, so a worker keeps consuming after Redis lost its data instead of failing forever. (What
+     * the lost stream held is published again from PostgreSQL: see the worker's Redis loss watch.)
+     */
+    private <T> T recreatingGroup(Supplier<T> read) {
+        try {
+            return read.get();
+        } catch (RedisCommandExecutionException e) {
+            if (e.getMessage() == null || !e.getMessage().startsWith("NOGROUP")) {
+                throw e;
+            }
+            LOG.warn("consumer group {} of {} is gone (Redis lost its data?); creating it again", StreamKeys.WORKER_GROUP,
+                    stream);
+            ensureGroup();
+            return null;
+        }
+    }
+
+    private Delivery delivery(StreamMessage<String, byte[]> message, long deliveryCount) {
+        StrictUtf8.Decoded decoded = StrictUtf8.decode(message.getBody());
+        return new Delivery(stream, message.getId(), decoded.fields(), deliveryCount, consumer.getName(),
+                decoded.undecodable());
+    }
+
+    private Map<String, Long> deliveryCounts(List<StreamMessage<String, byte[]>> messages) {
         String first = messages.get(0).getId();
         String last = messages.get(messages.size() - 1).getId();
         List<PendingMessage> pending = redis.sync().xpending(stream, consumer, Range.create(first, last),
@@ -102,20 +139,17 @@ public final class DispatchStream implements AutoCloseable {
      */
     public void touch(Collection<String> entryIds) {
         if (!entryIds.isEmpty()) {
-            redis.sync().xclaim(stream, consumer, new XClaimArgs().minIdleTime(0).justid(),
-                    entryIds.toArray(String[]::new));
+            recreatingGroup(() -> redis.sync().xclaim(stream, consumer, new XClaimArgs().minIdleTime(0).justid(),
+                    entryIds.toArray(String[]::new)));
         }
     }
 
     /** Acks entries; call only once what they asked for is durably committed. */
     public void ack(Collection<String> entryIds) {
         if (!entryIds.isEmpty()) {
-            redis.sync().xack(stream, StreamKeys.WORKER_GROUP, entryIds.toArray(String[]::new));
+            // Entries of a group Redis lost are gone with it: nothing is left to ack.
+            recreatingGroup(() -> redis.sync().xack(stream, StreamKeys.WORKER_GROUP, entryIds.toArray(String[]::new)));
         }
-    }
-
-    private static Map<String, String> body(StreamMessage<String, String> message) {
-        return message.getBody() == null ? Map.of() : message.getBody();
     }
 
     @Override

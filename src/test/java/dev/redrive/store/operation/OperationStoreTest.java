@@ -32,7 +32,7 @@ class OperationStoreTest {
 
     private OperationId record(String run) {
         OperationId id = new OperationId(run, "n1", 0);
-        new OperationRegistry(ns.database().jdbc()).recordIfAbsent(new DispatchEnvelope(id, 1, "demo.charge", "1",
+        new OperationRegistry(ns.database().jdbc()).record(new DispatchEnvelope(id, 1, "demo.charge", "1",
                 id.idempotencyKey(), "{\"amount\":1}", "trace-1", "corr-1", "test", t0, null, null, null, null),
                 OperationStatus.PENDING);
         return id;
@@ -42,12 +42,12 @@ class OperationStoreTest {
     void staleLeaseHolderCannotCommitAfterTakeover() {
         OperationId id = record("fence");
         OperationStore store = store();
-        Lease first = single(claim(store, List.of(new ClaimRequest(id.value(), 1, "1-1", null)), "a", t0, LEASE));
-        assertThat(claim(store, List.of(new ClaimRequest(id.value(), 1, "1-2", null)), "b", t0.plusSeconds(1), LEASE))
+        Lease first = single(claim(store, List.of(request(id, "1-1")), "a", t0, LEASE));
+        assertThat(claim(store, List.of(request(id, "1-2")), "b", t0.plusSeconds(1), LEASE))
                 .as("a live lease is not claimed twice").isEmpty();
 
         Instant afterExpiry = t0.plus(LEASE).plusSeconds(1);
-        Lease second = single(claim(store, List.of(new ClaimRequest(id.value(), 1, "1-1", null)), "b", afterExpiry, LEASE));
+        Lease second = single(claim(store, List.of(request(id, "1-1")), "b", afterExpiry, LEASE));
         assertThat(second.fencingToken()).isGreaterThan(first.fencingToken());
 
         List<CommitResult> stale = store.commit(List.of(succeeded(first, afterExpiry)));
@@ -65,7 +65,7 @@ class OperationStoreTest {
         OperationId id = record("processing");
         OperationStore store = store();
         List<String> ids = List.of(id.value());
-        List<ClaimRequest> request = List.of(new ClaimRequest(id.value(), 1, "1-1", null));
+        List<ClaimRequest> request = List.of(request(id, "1-1"));
 
         OperationStore.Sighting first = store.claimAndLoad(ids, request, "a", t0, LEASE);
         assertThat(first.records().get(id.value()).status()).isEqualTo(OperationStatus.PENDING);
@@ -102,7 +102,7 @@ class OperationStoreTest {
         OperationStore store = store();
         OperationId claimed = record("defer-claimed");
         OperationId waiting = record("defer-waiting");
-        single(claim(store, List.of(new ClaimRequest(claimed.value(), 1, "1-1", null)), "b", t0, LEASE));
+        single(claim(store, List.of(request(claimed, "1-1")), "b", t0, LEASE));
 
         Instant until = t0.plusSeconds(30);
         List<Deferral> deferred = store.defer(List.of(
@@ -122,12 +122,12 @@ class OperationStoreTest {
         OperationId held = record("renew-held");
         OperationId takenOver = record("renew-taken");
         OperationId finished = record("renew-finished");
-        List<Lease> leases = claim(store, List.of(new ClaimRequest(held.value(), 1, "1-1", null),
-                new ClaimRequest(takenOver.value(), 1, "1-2", null),
-                new ClaimRequest(finished.value(), 1, "1-3", null)), "a", t0, LEASE);
+        List<Lease> leases = claim(store, List.of(request(held, "1-1"),
+                request(takenOver, "1-2"),
+                request(finished, "1-3")), "a", t0, LEASE);
         Map<String, Lease> byId = leases.stream().collect(Collectors.toMap(Lease::operationId, lease -> lease));
         Instant afterExpiry = t0.plus(LEASE).plusSeconds(1);
-        single(claim(store, List.of(new ClaimRequest(takenOver.value(), 1, "1-2", null)), "b", afterExpiry, LEASE));
+        single(claim(store, List.of(request(takenOver, "1-2")), "b", afterExpiry, LEASE));
         store.commit(List.of(succeeded(byId.get(finished.value()), t0.plusSeconds(1))));
 
         Instant renewedUntil = afterExpiry.plus(LEASE);
@@ -147,7 +147,7 @@ class OperationStoreTest {
     void deadLetterKeepsAttemptHistoryAndIsWrittenOnce() {
         OperationId id = record("dead");
         OperationStore store = store();
-        Lease lease = single(claim(store, List.of(new ClaimRequest(id.value(), 1, "5-0", null)), "a", t0, LEASE));
+        Lease lease = single(claim(store, List.of(request(id, "5-0")), "a", t0, LEASE));
         AttemptError error = new AttemptError(FailureClass.INVALID_INPUT, "http_400", "amount 12 is invalid");
         AttemptCommit commit = new AttemptCommit(lease, new DeliveryInfo("ns:dispatch", "5-0", 1, "a"),
                 OperationStatus.DEAD_LETTERED, t0.plusSeconds(1), null, error, null, null, SideEffectState.NONE, null,
@@ -173,6 +173,11 @@ class OperationStoreTest {
         return new AttemptCommit(lease, new DeliveryInfo("ns:dispatch", "1-1", 1, lease.owner()),
                 OperationStatus.SUCCEEDED, at.truncatedTo(ChronoUnit.MILLIS), "{\"ok\":true}", null, null, null,
                 SideEffectState.NONE, null, null);
+    }
+
+    /** A claim for attempt 1 of an operation {@link #record} recorded, with its parameters. */
+    private static ClaimRequest request(OperationId id, String entryId) {
+        return new ClaimRequest(id.value(), 1, entryId, null, "demo.charge", "1", id.idempotencyKey(), "{\"amount\":1}");
     }
 
     /** Claims as a worker does: the facts of the same operations are read in the same statement. */

@@ -1,0 +1,145 @@
+package dev.redrive.envelope;
+
+import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.json.JsonMapper;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+
+import java.io.IOException;
+import java.io.StringWriter;
+import java.io.UncheckedIOException;
+import java.math.BigDecimal;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A dispatch payload: a JSON object that PostgreSQL's jsonb can hold, and its canonical form. The checks are
+ * PostgreSQL's own limits, applied before any statement, so that a payload the store would refuse is dead-lettered
+ * alone instead of failing the statement that records a whole batch.
+ */
+public final class JsonPayload {
+    /** jsonb numbers are numerics: at most this many digits before the decimal point... */
+    static final int MAX_INTEGER_DIGITS = 131_072;
+    /** ...and this many after it. */
+    static final int MAX_FRACTION_DIGITS = 16_383;
+
+    private static final ObjectMapper JSON = JsonMapper.builder()
+            .enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS)
+            .nodeFactory(JsonNodeFactory.withExactBigDecimals(true))
+            .build();
+
+    private final JsonNode tree;
+
+    private JsonPayload(JsonNode tree) {
+        this.tree = tree;
+    }
+
+    /**
+     * Parses and checks a payload of at most {@code maxBytes} UTF-8 bytes; the exception names what is wrong and, in
+     * its code, which rule (size, JSON, storable).
+     */
+    public static JsonPayload parse(String text, int maxBytes) {
+        int size = text.getBytes(StandardCharsets.UTF_8).length;
+        if (size > maxBytes) {
+            throw new InvalidEnvelopeException(InvalidEnvelopeException.PAYLOAD_TOO_LARGE,
+                    "payload is " + size + " bytes, over the limit of " + maxBytes);
+        }
+        JsonNode tree;
+        try {
+            tree = JSON.readTree(text);
+        } catch (JsonProcessingException e) {
+            throw new InvalidEnvelopeException("payload is not JSON: " + e.getOriginalMessage());
+        }
+        if (tree == null || !tree.isObject()) {
+            throw new InvalidEnvelopeException("payload must be a JSON object");
+        }
+        checkStorable(tree, "payload");
+        return new JsonPayload(tree);
+    }
+
+    /**
+     * The payload with object keys sorted (by UTF-16 code unit), no insignificant whitespace, and each number as its
+     * shortest exact decimal ({@code 100}, {@code 1e2} and {@code 100.0} are all {@code 1E+2}): two payloads are the
+     * same parameters exactly when their canonical forms are equal, the way PostgreSQL compares jsonb values.
+     */
+    public String canonical() {
+        StringWriter out = new StringWriter();
+        try (JsonGenerator generator = JSON.getFactory().createGenerator(out)) {
+            write(tree, generator);
+        } catch (IOException e) {
+            throw new UncheckedIOException("writing to a string cannot fail", e);
+        }
+        return out.toString();
+    }
+
+    private static void write(JsonNode node, JsonGenerator generator) throws IOException {
+        if (node.isObject()) {
+            List<Map.Entry<String, JsonNode>> fields = new ArrayList<>();
+            node.fields().forEachRemaining(fields::add);
+            fields.sort(Map.Entry.comparingByKey());
+            generator.writeStartObject();
+            for (Map.Entry<String, JsonNode> field : fields) {
+                generator.writeFieldName(field.getKey());
+                write(field.getValue(), generator);
+            }
+            generator.writeEndObject();
+        } else if (node.isArray()) {
+            generator.writeStartArray();
+            for (JsonNode element : node) {
+                write(element, generator);
+            }
+            generator.writeEndArray();
+        } else if (node.isNumber()) {
+            BigDecimal value = node.decimalValue();
+            generator.writeNumber(value.signum() == 0 ? "0" : value.stripTrailingZeros().toString());
+        } else {
+            generator.writeTree(node);
+        }
+    }
+
+    private static void checkStorable(JsonNode node, String path) {
+        if (node.isObject()) {
+            for (Iterator<Map.Entry<String, JsonNode>> it = node.fields(); it.hasNext(); ) {
+                Map.Entry<String, JsonNode> field = it.next();
+                checkString(field.getKey(), path + " key '" + printable(field.getKey()) + "'");
+                checkStorable(field.getValue(), path + "." + printable(field.getKey()));
+            }
+        } else if (node.isArray()) {
+            for (int i = 0; i < node.size(); i++) {
+                checkStorable(node.get(i), path + "[" + i + "]");
+            }
+        } else if (node.isTextual()) {
+            checkString(node.textValue(), path);
+        } else if (node.isNumber()) {
+            checkNumber(node.decimalValue(), path);
+        }
+    }
+
+    private static void checkString(String value, String where) {
+        int offset = WireText.firstUnstorableInJson(value);
+        if (offset >= 0) {
+            throw new InvalidEnvelopeException(InvalidEnvelopeException.UNSTORABLE_PAYLOAD, where + " holds "
+                    + WireText.describe(value, offset) + " at character " + offset
+                    + "; expected JSON text without NUL or unpaired surrogates");
+        }
+    }
+
+    private static void checkNumber(BigDecimal value, String where) {
+        long integerDigits = (long) value.precision() - value.scale();
+        if (integerDigits > MAX_INTEGER_DIGITS || value.scale() > MAX_FRACTION_DIGITS) {
+            throw new InvalidEnvelopeException(InvalidEnvelopeException.UNSTORABLE_PAYLOAD, where
+                    + " is a number out of range; expected at most " + MAX_INTEGER_DIGITS
+                    + " digits before the decimal point and " + MAX_FRACTION_DIGITS + " after it");
+        }
+    }
+
+    private static String printable(String key) {
+        return WireText.firstUnstorable(key) < 0 ? key : "(key with control characters)";
+    }
+}

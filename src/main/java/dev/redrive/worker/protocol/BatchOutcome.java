@@ -1,0 +1,44 @@
+package dev.redrive.worker.protocol;
+
+import dev.redrive.RuntimeVersion;
+import dev.redrive.envelope.DispatchEnvelope;
+import dev.redrive.model.FailureClass;
+import dev.redrive.store.deadletter.DeadLetterEvent;
+import dev.redrive.store.deadletter.MessageDeadLetter;
+import dev.redrive.store.operation.Deferral;
+import dev.redrive.store.operation.Discard;
+import dev.redrive.worker.stream.Delivery;
+
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * What a batch leaves behind besides the attempts it claimed, gathered by the phases and written at the end: messages
+ * to dead-letter alone, discards and deferrals to record, retries to put back in the retry set, DLQ events to announce
+ * again, and the entries to ack once all of that is durable.
+ */
+final class BatchOutcome {
+    final List<MessageDeadLetter> deadLetters = new ArrayList<>();
+    final List<Discard> discards = new ArrayList<>();
+    final List<Deferral> deferrals = new ArrayList<>();
+    final List<DispatchEnvelope> retries = new ArrayList<>();
+    final List<DeadLetterEvent> reannounce = new ArrayList<>();
+    final List<String> acks = new ArrayList<>();
+    private final Instant now;
+
+    BatchOutcome(Instant now) {
+        this.now = now;
+    }
+
+    /** Dead-letters a message as itself (INVALID_INPUT, no operation touched) and acks it once that is written. */
+    void deadLetter(Delivery delivery, String code, String message) {
+        deadLetters.add(new MessageDeadLetter(delivery.stream(), delivery.entryId(), delivery.deliveryCount(),
+                delivery.consumer(), delivery.fields(), FailureClass.INVALID_INPUT, code, message,
+                RuntimeVersion.wireValue(), now));
+    }
+
+    void ack(String entryId) {
+        acks.add(entryId);
+    }
+}
