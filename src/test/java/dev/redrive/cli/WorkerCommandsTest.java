@@ -59,6 +59,30 @@ class WorkerCommandsTest {
     }
 
     @Test
+    void dispatchAgain_withTheSameParameters_isIdempotent_withOtherParameters_isAConflict() {
+        Outcome first = run("dispatch", "--run", "cli-reuse", "--node", "charge", "--tool", "demo.charge",
+                "--payload", "{\"amount\":10,\"currency\":\"EUR\"}");
+        Outcome same = run("dispatch", "--run", "cli-reuse", "--node", "charge", "--tool", "demo.charge",
+                "--payload", "{ \"currency\": \"EUR\", \"amount\": 10.0 }");
+        Outcome other = run("dispatch", "--run", "cli-reuse", "--node", "charge", "--tool", "demo.charge",
+                "--payload", "{\"amount\":99,\"currency\":\"EUR\"}");
+
+        assertThat(first.exitCode()).isZero();
+        assertThat(same.exitCode()).isZero();
+        assertThat(same.out()).startsWith("already dispatched, published again: cli-reuse:charge:0 attempt 1");
+        assertThat(other.exitCode()).isEqualTo(RedriveCommand.EXIT_BLOCKED);
+        assertThat(other.out()).isEmpty();
+        assertThat(other.err().strip()).doesNotContain("\n")
+                .matches("dispatch: conflict: operation cli-reuse:charge:0 was recorded with parameters [0-9a-f]{64}, "
+                        + "this dispatch carries [0-9a-f]{64} .*");
+        assertThat(query("SELECT payload->>'amount' FROM operations WHERE operation_id = 'cli-reuse:charge:0'"))
+                .as("the recorded operation is untouched").isEqualTo("10");
+        assertThat(ns.redis().sync().xrange(ns.redis().keys().dispatch(), Range.unbounded()))
+                .filteredOn(entry -> "cli-reuse:charge:0".equals(entry.getBody().get("operation_id")))
+                .extracting(entry -> entry.getBody().get("payload")).doesNotContain("{\"amount\":99,\"currency\":\"EUR\"}");
+    }
+
+    @Test
     void runCancel_cancelsTheRunOnce() {
         run("dispatch", "--run", "cli-cancel", "--node", "n", "--tool", "demo.charge", "--payload", "{}");
 

@@ -56,6 +56,41 @@ class EnvelopeCodecTest {
         assertBad("dispatched_at", "yesterday", "dispatched_at must be an ISO-8601 instant");
     }
 
+    @Test
+    void whatPostgresqlCannotHold_isRefusedWithItsCode_beforeAnyStatement() {
+        assertCode("trace_id", "trace\u0000x", InvalidEnvelopeException.INVALID_TEXT, "trace_id holds U+0000 at character 5");
+        assertCode("correlation_id", "a\u0007b", InvalidEnvelopeException.INVALID_TEXT, "U+0007");
+        assertCode("tool_schema_version", "1\n", InvalidEnvelopeException.INVALID_TEXT, "tool_schema_version");
+        assertCode("approval_id", "x\uD800", InvalidEnvelopeException.INVALID_TEXT, "U+D800");
+        assertCode("idempotency_key", "key with space", InvalidEnvelopeException.INVALID_TEXT, "visible ASCII");
+        assertCode("idempotency_key", "clé", InvalidEnvelopeException.INVALID_TEXT, "HTTP header");
+        assertCode("idempotency_key", "k".repeat(256), InvalidEnvelopeException.INVALID_TEXT, "at most 255");
+        assertCode("payload", "{\"amount\":1e999999}", InvalidEnvelopeException.UNSTORABLE_PAYLOAD,
+                "payload.amount is a number out of range");
+        assertCode("payload", "{\"a\":[1, 1e-16384]}", InvalidEnvelopeException.UNSTORABLE_PAYLOAD, "payload.a[1]");
+        assertCode("payload", "{\"note\":\"\\u0000\"}", InvalidEnvelopeException.UNSTORABLE_PAYLOAD,
+                "payload.note holds U+0000");
+        assertCode("payload", "{\"\\ud800\":1}", InvalidEnvelopeException.UNSTORABLE_PAYLOAD, "key");
+        assertCode("payload", "{\"x\":\"" + "a".repeat(2000) + "\"}", InvalidEnvelopeException.PAYLOAD_TOO_LARGE,
+                "over the limit of 1024");
+        assertCode("payload", "{not json", InvalidEnvelopeException.INVALID_ENVELOPE, "payload is not JSON");
+    }
+
+    @Test
+    void controlCharactersEscapedInsideJsonStrings_andNumbersAtTheEdgeOfTheRange_areAccepted() {
+        Map<String, String> wire = new LinkedHashMap<>(codec.encode(envelope));
+        wire.put("payload", "{\"tab\":\"a\\tb\\u0001\",\"big\":1e131071,\"small\":1e-16383,\"emoji\":\"\uD83D\uDE00\"}");
+
+        assertThat(codec.decode(wire).payload()).contains("1e131071");
+    }
+
+    private void assertCode(String field, String value, String code, String message) {
+        Map<String, String> wire = new LinkedHashMap<>(codec.encode(envelope));
+        wire.put(field, value);
+        assertThatThrownBy(() -> codec.decode(wire)).isInstanceOfSatisfying(InvalidEnvelopeException.class,
+                e -> assertThat(e.code()).as(e.getMessage()).isEqualTo(code)).hasMessageContaining(message);
+    }
+
     private void assertBad(String field, String value, String message) {
         Map<String, String> wire = new LinkedHashMap<>(codec.encode(envelope));
         wire.put(field, value);

@@ -2,6 +2,7 @@ package dev.redrive.worker;
 
 import dev.redrive.demo.tools.DemoToolServer;
 import dev.redrive.envelope.DispatchEnvelope;
+import dev.redrive.envelope.EnvelopeCodec;
 import dev.redrive.identity.OperationId;
 import dev.redrive.model.FailureClass;
 import dev.redrive.store.Jdbc;
@@ -10,12 +11,17 @@ import dev.redrive.worker.client.WorkerClient;
 import dev.redrive.worker.retry.BackoffRetryPolicy;
 import dev.redrive.worker.tool.HttpTool;
 import dev.redrive.worker.tool.Tool;
+import io.lettuce.core.api.StatefulRedisConnection;
 import org.awaitility.core.ConditionTimeoutException;
+
+import java.nio.charset.StandardCharsets;
 
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
 import static org.awaitility.Awaitility.await;
 
@@ -77,6 +83,21 @@ final class WorkerTestKit implements AutoCloseable {
         DispatchEnvelope envelope = client.newDispatch(id, "demo.charge", "1", payload, "trace-" + run, "corr-" + run, null);
         client.dispatch(envelope);
         return envelope;
+    }
+
+    /** Adds an entry to the dispatch stream as another runtime would, byte for byte; returns its entry id. */
+    String xaddRaw(Map<String, byte[]> fields) {
+        try (StatefulRedisConnection<String, byte[]> connection = ns.redis().newBinaryConnection()) {
+            return connection.sync().xadd(ns.redis().keys().dispatch(), fields);
+        }
+    }
+
+    /** The wire fields of a first dispatch as another runtime would publish it, as UTF-8 bytes. */
+    Map<String, byte[]> foreignDispatch(OperationId id, String payload) {
+        Map<String, byte[]> fields = new LinkedHashMap<>();
+        new EnvelopeCodec().encode(client.newDispatch(id, "demo.charge", "1", payload, "trace-" + id.runId(), null, null))
+                .forEach((name, value) -> fields.put(name, value.getBytes(StandardCharsets.UTF_8)));
+        return fields;
     }
 
     String status(OperationId id) {

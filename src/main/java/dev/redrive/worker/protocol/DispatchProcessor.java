@@ -207,6 +207,14 @@ final class DispatchProcessor {
             OperationRecord record = facts.records().get(operationId);
             String entryId = incoming.entryId();
             Lease lease = facts.leases().get(operationId);
+            String conflict = candidate == incoming && lease != null ? null : Eligibility.conflict(incoming.envelope(), record);
+            if (conflict != null) {
+                if (candidate == incoming) {
+                    settings.gate().giveBack(incoming.envelope().tool());
+                }
+                outcome.deadLetter(incoming.delivery(), DeadLetterCodes.IDEMPOTENCY_CONFLICT, conflict);
+                continue;
+            }
             if (candidate == incoming) {
                 if (lease != null) {
                     claimed(incoming, record, lease, now).ifPresent(claimed::add);
@@ -242,9 +250,7 @@ final class DispatchProcessor {
         String entryId = incoming.entryId();
         Verdict verdict = Eligibility.decide(incoming.envelope(), record, incoming.delivery(), now,
                 settings.deliveryLimit());
-        if (verdict instanceof Verdict.Conflict c) {
-            outcome.deadLetter(incoming.delivery(), DeadLetterCodes.IDEMPOTENCY_CONFLICT, c.reason());
-        } else if (verdict instanceof Verdict.AlreadySucceeded) {
+        if (verdict instanceof Verdict.AlreadySucceeded) {
             outcome.ack(entryId);
         } else if (verdict instanceof Verdict.Discard d) {
             outcome.discards.add(discard(incoming, d.reason(), d.cancelOperation(), d.failCommand()));

@@ -22,10 +22,6 @@ final class Eligibility {
 
     static Verdict decide(DispatchEnvelope envelope, OperationRecord record, Delivery delivery, Instant now,
                           int deliveryLimit) {
-        String conflict = conflict(envelope, record);
-        if (conflict != null) {
-            return new Verdict.Conflict(conflict);
-        }
         UUID command = envelope.redriveCommandId() == null ? null : UUID.fromString(envelope.redriveCommandId());
         if (record.status() == OperationStatus.SUCCEEDED) {
             return command == null ? new Verdict.AlreadySucceeded()
@@ -82,12 +78,13 @@ final class Eligibility {
     }
 
     /**
-     * Whether the dispatch asks for something else than the recorded operation. The claim statement asks the same of
+     * Whether the dispatch asks for something else than the recorded operation, checked before every other rule (a
+     * dispatch asking for something else is never a duplicate of the real one). The claim statement asks the same of
      * the claims it takes (jsonb equality of the payloads, which is what the canonical hash compares); the schema
      * version only counts from the operation's current attempt on, because a redrive may move it to the tool's
      * current version while dispatches of older attempts are still in the stream.
      */
-    private static String conflict(DispatchEnvelope envelope, OperationRecord record) {
+    static String conflict(DispatchEnvelope envelope, OperationRecord record) {
         return OperationParameters.conflict(envelope, record.tool(), record.idempotencyKey(), record.payload(),
                 record.toolSchemaVersion(), envelope.attempt() >= record.attempt());
     }

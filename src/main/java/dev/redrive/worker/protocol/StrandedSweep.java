@@ -53,8 +53,10 @@ final class StrandedSweep {
             swept = publishAgain(store.sweepStranded(now, Duration.ZERO, true, BATCH), now);
             total += swept;
         } while (swept == BATCH);
-        LOG.warn("the namespace's marker was missing from Redis (Redis lost its data, or this is the namespace's first "
-                + "worker): published {} waiting operation(s) again from PostgreSQL", total);
+        if (total > 0) {
+            LOG.warn("the namespace's marker was missing from Redis (Redis lost its data, or this is the namespace's "
+                    + "first worker): published {} waiting operation(s) again from PostgreSQL", total);
+        }
         return total;
     }
 

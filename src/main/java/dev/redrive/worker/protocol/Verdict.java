@@ -5,14 +5,6 @@ import java.time.Instant;
 /** What the facts in PostgreSQL say to do with one valid dispatch, before any lease is taken. */
 sealed interface Verdict {
 
-    /**
-     * The dispatch carries other parameters than the operation it names (another payload, tool or idempotency key, or
-     * another schema version for the current attempt): dead-letter the message as idempotency_conflict, leave the
-     * operation as it is.
-     */
-    record Conflict(String reason) implements Verdict {
-    }
-
     /** The operation already succeeded: ack, the stored result stands, no tool call. */
     record AlreadySucceeded() implements Verdict {
     }

@@ -60,6 +60,25 @@ class EligibilityTest {
     }
 
     @Test
+    void otherParameters_areAConflict_butAnOlderAttemptMayCarryTheSchemaVersionFromBeforeARedrive() {
+        OperationRecord atAttemptTwo = plain(OperationStatus.RETRY_SCHEDULED, 2);
+        DispatchEnvelope otherPayload = new DispatchEnvelope(ID, 2, "demo.charge", "1", ID.idempotencyKey(), "{\"x\":1}",
+                null, null, "test", NOW, null, null, null, null);
+        DispatchEnvelope reordered = new DispatchEnvelope(ID, 2, "demo.charge", "1", ID.idempotencyKey(), " { } ",
+                null, null, "test", NOW, null, null, null, null);
+        DispatchEnvelope oldSchemaOldAttempt = new DispatchEnvelope(ID, 1, "demo.charge", "0", ID.idempotencyKey(), "{}",
+                null, null, "test", NOW, null, null, null, null);
+        DispatchEnvelope oldSchemaCurrentAttempt = new DispatchEnvelope(ID, 2, "demo.charge", "0", ID.idempotencyKey(),
+                "{}", null, null, "test", NOW, null, null, null, null);
+
+        assertThat(Eligibility.conflict(otherPayload, atAttemptTwo)).contains("was recorded with parameters");
+        assertThat(Eligibility.conflict(reordered, atAttemptTwo)).isNull();
+        assertThat(Eligibility.conflict(oldSchemaOldAttempt, atAttemptTwo)).isNull();
+        assertThat(Eligibility.conflict(oldSchemaCurrentAttempt, atAttemptTwo))
+                .contains("recorded at tool schema version 1, this dispatch carries version 0");
+    }
+
+    @Test
     void succeededOperation_isAckedWithoutAToolCall() {
         assertThat(decide(dispatch(1, null), plain(OperationStatus.SUCCEEDED, 1), delivery("1-0", 1)))
                 .isInstanceOf(Verdict.AlreadySucceeded.class);
