@@ -1,5 +1,6 @@
 package dev.redrive.worker;
 
+import dev.redrive.broker.Redis;
 import dev.redrive.demo.tools.DemoToolServer;
 import dev.redrive.envelope.DispatchEnvelope;
 import dev.redrive.envelope.EnvelopeCodec;
@@ -30,14 +31,21 @@ final class WorkerTestKit implements AutoCloseable {
     static final Duration LEASE = Duration.ofSeconds(2);
 
     private final TestNamespace ns;
+    private final Redis redis;
     private final DemoToolServer tools;
     private final WorkerClient client;
     private final List<Worker> workers = new ArrayList<>();
 
     WorkerTestKit(TestNamespace ns) {
+        this(ns, ns.redis());
+    }
+
+    /** A kit whose workers and client use {@code redis} (a server of the test's own) instead of the namespace's. */
+    WorkerTestKit(TestNamespace ns, Redis redis) {
         this.ns = ns;
+        this.redis = redis;
         this.tools = DemoToolServer.start(ns.database());
-        this.client = new WorkerClient(ns.database(), ns.redis(), Clock.systemUTC());
+        this.client = new WorkerClient(ns.database(), redis, Clock.systemUTC());
     }
 
     DemoToolServer tools() {
@@ -61,7 +69,7 @@ final class WorkerTestKit implements AutoCloseable {
 
     /** A worker with quick leases and retries, not started. */
     Worker.Builder worker(String name, Tool tool) {
-        return Worker.builder(ns.database(), ns.redis())
+        return Worker.builder(ns.database(), redis)
                 .tool(tool)
                 .consumerName(name)
                 .concurrency(8)
@@ -87,8 +95,8 @@ final class WorkerTestKit implements AutoCloseable {
 
     /** Adds an entry to the dispatch stream as another runtime would, byte for byte; returns its entry id. */
     String xaddRaw(Map<String, byte[]> fields) {
-        try (StatefulRedisConnection<String, byte[]> connection = ns.redis().newBinaryConnection()) {
-            return connection.sync().xadd(ns.redis().keys().dispatch(), fields);
+        try (StatefulRedisConnection<String, byte[]> connection = redis.newBinaryConnection()) {
+            return connection.sync().xadd(redis.keys().dispatch(), fields);
         }
     }
 
@@ -120,7 +128,7 @@ final class WorkerTestKit implements AutoCloseable {
                 row -> row.getString(1), id.value())
                 + " calls " + jdbc().query("SELECT received_at || ' ' || http_status FROM demo_tool_calls WHERE idempotency_key = ? ORDER BY id",
                 row -> row.getString(1), id.idempotencyKey())
-                + " retry set " + ns.redis().sync().zrangeWithScores(ns.redis().keys().retry(), 0, -1)
+                + " retry set " + redis.sync().zrangeWithScores(redis.keys().retry(), 0, -1)
                 + " pending " + pendingEntries();
     }
 
@@ -137,7 +145,7 @@ final class WorkerTestKit implements AutoCloseable {
     }
 
     long pendingEntries() {
-        return ns.redis().sync().xpending(ns.redis().keys().dispatch(), "workers").getCount();
+        return redis.sync().xpending(redis.keys().dispatch(), "workers").getCount();
     }
 
     @Override
