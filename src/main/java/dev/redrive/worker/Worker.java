@@ -4,6 +4,7 @@ import dev.redrive.broker.Redis;
 import dev.redrive.envelope.EnvelopeCodec;
 import dev.redrive.identity.OperationId;
 import dev.redrive.store.Database;
+import dev.redrive.store.DatabaseClock;
 import dev.redrive.store.tool.ToolSchemaStore;
 import dev.redrive.worker.protocol.WorkerRuntime;
 import dev.redrive.worker.protocol.WorkerSettings;
@@ -67,7 +68,8 @@ public final class Worker {
                 : builder.leaseDuration.dividedBy(3);
         this.settings = new WorkerSettings(builder.consumerName, builder.concurrency, builder.leaseDuration, renewal,
                 builder.batchSize, builder.deliveryLimit, builder.maxPayloadBytes, builder.readBlock,
-                builder.claimInterval, builder.schedulerInterval, builder.sweepGrace, builder.clock, builder.retryPolicy,
+                builder.claimInterval, builder.schedulerInterval, builder.sweepGrace,
+                DatabaseClock.aligned(builder.database.jdbc(), builder.clock), builder.retryPolicy,
                 new ToolGate(builder.budgets, new RedisToolPauses(builder.redis), SHARED_PAUSES_REFRESH,
                         new RedisTokenBuckets(builder.redis)), tools);
         this.database = builder.database;
@@ -269,7 +271,11 @@ public final class Worker {
             return this;
         }
 
-        /** The clock for leases, retries and records (default UTC system clock). */
+        /**
+         * The local clock (default UTC system clock). Leases, retries and records use the database's time, measured
+         * against this clock when the worker is built and again every few seconds, so that workers whose clocks
+         * disagree still agree on when a lease ends.
+         */
         public Builder clock(Clock clock) {
             this.clock = Objects.requireNonNull(clock, "clock");
             return this;

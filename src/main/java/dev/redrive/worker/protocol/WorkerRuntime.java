@@ -3,6 +3,7 @@ package dev.redrive.worker.protocol;
 import dev.redrive.broker.DeadLetterStream;
 import dev.redrive.broker.Redis;
 import dev.redrive.store.Database;
+import dev.redrive.store.DatabaseClock;
 import dev.redrive.store.operation.Lease;
 import dev.redrive.store.operation.OperationStore;
 import dev.redrive.worker.client.WorkerClient;
@@ -33,6 +34,7 @@ public final class WorkerRuntime {
     private static final Logger LOG = LoggerFactory.getLogger(WorkerRuntime.class);
     private static final Duration MAX_SWEEP_INTERVAL = Duration.ofSeconds(30);
     private static final Duration LOSS_CHECK_INTERVAL = Duration.ofSeconds(1);
+    private static final Duration CLOCK_ALIGN_INTERVAL = Duration.ofSeconds(10);
 
     private final WorkerSettings settings;
     private final DispatchStream stream;
@@ -187,8 +189,13 @@ public final class WorkerRuntime {
                 ? settings.sweepGrace().dividedBy(2) : MAX_SWEEP_INTERVAL;
         long nextSweep = System.nanoTime() + sweepInterval.toNanos();
         long nextLossCheck = 0;
+        long nextAlignment = System.nanoTime() + CLOCK_ALIGN_INTERVAL.toNanos();
         while (scheduling) {
             try {
+                if (System.nanoTime() >= nextAlignment && settings.clock() instanceof DatabaseClock databaseClock) {
+                    nextAlignment = System.nanoTime() + CLOCK_ALIGN_INTERVAL.toNanos();
+                    databaseClock.align();
+                }
                 if (System.nanoTime() >= nextLossCheck) {
                     nextLossCheck = System.nanoTime() + LOSS_CHECK_INTERVAL.toNanos();
                     Instant now = Instant.now(settings.clock()).truncatedTo(ChronoUnit.MILLIS);
