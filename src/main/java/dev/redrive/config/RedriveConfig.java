@@ -44,6 +44,11 @@ public record RedriveConfig(String pgUrl, String pgUser, String pgPassword, Stri
         if (!NAMESPACE.matcher(namespace).matches()) {
             throw new ConfigurationException("REDRIVE_NAMESPACE must match [a-z][a-z0-9_]{0,47} (it names a schema and prefixes Redis keys), got: " + namespace);
         }
+        if (isPostgresSchema(namespace)) {
+            throw new ConfigurationException("REDRIVE_NAMESPACE must not be " + namespace + ": pg_*, information_schema "
+                    + "and public are PostgreSQL's system and shared schemas, not Redrive's to fill or drop; expected a "
+                    + "name of its own, e.g. " + DEFAULT_NAMESPACE);
+        }
     }
 
     public static RedriveConfig defaults() {
@@ -68,6 +73,14 @@ public record RedriveConfig(String pgUrl, String pgUser, String pgPassword, Stri
     public String toString() {
         return "RedriveConfig[pg=" + UrlCredentials.mask(pgUrl) + " user=" + pgUser + ", redis=" + UrlCredentials.mask(redisUri)
                 + ", namespace=" + namespace + "]";
+    }
+
+    /**
+     * A schema PostgreSQL owns or every database user shares: migrating into it mixes Redrive's tables with others',
+     * and re-seeding the sandbox or a test's clean-up would drop it with CASCADE.
+     */
+    private static boolean isPostgresSchema(String namespace) {
+        return namespace.startsWith("pg_") || namespace.equals("information_schema") || namespace.equals("public");
     }
 
     private static void checkRedisUri(String uri) {
