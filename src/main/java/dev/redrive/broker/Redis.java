@@ -2,6 +2,7 @@ package dev.redrive.broker;
 
 import dev.redrive.config.RedriveConfig;
 import dev.redrive.config.ServiceUnavailableException;
+import dev.redrive.config.UrlCredentials;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.api.StatefulRedisConnection;
@@ -35,8 +36,9 @@ public final class Redis implements AutoCloseable {
             return new Redis(client, connection, new StreamKeys(config.namespace()), config.redisUri());
         } catch (RuntimeException e) {
             client.shutdown(Duration.ZERO, Duration.ofSeconds(1));
-            throw new ServiceUnavailableException("Redis at " + config.redisUri() + " is not reachable: "
-                    + ServiceUnavailableException.rootMessage(e), e);
+            // The client's own words may quote the URI too, so the whole line is masked.
+            throw new ServiceUnavailableException(UrlCredentials.mask("Redis at " + config.redisUri() + " is not reachable: "
+                    + ServiceUnavailableException.rootMessage(e)), e);
         }
     }
 

@@ -3,9 +3,13 @@ package dev.redrive.cli;
 import dev.redrive.config.RedriveConfig;
 import picocli.CommandLine.Option;
 
-/** The connection settings every command shares; each defaults to its REDRIVE_* variable. */
+/**
+ * The connection settings every command shares; each defaults to its REDRIVE_* variable. The URLs' help shows the
+ * built-in default, not ${DEFAULT-VALUE}: that would print the variable's value, and with it a password it may hold.
+ */
 public final class ConnectionOptions {
-    @Option(names = "--pg-url", paramLabel = "JDBC_URL", description = "PostgreSQL JDBC URL (env REDRIVE_PG_URL, default ${DEFAULT-VALUE})",
+    @Option(names = "--pg-url", paramLabel = "JDBC_URL",
+            description = "PostgreSQL JDBC URL (env REDRIVE_PG_URL, default " + RedriveConfig.DEFAULT_PG_URL + ")",
             defaultValue = "${env:REDRIVE_PG_URL:-" + RedriveConfig.DEFAULT_PG_URL + "}")
     String pgUrl;
 
@@ -17,7 +21,8 @@ public final class ConnectionOptions {
             defaultValue = "${env:REDRIVE_PG_PASSWORD:-}")
     String pgPassword;
 
-    @Option(names = "--redis-uri", paramLabel = "URI", description = "Redis URI (env REDRIVE_REDIS_URI, default ${DEFAULT-VALUE})",
+    @Option(names = "--redis-uri", paramLabel = "URI",
+            description = "Redis URI (env REDRIVE_REDIS_URI, default " + RedriveConfig.DEFAULT_REDIS_URI + ")",
             defaultValue = "${env:REDRIVE_REDIS_URI:-" + RedriveConfig.DEFAULT_REDIS_URI + "}")
     String redisUri;
 

@@ -16,6 +16,12 @@ public record RedriveConfig(String pgUrl, String pgUser, String pgPassword, Stri
     public static final String DEFAULT_REDIS_URI = "redis://127.0.0.1:6379";
     public static final String DEFAULT_NAMESPACE = "redrive";
 
+    /**
+     * The PostgreSQL driver reads no {@code user:password@} in a URL: it takes it for part of the host name, and
+     * would then print the password as the host it could not find.
+     */
+    private static final Pattern PG_USERINFO = Pattern.compile("jdbc:postgresql://[^/?#]*@");
+
     /** A namespace names a PostgreSQL schema and prefixes Redis keys, so it must be safe for both. */
     private static final Pattern NAMESPACE = Pattern.compile("[a-z][a-z0-9_]{0,47}");
 
@@ -26,11 +32,22 @@ public record RedriveConfig(String pgUrl, String pgUser, String pgPassword, Stri
         redisUri = requireText(redisUri, "REDRIVE_REDIS_URI");
         namespace = requireText(namespace, "REDRIVE_NAMESPACE");
         if (!pgUrl.startsWith("jdbc:postgresql:")) {
-            throw new ConfigurationException("REDRIVE_PG_URL must be a PostgreSQL JDBC URL (jdbc:postgresql://host:port/db), got: " + pgUrl);
+            throw new ConfigurationException("REDRIVE_PG_URL must be a PostgreSQL JDBC URL (jdbc:postgresql://host:port/db), got: "
+                    + UrlCredentials.mask(pgUrl));
+        }
+        if (PG_USERINFO.matcher(pgUrl).lookingAt()) {
+            throw new ConfigurationException("REDRIVE_PG_URL must not hold user:password@ (the PostgreSQL driver does not "
+                    + "read it): give REDRIVE_PG_USER and REDRIVE_PG_PASSWORD, or ?user=...&password=..., got: "
+                    + UrlCredentials.mask(pgUrl));
         }
         checkRedisUri(redisUri);
         if (!NAMESPACE.matcher(namespace).matches()) {
             throw new ConfigurationException("REDRIVE_NAMESPACE must match [a-z][a-z0-9_]{0,47} (it names a schema and prefixes Redis keys), got: " + namespace);
+        }
+        if (isPostgresSchema(namespace)) {
+            throw new ConfigurationException("REDRIVE_NAMESPACE must not be " + namespace + ": pg_*, information_schema "
+                    + "and public are PostgreSQL's system and shared schemas, not Redrive's to fill or drop; expected a "
+                    + "name of its own, e.g. " + DEFAULT_NAMESPACE);
         }
     }
 
@@ -51,10 +68,19 @@ public record RedriveConfig(String pgUrl, String pgUser, String pgPassword, Stri
         return new RedriveConfig(pgUrl, pgUser, pgPassword, redisUri, otherNamespace);
     }
 
-    /** For logs and error lines: never shows the password. */
+    /** For logs and error lines: never shows a password, neither the separate one nor one inside a URL. */
     @Override
     public String toString() {
-        return "RedriveConfig[pg=" + pgUrl + " user=" + pgUser + ", redis=" + redisUri + ", namespace=" + namespace + "]";
+        return "RedriveConfig[pg=" + UrlCredentials.mask(pgUrl) + " user=" + pgUser + ", redis=" + UrlCredentials.mask(redisUri)
+                + ", namespace=" + namespace + "]";
+    }
+
+    /**
+     * A schema PostgreSQL owns or every database user shares: migrating into it mixes Redrive's tables with others',
+     * and re-seeding the sandbox or a test's clean-up would drop it with CASCADE.
+     */
+    private static boolean isPostgresSchema(String namespace) {
+        return namespace.startsWith("pg_") || namespace.equals("information_schema") || namespace.equals("public");
     }
 
     private static void checkRedisUri(String uri) {
@@ -62,11 +88,12 @@ public record RedriveConfig(String pgUrl, String pgUser, String pgPassword, Stri
         try {
             parsed = URI.create(uri);
         } catch (IllegalArgumentException e) {
-            throw new ConfigurationException("REDRIVE_REDIS_URI is not a URI: " + uri);
+            throw new ConfigurationException("REDRIVE_REDIS_URI is not a URI: " + UrlCredentials.mask(uri));
         }
         String scheme = Objects.toString(parsed.getScheme(), "");
         if (!scheme.equals("redis") && !scheme.equals("rediss") || parsed.getHost() == null) {
-            throw new ConfigurationException("REDRIVE_REDIS_URI must look like redis://host:port (or rediss:// for TLS), got: " + uri);
+            throw new ConfigurationException("REDRIVE_REDIS_URI must look like redis://host:port (or rediss:// for TLS), got: "
+                    + UrlCredentials.mask(uri));
         }
     }
 

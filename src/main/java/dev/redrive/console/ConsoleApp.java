@@ -1,5 +1,6 @@
 package dev.redrive.console;
 
+import dev.redrive.config.UrlCredentials;
 import dev.redrive.console.concurrent.UiExecutor;
 import dev.redrive.console.main.MainWindowView;
 import dev.redrive.console.main.MainWindowViewModel;
@@ -107,7 +108,8 @@ public final class ConsoleApp extends Application {
         dialog.initOwner(stage);
         dialog.setTitle("Connect to " + profile.name());
         dialog.getDialogPane().setContent(new VBox(8,
-                new Label("PostgreSQL password for " + profile.pgUser() + " at " + profile.pgUrl()), field, remember));
+                new Label("PostgreSQL password for " + profile.pgUser() + " at " + UrlCredentials.mask(profile.pgUrl())),
+                field, remember));
         dialog.getDialogPane().getButtonTypes().addAll(ButtonType.OK, ButtonType.CANCEL);
         dialog.setResultConverter(button -> button == ButtonType.OK ? field.getText() : null);
         Optional<String> password = dialog.showAndWait();

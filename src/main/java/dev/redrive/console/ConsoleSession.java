@@ -2,6 +2,7 @@ package dev.redrive.console;
 
 import dev.redrive.broker.Redis;
 import dev.redrive.config.RedriveConfig;
+import dev.redrive.config.UrlCredentials;
 import dev.redrive.console.profile.ConnectionProfile;
 import dev.redrive.store.Database;
 import dev.redrive.triage.decision.DecisionAccess;
@@ -70,7 +71,8 @@ public final class ConsoleSession implements AutoCloseable {
 
     /** For the status bar: where this session is connected, without the password, and whether it is read-only. */
     public String describe() {
-        return profile.name() + " · namespace " + config.namespace() + " · " + config.pgUrl() + " · " + config.redisUri()
+        return profile.name() + " · namespace " + config.namespace() + " · " + UrlCredentials.mask(config.pgUrl()) + " · "
+                + UrlCredentials.mask(config.redisUri())
                 + (access.canDecide() ? "" : " · " + access.readOnlyReason());
     }
 

@@ -3,6 +3,7 @@ package dev.redrive.health;
 import dev.redrive.broker.Redis;
 import dev.redrive.config.RedriveConfig;
 import dev.redrive.config.ServiceUnavailableException;
+import dev.redrive.config.UrlCredentials;
 import dev.redrive.store.Database;
 
 import java.util.ArrayList;
@@ -28,7 +29,7 @@ public final class ConnectionCheck {
     public static List<Step> run(RedriveConfig config) {
         List<Step> steps = new ArrayList<>();
         try (Database database = Database.open(config, 1)) {
-            steps.add(new Step("PostgreSQL", true, "connected to " + config.pgUrl() + " as " + config.pgUser()));
+            steps.add(new Step("PostgreSQL", true, "connected to " + UrlCredentials.mask(config.pgUrl()) + " as " + config.pgUser()));
             long tables = database.jdbc().queryLong(SCHEMA_TABLES, config.namespace());
             steps.add(tables == 3
                     ? new Step("Schema", true, "schema " + config.namespace() + " is migrated")
@@ -42,12 +43,12 @@ public final class ConnectionCheck {
         }
         try (Redis redis = Redis.connect(config)) {
             String pong = redis.sync().ping();
-            steps.add(new Step("Redis", "PONG".equals(pong), "connected to " + config.redisUri() + " (" + pong + ")"));
+            steps.add(new Step("Redis", "PONG".equals(pong), "connected to " + UrlCredentials.mask(config.redisUri()) + " (" + pong + ")"));
         } catch (ServiceUnavailableException e) {
             steps.add(new Step("Redis", false, e.getMessage()));
         } catch (RuntimeException e) {
-            steps.add(new Step("Redis", false, "Redis at " + config.redisUri() + " refused: "
-                    + ServiceUnavailableException.rootMessage(e)));
+            steps.add(new Step("Redis", false, UrlCredentials.mask("Redis at " + config.redisUri() + " refused: "
+                    + ServiceUnavailableException.rootMessage(e))));
         }
         return steps;
     }

@@ -4,6 +4,7 @@ import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import dev.redrive.config.RedriveConfig;
 import dev.redrive.config.ServiceUnavailableException;
+import dev.redrive.config.UrlCredentials;
 import org.flywaydb.core.Flyway;
 import org.flywaydb.core.api.output.MigrateResult;
 
@@ -44,8 +45,9 @@ public final class Database implements AutoCloseable {
         try {
             return new Database(new HikariDataSource(hikari), config.namespace());
         } catch (RuntimeException e) {
-            throw new ServiceUnavailableException("PostgreSQL at " + config.pgUrl() + " (user " + config.pgUser()
-                    + ") is not reachable: " + ServiceUnavailableException.rootMessage(e), e);
+            // The driver's own words may quote the URL too, so the whole line is masked.
+            throw new ServiceUnavailableException(UrlCredentials.mask("PostgreSQL at " + config.pgUrl() + " (user "
+                    + config.pgUser() + ") is not reachable: " + ServiceUnavailableException.rootMessage(e)), e);
         }
     }
 

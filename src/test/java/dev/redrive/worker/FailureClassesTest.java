@@ -24,7 +24,6 @@ class FailureClassesTest {
     @BeforeAll
     static void startWorker() {
         kit = new WorkerTestKit(ns);
-        kit.tools().stallAnswers(Duration.ofMillis(3000));
         kit.start(kit.worker("classes-worker", kit.charge(Duration.ofMillis(1500))));
     }
 

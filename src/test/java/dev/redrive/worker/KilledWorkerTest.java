@@ -21,7 +21,6 @@ class KilledWorkerTest {
     @Test
     void workerKilledAfterTheEffectBeforeTheCommit_redeliveredReconciled_exactlyOneEffect() throws Exception {
         try (WorkerTestKit kit = new WorkerTestKit(ns)) {
-            kit.tools().stallAnswers(Duration.ofSeconds(60));
             OperationId id = kit.dispatch("killed", "charge", "{\"amount\":42,\"fault\":\"timeout_after_apply:1\"}")
                     .operationId();
 

@@ -28,7 +28,6 @@ class TwoWorkersLoadTest {
     @Test
     void twoWorkersFiveThousandOperationsThirtyPercentDuplicates_everyEffectExactlyOnce() throws Exception {
         try (WorkerTestKit kit = new WorkerTestKit(ns)) {
-            kit.tools().stallAnswers(Duration.ofMillis(1500));
             kit.start(kit.worker("load-a", kit.charge(Duration.ofSeconds(1))).concurrency(16).batchSize(128));
             kit.start(kit.worker("load-b", kit.charge(Duration.ofSeconds(1))).concurrency(16).batchSize(128));
 

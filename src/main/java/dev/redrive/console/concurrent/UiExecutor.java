@@ -1,6 +1,7 @@
 package dev.redrive.console.concurrent;
 
 import dev.redrive.config.ServiceUnavailableException;
+import dev.redrive.config.UrlCredentials;
 import javafx.application.Platform;
 import javafx.beans.property.ReadOnlyIntegerProperty;
 import javafx.beans.property.ReadOnlyIntegerWrapper;
@@ -159,13 +160,16 @@ public final class UiExecutor implements AutoCloseable {
         }
     }
 
-    /** A background task that failed: what it was doing and why it failed, in one line an operator can read. */
+    /**
+     * A background task that failed: what it was doing and why it failed, in one line an operator can read. A library's
+     * message may quote a connection URL, so the line never shows a password one carries.
+     */
     public record TaskFailure(String what, Throwable error) {
         public String message() {
             String top = error.getMessage() == null ? "" : error.getMessage().lines().findFirst().orElse("");
             String root = ServiceUnavailableException.rootMessage(error);
             String why = top.isBlank() ? root : top.contains(root) ? top : top + " (" + root + ")";
-            return what + " failed: " + why;
+            return UrlCredentials.mask(what + " failed: " + why);
         }
     }
 }

@@ -180,7 +180,7 @@ public final class Sandbox implements AutoCloseable {
 
     private void startWorker(String shipSchemaVersion) {
         if (tools == null) {
-            tools = DemoToolServer.start(database, clock).stallAnswers(SandboxWorker.TOOL_STALL);
+            tools = DemoToolServer.start(database, clock);
         }
         worker = SandboxWorker.start(database, redis, tools, shipSchemaVersion, clock);
     }

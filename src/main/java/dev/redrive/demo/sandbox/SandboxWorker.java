@@ -18,13 +18,12 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * The in-process worker of the sandbox: the demo tools over HTTP, short backoffs and small attempt limits so that a
- * seeded incident settles within a minute or two, and a request timeout well below the tools' stall so lost answers
- * are seen as unknown side effects.
+ * seeded incident settles within a minute or two, and a short request timeout so that lost answers are soon seen as
+ * unknown side effects.
  */
 final class SandboxWorker implements AutoCloseable {
-    /** Tool calls give up after this; the demo tools hold lost answers back for {@link #TOOL_STALL}. */
+    /** Tool calls give up after this; the demo tools hold lost answers back past it (it is sent with every call). */
     static final Duration REQUEST_TIMEOUT = Duration.ofMillis(1_200);
-    static final Duration TOOL_STALL = Duration.ofMillis(2_500);
     /** Attempts allowed for TRANSIENT, RATE_LIMITED and DEPENDENCY_DOWN failures before they are dead-lettered. */
     static final int MAX_RETRYABLE_ATTEMPTS = 4;
     private static final AtomicInteger INSTANCES = new AtomicInteger();

@@ -10,6 +10,11 @@ import java.util.function.Supplier;
 
 /** {@code POST /tools/{tool}}: hands the call to the tool's {@link ToolDesk}, then answers or stalls a lost answer. */
 final class CallHandler implements HttpHandler {
+    /** The client's request timeout in milliseconds, as Redrive's HttpTool sends it with every call. */
+    private static final String REQUEST_TIMEOUT_HEADER = "Request-Timeout-Ms";
+    /** How much longer than the client's timeout a lost answer is held: time for its timer to fire on a busy box. */
+    private static final Duration PAST_CLIENT_TIMEOUT = Duration.ofSeconds(1);
+
     private final String path;
     private final ToolDesk desk;
     private final Clock clock;
@@ -46,17 +51,37 @@ final class CallHandler implements HttpHandler {
                 HttpExchanges.sendServiceFailure(exchange, e);
                 return;
             }
-            if (answer.lost() && !stallPast()) {
+            if (answer.lost() && !holdBack(holdFor(exchange.getRequestHeaders().getFirst(REQUEST_TIMEOUT_HEADER)))) {
                 return;
             }
             HttpExchanges.send(exchange, answer);
         }
     }
 
-    /** Holds the answer back until the client has surely given up; false when the server is closing meanwhile. */
-    private boolean stallPast() {
+    /**
+     * How long to hold a lost answer so that the client has surely given up: past the request timeout it announced,
+     * else (no header, or not a whole number of milliseconds) the server's configured stall.
+     */
+    private Duration holdFor(String announcedTimeout) {
+        if (announcedTimeout != null) {
+            try {
+                long millis = Long.parseLong(announcedTimeout.strip());
+                if (millis >= 0) {
+                    // Capped so that adding the margin cannot overflow: such a client is held until the server stops.
+                    return Duration.ofMillis(Math.min(millis, Long.MAX_VALUE - PAST_CLIENT_TIMEOUT.toMillis()))
+                            .plus(PAST_CLIENT_TIMEOUT);
+                }
+            } catch (NumberFormatException e) {
+                // Not a timeout that can be honoured: held as for a client that does not say.
+            }
+        }
+        return stall.get();
+    }
+
+    /** Holds the answer back; false when the server stops meanwhile (it interrupts the holding thread). */
+    private static boolean holdBack(Duration hold) {
         try {
-            Thread.sleep(stall.get().toMillis());
+            Thread.sleep(hold.toMillis());
             return true;
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();

@@ -24,7 +24,10 @@ import java.util.concurrent.atomic.AtomicInteger;
  * {@code demo.charge} (and the other {@link DemoTool}s the sandbox uses): applies a call's effect once per
  * {@code Idempotency-Key}, records every call and every effect in the namespace's {@code demo_tool_calls} /
  * {@code demo_tool_effects}, fails as the payload's {@code "fault"} asks (see {@link FaultPlan}), and answers
- * reconciliation look-ups by idempotency key.
+ * reconciliation look-ups by idempotency key. A lost answer ({@code timeout_after_apply}, {@code timeout_before_apply})
+ * is held back a second longer than the request timeout the client announces in {@code Request-Timeout-Ms} (Redrive's
+ * HttpTool always does), so the client gives up first whatever its timeout; a client that does not say waits
+ * {@link #stallAnswers(Duration) the stall}.
  *
  * <pre>{@code
  * try (DemoToolServer tools = DemoToolServer.start(database)) {
@@ -34,7 +37,10 @@ import java.util.concurrent.atomic.AtomicInteger;
  * }</pre>
  */
 public final class DemoToolServer implements AutoCloseable {
-    /** How long a lost answer is held back unless {@link #stallAnswers(Duration)} says otherwise. */
+    /**
+     * How long a lost answer is held back from a client without {@code Request-Timeout-Ms}, unless
+     * {@link #stallAnswers(Duration)} says otherwise.
+     */
     public static final Duration DEFAULT_STALL = Duration.ofSeconds(5);
     private static final int MAX_THREADS = 128;
 
@@ -106,7 +112,10 @@ public final class DemoToolServer implements AutoCloseable {
         return Map.copyOf(endpoints);
     }
 
-    /** Sets how long a lost answer ({@code timeout_after_apply}, {@code timeout_before_apply}) is held back. */
+    /**
+     * Sets how long a lost answer ({@code timeout_after_apply}, {@code timeout_before_apply}) is held back from a client
+     * that does not announce its request timeout in {@code Request-Timeout-Ms}.
+     */
     public DemoToolServer stallAnswers(Duration duration) {
         if (duration.isNegative()) {
             throw new IllegalArgumentException("the stall must not be negative, got " + duration);
@@ -139,7 +148,7 @@ public final class DemoToolServer implements AutoCloseable {
         return base().resolve(tool.lookupPrefix());
     }
 
-    /** Stops answering; stalled answers are dropped. */
+    /** Stops answering; held answers are dropped at once (their threads are interrupted). */
     @Override
     public void close() {
         try {

@@ -20,7 +20,9 @@ import java.util.Objects;
 
 /**
  * A {@link Tool} that POSTs the payload to an HTTP endpoint with the operation's {@code Idempotency-Key}, and looks
- * effects up with {@code GET lookupEndpoint + idempotencyKey}.
+ * effects up with {@code GET lookupEndpoint + idempotencyKey}. Every call also sends its request timeout in
+ * milliseconds as {@code Request-Timeout-Ms}, so the remote side knows when an answer would no longer be heard (the
+ * demo tools hold their lost answers past it).
  *
  * <p>How answers and errors are classified:
  * <ul>
@@ -35,6 +37,7 @@ import java.util.Objects;
 public final class HttpTool implements Tool {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final int MAX_ERROR_BODY = 500;
+    private static final String REQUEST_TIMEOUT_HEADER = "Request-Timeout-Ms";
 
     private final String name;
     private final String schemaVersion;
@@ -80,6 +83,7 @@ public final class HttpTool implements Tool {
                 .header("Idempotency-Key", call.idempotencyKey())
                 .header("X-Operation-Id", call.operationId())
                 .header("X-Attempt", Integer.toString(call.attempt()))
+                .header(REQUEST_TIMEOUT_HEADER, Long.toString(requestTimeout.toMillis()))
                 .POST(HttpRequest.BodyPublishers.ofString(call.payload()));
         if (call.traceId() != null) {
             request.header("X-Trace-Id", call.traceId());

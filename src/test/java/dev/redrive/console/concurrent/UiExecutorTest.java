@@ -36,6 +36,16 @@ class UiExecutorTest {
     }
 
     @Test
+    void aFailureQuotingAConnectionUrl_neverShowsItsPassword() {
+        UiExecutor.TaskFailure failure = new UiExecutor.TaskFailure("Connecting to prod",
+                new IllegalStateException("driver refused jdbc:postgresql://db/x?password=hunter2",
+                        new IllegalArgumentException("bad seed redis://:hunter2@h1:7001,h2:7002")));
+
+        assertThat(failure.message()).isEqualTo("Connecting to prod failed: driver refused "
+                + "jdbc:postgresql://db/x?password=*** (bad seed redis://:***@h1:7001,h2:7002)");
+    }
+
+    @Test
     void aCancelledJobNeverCallsBack() throws Exception {
         try (UiExecutor executor = poolWithDirectCallbacks()) {
             List<String> seen = new ArrayList<>();

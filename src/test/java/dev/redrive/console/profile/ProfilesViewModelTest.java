@@ -62,6 +62,24 @@ class ProfilesViewModelTest {
     }
 
     @Test
+    void testConnectionNeverShowsAPasswordTheUrlsCarry() {
+        // The server may trust this connection and ignore the password; it must then be the real one.
+        String secret = ns.config().pgPassword().isEmpty() ? "s3cr3t-Pw" : ns.config().pgPassword();
+        ProfilesViewModel model = model();
+        model.pgUrlProperty().set(ns.config().pgUrl() + (ns.config().pgUrl().contains("?") ? "&" : "?") + "password=" + secret);
+        model.redisUriProperty().set("redis://:" + secret + "@127.0.0.1:1");
+
+        model.testConnection();
+
+        assertThat(model.checkSteps()).extracting(step -> step.name() + "=" + step.passed())
+                .containsExactly("PostgreSQL=true", "Schema=true", "Redis=false");
+        assertThat(model.checkSteps().get(0).detail()).contains("password=***");
+        assertThat(model.checkSteps().get(2).detail()).contains("redis://:***@127.0.0.1:1");
+        assertThat(model.checkSteps()).extracting(ConnectionCheck.Step::detail).noneMatch(detail -> detail.contains(secret));
+        assertThat(model.messageProperty().get()).startsWith("Redis failed: ").doesNotContain(secret);
+    }
+
+    @Test
     void aBadFieldIsNamedBeforeAnythingIsTried() {
         ProfilesViewModel model = model();
         model.pgUrlProperty().set("postgres://nope");

@@ -19,22 +19,26 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 
 class DemoToolServerTest {
     @RegisterExtension
     static final TestNamespace ns = new TestNamespace();
 
     private static final Duration CLIENT_TIMEOUT = Duration.ofMillis(400);
+    private static final Duration STALL = Duration.ofMillis(1500);
     private static DemoToolServer tools;
     private static final HttpClient http = HttpClient.newHttpClient();
     private static final ObjectMapper json = new ObjectMapper();
 
     @BeforeAll
     static void startTools() {
-        tools = DemoToolServer.start(ns.database()).stallAnswers(Duration.ofMillis(1500));
+        tools = DemoToolServer.start(ns.database()).stallAnswers(STALL);
     }
 
     @AfterAll
@@ -221,6 +225,37 @@ class DemoToolServerTest {
         assertThat(effects(key)).isZero();
         assertThat(lookup(key).statusCode()).isEqualTo(404);
         assertThat(lookup(key).body()).isEqualTo("{\"applied\":false}");
+    }
+
+    @Test
+    void aLostAnswer_isHeldPastTheRequestTimeoutTheClientAnnounces_evenAboveTheStall() {
+        String key = newKey();
+        Duration announced = STALL.plusMillis(500);
+
+        assertThatThrownBy(() -> send(chargeRequest(key, "{\"amount\":5,\"fault\":\"timeout_after_apply:1\"}")
+                .header("Request-Timeout-Ms", Long.toString(announced.toMillis())).timeout(announced).build()))
+                .isInstanceOf(HttpTimeoutException.class);
+
+        assertThat(effects(key)).isEqualTo(1);
+    }
+
+    @Test
+    void stoppingTheService_dropsAHeldAnswerAtOnce() throws Exception {
+        DemoToolServer stopping = DemoToolServer.start(ns.database());
+        String key = newKey();
+        var call = http.sendAsync(HttpRequest.newBuilder(stopping.chargeEndpoint())
+                .header("Idempotency-Key", key)
+                .header("Request-Timeout-Ms", "60000")
+                .POST(HttpRequest.BodyPublishers.ofString("{\"amount\":6,\"fault\":\"timeout_after_apply:1\"}")).build(),
+                HttpResponse.BodyHandlers.ofString());
+        await().atMost(Duration.ofSeconds(5)).until(() -> effects(key) == 1);
+
+        long started = System.nanoTime();
+        stopping.close();
+
+        // close() waits up to 2 s for its threads: a hold that ignored the interrupt would take all of it.
+        assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(Duration.ofSeconds(2));
+        assertThatThrownBy(() -> call.get(5, TimeUnit.SECONDS)).isInstanceOf(ExecutionException.class);
     }
 
     @Test

@@ -33,11 +33,13 @@ class HttpToolTest {
             if (parts[1].equals("stall")) {
                 sleep(2000);
             }
-            int status = parts[1].equals("stall") ? 200 : Integer.parseInt(parts[1]);
+            boolean echo = parts[1].equals("echo-timeout");
+            int status = parts[1].equals("stall") || echo ? 200 : Integer.parseInt(parts[1]);
             if (parts.length > 2) {
                 exchange.getResponseHeaders().add("Retry-After", parts[2].replace('_', ' '));
             }
-            byte[] body = ("{\"status\":" + status + "}").getBytes();
+            byte[] body = (echo ? exchange.getRequestHeaders().getFirst("Request-Timeout-Ms")
+                    : "{\"status\":" + status + "}").getBytes();
             exchange.sendResponseHeaders(status, body.length);
             exchange.getResponseBody().write(body);
             exchange.close();
@@ -94,6 +96,13 @@ class HttpToolTest {
         HttpTool tool = HttpTool.builder("test.http", "1", URI.create("http://127.0.0.1:" + closedPort + "/")).build();
 
         assertThat(failureOf(tool)).isInstanceOf(DependencyDownFailure.class);
+    }
+
+    @Test
+    void everyCall_announcesItsRequestTimeoutInMilliseconds() throws ToolFailure {
+        String answer = tool("/echo-timeout").execute(new ToolCall("r:n:0", "op-key", 1, "{}", null, null));
+
+        assertThat(answer).isEqualTo("500");
     }
 
     @Test
