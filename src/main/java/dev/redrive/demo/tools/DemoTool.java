@@ -42,11 +42,13 @@ public enum DemoTool {
         return remoteSystem;
     }
 
-    String path() {
+    /** Where the demo tool server takes this tool's calls, relative to its base URL. */
+    public String path() {
         return "/tools/" + toolName;
     }
 
-    String lookupPrefix() {
+    /** Where the demo tool server answers look-ups by idempotency key (append the key), relative to its base URL. */
+    public String lookupPrefix() {
         return path() + "/effects/";
     }
 }
