@@ -35,6 +35,11 @@ final class WorkerCommand implements Callable<Integer> {
             description = "consumer name in group 'workers' and lease owner (default host-pid)")
     String workerId;
 
+    @Option(names = "--stream-retention", paramLabel = "N", defaultValue = "${env:REDRIVE_STREAM_RETENTION:-100000}",
+            description = "entries the dispatch and DLQ streams keep; older ones are trimmed, never one not yet read "
+                    + "or acked (default ${DEFAULT-VALUE}, REDRIVE_STREAM_RETENTION)")
+    long streamRetention;
+
     @Spec
     CommandSpec spec;
 
@@ -50,7 +55,7 @@ final class WorkerCommand implements Callable<Integer> {
             throw e;
         }
         DemoToolServer tools = DemoToolServer.start(database);
-        Worker.Builder builder = Worker.builder(database, redis).concurrency(concurrency);
+        Worker.Builder builder = Worker.builder(database, redis).concurrency(concurrency).streamRetention(streamRetention);
         if (workerId != null) {
             builder.consumerName(workerId);
         }

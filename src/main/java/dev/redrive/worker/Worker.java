@@ -54,6 +54,8 @@ import java.util.concurrent.atomic.AtomicReference;
 public final class Worker {
     /** How long a worker relies on what it last read of the other workers' tool pauses. */
     private static final Duration SHARED_PAUSES_REFRESH = Duration.ofSeconds(1);
+    /** Entries {@code {ns}:dispatch} and {@code {ns}:dlq} keep unless told otherwise. */
+    public static final long DEFAULT_STREAM_RETENTION = 100_000;
 
     private final WorkerSettings settings;
     private final Database database;
@@ -68,7 +70,7 @@ public final class Worker {
                 : builder.leaseDuration.dividedBy(3);
         this.settings = new WorkerSettings(builder.consumerName, builder.concurrency, builder.leaseDuration, renewal,
                 builder.batchSize, builder.deliveryLimit, builder.maxPayloadBytes, builder.readBlock,
-                builder.claimInterval, builder.schedulerInterval, builder.sweepGrace,
+                builder.claimInterval, builder.schedulerInterval, builder.sweepGrace, builder.streamRetention,
                 DatabaseClock.aligned(builder.database.jdbc(), builder.clock), builder.retryPolicy,
                 new ToolGate(builder.budgets, new RedisToolPauses(builder.redis), SHARED_PAUSES_REFRESH,
                         new RedisTokenBuckets(builder.redis)), tools);
@@ -149,6 +151,7 @@ public final class Worker {
         private int batchSize = 64;
         private int deliveryLimit = 5;
         private int maxPayloadBytes = EnvelopeCodec.DEFAULT_MAX_PAYLOAD_BYTES;
+        private long streamRetention = DEFAULT_STREAM_RETENTION;
         private Duration readBlock = Duration.ofMillis(500);
         private Duration claimInterval = Duration.ofSeconds(1);
         private Duration schedulerInterval = Duration.ofMillis(100);
@@ -235,6 +238,19 @@ public final class Worker {
         /** Payloads larger than this are invalid input (default 256 KiB). */
         public Builder maxPayloadBytes(int maxPayloadBytes) {
             this.maxPayloadBytes = atLeastOne(maxPayloadBytes, "maxPayloadBytes");
+            return this;
+        }
+
+        /**
+         * How many entries {@code {ns}:dispatch} and {@code {ns}:dlq} keep (default {@value #DEFAULT_STREAM_RETENTION}):
+         * older ones are trimmed every few seconds, except dispatches not read or not acked yet, which are never
+         * trimmed.
+         */
+        public Builder streamRetention(long streamRetention) {
+            if (streamRetention < 1) {
+                throw new IllegalArgumentException("streamRetention must be 1 or more, got " + streamRetention);
+            }
+            this.streamRetention = streamRetention;
             return this;
         }
 

@@ -6,7 +6,13 @@ import dev.redrive.model.OperationStatus;
 import dev.redrive.store.Jdbc;
 import dev.redrive.store.Jdbc.Json;
 
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
+import java.util.function.Function;
 
 /**
  * Records runs and operations the first time a dispatch names them. Both the publishing side (before it writes to
@@ -28,6 +34,23 @@ public final class OperationRegistry {
                                     dispatched_at)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             ON CONFLICT DO NOTHING
+            """;
+
+    private static final String INSERT_RUNS = """
+            INSERT INTO runs (run_id) SELECT DISTINCT unnest(?::text[])
+            ON CONFLICT (run_id) DO NOTHING
+            """;
+
+    private static final String INSERT_OPERATIONS = """
+            INSERT INTO operations (operation_id, run_id, node_id, logical_attempt, status, attempt, tool,
+                                    tool_schema_version, idempotency_key, payload, approval_id, trace_id,
+                                    correlation_id, runtime_version, next_eligible_at, last_error_class,
+                                    dispatched_at)
+            SELECT * FROM unnest(?::text[], ?::text[], ?::text[], ?::text[]::int[], ?::text[], ?::text[]::int[],
+                                 ?::text[], ?::text[], ?::text[], ?::text[]::jsonb[], ?::text[], ?::text[], ?::text[],
+                                 ?::text[], ?::text[]::timestamptz[], ?::text[], ?::text[]::timestamptz[])
+            ON CONFLICT DO NOTHING
+            RETURNING operation_id
             """;
 
     private static final String STORED = """
@@ -73,6 +96,56 @@ public final class OperationRegistry {
             }
             return compare(envelope, stored.get());
         });
+    }
+
+    /**
+     * Records many first dispatches in one transaction of two statements (the runs, then the operations), as
+     * {@link #record} would one by one; those already recorded are compared one by one.
+     *
+     * @param statusOf PENDING for a dispatch to run now, RETRY_SCHEDULED for one due later
+     * @return by operation id, what recording each dispatch found
+     */
+    public Map<String, Recorded> recordAll(List<DispatchEnvelope> envelopes,
+                                           Function<DispatchEnvelope, OperationStatus> statusOf) {
+        if (envelopes.isEmpty()) {
+            return Map.of();
+        }
+        Set<String> created = new HashSet<>(jdbc.inTransaction(() -> {
+            jdbc.update(INSERT_RUNS, (Object) envelopes.stream().map(DispatchEnvelope::runId).toArray(String[]::new));
+            return jdbc.query(INSERT_OPERATIONS, row -> row.getString(1), columns(envelopes, statusOf));
+        }));
+        Map<String, Recorded> recorded = new LinkedHashMap<>();
+        for (DispatchEnvelope envelope : envelopes) {
+            String id = envelope.operationId().value();
+            recorded.put(id, created.contains(id) ? Recorded.created() : record(envelope, statusOf.apply(envelope)));
+        }
+        return recorded;
+    }
+
+    private static Object[] columns(List<DispatchEnvelope> envelopes, Function<DispatchEnvelope, OperationStatus> statusOf) {
+        int n = envelopes.size();
+        String[][] columns = new String[17][n];
+        for (int i = 0; i < n; i++) {
+            DispatchEnvelope e = envelopes.get(i);
+            columns[0][i] = e.operationId().value();
+            columns[1][i] = e.runId();
+            columns[2][i] = e.nodeId();
+            columns[3][i] = Integer.toString(e.logicalAttempt());
+            columns[4][i] = statusOf.apply(e).name();
+            columns[5][i] = Integer.toString(e.attempt());
+            columns[6][i] = e.tool();
+            columns[7][i] = e.toolSchemaVersion();
+            columns[8][i] = e.idempotencyKey();
+            columns[9][i] = e.payload();
+            columns[10][i] = e.approvalId();
+            columns[11][i] = e.traceId();
+            columns[12][i] = e.correlationId();
+            columns[13][i] = e.runtimeVersion();
+            columns[14][i] = e.nextEligibleAt() == null ? null : e.nextEligibleAt().toString();
+            columns[15][i] = e.lastErrorClass() == null ? null : e.lastErrorClass().name();
+            columns[16][i] = e.dispatchedAt().toString();
+        }
+        return columns;
     }
 
     private static Recorded compare(DispatchEnvelope envelope, Stored stored) {

@@ -1,5 +1,6 @@
 package dev.redrive.worker.protocol;
 
+import dev.redrive.envelope.DispatchEnvelope;
 import dev.redrive.model.OperationStatus;
 import dev.redrive.store.StoreException;
 import dev.redrive.store.operation.ClaimRequest;
@@ -22,6 +23,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
+import java.util.function.Function;
 
 /**
  * The claim phase of a batch: claims the candidates and reads the facts of every operation the batch names, in one
@@ -62,18 +64,20 @@ final class BatchClaim {
         Result result = new Result(new HashMap<>(), new HashMap<>(), new HashSet<>());
         try {
             isolated(byOperation.keySet(), claims, byOperation, outcome, now, result);
-            List<String> firstSight = new ArrayList<>();
-            for (Map.Entry<String, List<Incoming>> operation : byOperation.entrySet()) {
-                String id = operation.getKey();
-                if (result.records().containsKey(id) || result.refused().contains(id)) {
-                    continue;
+            Map<String, List<Incoming>> unseen = new LinkedHashMap<>();
+            byOperation.forEach((id, deliveries) -> {
+                if (!result.records().containsKey(id) && !result.refused().contains(id)) {
+                    unseen.put(id, deliveries);
                 }
-                if (record(operation.getValue(), outcome)) {
+            });
+            List<String> firstSight = new ArrayList<>();
+            recordFirstSightings(unseen, outcome, now).forEach((id, stored) -> {
+                if (stored) {
                     firstSight.add(id);
                 } else {
                     result.refused().add(id);
                 }
-            }
+            });
             isolated(firstSight, claims, byOperation, outcome, now, result);
             return result;
         } catch (RuntimeException e) {
@@ -125,27 +129,52 @@ final class BatchClaim {
     }
 
     /**
-     * Records an operation seen for the first time from its first delivery in the batch. False, with its deliveries
-     * dead-lettered, when it cannot be: the database refuses a value, or the operation id or idempotency key is
+     * Records the operations seen for the first time, from each one's first delivery in the batch, in one transaction;
+     * if the database refuses a value, one by one. A dispatch due later ({@code next_eligible_at} in the future) is
+     * recorded as a scheduled retry, so that it waits for its time. False for an operation that cannot be recorded,
+     * with its deliveries dead-lettered: the database refuses a value, or the operation id or idempotency key is
      * already bound to other parameters.
      */
-    private boolean record(List<Incoming> deliveries, BatchOutcome outcome) {
-        Recorded recorded;
+    private Map<String, Boolean> recordFirstSightings(Map<String, List<Incoming>> unseen, BatchOutcome outcome,
+                                                      Instant now) {
+        Map<String, Boolean> stored = new LinkedHashMap<>();
+        if (unseen.isEmpty()) {
+            return stored;
+        }
+        Function<DispatchEnvelope, OperationStatus> status = envelope -> envelope.nextEligibleAt() != null
+                && envelope.nextEligibleAt().isAfter(now) ? OperationStatus.RETRY_SCHEDULED : OperationStatus.PENDING;
+        Map<String, Recorded> recorded;
         try {
-            recorded = registry.record(deliveries.get(0).envelope(), OperationStatus.PENDING);
+            recorded = registry.recordAll(unseen.values().stream().map(deliveries -> deliveries.get(0).envelope()).toList(),
+                    status);
         } catch (StoreException e) {
             if (!e.isBadValue()) {
                 throw e;
             }
-            unstorable(deliveries, e, outcome);
-            return false;
+            recorded = new LinkedHashMap<>();
+            for (Map.Entry<String, List<Incoming>> operation : unseen.entrySet()) {
+                DispatchEnvelope envelope = operation.getValue().get(0).envelope();
+                try {
+                    recorded.put(operation.getKey(), registry.record(envelope, status.apply(envelope)));
+                } catch (StoreException single) {
+                    if (!single.isBadValue()) {
+                        throw single;
+                    }
+                    unstorable(operation.getValue(), single, outcome);
+                    stored.put(operation.getKey(), false);
+                }
+            }
         }
-        if (recorded.outcome() == Recorded.Outcome.CONFLICT) {
-            deliveries.forEach(incoming -> outcome.deadLetter(incoming.delivery(), DeadLetterCodes.IDEMPOTENCY_CONFLICT,
-                    recorded.conflict()));
-            return false;
-        }
-        return true;
+        recorded.forEach((id, outcomeOfRecord) -> {
+            if (outcomeOfRecord.outcome() == Recorded.Outcome.CONFLICT) {
+                unseen.get(id).forEach(incoming -> outcome.deadLetter(incoming.delivery(),
+                        DeadLetterCodes.IDEMPOTENCY_CONFLICT, outcomeOfRecord.conflict()));
+                stored.put(id, false);
+            } else {
+                stored.put(id, true);
+            }
+        });
+        return stored;
     }
 
     private static void unstorable(List<Incoming> deliveries, StoreException e, BatchOutcome outcome) {

@@ -65,7 +65,7 @@ final class Eligibility {
                     + record.leaseExpiresAt(), !delivery.entryId().equals(record.leaseDeliveryId()));
         }
         if (record.status() == OperationStatus.RETRY_SCHEDULED && record.nextEligibleAt() != null
-                && record.nextEligibleAt().isAfter(now) && envelope.attempt() == record.attempt()) {
+                && record.nextEligibleAt().isAfter(now) && envelope.attempt() >= record.attempt()) {
             return new Verdict.NotDue(record.nextEligibleAt());
         }
         boolean takeover = record.status() == OperationStatus.RUNNING;

@@ -10,6 +10,7 @@ import dev.redrive.worker.client.WorkerClient;
 import dev.redrive.worker.retry.RetryQueue;
 import dev.redrive.worker.stream.Delivery;
 import dev.redrive.worker.stream.DispatchStream;
+import dev.redrive.worker.stream.StreamTrimmer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -27,14 +28,15 @@ import java.util.concurrent.atomic.AtomicInteger;
 /**
  * The threads of a running worker: one consumer (reads, re-claims, decides, claims), a pool that runs tool calls,
  * one committer (group commits, then Redis follow-ups, then acks), one lease renewer (the heartbeat of the attempts in
- * flight) and one retry scheduler, which also sweeps for operations whose dispatch Redis lost, and publishes again
- * everything waiting as soon as it sees Redis lose the namespace's data.
+ * flight) and one retry scheduler, which also sweeps for operations whose dispatch Redis lost, publishes again
+ * everything waiting as soon as it sees Redis lose the namespace's data, and keeps the streams within their retention.
  */
 public final class WorkerRuntime {
     private static final Logger LOG = LoggerFactory.getLogger(WorkerRuntime.class);
     private static final Duration MAX_SWEEP_INTERVAL = Duration.ofSeconds(30);
     private static final Duration LOSS_CHECK_INTERVAL = Duration.ofSeconds(1);
     private static final Duration CLOCK_ALIGN_INTERVAL = Duration.ofSeconds(10);
+    private static final Duration TRIM_INTERVAL = Duration.ofSeconds(2);
 
     private final WorkerSettings settings;
     private final DispatchStream stream;
@@ -42,6 +44,8 @@ public final class WorkerRuntime {
     private final InFlight inFlight;
     private final StrandedSweep sweep;
     private final RedisLossWatch lossWatch;
+    private final StreamTrimmer trimmer;
+    private final Redis redis;
     private final OperationStore store;
     private final Committer committer;
     private final DispatchProcessor processor;
@@ -77,6 +81,8 @@ public final class WorkerRuntime {
         this.sweep = new StrandedSweep(store, retryQueue,
                 new WorkerClient(database, redis, settings.clock()), settings.sweepGrace());
         this.lossWatch = new RedisLossWatch(redis);
+        this.trimmer = new StreamTrimmer(redis);
+        this.redis = redis;
         this.tools = Executors.newFixedThreadPool(settings.concurrency(), named(settings.consumerName() + "-tool"));
         this.processor = new DispatchProcessor(settings, database.jdbc(), deadLetterStream, retryQueue, stream,
                 inFlight, runner, committer, history, tools);
@@ -190,8 +196,14 @@ public final class WorkerRuntime {
         long nextSweep = System.nanoTime() + sweepInterval.toNanos();
         long nextLossCheck = 0;
         long nextAlignment = System.nanoTime() + CLOCK_ALIGN_INTERVAL.toNanos();
+        long nextTrim = System.nanoTime() + TRIM_INTERVAL.toNanos();
         while (scheduling) {
             try {
+                if (System.nanoTime() >= nextTrim) {
+                    nextTrim = System.nanoTime() + TRIM_INTERVAL.toNanos();
+                    trimmer.trim(redis.keys().dispatch(), settings.streamRetention());
+                    trimmer.trim(redis.keys().dlq(), settings.streamRetention());
+                }
                 if (System.nanoTime() >= nextAlignment && settings.clock() instanceof DatabaseClock databaseClock) {
                     nextAlignment = System.nanoTime() + CLOCK_ALIGN_INTERVAL.toNanos();
                     databaseClock.align();

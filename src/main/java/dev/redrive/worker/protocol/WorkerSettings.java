@@ -17,10 +17,12 @@ import java.util.Map;
  * @param readBlock     how long a read waits for new entries
  * @param claimInterval how often entries idle past the lease time are looked for
  * @param sweepGrace    how long an operation may wait for a worker before its dispatch is published again
+ * @param streamRetention how many entries the dispatch and DLQ streams keep (never trimming one a worker has not
+ *                      read or acked)
  */
 public record WorkerSettings(String consumerName, int concurrency, Duration leaseDuration,
                              Duration leaseRenewalInterval, int batchSize,
                              int deliveryLimit, int maxPayloadBytes, Duration readBlock, Duration claimInterval,
-                             Duration schedulerInterval, Duration sweepGrace, Clock clock, RetryPolicy retryPolicy, ToolGate gate,
-                             Map<String, Tool> tools) {
+                             Duration schedulerInterval, Duration sweepGrace, long streamRetention, Clock clock,
+                             RetryPolicy retryPolicy, ToolGate gate, Map<String, Tool> tools) {
 }
