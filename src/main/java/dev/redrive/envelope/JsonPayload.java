@@ -31,6 +31,8 @@ public final class JsonPayload {
 
     private static final ObjectMapper JSON = JsonMapper.builder()
             .enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS)
+            // The payload is one JSON value: text after it is refused here, not by PostgreSQL later.
+            .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
             .nodeFactory(JsonNodeFactory.withExactBigDecimals(true))
             .build();
 

@@ -49,6 +49,7 @@ import java.util.function.BooleanSupplier;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatCode;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 /**
@@ -409,25 +410,32 @@ class WireContractConformanceTest {
     }
 
     @Test
-    void aFutureNextEligibleAtOnAFirstDispatch_isIgnoredToday_theOperationRunsAtOnce() {
+    void aFutureNextEligibleAtOnAFirstDispatch_makesItWait_thenItRunsOnce() {
         OperationId id = new OperationId("wire-later", "charge", 0);
         Map<String, String> fields = firstDispatch(id, "{\"amount\":7}");
-        fields.put("next_eligible_at", Instant.now().plus(1, ChronoUnit.HOURS).truncatedTo(ChronoUnit.SECONDS).toString());
+        Instant due = Instant.now().plusSeconds(3).truncatedTo(ChronoUnit.MILLIS);
+        fields.put("next_eligible_at", due.toString());
         xadd(fields);
 
+        awaitTrue("recorded as a scheduled retry", () -> count(
+                "SELECT count(*) FROM operations WHERE operation_id = ? AND status = 'RETRY_SCHEDULED'", id.value()) == 1);
+        assertThat(tool.callsFor(id.idempotencyKey())).as("not called before it is due").isEmpty();
         awaitStatus(id.value(), "SUCCEEDED");
         assertThat(tool.callsFor(id.idempotencyKey())).hasSize(1);
+        assertThat(Instant.now()).isAfterOrEqualTo(due);
     }
 
     @Test
-    void textAfterThePayloadObject_passesTheCodec_butTheWorkerDeadLettersItAsUnstorable() {
+    void textAfterThePayloadObject_isRefusedByTheCodec() {
         OperationId id = new OperationId("wire-trailing", "charge", 0);
         Map<String, String> fields = firstDispatch(id, "{\"amount\":7} and more");
-        assertThatCode(() -> new EnvelopeCodec().decode(fields)).doesNotThrowAnyException();
+        assertThatThrownBy(() -> new EnvelopeCodec().decode(fields)).isInstanceOfSatisfying(InvalidEnvelopeException.class,
+                e -> assertThat(e.code()).isEqualTo(InvalidEnvelopeException.INVALID_ENVELOPE))
+                .hasMessageContaining("payload is not JSON");
 
         String entryId = xadd(fields);
         awaitTrue("dead-lettered", () -> count("SELECT count(*) FROM dlq_entries WHERE entry_id = ?", entryId) == 1);
-        assertThat(dlqCode(entryId)).contains("INVALID_INPUT unstorable_payload");
+        assertThat(dlqCode(entryId)).contains("INVALID_INPUT invalid_envelope");
         assertThat(count("SELECT count(*) FROM operations WHERE operation_id = ?", id.value())).isZero();
         assertThat(tool.callsFor(id.idempotencyKey())).isEmpty();
     }
