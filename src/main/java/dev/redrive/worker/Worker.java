@@ -24,6 +24,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
@@ -127,6 +128,14 @@ public final class Worker {
             stopper.start();
         }
         return stopped;
+    }
+
+    /**
+     * Completes when every thread of the worker has stopped, after {@link #shutdown}: the moment to close the
+     * {@code Database} and {@code Redis} the worker was built with (it never closes them itself).
+     */
+    public CompletionStage<Void> stopped() {
+        return stopped.minimalCompletionStage();
     }
 
     public WorkerState state() {
