@@ -129,6 +129,12 @@ public final class OperationStore {
              WHERE command_id = ? AND status = 'EXECUTING'
             """;
 
+    private static final String GIVE_BACK_UNSTARTED = """
+            UPDATE operations SET lease_expires_at = ?, updated_at = ?,
+                   processing_deliveries = greatest(processing_deliveries - 1, 0)
+             WHERE operation_id = ? AND fencing_token = ? AND status = 'RUNNING'
+            """;
+
     private static final String RELEASE = """
             UPDATE operations SET lease_expires_at = ?, updated_at = ?
              WHERE operation_id = ? AND fencing_token = ? AND status = 'RUNNING'
@@ -363,6 +369,16 @@ public final class OperationStore {
      */
     public boolean release(Lease lease, Instant now) {
         return checkSingleRow(jdbc.update(RELEASE, now, now, lease.operationId(), lease.fencingToken()),
+                lease.operationId()) == 1;
+    }
+
+    /**
+     * Gives a lease back whose attempt never started (the batch failed after the claim, the lease ran out before a
+     * pool thread was free, ...): like {@link #release}, and the claim does not count as a processing delivery, since
+     * nothing was tried. Refused, and false, when the fencing token no longer matches.
+     */
+    public boolean giveBackUnstarted(Lease lease, Instant now) {
+        return checkSingleRow(jdbc.update(GIVE_BACK_UNSTARTED, now, now, lease.operationId(), lease.fencingToken()),
                 lease.operationId()) == 1;
     }
 

@@ -188,7 +188,7 @@ final class BatchClaim {
 
     private void giveBack(Lease lease, Instant now) {
         try {
-            store.release(lease, now);
+            store.giveBackUnstarted(lease, now);
         } catch (RuntimeException e) {
             LOG.debug("could not give back the lease on {}; it expires on its own", lease.operationId(), e);
         }

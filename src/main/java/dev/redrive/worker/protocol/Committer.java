@@ -88,6 +88,7 @@ final class Committer {
                 commit = null;
                 LOG.warn("lease on {} expired before a pool thread was free; the entry stays pending",
                         end.job().operationId());
+                giveBackUnstarted(end.job());
             }
             if (commit != null) {
                 commits.add(commit);
@@ -125,6 +126,15 @@ final class Committer {
             LOG.warn("could not record the crash of {}; its lease expires by itself", job.operationId(), e);
         }
         return null;
+    }
+
+    /** Nothing was tried: the claim should not count towards the delivery limit (unless another worker took over). */
+    private void giveBackUnstarted(Job job) {
+        try {
+            store.giveBackUnstarted(job.lease(), now());
+        } catch (RuntimeException e) {
+            LOG.debug("could not give back the unstarted lease on {}; it has expired anyway", job.operationId(), e);
+        }
     }
 
     private List<CommitResult> commitWithFallback(List<AttemptCommit> commits) {

@@ -287,7 +287,7 @@ final class DispatchProcessor {
         }
         LOG.error("claimed {} for entry {} although the eligibility rules say {}; giving the lease back",
                 incoming.operationId(), incoming.entryId(), verdict);
-        store.release(lease, now);
+        store.giveBackUnstarted(lease, now);
         return Optional.empty();
     }
 
@@ -349,7 +349,7 @@ final class DispatchProcessor {
             DispatchEnvelope envelope = claim.incoming().envelope();
             Job job = new Job(delivery, envelope, claim.record(), claim.lease(), settings.tools().get(envelope.tool()));
             if (!inFlight.tryAdd(delivery.entryId(), claim.lease())) {
-                store.release(claim.lease(), now);
+                store.giveBackUnstarted(claim.lease(), now);
                 continue;
             }
             if (claim.poison()) {
