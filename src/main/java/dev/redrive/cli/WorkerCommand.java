@@ -7,6 +7,7 @@ import dev.redrive.store.Database;
 import dev.redrive.store.tool.ToolSchemaStore;
 import dev.redrive.worker.Worker;
 import dev.redrive.worker.tool.HttpTool;
+import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -14,13 +15,15 @@ import picocli.CommandLine.Spec;
 import picocli.CommandLine.Model.CommandSpec;
 
 import java.io.PrintWriter;
+import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 
 @Command(name = "worker", mixinStandardHelpOptions = true,
-        description = "Run the embedded worker with the demo tools (demo.charge, demo.ship, demo.notify) served in-process "
-                + "on loopback, each at its current schema version (1 in a fresh namespace). Runs until Ctrl-C, then "
-                + "finishes in-flight attempts and stops.")
+        description = "Run the embedded worker: with --tools FILE, against your own HTTP services as the file describes "
+                + "them; with --demo-tools, with the demo tools (demo.charge, demo.ship, demo.notify) served "
+                + "in-process on loopback, each at its current schema version (1 in a fresh namespace). Migrates the "
+                + "namespace first. Runs until Ctrl-C, then finishes in-flight attempts and stops.")
 final class WorkerCommand implements Callable<Integer> {
     private static final String FIRST_SCHEMA_VERSION = "1";
 
@@ -40,6 +43,19 @@ final class WorkerCommand implements Callable<Integer> {
                     + "or acked (default ${DEFAULT-VALUE}, REDRIVE_STREAM_RETENTION)")
     long streamRetention;
 
+    @ArgGroup(multiplicity = "1")
+    ToolSource toolSource;
+
+    static final class ToolSource {
+        @Option(names = "--tools", paramLabel = "FILE",
+                description = "JSON or YAML file of HTTP tools (name, url, lookup, schema_version, request_timeout, "
+                        + "budget) and retry limits")
+        Path file;
+
+        @Option(names = "--demo-tools", description = "serve the demo tools in-process and run them")
+        boolean demo;
+    }
+
     @Spec
     CommandSpec spec;
 
@@ -54,35 +70,57 @@ final class WorkerCommand implements Callable<Integer> {
             database.close();
             throw e;
         }
-        DemoToolServer tools = DemoToolServer.start(database);
         Worker.Builder builder = Worker.builder(database, redis).concurrency(concurrency).streamRetention(streamRetention);
         if (workerId != null) {
             builder.consumerName(workerId);
         }
-        // A version set with `tool schema set` (or by the sandbox) is kept: the worker runs the tools as deployed.
-        ToolSchemaStore schemas = new ToolSchemaStore(database.jdbc());
-        for (DemoTool tool : DemoTool.values()) {
-            String version = schemas.current(tool.toolName()).orElse(FIRST_SCHEMA_VERSION);
-            builder.tool(HttpTool.builder(tool.toolName(), version, tools.endpoint(tool))
-                    .lookupEndpoint(tools.lookupEndpoint(tool)).build());
+        DemoToolServer demoTools = null;
+        String serving;
+        try {
+            if (toolSource.demo) {
+                demoTools = DemoToolServer.start(database);
+                serveDemoTools(builder, database, demoTools);
+                serving = "demo tools at " + demoTools.chargeEndpoint();
+            } else {
+                ToolsFile file = ToolsFile.read(toolSource.file);
+                file.configure(builder, toolSource.file);
+                serving = file.tools().size() + " tool(s) from " + toolSource.file;
+            }
+        } catch (RuntimeException e) {
+            redis.close();
+            database.close();
+            throw e;
         }
         Worker worker = builder.build().start();
         PrintWriter out = spec.commandLine().getOut();
-        out.printf("worker %s consuming %s (group workers) in namespace %s; demo tools at %s; Ctrl-C to stop%n",
-                worker.consumerName(), redis.keys().dispatch(), connection.config().namespace(), tools.chargeEndpoint());
+        out.printf("worker %s consuming %s (group workers) in namespace %s; %s; Ctrl-C to stop%n",
+                worker.consumerName(), redis.keys().dispatch(), connection.config().namespace(), serving);
         out.flush();
 
+        DemoToolServer tools = demoTools;
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             worker.shutdown().join();
             out.printf("worker %s stopped%n", worker.consumerName());
             out.flush();
-            tools.close();
+            if (tools != null) {
+                tools.close();
+            }
             redis.close();
             database.close();
             stopped.countDown();
         }, "redrive-worker-shutdown"));
         stopped.await();
         return 0;
+    }
+
+    /** A version set with `tool schema set` (or by the sandbox) is kept: the worker runs the tools as deployed. */
+    private static void serveDemoTools(Worker.Builder builder, Database database, DemoToolServer tools) {
+        ToolSchemaStore schemas = new ToolSchemaStore(database.jdbc());
+        for (DemoTool tool : DemoTool.values()) {
+            String version = schemas.current(tool.toolName()).orElse(FIRST_SCHEMA_VERSION);
+            builder.tool(HttpTool.builder(tool.toolName(), version, tools.endpoint(tool))
+                    .lookupEndpoint(tools.lookupEndpoint(tool)).build());
+        }
     }
 }
