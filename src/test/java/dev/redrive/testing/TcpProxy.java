@@ -31,6 +31,10 @@ import java.util.concurrent.atomic.AtomicReference;
  * name of its prepared statement only (the JDBC driver sends a Bind without the text once it has prepared the
  * statement on the server, from its fifth execution on a connection). It answers the driver's SSL and GSS encryption
  * requests with "no" itself, so that what passes stays readable whatever the URL asks for.
+ *
+ * <p>A cut also freezes the proxy: the messages every other connection sends afterwards (new ones included) are held
+ * until {@link #thaw()}, so that a test sees the world as the cut left it before the client can act on the server
+ * again, with no race against the client's timers.
  */
 public final class TcpProxy implements AutoCloseable {
     private static final int SSL_REQUEST = 80877103;
@@ -73,6 +77,8 @@ public final class TcpProxy implements AutoCloseable {
     private final AtomicReference<Armed> armed = new AtomicReference<>();
     private final Set<Link> links = ConcurrentHashMap.newKeySet();
     private final Thread acceptor;
+    private final Object gate = new Object();
+    private boolean frozen;
     private volatile boolean open = true;
 
     private TcpProxy(ServerSocket listener, String targetHost, int targetPort, String urlRest) {
@@ -112,7 +118,8 @@ public final class TcpProxy implements AutoCloseable {
 
     /**
      * Cuts the connection that next sends a statement whose text contains {@code sqlFragment}, once; the future
-     * completes when both of its sockets are closed. Statements prepared before the call are found too.
+     * completes when both of its sockets are closed, with the proxy frozen. Statements prepared before the call are
+     * found too.
      */
     public CompletableFuture<CutReport> cutAt(String sqlFragment, Cut cut) {
         Armed next = new Armed(sqlFragment, cut, new CompletableFuture<>());
@@ -120,6 +127,33 @@ public final class TcpProxy implements AutoCloseable {
             throw new IllegalStateException("a cut is already armed");
         }
         return next.report();
+    }
+
+    /** Lets the messages held since the cut go on to the server. */
+    public void thaw() {
+        synchronized (gate) {
+            frozen = false;
+            gate.notifyAll();
+        }
+    }
+
+    private void freeze() {
+        synchronized (gate) {
+            frozen = true;
+        }
+    }
+
+    private void awaitThawed() throws IOException {
+        synchronized (gate) {
+            while (frozen && open) {
+                try {
+                    gate.wait(100);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    throw new IOException("interrupted while frozen", e);
+                }
+            }
+        }
     }
 
     private void accept() {
@@ -155,6 +189,7 @@ public final class TcpProxy implements AutoCloseable {
             // Closing anyway.
         }
         links.forEach(Link::close);
+        thaw();
         Armed left = armed.getAndSet(null);
         if (left != null) {
             left.report().completeExceptionally(new IllegalStateException("the proxy closed before the statement came"));
@@ -198,6 +233,7 @@ public final class TcpProxy implements AutoCloseable {
                         cut(cut, text, type, body, in, toServer);
                         return;
                     }
+                    awaitThawed();
                     send(toServer, type, body);
                 }
             } catch (IOException e) {
@@ -220,6 +256,7 @@ public final class TcpProxy implements AutoCloseable {
                     client.getOutputStream().write('N');
                     continue;
                 }
+                awaitThawed();
                 toServer.write(ByteBuffer.allocate(length).putInt(length).put(rest).array());
                 return;
             }
@@ -286,6 +323,7 @@ public final class TcpProxy implements AutoCloseable {
                     Thread.currentThread().interrupt();
                 }
             }
+            freeze();
             close();
             List<String> tags;
             synchronized (heldTags) {

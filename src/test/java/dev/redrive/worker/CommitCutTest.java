@@ -45,13 +45,15 @@ class CommitCutTest {
             OperationId id = kit.dispatch("answer-cut", "charge", "{\"amount\":11}").operationId();
 
             CutReport report = cut.get(SETTLED_WITHIN.toSeconds(), TimeUnit.SECONDS);
-            // The worker heard only a dropped connection, so it did not ack; the entry can come back only once it
-            // has been idle for the lease duration (2 s), long after this check.
-            assertThat(kit.pendingEntries()).as("pending entries right after the cut").isEqualTo(1);
-            // A lone FINISH runs in autocommit: an idle server after it means it committed before the answer was cut.
-            assertThat(report.commandTags()).as("what the server answered to the cut statement").containsExactly("SELECT 1");
-            assertThat(report.transactionStatus()).as("transaction status after it").isEqualTo('I');
-            assertThat(kit.status(id)).as("the commit won").isEqualTo("SUCCEEDED");
+            rightAfterTheCut(proxy, () -> {
+                // A lone FINISH runs in autocommit: an idle server after it means it committed before the cut.
+                assertThat(report.commandTags()).as("what the server answered to the cut statement")
+                        .containsExactly("SELECT 1");
+                assertThat(report.transactionStatus()).as("transaction status after it").isEqualTo('I');
+                assertThat(kit.status(id)).as("the commit won").isEqualTo("SUCCEEDED");
+                // The worker heard only a dropped connection, so it did not ack.
+                assertThat(kit.pendingEntries()).as("pending entries").isEqualTo(1);
+            });
 
             await().atMost(SETTLED_WITHIN).pollInterval(Duration.ofMillis(50)).until(() -> kit.pendingEntries() == 0);
             assertThat(attempts(kit, id)).as("outcome/consumer/fencing token/side effect of every attempt row")
@@ -78,10 +80,12 @@ class CommitCutTest {
                     .operationId();
 
             CutReport report = cut.get(SETTLED_WITHIN.toSeconds(), TimeUnit.SECONDS);
-            assertThat(kit.pendingEntries()).as("pending entries right after the cut").isEqualTo(1);
-            assertThat(report.transactionStatus()).as("transaction status after the cut statement").isEqualTo('I');
-            // The retry is scheduled in PostgreSQL, but the worker never put it into the retry set.
-            assertThat(kit.status(id)).isEqualTo("RETRY_SCHEDULED");
+            rightAfterTheCut(proxy, () -> {
+                assertThat(report.transactionStatus()).as("transaction status after the cut statement").isEqualTo('I');
+                // The retry is scheduled in PostgreSQL, but the worker neither put it into the retry set nor acked.
+                assertThat(kit.status(id)).isEqualTo("RETRY_SCHEDULED");
+                assertThat(kit.pendingEntries()).as("pending entries").isEqualTo(1);
+            });
 
             kit.awaitStatus(id, "SUCCEEDED", SETTLED_WITHIN);
             await().atMost(SETTLED_WITHIN).pollInterval(Duration.ofMillis(50)).until(() -> kit.pendingEntries() == 0);
@@ -109,11 +113,15 @@ class CommitCutTest {
             OperationId id = kit.dispatch("commit-cut", "charge", "{\"amount\":12}").operationId();
 
             CutReport report = cut.get(SETTLED_WITHIN.toSeconds(), TimeUnit.SECONDS);
-            assertThat(report.transactionStatus()).as("the server never saw the statement").isNull();
-            // The commit was lost: the operation still runs under the worker's first lease, the effect is done.
-            assertThat(kit.jdbc().queryOne("SELECT status || '/' || lease_owner || '/' || fencing_token FROM operations "
-                    + "WHERE operation_id = ?", row -> row.getString(1), id.value())).contains("RUNNING/cut-before/1");
-            assertThat(kit.effectsFor(id)).isEqualTo(1);
+            rightAfterTheCut(proxy, () -> {
+                assertThat(report.transactionStatus()).as("the server never saw the statement").isNull();
+                // The commit was lost: the operation still runs under the worker's first lease, the effect is done.
+                assertThat(kit.jdbc().queryOne("SELECT status || '/' || lease_owner || '/' || fencing_token "
+                        + "FROM operations WHERE operation_id = ?", row -> row.getString(1), id.value()))
+                        .contains("RUNNING/cut-before/1");
+                assertThat(kit.effectsFor(id)).isEqualTo(1);
+                assertThat(kit.pendingEntries()).as("pending entries").isEqualTo(1);
+            });
 
             kit.awaitStatus(id, "SUCCEEDED", SETTLED_WITHIN);
             await().atMost(SETTLED_WITHIN).pollInterval(Duration.ofMillis(50)).until(() -> kit.pendingEntries() == 0);
@@ -127,6 +135,18 @@ class CommitCutTest {
             assertThat(kit.effectsFor(id)).isEqualTo(1);
 
             assertKeepsRunning(kit, worker, "commit-cut");
+        }
+    }
+
+    /**
+     * Runs {@code look} while the proxy still holds every statement the worker has sent since the cut, so that the
+     * worker cannot claim, commit or ack meanwhile (each needs PostgreSQL first); then lets them go.
+     */
+    private static void rightAfterTheCut(TcpProxy proxy, Runnable look) {
+        try {
+            look.run();
+        } finally {
+            proxy.thaw();
         }
     }
 
