@@ -34,7 +34,7 @@ class PostgresRestartTest {
 
     private static final Duration DOWN = Duration.ofMillis(1500);
     /** Operations that succeed before the crash, and that are dispatched after the restart. */
-    private static final int LOAD = 30;
+    private static final int LOAD = 20;
     private static final Duration CALL_TIMEOUT = Duration.ofSeconds(10);
 
     @Test
