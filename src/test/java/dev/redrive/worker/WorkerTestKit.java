@@ -6,6 +6,7 @@ import dev.redrive.envelope.DispatchEnvelope;
 import dev.redrive.envelope.EnvelopeCodec;
 import dev.redrive.identity.OperationId;
 import dev.redrive.model.FailureClass;
+import dev.redrive.store.Database;
 import dev.redrive.store.Jdbc;
 import dev.redrive.testing.TestNamespace;
 import dev.redrive.worker.client.WorkerClient;
@@ -30,22 +31,30 @@ import static org.awaitility.Awaitility.await;
 final class WorkerTestKit implements AutoCloseable {
     static final Duration LEASE = Duration.ofSeconds(2);
 
-    private final TestNamespace ns;
+    private final Database database;
     private final Redis redis;
     private final DemoToolServer tools;
     private final WorkerClient client;
     private final List<Worker> workers = new ArrayList<>();
 
     WorkerTestKit(TestNamespace ns) {
-        this(ns, ns.redis());
+        this(ns.database(), ns.redis());
     }
 
     /** A kit whose workers and client use {@code redis} (a server of the test's own) instead of the namespace's. */
     WorkerTestKit(TestNamespace ns, Redis redis) {
-        this.ns = ns;
+        this(ns.database(), redis);
+    }
+
+    /**
+     * A kit on {@code database} (a migrated schema on a server of the test's own): its workers, client, demo tools
+     * and look-ups all use it instead of the namespace's.
+     */
+    WorkerTestKit(Database database, Redis redis) {
+        this.database = database;
         this.redis = redis;
-        this.tools = DemoToolServer.start(ns.database());
-        this.client = new WorkerClient(ns.database(), redis, Clock.systemUTC());
+        this.tools = DemoToolServer.start(database);
+        this.client = new WorkerClient(database, redis, Clock.systemUTC());
     }
 
     DemoToolServer tools() {
@@ -57,7 +66,7 @@ final class WorkerTestKit implements AutoCloseable {
     }
 
     Jdbc jdbc() {
-        return ns.database().jdbc();
+        return database.jdbc();
     }
 
     HttpTool charge(Duration requestTimeout) {
@@ -69,7 +78,12 @@ final class WorkerTestKit implements AutoCloseable {
 
     /** A worker with quick leases and retries, not started. */
     Worker.Builder worker(String name, Tool tool) {
-        return Worker.builder(ns.database(), redis)
+        return worker(name, tool, database);
+    }
+
+    /** As {@link #worker(String, Tool)}, reaching the operation store through {@code workerDatabase} (a proxy, say). */
+    Worker.Builder worker(String name, Tool tool, Database workerDatabase) {
+        return Worker.builder(workerDatabase, redis)
                 .tool(tool)
                 .consumerName(name)
                 .concurrency(8)

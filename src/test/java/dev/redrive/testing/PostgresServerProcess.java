@@ -1,0 +1,206 @@
+package dev.redrive.testing;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.UserPrincipal;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+
+/**
+ * A PostgreSQL server of a test's own, in a fresh cluster on a free port, for tests that must crash or restart
+ * PostgreSQL (never the shared one). Unlike {@link RedisServerProcess} it keeps its data across a restart: an immediate
+ * stop is a crash of the server process, and the restart runs crash recovery on the same cluster, as in production.
+ * fsync is off: the machine does not crash, only the server does, so what was committed is still in the OS cache.
+ *
+ * <p>initdb and postgres refuse to run as root; as root the cluster belongs to the {@code postgres} OS user and every
+ * server command runs as that user. The binaries are looked for in {@code REDRIVE_PG_BIN}, default
+ * {@code /usr/lib/postgresql/15/bin}. {@link #close()} stops the server and deletes the cluster.
+ */
+public final class PostgresServerProcess implements AutoCloseable {
+    private static final Path BIN = Path.of(System.getenv().getOrDefault("REDRIVE_PG_BIN", "/usr/lib/postgresql/15/bin"));
+    private static final String OS_USER = "postgres";
+    private static final Duration COMMAND_TIMEOUT = Duration.ofSeconds(60);
+
+    private final int port;
+    private final Path dir;
+    private final Path data;
+    private boolean running;
+
+    private PostgresServerProcess(int port, Path dir) {
+        this.port = port;
+        this.dir = dir;
+        this.data = dir.resolve("data");
+    }
+
+    /** Creates a cluster (trust authentication, superuser {@code postgres}) and starts it. */
+    public static PostgresServerProcess start() {
+        Path dir;
+        try {
+            dir = Files.createTempDirectory("redrive-pg-");
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        PostgresServerProcess server = null;
+        try {
+            server = new PostgresServerProcess(freePort(), dir);
+            server.initdb();
+            server.launch();
+            return server;
+        } catch (RuntimeException e) {
+            if (server != null) {
+                server.close();
+            } else {
+                delete(dir);
+            }
+            throw e;
+        }
+    }
+
+    public int port() {
+        return port;
+    }
+
+    public String jdbcUrl() {
+        return "jdbc:postgresql://127.0.0.1:" + port + "/postgres";
+    }
+
+    /** Stops the server the way a crash does (immediate shutdown: no checkpoint) and starts it again on the same port. */
+    public void restartAfterCrash(Duration down) throws InterruptedException {
+        crash();
+        Thread.sleep(down.toMillis());
+        launch();
+    }
+
+    /** Immediate shutdown: the postmaster kills its backends at once, clients see their connections drop. */
+    public void crash() {
+        if (running) {
+            running = false;
+            pgCtl("stop", "-m", "immediate");
+        }
+    }
+
+    private void initdb() {
+        if (isRoot()) {
+            chownToServerUser(dir);
+        }
+        run(List.of(BIN.resolve("initdb").toString(), "-D", data.toString(), "--auth=trust", "-U", "postgres",
+                "-E", "UTF8", "--locale=C", "--no-sync"));
+    }
+
+    private void launch() {
+        // The socket directory in the cluster's own directory, so that it never collides with the shared server's.
+        String options = "-p " + port + " -c listen_addresses=127.0.0.1 -k " + dir + " -c fsync=off"
+                + " -c full_page_writes=off";
+        pgCtl("start", "-l", dir.resolve("server.log").toString(), "-o", options);
+        running = true;
+    }
+
+    private void pgCtl(String action, String... arguments) {
+        List<String> command = new ArrayList<>(List.of(BIN.resolve("pg_ctl").toString(), action, "-D", data.toString(),
+                "-w", "-t", "30"));
+        command.addAll(List.of(arguments));
+        run(command);
+    }
+
+    private void run(List<String> command) {
+        List<String> full = new ArrayList<>();
+        if (isRoot()) {
+            full.addAll(List.of("runuser", "-u", OS_USER, "--"));
+        }
+        full.addAll(command);
+        Path log = dir.resolve("commands.log");
+        try {
+            Process process = new ProcessBuilder(full).redirectErrorStream(true)
+                    .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile())).start();
+            if (!process.waitFor(COMMAND_TIMEOUT.toSeconds(), TimeUnit.SECONDS)) {
+                process.destroyForcibly();
+                throw new IllegalStateException(String.join(" ", command) + " did not finish in " + COMMAND_TIMEOUT
+                        + ": see " + log);
+            }
+            if (process.exitValue() != 0) {
+                throw new IllegalStateException(String.join(" ", command) + " failed with exit code "
+                        + process.exitValue() + ": " + tail(log) + tail(dir.resolve("server.log")));
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot run " + command.get(0) + " (set REDRIVE_PG_BIN to PostgreSQL's bin "
+                    + "directory)", e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static boolean isRoot() {
+        return "root".equals(System.getProperty("user.name"));
+    }
+
+    private static void chownToServerUser(Path path) {
+        try {
+            UserPrincipal owner = path.getFileSystem().getUserPrincipalLookupService().lookupPrincipalByName(OS_USER);
+            Files.setOwner(path, owner);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot give " + path + " to the OS user " + OS_USER
+                    + " (initdb refuses to run as root)", e);
+        }
+    }
+
+    private static String tail(Path log) {
+        try {
+            List<String> lines = Files.exists(log) ? Files.readAllLines(log) : List.of();
+            return "\n" + log + ":\n" + String.join("\n", lines.subList(Math.max(0, lines.size() - 20), lines.size()));
+        } catch (IOException e) {
+            return "\n(" + log + " unreadable: " + e + ")";
+        }
+    }
+
+    private static int freePort() {
+        try (ServerSocket socket = new ServerSocket(0)) {
+            return socket.getLocalPort();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private static void delete(Path root) {
+        try (Stream<Path> paths = Files.walk(root)) {
+            for (Path path : paths.sorted(Comparator.reverseOrder()).toList()) {
+                Files.deleteIfExists(path);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot delete " + root, e);
+        }
+    }
+
+    /** Stops the server (immediately: nothing in it is kept) and deletes the cluster. */
+    @Override
+    public void close() {
+        try {
+            crash();
+        } catch (RuntimeException e) {
+            killPostmaster();
+            throw e;
+        } finally {
+            delete(dir);
+        }
+    }
+
+    /** When pg_ctl cannot stop it: the postmaster this cluster started, by the pid in its lock file. */
+    private void killPostmaster() {
+        try {
+            Path pidFile = data.resolve("postmaster.pid");
+            if (Files.exists(pidFile)) {
+                long pid = Long.parseLong(Files.readAllLines(pidFile).get(0).strip());
+                ProcessHandle.of(pid).ifPresent(ProcessHandle::destroyForcibly);
+            }
+        } catch (IOException | RuntimeException e) {
+            // Best effort after a failed stop; the failure of the stop itself is what gets reported.
+        }
+    }
+}
