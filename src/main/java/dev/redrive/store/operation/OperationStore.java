@@ -459,15 +459,15 @@ public final class OperationStore {
     }
 
     /**
-     * Takes up to {@code limit} operations that have waited longer than {@code grace} for a worker (Redis may have
-     * lost their dispatch) and marks them swept, so that they are re-published once per grace period. With
-     * {@code everyRetry} (Redis is known to have lost its data) every scheduled retry is taken, due or not: the retry
-     * set that held it is gone.
+     * Takes up to {@code limit} operations that have waited for a worker since before {@code stuckBefore} (Redis may
+     * have lost their dispatch) and that no sweep took since {@code sweptBefore}, and marks them swept, so that each is
+     * re-published at most once per grace period. With {@code everyRetry} (Redis is known to have lost its data) every
+     * scheduled retry is taken, due or not: the retry set that held it is gone.
      */
-    public List<OperationRecord> sweepStranded(Instant now, Duration grace, boolean everyRetry, int limit) {
-        Instant before = now.minus(grace);
-        List<String> ids = jdbc.query(SWEEP, row -> row.getString(1), before, everyRetry, before, before, before,
-                limit, now);
+    public List<OperationRecord> sweepStranded(Instant stuckBefore, Instant sweptBefore, Instant now, boolean everyRetry,
+                                               int limit) {
+        List<String> ids = jdbc.query(SWEEP, row -> row.getString(1), stuckBefore, everyRetry, stuckBefore, stuckBefore,
+                sweptBefore, limit, now);
         return new ArrayList<>(load(ids).values());
     }
 

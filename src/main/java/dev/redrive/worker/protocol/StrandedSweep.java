@@ -35,9 +35,19 @@ final class StrandedSweep {
         this.grace = grace;
     }
 
-    /** @return how many operations were re-published */
-    int sweep(Instant now) {
-        return publishAgain(store.sweepStranded(now, grace, false, BATCH), now);
+    /**
+     * Publishes again what waited past the grace period, but only what waited since before the backlog's horizon: an
+     * operation whose dispatch may still be in the stream, unread or pending with a live worker, is not stranded but
+     * queued, and a copy of it would only lengthen the queue (which, for a backlog longer than the grace period, would
+     * feed on itself).
+     *
+     * @param backlogHorizon the instant before which the stream holds no unread or pending dispatch
+     * @return how many operations were re-published
+     */
+    int sweep(Instant now, Instant backlogHorizon) {
+        Instant graceEnd = now.minus(grace);
+        Instant stuckBefore = backlogHorizon.isBefore(graceEnd) ? backlogHorizon : graceEnd;
+        return publishAgain(store.sweepStranded(stuckBefore, graceEnd, now, false, BATCH), now);
     }
 
     /**
@@ -50,7 +60,7 @@ final class StrandedSweep {
         int total = 0;
         int swept;
         do {
-            swept = publishAgain(store.sweepStranded(now, Duration.ZERO, true, BATCH), now);
+            swept = publishAgain(store.sweepStranded(now, now, now, true, BATCH), now);
             total += swept;
         } while (swept == BATCH);
         if (total > 0) {

@@ -218,7 +218,8 @@ public final class WorkerRuntime {
                 retryQueue.promoteDue(Instant.now(settings.clock()), 500);
                 if (System.nanoTime() >= nextSweep) {
                     nextSweep = System.nanoTime() + sweepInterval.toNanos();
-                    sweep.sweep(Instant.now(settings.clock()).truncatedTo(ChronoUnit.MILLIS));
+                    Instant now = Instant.now(settings.clock()).truncatedTo(ChronoUnit.MILLIS);
+                    sweep.sweep(now, stream.backlogHorizon(now));
                 }
                 Thread.sleep(settings.schedulerInterval().toMillis());
             } catch (InterruptedException e) {

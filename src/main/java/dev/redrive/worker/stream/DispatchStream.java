@@ -15,10 +15,12 @@ import io.lettuce.core.XReadArgs;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.models.stream.ClaimedMessages;
 import io.lettuce.core.models.stream.PendingMessage;
+import io.lettuce.core.models.stream.PendingMessages;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
@@ -142,6 +144,60 @@ public final class DispatchStream implements AutoCloseable {
             recreatingGroup(() -> redis.sync().xclaim(stream, consumer, new XClaimArgs().minIdleTime(0).justid(),
                     entryIds.toArray(String[]::new)));
         }
+    }
+
+    /**
+     * The instant before which the stream holds nothing still to do: the time (from its id) of the oldest entry the
+     * group has not read yet or has read and not acked. {@code now} when there is none, or no group.
+     */
+    public Instant backlogHorizon(Instant now) {
+        Instant horizon = now;
+        String lastDelivered = null;
+        List<Object> groups;
+        try {
+            groups = redis.sync().xinfoGroups(stream);
+        } catch (RedisCommandExecutionException noSuchStream) {
+            return horizon;
+        }
+        for (Object group : groups) {
+            List<?> fields = (List<?>) group;
+            boolean ours = false;
+            String last = null;
+            for (int i = 0; i + 1 < fields.size(); i += 2) {
+                String name = String.valueOf(fields.get(i));
+                if (name.equals("name")) {
+                    ours = StreamKeys.WORKER_GROUP.equals(String.valueOf(fields.get(i + 1)));
+                } else if (name.equals("last-delivered-id")) {
+                    last = String.valueOf(fields.get(i + 1));
+                }
+            }
+            if (ours) {
+                lastDelivered = last;
+            }
+        }
+        if (lastDelivered == null) {
+            return horizon;
+        }
+        List<StreamMessage<String, String>> unread = redis.sync().xrange(stream,
+                Range.create(lastDelivered, "+"), Limit.from(2));
+        for (StreamMessage<String, String> entry : unread) {
+            if (!entry.getId().equals(lastDelivered)) {
+                horizon = earlier(horizon, entryTime(entry.getId()));
+            }
+        }
+        PendingMessages pending = redis.sync().xpending(stream, StreamKeys.WORKER_GROUP);
+        if (pending.getCount() > 0 && pending.getMessageIds().getLower().getValue() != null) {
+            horizon = earlier(horizon, entryTime(pending.getMessageIds().getLower().getValue()));
+        }
+        return horizon;
+    }
+
+    private static Instant entryTime(String entryId) {
+        return Instant.ofEpochMilli(Long.parseLong(entryId.substring(0, entryId.indexOf('-'))));
+    }
+
+    private static Instant earlier(Instant a, Instant b) {
+        return a.isBefore(b) ? a : b;
     }
 
     /** Acks entries; call only once what they asked for is durably committed. */
