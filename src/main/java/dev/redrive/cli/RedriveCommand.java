@@ -3,15 +3,17 @@ package dev.redrive.cli;
 import dev.redrive.RuntimeVersion;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 
 /**
- * The command tree of README's command table. With no command it opens the console. The exit codes are the table
- * below, which {@code --help} prints too.
+ * The command tree of README's command table. With no command it opens the console. The connection options may come
+ * before the command as well as after it; the exit codes are the table below, which {@code --help} prints too.
  */
 @Command(name = "redrive",
         mixinStandardHelpOptions = true,
         versionProvider = RedriveCommand.Version.class,
-        description = "Dead-letter triage: find out why work failed, whether it changed the world, and re-run it safely.",
+        description = {"Dead-letter triage: find out why work failed, whether it changed the world, and re-run it safely.",
+                "The connection options below go before the command or after it (after it wins)."},
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {
                 "0:done, or a dry run in which every check passes",
@@ -55,6 +57,9 @@ public final class RedriveCommand implements Runnable {
     /** Exit code when the database refuses the login, a privilege, or a viewer's decision. */
     public static final int EXIT_REFUSED = 5;
 
+    @Mixin
+    ConnectionOptions connection;
+
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
@@ -66,6 +71,9 @@ public final class RedriveCommand implements Runnable {
     public static CommandLine commandLine() {
         FailureHandler failures = new FailureHandler();
         CommandLine commandLine = new CommandLine(new RedriveCommand());
+        commandLine.setCaseInsensitiveEnumValuesAllowed(true);
+        // The namespace `redrive` (the default) is also a command's name; before the command it is still a value.
+        commandLine.setAllowSubcommandsAsOptionParameters(true);
         commandLine.setParameterExceptionHandler(failures);
         commandLine.setExecutionExceptionHandler(failures);
         return commandLine;

@@ -1,5 +1,7 @@
 package dev.redrive.cli;
 
+import dev.redrive.model.FailureClass;
+import dev.redrive.model.SideEffectState;
 import dev.redrive.store.Database;
 import dev.redrive.testing.TestNamespace;
 import dev.redrive.testing.ViewerLogin;
@@ -13,13 +15,15 @@ import picocli.CommandLine;
 
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.ThreadLocalRandom;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** The exit code and the one line every kind of failure gives. */
+/** Operator input as people type it, and the exit code and the one line every kind of failure gives. */
 class CommandLineInputTest {
     @RegisterExtension
     static final TestNamespace ns = new TestNamespace();
@@ -57,6 +61,58 @@ class CommandLineInputTest {
     }
 
     @Test
+    void aBadFromValue_printsOneLineNamingTheExpectedForms_andExitsTwo() {
+        Run bad = run("dlq", "list", "--from", "yesterday", "-n", ns.name());
+
+        assertThat(bad.exit()).isEqualTo(RedriveCommand.EXIT_USAGE);
+        assertThat(bad.out()).isEmpty();
+        assertThat(bad.errLine()).isEqualTo("list: Invalid value for option '--from': " + InstantInput.EXPECTED
+                + ", got 'yesterday' (see redrive dlq list --help)");
+    }
+
+    @Test
+    void fromAndTo_takeATimeBeforeNow_andALocalDate() {
+        Instant now = Instant.now();
+        Created recent = fixture.deadLettered("run-input-time", "recent").enteredAt(now.minus(Duration.ofMinutes(10))).create();
+        Created earlier = fixture.deadLettered("run-input-time", "earlier").enteredAt(now.minus(Duration.ofHours(3))).create();
+        Created longAgo = fixture.deadLettered("run-input-time", "long-ago").enteredAt(Instant.parse("2020-06-15T12:00:00Z")).create();
+
+        assertThat(operationIds(run("dlq", "list", "--run", "run-input-time", "--from", "-1h", "--json", "-n", ns.name())))
+                .containsExactly(recent.operationId());
+        assertThat(operationIds(run("dlq", "list", "--run", "run-input-time", "--from=-4h", "--to", "-1h", "--json", "-n", ns.name())))
+                .containsExactly(earlier.operationId());
+        assertThat(operationIds(run("dlq", "list", "--run", "run-input-time", "--from", "2020-06-14", "--to", "2020-06-17 00:00",
+                "--json", "-n", ns.name()))).containsExactly(longAgo.operationId());
+        assertThat(run("dlq", "groups", "--run", "run-input-time", "--from", "-7d", "-n", ns.name()).exit()).isZero();
+    }
+
+    @Test
+    void enumValues_areTakenInAnyCase() {
+        Created transientFailure = fixture.deadLettered("run-input-case", "transient").create();
+        fixture.deadLettered("run-input-case", "uncertain").errorClass(FailureClass.UNKNOWN_SIDE_EFFECT)
+                .sideEffect(SideEffectState.POSSIBLE).create();
+
+        assertThat(operationIds(run("dlq", "list", "--run", "run-input-case", "--class", "transient", "--state", "open",
+                "--side-effect", "None", "--json", "-n", ns.name()))).containsExactly(transientFailure.operationId());
+    }
+
+    @Test
+    void connectionOptions_goBeforeTheCommandOrAfterIt_andAfterItWins() {
+        Created entry = fixture.deadLettered("run-input-ns", "charge").create();
+        String elsewhere = neverMigratedNamespace();
+
+        assertThat(operationIds(run("-n", ns.name(), "dlq", "list", "--run", "run-input-ns", "--json")))
+                .containsExactly(entry.operationId());
+        assertThat(operationIds(run("--namespace", elsewhere, "dlq", "list", "--run", "run-input-ns", "--json", "-n", ns.name())))
+                .containsExactly(entry.operationId());
+        Run afterWins = run("-n", ns.name(), "dlq", "list", "-n", elsewhere);
+        assertThat(afterWins.exit()).isEqualTo(RedriveCommand.EXIT_USAGE);
+        assertThat(afterWins.errLine()).contains("namespace " + elsewhere + " ");
+        assertThat(run("--pg-user", ns.config().pgUser(), "-n", ns.name(), "op", "show", entry.operationId()).out())
+                .contains(entry.operationId());
+    }
+
+    @Test
     void anUnknownOption_printsOneLine_withoutTheUsage_andExitsTwo() {
         Run misspelt = run("dlq", "list", "--frm", "-1h", "-n", ns.name());
         Run unknownCommand = run("dlqs");
@@ -82,7 +138,7 @@ class CommandLineInputTest {
         String expected = "namespace " + fresh + " has no Redrive schema; run `redrive migrate -n " + fresh + "`";
         try {
             Run list = run("dlq", "list", "-n", fresh);
-            Run discard = run("discard", "a:b:0", "--reason", "duplicate", "-n", fresh);
+            Run discard = run("-n", fresh, "discard", "a:b:0", "--reason", "duplicate");
 
             assertThat(list.exit()).isEqualTo(RedriveCommand.EXIT_USAGE);
             assertThat(list.errLine()).isEqualTo("list: " + expected);
@@ -125,7 +181,7 @@ class CommandLineInputTest {
 
     @Test
     void aLoginThatDoesNotExist_isRefused_notUnreachable_exitFive() {
-        Run refused = run("dlq", "list", "--pg-user", "no_such_login_" + ns.name(), "-n", ns.name());
+        Run refused = run("--pg-user", "no_such_login_" + ns.name(), "dlq", "list", "-n", ns.name());
 
         assertThat(refused.exit()).isEqualTo(RedriveCommand.EXIT_REFUSED);
         assertThat(refused.errLine()).startsWith("list: PostgreSQL at ").contains("refused the login").doesNotContain("not reachable");
@@ -136,7 +192,7 @@ class CommandLineInputTest {
         String outsider = ns.name() + "_outsider";
         ns.database().jdbc().update("CREATE ROLE \"" + outsider + "\" LOGIN PASSWORD 'outsider-pw'");
         try {
-            Run refused = run("dlq", "list", "--pg-user", outsider, "--pg-password", "outsider-pw", "-n", ns.name());
+            Run refused = run("--pg-user", outsider, "--pg-password", "outsider-pw", "-n", ns.name(), "dlq", "list");
 
             assertThat(refused.exit()).isEqualTo(RedriveCommand.EXIT_REFUSED);
             assertThat(refused.errLine()).isEqualTo("list: refused by the database: user " + outsider + " may not use namespace "
@@ -148,7 +204,7 @@ class CommandLineInputTest {
 
     @Test
     void anUnreachableServer_exitsFour() {
-        Run unreachable = run("dlq", "list", "--pg-url", "jdbc:postgresql://127.0.0.1:1/postgres", "-n", ns.name());
+        Run unreachable = run("--pg-url", "jdbc:postgresql://127.0.0.1:1/postgres", "dlq", "list", "-n", ns.name());
 
         assertThat(unreachable.exit()).isEqualTo(RedriveCommand.EXIT_UNAVAILABLE);
         assertThat(unreachable.errLine()).startsWith("list: PostgreSQL at jdbc:postgresql://127.0.0.1:1/postgres").contains("is not reachable");
@@ -160,7 +216,7 @@ class CommandLineInputTest {
 
         assertThat(help.exit()).isZero();
         assertThat(help.out()).contains("Exit codes:", "  2   bad input", "  3   blocked or conflict", "  4   PostgreSQL or Redis",
-                "  5   refused by the database");
+                "  5   refused by the database", "-n, --namespace=NS");
     }
 
     private static String neverMigratedNamespace() {
