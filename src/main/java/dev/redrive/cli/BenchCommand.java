@@ -32,7 +32,8 @@ final class BenchCommand {
 
         @Override
         public Integer call() throws Exception {
-            String namespace = connection.namespace.equals("redrive") ? "bench_worker" : connection.namespace;
+            String given = connection.config().namespace();
+        String namespace = given.equals("redrive") ? "bench_worker" : given;
             new WorkerBenchmark(connection.config().withNamespace(namespace), operations, concurrency,
                     spec.commandLine().getOut()).run();
             return 0;

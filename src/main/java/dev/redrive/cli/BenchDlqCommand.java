@@ -24,7 +24,8 @@ final class BenchDlqCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        String namespace = connection.namespace.equals("redrive") ? "bench_dlq" : connection.namespace;
+        String given = connection.config().namespace();
+        String namespace = given.equals("redrive") ? "bench_dlq" : given;
         new DlqBenchmark(connection.config().withNamespace(namespace), entries, spec.commandLine().getOut()).run();
         return 0;
     }

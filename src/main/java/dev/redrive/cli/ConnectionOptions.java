@@ -1,13 +1,22 @@
 package dev.redrive.cli;
 
 import dev.redrive.config.RedriveConfig;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.ParseResult;
+import picocli.CommandLine.Spec;
 
 /**
  * The connection settings every command shares; each defaults to its REDRIVE_* variable. The URLs' help shows the
  * built-in default, not ${DEFAULT-VALUE}: that would print the variable's value, and with it a password it may hold.
+ * <p>
+ * The top command mixes them in too, so they may come before the command ({@code redrive -n foo dlq list}) as well as
+ * after it; an option given after the command wins over the same option given before it.
  */
 public final class ConnectionOptions {
+    @Spec(Spec.Target.MIXEE)
+    CommandSpec command;
+
     @Option(names = "--pg-url", paramLabel = "JDBC_URL",
             description = "PostgreSQL JDBC URL (env REDRIVE_PG_URL, default " + RedriveConfig.DEFAULT_PG_URL + ")",
             defaultValue = "${env:REDRIVE_PG_URL:-" + RedriveConfig.DEFAULT_PG_URL + "}")
@@ -31,6 +40,28 @@ public final class ConnectionOptions {
     String namespace;
 
     public RedriveConfig config() {
-        return new RedriveConfig(pgUrl, pgUser, pgPassword, redisUri, namespace);
+        return new RedriveConfig(given("--pg-url", pgUrl), given("--pg-user", pgUser), given("--pg-password", pgPassword),
+                given("--redis-uri", redisUri), given("--namespace", namespace));
+    }
+
+    /** Whether {@code -n} was given, before the command or after it (else the namespace is REDRIVE_NAMESPACE's). */
+    boolean namespaceGiven() {
+        return commandGiving("--namespace") != null;
+    }
+
+    /** The value given on the nearest command line, this command's first, then the commands before it; else ours. */
+    private String given(String option, String own) {
+        CommandSpec giving = commandGiving(option);
+        return giving == null ? own : giving.commandLine().getParseResult().matchedOptionValue(option, own);
+    }
+
+    private CommandSpec commandGiving(String option) {
+        for (CommandSpec spec = command; spec != null; spec = spec.parent()) {
+            ParseResult parsed = spec.commandLine() == null ? null : spec.commandLine().getParseResult();
+            if (parsed != null && parsed.hasMatchedOption(option)) {
+                return spec;
+            }
+        }
+        return null;
     }
 }

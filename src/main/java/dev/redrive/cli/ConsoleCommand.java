@@ -4,9 +4,7 @@ import dev.redrive.console.ConsoleLauncher;
 import dev.redrive.demo.sandbox.Sandbox;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Spec;
 
 import java.time.Clock;
 
@@ -19,16 +17,13 @@ final class ConsoleCommand implements Runnable {
             + " unless -n names another), seeding it first if it is empty; the demo tools and a worker run in-process")
     boolean demo;
 
-    @Spec
-    CommandSpec spec;
-
     @Option(names = "--profile", paramLabel = "NAME", description = "open a saved connection profile instead of the REDRIVE_* settings")
     String profile;
 
     @Override
     public void run() {
         if (demo) {
-            try (Sandbox sandbox = Sandbox.openForConsole(DemoNamespace.config(connection, spec), Clock.systemUTC(),
+            try (Sandbox sandbox = Sandbox.openForConsole(DemoNamespace.config(connection), Clock.systemUTC(),
                     System.out::println)) {
                 ConsoleLauncher.launch(sandbox.config(), true, null, sandbox.lookupEndpointUrls());
             }

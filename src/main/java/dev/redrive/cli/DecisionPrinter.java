@@ -36,14 +36,21 @@ final class DecisionPrinter {
         out.println(TriageJson.write(value));
     }
 
-    /** 0 when everything was done (or would be), {@link RedriveCommand#EXIT_BLOCKED} when anything was refused. */
+    /**
+     * The exit code of a decision or a batch: {@link RedriveCommand#EXIT_REFUSED} when the database refused any item
+     * (a viewer's login), else {@link RedriveCommand#EXIT_BLOCKED} when any was blocked or decided by someone else, else
+     * {@link RedriveCommand#EXIT_UNEXPECTED} when a recorded redrive could not be published, else 0.
+     */
     static int exitCode(List<DecisionResult> results) {
+        if (results.stream().anyMatch(r -> r.outcome() == DecisionOutcome.REFUSED)) {
+            return RedriveCommand.EXIT_REFUSED;
+        }
         if (results.stream().anyMatch(r -> r.outcome() == DecisionOutcome.BLOCKED || r.outcome() == DecisionOutcome.ALREADY_DECIDED)) {
             return RedriveCommand.EXIT_BLOCKED;
         }
-        if (results.stream().anyMatch(r -> r.outcome() == DecisionOutcome.NOT_PUBLISHED || r.outcome() == DecisionOutcome.REFUSED)) {
-            return 1;
+        if (results.stream().anyMatch(r -> r.outcome() == DecisionOutcome.NOT_PUBLISHED)) {
+            return RedriveCommand.EXIT_UNEXPECTED;
         }
-        return 0;
+        return RedriveCommand.EXIT_OK;
     }
 }

@@ -12,6 +12,7 @@ import picocli.CommandLine.Spec;
 
 import java.io.PrintWriter;
 import java.time.Clock;
+import java.util.Locale;
 import java.util.concurrent.Callable;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
@@ -37,12 +38,12 @@ final class DemoCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws InterruptedException {
-        SeedSize seedSize = switch (size) {
+        SeedSize seedSize = switch (size.strip().toLowerCase(Locale.ROOT)) {
             case "full" -> SeedSize.FULL;
             case "small" -> SeedSize.SMALL;
             default -> throw new IllegalArgumentException("--size must be full or small, got '" + size + "'");
         };
-        RedriveConfig config = DemoNamespace.config(connection, spec);
+        RedriveConfig config = DemoNamespace.config(connection);
         PrintWriter out = spec.commandLine().getOut();
         Sandbox sandbox = Sandbox.connect(config, Clock.systemUTC(), line -> {
             out.println(line);

@@ -2,7 +2,6 @@ package dev.redrive.cli;
 
 import dev.redrive.config.RedriveConfig;
 import dev.redrive.demo.sandbox.Sandbox;
-import picocli.CommandLine.Model.CommandSpec;
 
 /**
  * The sandbox lives in its own namespace ({@value Sandbox#NAMESPACE}) unless {@code -n} names another one; the console
@@ -12,9 +11,8 @@ final class DemoNamespace {
     private DemoNamespace() {
     }
 
-    static RedriveConfig config(ConnectionOptions connection, CommandSpec spec) {
+    static RedriveConfig config(ConnectionOptions connection) {
         RedriveConfig config = connection.config();
-        boolean namespaceGiven = spec.commandLine().getParseResult().hasMatchedOption("--namespace");
-        return namespaceGiven ? config : config.withNamespace(Sandbox.NAMESPACE);
+        return connection.namespaceGiven() ? config : config.withNamespace(Sandbox.NAMESPACE);
     }
 }

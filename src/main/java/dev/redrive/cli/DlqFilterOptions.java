@@ -10,7 +10,7 @@ import java.time.Instant;
 
 /** The DLQ filters as command-line options, shared by {@code dlq list} and {@code dlq groups}. */
 final class DlqFilterOptions {
-    @Option(names = "--class", paramLabel = "CLASS", description = "failure class: ${COMPLETION-CANDIDATES}")
+    @Option(names = "--class", paramLabel = "CLASS", description = "failure class: ${COMPLETION-CANDIDATES} (any case)")
     FailureClass errorClass;
 
     @Option(names = "--tool", paramLabel = "TOOL", description = "tool name")
@@ -22,16 +22,19 @@ final class DlqFilterOptions {
     @Option(names = "--trace", paramLabel = "ID", description = "trace id or correlation id")
     String traceOrCorrelationId;
 
-    @Option(names = "--from", paramLabel = "INSTANT", description = "entered at or after (ISO-8601, e.g. 2026-11-30T00:00:00Z)")
+    @Option(names = "--from", paramLabel = "TIME", converter = InstantInput.Converter.class,
+            description = "entered at or after: 2026-11-30T10:00:00Z, 2026-11-30 10:00[:ss] or 2026-11-30 (local time), "
+                    + "or before now: -30m, -2h, -7d")
     Instant from;
 
-    @Option(names = "--to", paramLabel = "INSTANT", description = "entered before (ISO-8601)")
+    @Option(names = "--to", paramLabel = "TIME", converter = InstantInput.Converter.class,
+            description = "entered before, in the same forms as --from (a date is its first moment)")
     Instant to;
 
-    @Option(names = "--side-effect", paramLabel = "STATE", description = "side-effect state: ${COMPLETION-CANDIDATES}")
+    @Option(names = "--side-effect", paramLabel = "STATE", description = "side-effect state: ${COMPLETION-CANDIDATES} (any case)")
     SideEffectState sideEffect;
 
-    @Option(names = "--state", paramLabel = "STATE", description = "decision state: ${COMPLETION-CANDIDATES}")
+    @Option(names = "--state", paramLabel = "STATE", description = "decision state: ${COMPLETION-CANDIDATES} (any case)")
     DecisionState decisionState;
 
     @Option(names = "--text", paramLabel = "WORDS", description = "words of the normalized error message (\"quoted phrase\", -exclude)")

@@ -1,18 +1,28 @@
 package dev.redrive.cli;
 
 import dev.redrive.RuntimeVersion;
-import dev.redrive.config.ConfigurationException;
-import dev.redrive.config.ServiceUnavailableException;
-import dev.redrive.identity.InvalidIdException;
-import dev.redrive.store.StoreException;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 
-/** The command tree of DESIGN.md's command table. With no command it opens the console. */
+/**
+ * The command tree of README's command table. With no command it opens the console. The connection options may come
+ * before the command as well as after it; the exit codes are the table below, which {@code --help} prints too.
+ */
 @Command(name = "redrive",
         mixinStandardHelpOptions = true,
         versionProvider = RedriveCommand.Version.class,
-        description = "Dead-letter triage: find out why work failed, whether it changed the world, and re-run it safely.",
+        description = {"Dead-letter triage: find out why work failed, whether it changed the world, and re-run it safely.",
+                "The connection options below go before the command or after it (after it wins)."},
+        exitCodeListHeading = "%nExit codes:%n",
+        exitCodeList = {
+                "0:done, or a dry run in which every check passes",
+                "1:unexpected failure, or a redrive recorded whose dispatch could not be published (a worker's sweep "
+                        + "publishes it)",
+                "2:bad input: an option, a value, an id, or a namespace that was never migrated",
+                "3:blocked or conflict: a failed redrive precondition, an entry someone else decided, an idempotency conflict",
+                "4:PostgreSQL or Redis is not reachable",
+                "5:refused by the database: a viewer's decision, a login or privilege it does not grant"},
         subcommands = {
                 ConsoleCommand.class,
                 MigrateCommand.class,
@@ -34,12 +44,21 @@ import picocli.CommandLine.Command;
         })
 public final class RedriveCommand implements Runnable {
 
-    /** Exit code when the input or the configuration is wrong. */
+    /** Exit code when everything was done. */
+    public static final int EXIT_OK = 0;
+    /** Exit code of an unexpected failure (a bug, or a server failing in a way not foreseen). */
+    public static final int EXIT_UNEXPECTED = 1;
+    /** Exit code when the input or the configuration is wrong, including a namespace that was never migrated. */
     public static final int EXIT_USAGE = 2;
-    /** Exit code when a redrive is blocked by a failed precondition. */
+    /** Exit code when a decision is blocked by a failed precondition or someone else's decision, or a dispatch conflicts. */
     public static final int EXIT_BLOCKED = 3;
     /** Exit code when PostgreSQL or Redis cannot be reached. */
     public static final int EXIT_UNAVAILABLE = 4;
+    /** Exit code when the database refuses the login, a privilege, or a viewer's decision. */
+    public static final int EXIT_REFUSED = 5;
+
+    @Mixin
+    ConnectionOptions connection;
 
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
@@ -50,28 +69,14 @@ public final class RedriveCommand implements Runnable {
     }
 
     public static CommandLine commandLine() {
+        FailureHandler failures = new FailureHandler();
         CommandLine commandLine = new CommandLine(new RedriveCommand());
-        commandLine.setExecutionExceptionHandler(RedriveCommand::handle);
+        commandLine.setCaseInsensitiveEnumValuesAllowed(true);
+        // The namespace `redrive` (the default) is also a command's name; before the command it is still a value.
+        commandLine.setAllowSubcommandsAsOptionParameters(true);
+        commandLine.setParameterExceptionHandler(failures);
+        commandLine.setExecutionExceptionHandler(failures);
         return commandLine;
-    }
-
-    /** Turns the failures an operator can act on into one line on stderr instead of a stack trace. */
-    private static int handle(Exception error, CommandLine commandLine, CommandLine.ParseResult parseResult) {
-        String name = commandLine.getCommandName();
-        if (error instanceof ServiceUnavailableException) {
-            commandLine.getErr().println(name + ": " + error.getMessage());
-            return EXIT_UNAVAILABLE;
-        }
-        if (error instanceof ConfigurationException || error instanceof InvalidIdException
-                || error instanceof IllegalArgumentException) {
-            commandLine.getErr().println(name + ": " + error.getMessage());
-            return EXIT_USAGE;
-        }
-        if (error instanceof StoreException) {
-            commandLine.getErr().println(name + ": the operation store refused: " + error.getMessage().lines().findFirst().orElse(""));
-            return 1;
-        }
-        throw new IllegalStateException(error);
     }
 
     static final class Version implements CommandLine.IVersionProvider {

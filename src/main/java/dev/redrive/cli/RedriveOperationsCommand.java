@@ -23,7 +23,8 @@ import java.util.concurrent.Callable;
 @Command(name = "redrive", mixinStandardHelpOptions = true,
         description = {"Check every redrive precondition, then issue an audited redrive command: the operation is "
                 + "dispatched again with the same operation id and idempotency key, attempt + 1 and the command id.",
-                "Exit 3 with each failed check when anything is blocked."})
+                "Exit 3 with each failed check when anything is blocked; 5 when the database refuses the decision "
+                        + "(a viewer's login)."})
 final class RedriveOperationsCommand implements Callable<Integer> {
     @Mixin
     ConnectionOptions connection;

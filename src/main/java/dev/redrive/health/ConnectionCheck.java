@@ -1,6 +1,7 @@
 package dev.redrive.health;
 
 import dev.redrive.broker.Redis;
+import dev.redrive.config.AccessRefusedException;
 import dev.redrive.config.RedriveConfig;
 import dev.redrive.config.ServiceUnavailableException;
 import dev.redrive.config.UrlCredentials;
@@ -35,7 +36,7 @@ public final class ConnectionCheck {
                     ? new Step("Schema", true, "schema " + config.namespace() + " is migrated")
                     : new Step("Schema", false, "schema " + config.namespace()
                     + " is missing or not migrated (run: redrive migrate -n " + config.namespace() + ")"));
-        } catch (ServiceUnavailableException e) {
+        } catch (ServiceUnavailableException | AccessRefusedException e) {
             steps.add(new Step("PostgreSQL", false, e.getMessage()));
         } catch (RuntimeException e) {
             steps.add(new Step("Schema", false, "could not read schema " + config.namespace() + ": "

@@ -2,6 +2,7 @@ package dev.redrive.store;
 
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
+import dev.redrive.config.AccessRefusedException;
 import dev.redrive.config.RedriveConfig;
 import dev.redrive.config.ServiceUnavailableException;
 import dev.redrive.config.UrlCredentials;
@@ -27,7 +28,10 @@ public final class Database implements AutoCloseable {
         this.jdbc = new Jdbc(dataSource);
     }
 
-    /** Opens a pool of at most {@code maxPoolSize} connections; fails with one clear line if the server is not there. */
+    /**
+     * Opens a pool of at most {@code maxPoolSize} connections; fails with one clear line if the server is not there
+     * ({@link ServiceUnavailableException}) or refuses the login ({@link AccessRefusedException}).
+     */
     public static Database open(RedriveConfig config, int maxPoolSize) {
         HikariConfig hikari = new HikariConfig();
         hikari.setJdbcUrl(config.pgUrl());
@@ -46,9 +50,24 @@ public final class Database implements AutoCloseable {
             return new Database(new HikariDataSource(hikari), config.namespace());
         } catch (RuntimeException e) {
             // The driver's own words may quote the URL too, so the whole line is masked.
-            throw new ServiceUnavailableException(UrlCredentials.mask("PostgreSQL at " + config.pgUrl() + " (user "
-                    + config.pgUser() + ") is not reachable: " + ServiceUnavailableException.rootMessage(e)), e);
+            String server = "PostgreSQL at " + config.pgUrl() + " (user " + config.pgUser() + ")";
+            String why = ServiceUnavailableException.rootMessage(e);
+            if (loginRefused(e)) {
+                throw new AccessRefusedException(UrlCredentials.mask(server + " refused the login: " + why), e);
+            }
+            throw new ServiceUnavailableException(UrlCredentials.mask(server + " is not reachable: " + why), e);
         }
+    }
+
+    /** Class 28 (invalid authorization: no such role, wrong password, no pg_hba.conf entry) or 42501 (no CONNECT). */
+    private static boolean loginRefused(Throwable error) {
+        for (Throwable cause = error; cause != null; cause = cause.getCause() == cause ? null : cause.getCause()) {
+            if (cause instanceof SQLException sql && sql.getSQLState() != null
+                    && (sql.getSQLState().startsWith("28") || sql.getSQLState().equals("42501"))) {
+                return true;
+            }
+        }
+        return false;
     }
 
     public static Database open(RedriveConfig config) {
@@ -72,6 +91,26 @@ public final class Database implements AutoCloseable {
             // Not ours to drop (no CREATEROLE, or it holds grants in another database): with the schema gone it
             // grants nothing here, so leaving it is harmless.
         }
+    }
+
+    /** What the connected role finds of the namespace's schema. */
+    public enum SchemaPresence {
+        /** There is no such schema: the namespace was never migrated. */
+        MISSING,
+        /** The schema is there but the role has no USAGE on it, so PostgreSQL shows it none of its tables. */
+        NOT_USABLE,
+        /** The schema is there and usable (a statement that found no table then met an older version of it). */
+        PRESENT
+    }
+
+    /** Tells a never-migrated namespace from one the role may not use; both make a statement find no table. */
+    public SchemaPresence schemaPresence() {
+        return jdbc.queryOne("""
+                SELECT n.oid IS NOT NULL, COALESCE(has_schema_privilege(n.oid, 'USAGE'), false)
+                  FROM (SELECT 1) AS one LEFT JOIN pg_namespace n ON n.nspname = ?""",
+                row -> !row.getBoolean(1) ? SchemaPresence.MISSING
+                        : row.getBoolean(2) ? SchemaPresence.PRESENT : SchemaPresence.NOT_USABLE,
+                schema).orElseThrow();
     }
 
     /** The read-only role the migrations create for this namespace: members may read everything and decide nothing. */

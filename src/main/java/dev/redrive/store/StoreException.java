@@ -24,6 +24,11 @@ public class StoreException extends RuntimeException {
         return sqlState;
     }
 
+    /** The same failure told in other words: the SQLState, and with it what kind of failure it is, is kept. */
+    public StoreException withMessage(String message) {
+        return new StoreException(message, sqlState, this);
+    }
+
     /** 42501: the database refused the statement (a trigger guarding history, or a role without the grant). */
     public boolean isRefused() {
         return "42501".equals(sqlState);
@@ -36,6 +41,20 @@ public class StoreException extends RuntimeException {
      */
     public boolean isBadValue() {
         return sqlState != null && (sqlState.startsWith("22") || sqlState.startsWith("54"));
+    }
+
+    /**
+     * 42P01 (undefined table) or 3F000 (invalid schema name): a statement found no table of the namespace. Either the
+     * namespace was never migrated (or not to this version), or the role may not use its schema, whose tables
+     * PostgreSQL then leaves out of the search path: {@link Database#schemaPresence()} tells which.
+     */
+    public boolean isSchemaMissing() {
+        return "42P01".equals(sqlState) || "3F000".equals(sqlState);
+    }
+
+    /** Class 08: the connection to PostgreSQL could not be made or was lost. */
+    public boolean isConnectionFailure() {
+        return sqlState != null && sqlState.startsWith("08");
     }
 
     public boolean isUniqueViolation() {

@@ -19,6 +19,15 @@ class DemoCommandTest {
     }
 
     @Test
+    void sandboxNamespace_namedBeforeTheCommand_isTakenToo() {
+        CommandLine commandLine = RedriveCommand.commandLine();
+        commandLine.parseArgs("-n", "early_sandbox", "demo", "--size", "SMALL");
+        DemoCommand command = commandLine.getSubcommands().get("demo").getCommand();
+
+        assertThat(DemoNamespace.config(command.connection).namespace()).isEqualTo("early_sandbox");
+    }
+
+    @Test
     void unknownSize_isRefusedWithOneLineNamingTheOption() {
         StringWriter err = new StringWriter();
         CommandLine commandLine = RedriveCommand.commandLine();
@@ -33,6 +42,6 @@ class DemoCommandTest {
     private static String namespaceOf(String... args) {
         DemoCommand command = new DemoCommand();
         new CommandLine(command).parseArgs(args);
-        return DemoNamespace.config(command.connection, command.spec).namespace();
+        return DemoNamespace.config(command.connection).namespace();
     }
 }

@@ -167,7 +167,7 @@ public final class Decisions {
             if (!e.isRefused()) {
                 throw e;
             }
-            throw new StoreException(whyRefused(e));
+            throw e.withMessage(whyRefused(e));
         }
     }
 

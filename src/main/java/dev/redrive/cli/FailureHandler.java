@@ -1,0 +1,140 @@
+package dev.redrive.cli;
+
+import dev.redrive.config.AccessRefusedException;
+import dev.redrive.config.ConfigurationException;
+import dev.redrive.config.RedriveConfig;
+import dev.redrive.config.ServiceUnavailableException;
+import dev.redrive.store.Database;
+import dev.redrive.store.StoreException;
+import io.lettuce.core.RedisConnectionException;
+import picocli.CommandLine;
+import picocli.CommandLine.IExecutionExceptionHandler;
+import picocli.CommandLine.IParameterExceptionHandler;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.ParseResult;
+import picocli.CommandLine.UnmatchedArgumentException;
+
+import java.io.PrintWriter;
+import java.sql.SQLException;
+import java.util.List;
+
+/**
+ * Turns every failure an operator can act on into one line on stderr and the exit code of README's table: bad input
+ * (2), an unreachable server (4), a refusal by the database (5). The class of the failure decides, or its SQLState,
+ * never its message. Anything else is unexpected: its stack trace is printed and the exit code is 1.
+ */
+final class FailureHandler implements IParameterExceptionHandler, IExecutionExceptionHandler {
+
+    /** The line is the problem and where to read the expected form: {@code list: Unknown option: '--frm' (see ...)}. */
+    @Override
+    public int handleParseException(ParameterException error, String[] args) {
+        CommandLine command = error.getCommandLine();
+        String line = firstLine(error.getMessage());
+        if (error instanceof UnmatchedArgumentException unmatched && !unmatched.getSuggestions().isEmpty()) {
+            List<String> suggestions = unmatched.getSuggestions();
+            line += "; did you mean " + String.join(" or ", suggestions.subList(0, Math.min(3, suggestions.size()))) + "?";
+        }
+        PrintWriter err = command.getErr();
+        err.println(command.getCommandName() + ": " + line + " (see " + command.getCommandSpec().qualifiedName(" ") + " --help)");
+        err.flush();
+        return RedriveCommand.EXIT_USAGE;
+    }
+
+    @Override
+    public int handleExecutionException(Exception error, CommandLine command, ParseResult parseResult) throws Exception {
+        Failure failure = classify(error, command);
+        if (failure == null) {
+            throw error;
+        }
+        PrintWriter err = command.getErr();
+        err.println(command.getCommandName() + ": " + failure.line());
+        err.flush();
+        return failure.exitCode();
+    }
+
+    private record Failure(int exitCode, String line) {
+    }
+
+    private static Failure classify(Exception error, CommandLine command) {
+        if (error instanceof ConfigurationException || error instanceof IllegalArgumentException) {
+            return new Failure(RedriveCommand.EXIT_USAGE, firstLine(error.getMessage()));
+        }
+        // Libraries wrap what they met (Flyway an SQLException, a pool the driver's failure): the first known cause decides.
+        for (Throwable cause = error; cause != null; cause = cause.getCause() == cause ? null : cause.getCause()) {
+            if (cause instanceof ServiceUnavailableException || cause instanceof RedisConnectionException) {
+                return new Failure(RedriveCommand.EXIT_UNAVAILABLE, firstLine(cause.getMessage()));
+            }
+            if (cause instanceof AccessRefusedException) {
+                return new Failure(RedriveCommand.EXIT_REFUSED, firstLine(cause.getMessage()));
+            }
+            StoreException store = cause instanceof StoreException s ? s
+                    : cause instanceof SQLException sql ? StoreException.from(sql) : null;
+            if (store != null) {
+                return storeFailure(store, command);
+            }
+        }
+        return null;
+    }
+
+    private static Failure storeFailure(StoreException error, CommandLine command) {
+        String said = firstLine(error.getMessage());
+        if (error.isRefused()) {
+            return new Failure(RedriveCommand.EXIT_REFUSED, "refused by the database: " + said);
+        }
+        if (error.isConnectionFailure()) {
+            return new Failure(RedriveCommand.EXIT_UNAVAILABLE, "PostgreSQL connection failed: " + said);
+        }
+        if (error.isSchemaMissing()) {
+            return schemaMissing(said, command);
+        }
+        return new Failure(RedriveCommand.EXIT_UNEXPECTED, "the operation store failed: " + said);
+    }
+
+    /**
+     * A statement found no table: the namespace was never migrated, or not to this version, or the login may not use
+     * its schema (PostgreSQL then hides the schema's tables, and running migrate would not help).
+     */
+    private static Failure schemaMissing(String said, CommandLine command) {
+        RedriveConfig config = connection(command);
+        if (config == null) {
+            return new Failure(RedriveCommand.EXIT_USAGE, "no Redrive schema: " + said + "; run `redrive migrate`");
+        }
+        String namespace = config.namespace();
+        String migrate = "; run `redrive migrate -n " + namespace + "`";
+        Database.SchemaPresence presence;
+        String viewerRole;
+        try (Database database = Database.open(config, 1)) {
+            presence = database.schemaPresence();
+            viewerRole = database.viewerRole();
+        } catch (RuntimeException probeFailed) {
+            presence = Database.SchemaPresence.MISSING;
+            viewerRole = null;
+        }
+        return switch (presence) {
+            case MISSING -> new Failure(RedriveCommand.EXIT_USAGE, "namespace " + namespace + " has no Redrive schema" + migrate);
+            case NOT_USABLE -> new Failure(RedriveCommand.EXIT_REFUSED, "refused by the database: user " + config.pgUser()
+                    + " may not use namespace " + namespace + " (no USAGE on its schema; a login that may look is a member of "
+                    + viewerRole + ")");
+            case PRESENT -> new Failure(RedriveCommand.EXIT_USAGE, "namespace " + namespace
+                    + " is not migrated to this version (" + said + ")" + migrate);
+        };
+    }
+
+    /** The connection the failed command used, as its options (given before or after it) name it. */
+    private static RedriveConfig connection(CommandLine command) {
+        for (CommandLine.Model.CommandSpec mixin : command.getCommandSpec().mixins().values()) {
+            if (mixin.userObject() instanceof ConnectionOptions options) {
+                try {
+                    return options.config();
+                } catch (ConfigurationException e) {
+                    return null;
+                }
+            }
+        }
+        return null;
+    }
+
+    private static String firstLine(String message) {
+        return message == null ? "" : message.lines().map(String::strip).filter(line -> !line.isEmpty()).findFirst().orElse("");
+    }
+}

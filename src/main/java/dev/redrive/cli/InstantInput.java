@@ -1,0 +1,94 @@
+package dev.redrive.cli;
+
+import picocli.CommandLine.ITypeConverter;
+import picocli.CommandLine.TypeConversionException;
+
+import java.time.Clock;
+import java.time.Instant;
+import java.time.LocalDate;
+import java.time.LocalDateTime;
+import java.time.OffsetDateTime;
+import java.time.ZoneId;
+import java.time.format.DateTimeFormatter;
+import java.time.format.DateTimeFormatterBuilder;
+import java.time.format.DateTimeParseException;
+import java.time.format.ResolverStyle;
+import java.time.temporal.ChronoUnit;
+import java.time.temporal.TemporalAccessor;
+import java.util.Locale;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * An instant as an operator types it: ISO-8601 with an offset ({@code 2026-11-30T10:00:00Z}); a local date-time
+ * ({@code 2026-11-30 10:00}, seconds optional, a {@code T} instead of the space too) or a local date
+ * ({@code 2026-11-30}: its first moment) in the operator's zone; or a time before now ({@code -30m}, {@code -2h},
+ * {@code -7d}, also {@code -45s}; days are calendar days in the zone).
+ */
+final class InstantInput {
+    static final String EXPECTED = "expected an instant (2026-11-30T10:00:00Z), a local date-time (2026-11-30 10:00, "
+            + "seconds optional), a local date (2026-11-30) or a time before now (-30m, -2h, -7d)";
+
+    private static final Pattern BEFORE_NOW = Pattern.compile("-(\\d{1,9})([smhd])", Pattern.CASE_INSENSITIVE);
+    /** A date, then optionally a time, then optionally an offset: the three forms {@link #parse} tells apart. */
+    private static final DateTimeFormatter DATE_TIME = new DateTimeFormatterBuilder()
+            .parseCaseInsensitive()
+            .append(DateTimeFormatter.ISO_LOCAL_DATE)
+            .optionalStart().appendLiteral('T').append(DateTimeFormatter.ISO_LOCAL_TIME)
+            .optionalStart().appendOffsetId().optionalEnd()
+            .optionalEnd()
+            .toFormatter(Locale.ROOT)
+            .withResolverStyle(ResolverStyle.STRICT);
+
+    private final Clock clock;
+    private final ZoneId zone;
+
+    InstantInput(Clock clock, ZoneId zone) {
+        this.clock = clock;
+        this.zone = zone;
+    }
+
+    /** The instant the text names; an {@link IllegalArgumentException} saying which forms are expected otherwise. */
+    Instant parse(String text) {
+        String value = text == null ? "" : text.strip();
+        Matcher beforeNow = BEFORE_NOW.matcher(value);
+        if (beforeNow.matches()) {
+            long amount = Long.parseLong(beforeNow.group(1));
+            return clock.instant().atZone(zone).minus(amount, unit(beforeNow.group(2))).toInstant();
+        }
+        String iso = value.length() > 10 && value.charAt(10) == ' ' ? value.substring(0, 10) + 'T' + value.substring(11) : value;
+        try {
+            TemporalAccessor parsed = DATE_TIME.parseBest(iso, OffsetDateTime::from, LocalDateTime::from, LocalDate::from);
+            if (parsed instanceof OffsetDateTime offset) {
+                return offset.toInstant();
+            }
+            if (parsed instanceof LocalDateTime local) {
+                return local.atZone(zone).toInstant();
+            }
+            return ((LocalDate) parsed).atStartOfDay(zone).toInstant();
+        } catch (DateTimeParseException e) {
+            throw new IllegalArgumentException(EXPECTED + ", got '" + text + "'", e);
+        }
+    }
+
+    private static ChronoUnit unit(String letter) {
+        return switch (letter.toLowerCase(Locale.ROOT)) {
+            case "s" -> ChronoUnit.SECONDS;
+            case "m" -> ChronoUnit.MINUTES;
+            case "h" -> ChronoUnit.HOURS;
+            default -> ChronoUnit.DAYS;
+        };
+    }
+
+    /** Picocli's converter for {@code --from} and {@code --to}: the system clock in the JVM's default zone. */
+    static final class Converter implements ITypeConverter<Instant> {
+        @Override
+        public Instant convert(String value) {
+            try {
+                return new InstantInput(Clock.systemUTC(), ZoneId.systemDefault()).parse(value);
+            } catch (IllegalArgumentException e) {
+                throw new TypeConversionException(e.getMessage());
+            }
+        }
+    }
+}

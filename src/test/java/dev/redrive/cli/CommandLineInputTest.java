@@ -1,0 +1,232 @@
+package dev.redrive.cli;
+
+import dev.redrive.model.FailureClass;
+import dev.redrive.model.SideEffectState;
+import dev.redrive.store.Database;
+import dev.redrive.testing.TestNamespace;
+import dev.redrive.testing.ViewerLogin;
+import dev.redrive.triage.DeadLetterFixture;
+import dev.redrive.triage.DeadLetterFixture.Created;
+import dev.redrive.triage.json.TriageJson;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import picocli.CommandLine;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.ThreadLocalRandom;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** Operator input as people type it, and the exit code and the one line every kind of failure gives. */
+class CommandLineInputTest {
+    @RegisterExtension
+    static final TestNamespace ns = new TestNamespace();
+
+    private static DeadLetterFixture fixture;
+
+    @BeforeAll
+    static void entries() {
+        fixture = new DeadLetterFixture(ns.database());
+        fixture.toolSchema("demo.charge", "1");
+    }
+
+    record Run(int exit, String out, String err) {
+        /** stderr holds exactly one line. */
+        String errLine() {
+            assertThat(err).endsWith(System.lineSeparator());
+            assertThat(err.strip()).doesNotContain("\n");
+            return err.strip();
+        }
+    }
+
+    private static Run run(String... args) {
+        CommandLine cli = RedriveCommand.commandLine();
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        cli.setOut(new PrintWriter(out, true));
+        cli.setErr(new PrintWriter(err, true));
+        int exit = cli.execute(args);
+        return new Run(exit, out.toString(), err.toString());
+    }
+
+    private static List<String> operationIds(Run listed) {
+        assertThat(listed.exit()).as(listed.err()).isZero();
+        return TriageJson.parse(listed.out()).path("rows").findValuesAsText("operation_id");
+    }
+
+    @Test
+    void aBadFromValue_printsOneLineNamingTheExpectedForms_andExitsTwo() {
+        Run bad = run("dlq", "list", "--from", "yesterday", "-n", ns.name());
+
+        assertThat(bad.exit()).isEqualTo(RedriveCommand.EXIT_USAGE);
+        assertThat(bad.out()).isEmpty();
+        assertThat(bad.errLine()).isEqualTo("list: Invalid value for option '--from': " + InstantInput.EXPECTED
+                + ", got 'yesterday' (see redrive dlq list --help)");
+    }
+
+    @Test
+    void fromAndTo_takeATimeBeforeNow_andALocalDate() {
+        Instant now = Instant.now();
+        Created recent = fixture.deadLettered("run-input-time", "recent").enteredAt(now.minus(Duration.ofMinutes(10))).create();
+        Created earlier = fixture.deadLettered("run-input-time", "earlier").enteredAt(now.minus(Duration.ofHours(3))).create();
+        Created longAgo = fixture.deadLettered("run-input-time", "long-ago").enteredAt(Instant.parse("2020-06-15T12:00:00Z")).create();
+
+        assertThat(operationIds(run("dlq", "list", "--run", "run-input-time", "--from", "-1h", "--json", "-n", ns.name())))
+                .containsExactly(recent.operationId());
+        assertThat(operationIds(run("dlq", "list", "--run", "run-input-time", "--from=-4h", "--to", "-1h", "--json", "-n", ns.name())))
+                .containsExactly(earlier.operationId());
+        assertThat(operationIds(run("dlq", "list", "--run", "run-input-time", "--from", "2020-06-14", "--to", "2020-06-17 00:00",
+                "--json", "-n", ns.name()))).containsExactly(longAgo.operationId());
+        assertThat(run("dlq", "groups", "--run", "run-input-time", "--from", "-7d", "-n", ns.name()).exit()).isZero();
+    }
+
+    @Test
+    void enumValues_areTakenInAnyCase() {
+        Created transientFailure = fixture.deadLettered("run-input-case", "transient").create();
+        fixture.deadLettered("run-input-case", "uncertain").errorClass(FailureClass.UNKNOWN_SIDE_EFFECT)
+                .sideEffect(SideEffectState.POSSIBLE).create();
+
+        assertThat(operationIds(run("dlq", "list", "--run", "run-input-case", "--class", "transient", "--state", "open",
+                "--side-effect", "None", "--json", "-n", ns.name()))).containsExactly(transientFailure.operationId());
+    }
+
+    @Test
+    void connectionOptions_goBeforeTheCommandOrAfterIt_andAfterItWins() {
+        Created entry = fixture.deadLettered("run-input-ns", "charge").create();
+        String elsewhere = neverMigratedNamespace();
+
+        assertThat(operationIds(run("-n", ns.name(), "dlq", "list", "--run", "run-input-ns", "--json")))
+                .containsExactly(entry.operationId());
+        assertThat(operationIds(run("--namespace", elsewhere, "dlq", "list", "--run", "run-input-ns", "--json", "-n", ns.name())))
+                .containsExactly(entry.operationId());
+        Run afterWins = run("-n", ns.name(), "dlq", "list", "-n", elsewhere);
+        assertThat(afterWins.exit()).isEqualTo(RedriveCommand.EXIT_USAGE);
+        assertThat(afterWins.errLine()).contains("namespace " + elsewhere + " ");
+        assertThat(run("--pg-user", ns.config().pgUser(), "-n", ns.name(), "op", "show", entry.operationId()).out())
+                .contains(entry.operationId());
+    }
+
+    @Test
+    void anUnknownOption_printsOneLine_withoutTheUsage_andExitsTwo() {
+        Run misspelt = run("dlq", "list", "--frm", "-1h", "-n", ns.name());
+        Run unknownCommand = run("dlqs");
+
+        assertThat(misspelt.exit()).isEqualTo(RedriveCommand.EXIT_USAGE);
+        assertThat(misspelt.errLine()).isEqualTo("list: Unknown options: '--frm', '-1h'; did you mean --from? (see redrive dlq list --help)");
+        assertThat(unknownCommand.exit()).isEqualTo(RedriveCommand.EXIT_USAGE);
+        assertThat(unknownCommand.errLine()).startsWith("redrive: ").contains("'dlqs'", "did you mean dlq?").endsWith("(see redrive --help)");
+        assertThat(misspelt.out() + unknownCommand.out() + unknownCommand.err()).doesNotContain("Usage:");
+    }
+
+    @Test
+    void aMissingRequiredOption_printsOneLine_andExitsTwo() {
+        Run missing = run("discard", "a:b:0", "-n", ns.name());
+
+        assertThat(missing.exit()).isEqualTo(RedriveCommand.EXIT_USAGE);
+        assertThat(missing.errLine()).isEqualTo("discard: Missing required option: '--reason=TEXT' (see redrive discard --help)");
+    }
+
+    @Test
+    void aNeverMigratedNamespace_saysRunMigrate_andExitsTwo_andMigrateThenCreatesIt() {
+        String fresh = neverMigratedNamespace();
+        String expected = "namespace " + fresh + " has no Redrive schema; run `redrive migrate -n " + fresh + "`";
+        try {
+            Run list = run("dlq", "list", "-n", fresh);
+            Run discard = run("-n", fresh, "discard", "a:b:0", "--reason", "duplicate");
+
+            assertThat(list.exit()).isEqualTo(RedriveCommand.EXIT_USAGE);
+            assertThat(list.errLine()).isEqualTo("list: " + expected);
+            assertThat(discard.exit()).isEqualTo(RedriveCommand.EXIT_USAGE);
+            assertThat(discard.errLine()).isEqualTo("discard: " + expected);
+
+            Run migrate = run("migrate", "-n", fresh);
+            assertThat(migrate.exit()).as(migrate.err()).isZero();
+            assertThat(migrate.out()).startsWith("schema " + fresh + ": ");
+            assertThat(run("dlq", "list", "-n", fresh).exit()).isZero();
+        } finally {
+            try (Database database = Database.open(ns.config().withNamespace(fresh), 1)) {
+                database.dropSchema();
+            }
+        }
+    }
+
+    @Test
+    void aViewersDecisions_areRefused_exitFive_andNothingChanges() {
+        Created op = fixture.deadLettered("run-input-viewer", "charge").create();
+        try (ViewerLogin viewer = ViewerLogin.create(ns, "vera")) {
+            String[] asViewer = {"--pg-user", viewer.login(), "--pg-password", viewer.config().pgPassword(), "-n", ns.name()};
+
+            Run discard = run(concat(new String[]{"discard", op.operationId(), "--reason", "duplicate", "--operator", "vera"}, asViewer));
+            Run redrive = run(concat(new String[]{"redrive", op.operationId(), "--reason", "ledger back", "--operator", "vera"}, asViewer));
+            Run reconcile = run(concat(new String[]{"reconcile", op.operationId(), "--not-applied", "--evidence", "no charge"}, asViewer));
+            Run look = run(concat(new String[]{"dlq", "list", "--run", "run-input-viewer", "--json"}, asViewer));
+
+            assertThat(discard.exit()).isEqualTo(RedriveCommand.EXIT_REFUSED);
+            assertThat(discard.out()).contains("REFUSED refused by the database: read-only: role " + viewer.login() + " is a viewer");
+            assertThat(redrive.exit()).isEqualTo(RedriveCommand.EXIT_REFUSED);
+            assertThat(reconcile.exit()).isEqualTo(RedriveCommand.EXIT_REFUSED);
+            assertThat(reconcile.errLine()).startsWith("reconcile: refused by the database: read-only: role " + viewer.login());
+            assertThat(discard.out() + discard.err() + reconcile.err()).doesNotContain("not reachable");
+            assertThat(operationIds(look)).containsExactly(op.operationId());
+        }
+        assertThat(ns.database().jdbc().queryOne("SELECT decision_state FROM dlq_entries WHERE id = ?",
+                row -> row.getString(1), op.dlqEntryId())).contains("OPEN");
+    }
+
+    @Test
+    void aLoginThatDoesNotExist_isRefused_notUnreachable_exitFive() {
+        Run refused = run("--pg-user", "no_such_login_" + ns.name(), "dlq", "list", "-n", ns.name());
+
+        assertThat(refused.exit()).isEqualTo(RedriveCommand.EXIT_REFUSED);
+        assertThat(refused.errLine()).startsWith("list: PostgreSQL at ").contains("refused the login").doesNotContain("not reachable");
+    }
+
+    @Test
+    void aLoginOutsideTheViewerRole_isRefused_notToldToMigrate() {
+        String outsider = ns.name() + "_outsider";
+        ns.database().jdbc().update("CREATE ROLE \"" + outsider + "\" LOGIN PASSWORD 'outsider-pw'");
+        try {
+            Run refused = run("--pg-user", outsider, "--pg-password", "outsider-pw", "-n", ns.name(), "dlq", "list");
+
+            assertThat(refused.exit()).isEqualTo(RedriveCommand.EXIT_REFUSED);
+            assertThat(refused.errLine()).isEqualTo("list: refused by the database: user " + outsider + " may not use namespace "
+                    + ns.name() + " (no USAGE on its schema; a login that may look is a member of " + ns.name() + "_viewer)");
+        } finally {
+            ns.database().jdbc().update("DROP ROLE IF EXISTS \"" + outsider + "\"");
+        }
+    }
+
+    @Test
+    void anUnreachableServer_exitsFour() {
+        Run unreachable = run("--pg-url", "jdbc:postgresql://127.0.0.1:1/postgres", "dlq", "list", "-n", ns.name());
+
+        assertThat(unreachable.exit()).isEqualTo(RedriveCommand.EXIT_UNAVAILABLE);
+        assertThat(unreachable.errLine()).startsWith("list: PostgreSQL at jdbc:postgresql://127.0.0.1:1/postgres").contains("is not reachable");
+    }
+
+    @Test
+    void theTopCommandsHelp_endsWithTheExitCodes() {
+        Run help = run("--help");
+
+        assertThat(help.exit()).isZero();
+        assertThat(help.out()).contains("Exit codes:", "  2   bad input", "  3   blocked or conflict", "  4   PostgreSQL or Redis",
+                "  5   refused by the database", "-n, --namespace=NS");
+    }
+
+    private static String neverMigratedNamespace() {
+        return "t_never_" + Integer.toHexString(ThreadLocalRandom.current().nextInt(0x100000, 0xFFFFFF)).toLowerCase(Locale.ROOT);
+    }
+
+    private static String[] concat(String[] first, String... rest) {
+        String[] all = new String[first.length + rest.length];
+        System.arraycopy(first, 0, all, 0, first.length);
+        System.arraycopy(rest, 0, all, first.length, rest.length);
+        return all;
+    }
+}

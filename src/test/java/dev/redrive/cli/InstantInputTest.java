@@ -1,0 +1,64 @@
+package dev.redrive.cli;
+
+import org.junit.jupiter.api.Test;
+
+import java.time.Clock;
+import java.time.Instant;
+import java.time.ZoneId;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/** --from and --to as operators type them, read in Berlin (UTC+1 in November) at a fixed now. */
+class InstantInputTest {
+    private static final ZoneId BERLIN = ZoneId.of("Europe/Berlin");
+    private static final Instant NOW = Instant.parse("2026-11-30T12:00:00Z");
+    private final InstantInput input = new InstantInput(Clock.fixed(NOW, BERLIN), BERLIN);
+
+    @Test
+    void anIsoInstant_isTakenAsItIs_withZOrAnOffset() {
+        assertThat(input.parse("2026-11-30T10:00:00Z")).isEqualTo("2026-11-30T10:00:00Z");
+        assertThat(input.parse("2026-11-30T10:00:00.250Z")).isEqualTo("2026-11-30T10:00:00.250Z");
+        assertThat(input.parse("2026-11-30T10:00+01:00")).isEqualTo("2026-11-30T09:00:00Z");
+    }
+
+    @Test
+    void aDateAndTimeWithoutOffset_isLocalTime_secondsOptional_spaceOrT() {
+        assertThat(input.parse("2026-11-30 10:00")).isEqualTo("2026-11-30T09:00:00Z");
+        assertThat(input.parse("2026-11-30 10:00:30")).isEqualTo("2026-11-30T09:00:30Z");
+        assertThat(input.parse("2026-11-30T10:00")).isEqualTo("2026-11-30T09:00:00Z");
+        assertThat(input.parse(" 2026-11-30 10:00 ")).as("surrounding blanks").isEqualTo("2026-11-30T09:00:00Z");
+    }
+
+    @Test
+    void aDate_isItsFirstMomentInLocalTime() {
+        assertThat(input.parse("2026-11-30")).isEqualTo("2026-11-29T23:00:00Z");
+    }
+
+    @Test
+    void aTimeBeforeNow_inSecondsMinutesHoursOrDays() {
+        assertThat(input.parse("-45s")).isEqualTo("2026-11-30T11:59:15Z");
+        assertThat(input.parse("-30m")).isEqualTo("2026-11-30T11:30:00Z");
+        assertThat(input.parse("-2h")).isEqualTo("2026-11-30T10:00:00Z");
+        assertThat(input.parse("-7d")).isEqualTo("2026-11-23T12:00:00Z");
+        assertThat(input.parse("-2H")).as("any case").isEqualTo("2026-11-30T10:00:00Z");
+    }
+
+    @Test
+    void aDayBeforeNow_isACalendarDay_soAcrossTheSwitchToSummerTimeItIs23Hours() {
+        InstantInput afterTheSwitch = new InstantInput(Clock.fixed(Instant.parse("2026-03-29T12:00:00Z"), BERLIN), BERLIN);
+
+        assertThat(afterTheSwitch.parse("-1d")).as("14:00 CEST back to 14:00 CET").isEqualTo("2026-03-28T13:00:00Z");
+        assertThat(afterTheSwitch.parse("-24h")).isEqualTo("2026-03-28T12:00:00Z");
+    }
+
+    @Test
+    void anythingElse_isRefusedNamingEveryExpectedForm() {
+        for (String wrong : new String[]{"yesterday", "2026-02-30", "2026-11-30 25:00", "-5w", "30m", "", "1700000000"}) {
+            assertThatThrownBy(() -> input.parse(wrong)).as(wrong)
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessage(InstantInput.EXPECTED + ", got '" + wrong + "'");
+        }
+        assertThat(InstantInput.EXPECTED).contains("2026-11-30T10:00:00Z", "2026-11-30 10:00", "2026-11-30", "-30m", "-2h", "-7d");
+    }
+}
