@@ -22,6 +22,8 @@ import java.util.List;
 final class StrandedSweep {
     private static final Logger LOG = LoggerFactory.getLogger(StrandedSweep.class);
     private static final int BATCH = 500;
+    /** How long a publisher may take between recording an operation and adding its dispatch to the stream. */
+    private static final Duration PUBLISH_MARGIN = Duration.ofSeconds(1);
 
     private final OperationStore store;
     private final RetryQueue retryQueue;
@@ -52,15 +54,21 @@ final class StrandedSweep {
 
     /**
      * After Redis lost its data: publishes again, at once, everything PostgreSQL says is waiting for a worker (pending,
-     * running under an expired lease, every scheduled retry), not only what waited past the grace period.
+     * running under an expired lease, every scheduled retry), not only what waited past the grace period; but not what
+     * the stream still holds. A stream that survived (the marker alone was missing: a namespace's first worker, or an
+     * upgrade) or was refilled since keeps its unread and pending dispatches, so only what was recorded more than
+     * {@link #PUBLISH_MARGIN} before the oldest of those is published again. (A retry published twice is one member of
+     * the retry set.)
      *
+     * @param backlogHorizon the time of the oldest unread or pending dispatch, {@code now} when there is none
      * @return how many operations were re-published
      */
-    int recover(Instant now) {
+    int recover(Instant now, Instant backlogHorizon) {
+        Instant stuckBefore = backlogHorizon.isBefore(now) ? backlogHorizon.minus(PUBLISH_MARGIN) : now;
         int total = 0;
         int swept;
         do {
-            swept = publishAgain(store.sweepStranded(now, now, now, true, BATCH), now);
+            swept = publishAgain(store.sweepStranded(stuckBefore, now, now, true, BATCH), now);
             total += swept;
         } while (swept == BATCH);
         if (total > 0) {

@@ -237,8 +237,10 @@ public final class WorkerRuntime {
 
     private void recover(Instant now) {
         try {
+            // A group found gone means the stream was lost with everything in it: no dispatch of it survives to spare.
+            boolean streamLost = stream.takeGroupLost();
             stream.ensureGroup();
-            sweep.recover(now);
+            sweep.recover(now, streamLost ? now : stream.backlogHorizon(now));
         } catch (RuntimeException e) {
             lossWatch.forget();
             throw e;

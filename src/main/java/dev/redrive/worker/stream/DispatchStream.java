@@ -41,6 +41,7 @@ public final class DispatchStream implements AutoCloseable {
     private final Consumer<String> consumer;
     private final StatefulRedisConnection<String, byte[]> readConnection;
     private String claimCursor = "0-0";
+    private volatile boolean groupLost;
 
     public DispatchStream(Redis redis, String consumerName) {
         this.redis = redis;
@@ -112,6 +113,7 @@ public final class DispatchStream implements AutoCloseable {
             LOG.warn("consumer group {} of {} is gone (Redis lost its data?); creating it again", StreamKeys.WORKER_GROUP,
                     stream);
             ensureGroup();
+            groupLost = true;
             return null;
         }
     }
@@ -190,6 +192,13 @@ public final class DispatchStream implements AutoCloseable {
             horizon = earlier(horizon, entryTime(pending.getMessageIds().getLower().getValue()));
         }
         return horizon;
+    }
+
+    /** Whether a read found the group gone (and created it again) since the last call: Redis lost the stream. */
+    public boolean takeGroupLost() {
+        boolean lost = groupLost;
+        groupLost = false;
+        return lost;
     }
 
     private static Instant entryTime(String entryId) {
