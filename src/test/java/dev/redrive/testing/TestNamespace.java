@@ -7,7 +7,9 @@ import org.junit.jupiter.api.extension.AfterAllCallback;
 import org.junit.jupiter.api.extension.BeforeAllCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
 
+import java.util.HashMap;
 import java.util.Locale;
+import java.util.Map;
 import java.util.concurrent.ThreadLocalRandom;
 
 /**
@@ -48,6 +50,13 @@ public final class TestNamespace implements BeforeAllCallback, AfterAllCallback 
 
     public RedriveConfig config() {
         return config;
+    }
+
+    /** This namespace on another Redis (a server of the test's own), everything else as configured. */
+    public RedriveConfig configWithRedis(String redisUri) {
+        Map<String, String> env = new HashMap<>(System.getenv());
+        env.put("REDRIVE_REDIS_URI", redisUri);
+        return RedriveConfig.fromEnvironment(env).withNamespace(config.namespace());
     }
 
     public Database database() {

@@ -1,7 +1,6 @@
 package dev.redrive.worker;
 
 import dev.redrive.broker.Redis;
-import dev.redrive.config.RedriveConfig;
 import dev.redrive.demo.tools.DemoTool;
 import dev.redrive.demo.tools.DemoToolServer;
 import dev.redrive.identity.OperationId;
@@ -15,7 +14,6 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -54,7 +52,7 @@ class ChaosSoakTest {
         long started = System.nanoTime();
         List<WorkerProcess> workers = new ArrayList<>();
         try (RedisServerProcess server = RedisServerProcess.start();
-             Redis redis = Redis.connect(config(server.uri()));
+             Redis redis = Redis.connect(ns.configWithRedis(server.uri()));
              DemoToolServer tools = DemoToolServer.start(ns.database())) {
             String toolsBase = tools.endpoint(DemoTool.CHARGE).resolve("/").toString();
             for (int i = 0; i < WORKERS; i++) {
@@ -215,12 +213,6 @@ class ChaosSoakTest {
             assertThat(maxCallsPerKey).as("most calls of one key").isLessThanOrEqualTo(10);
             assertThat(maxAttemptsPerOperation).as("most attempts of one operation").isLessThanOrEqualTo(10);
         }
-    }
-
-    private static RedriveConfig config(String redisUri) {
-        Map<String, String> env = new HashMap<>(System.getenv());
-        env.put("REDRIVE_REDIS_URI", redisUri);
-        return RedriveConfig.fromEnvironment(env).withNamespace(ns.name());
     }
 
     private static void pause(long millis) {

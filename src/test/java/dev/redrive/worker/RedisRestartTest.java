@@ -1,7 +1,6 @@
 package dev.redrive.worker;
 
 import dev.redrive.broker.Redis;
-import dev.redrive.config.RedriveConfig;
 import dev.redrive.identity.OperationId;
 import dev.redrive.testing.RedisServerProcess;
 import dev.redrive.testing.TestNamespace;
@@ -30,7 +29,7 @@ class RedisRestartTest {
     @Test
     void redisRestartedEmptyUnderLoad_everyOperationRunsExactlyOnce_withoutAWorkerRestart() throws Exception {
         try (RedisServerProcess server = RedisServerProcess.start();
-             Redis redis = Redis.connect(config(server.uri()));
+             Redis redis = Redis.connect(ns.configWithRedis(server.uri()));
              WorkerTestKit kit = new WorkerTestKit(ns, redis)) {
             kit.start(kit.worker("restart-a", kit.charge(Duration.ofSeconds(5))));
             kit.start(kit.worker("restart-b", kit.charge(Duration.ofSeconds(5))));
@@ -86,12 +85,6 @@ class RedisRestartTest {
 
     private static long succeeded() {
         return ns.database().jdbc().queryLong("SELECT count(*) FROM operations WHERE status = 'SUCCEEDED'");
-    }
-
-    private static RedriveConfig config(String redisUri) {
-        Map<String, String> env = new HashMap<>(System.getenv());
-        env.put("REDRIVE_REDIS_URI", redisUri);
-        return RedriveConfig.fromEnvironment(env).withNamespace(ns.name());
     }
 
     private static void pause(long millis) {
