@@ -13,6 +13,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * Re-publishes what Redis may have lost: every state change lands in PostgreSQL first, so an operation that waited
@@ -43,12 +44,12 @@ final class StrandedSweep {
      * queued, and a copy of it would only lengthen the queue (which, for a backlog longer than the grace period, would
      * feed on itself).
      *
-     * @param backlogHorizon the instant before which the stream holds no unread or pending dispatch
+     * @param oldestUndone the time of the oldest dispatch still unread or pending, if any
      * @return how many operations were re-published
      */
-    int sweep(Instant now, Instant backlogHorizon) {
+    int sweep(Instant now, Optional<Instant> oldestUndone) {
         Instant graceEnd = now.minus(grace);
-        Instant stuckBefore = backlogHorizon.isBefore(graceEnd) ? backlogHorizon : graceEnd;
+        Instant stuckBefore = oldestUndone.filter(graceEnd::isAfter).orElse(graceEnd);
         return publishAgain(store.sweepStranded(stuckBefore, graceEnd, now, false, BATCH), now);
     }
 
@@ -60,11 +61,11 @@ final class StrandedSweep {
      * {@link #PUBLISH_MARGIN} before the oldest of those is published again. (A retry published twice is one member of
      * the retry set.)
      *
-     * @param backlogHorizon the time of the oldest unread or pending dispatch, {@code now} when there is none
+     * @param oldestUndone the time of the oldest dispatch still unread or pending, if any
      * @return how many operations were re-published
      */
-    int recover(Instant now, Instant backlogHorizon) {
-        Instant stuckBefore = backlogHorizon.isBefore(now) ? backlogHorizon.minus(PUBLISH_MARGIN) : now;
+    int recover(Instant now, Optional<Instant> oldestUndone) {
+        Instant stuckBefore = oldestUndone.map(oldest -> oldest.minus(PUBLISH_MARGIN)).orElse(now);
         int total = 0;
         int swept;
         do {

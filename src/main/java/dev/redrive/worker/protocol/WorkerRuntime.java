@@ -18,6 +18,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -219,7 +220,7 @@ public final class WorkerRuntime {
                 if (System.nanoTime() >= nextSweep) {
                     nextSweep = System.nanoTime() + sweepInterval.toNanos();
                     Instant now = Instant.now(settings.clock()).truncatedTo(ChronoUnit.MILLIS);
-                    sweep.sweep(now, stream.backlogHorizon(now));
+                    sweep.sweep(now, stream.oldestUndone());
                 }
                 Thread.sleep(settings.schedulerInterval().toMillis());
             } catch (InterruptedException e) {
@@ -237,10 +238,11 @@ public final class WorkerRuntime {
 
     private void recover(Instant now) {
         try {
-            // A group found gone means the stream was lost with everything in it: no dispatch of it survives to spare.
-            boolean streamLost = stream.takeGroupLost();
+            // A group gone (or found gone by a read) means the stream was lost with everything in it: no dispatch of it
+            // survives to spare. (A worker creates the group before its first look, so a first start is not a loss.)
+            boolean streamLost = stream.takeGroupLost() | !stream.groupExists();
             stream.ensureGroup();
-            sweep.recover(now, streamLost ? now : stream.backlogHorizon(now));
+            sweep.recover(now, streamLost ? Optional.empty() : stream.oldestUndone());
         } catch (RuntimeException e) {
             lossWatch.forget();
             throw e;

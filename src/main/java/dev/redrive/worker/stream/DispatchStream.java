@@ -26,6 +26,7 @@ import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.function.Supplier;
 
 /**
@@ -112,8 +113,9 @@ public final class DispatchStream implements AutoCloseable {
             }
             LOG.warn("consumer group {} of {} is gone (Redis lost its data?); creating it again", StreamKeys.WORKER_GROUP,
                     stream);
-            ensureGroup();
+            // Flagged before the group exists again, so whoever sees the new group also sees that the old one was lost.
             groupLost = true;
+            ensureGroup();
             return null;
         }
     }
@@ -149,17 +151,42 @@ public final class DispatchStream implements AutoCloseable {
     }
 
     /**
-     * The instant before which the stream holds nothing still to do: the time (from its id) of the oldest entry the
-     * group has not read yet or has read and not acked. {@code now} when there is none, or no group.
+     * The time (from its id, the Redis server's clock) of the oldest entry the group has not read yet or has read and
+     * not acked: before it, the stream holds nothing still to do. Empty when there is none, or no group.
      */
-    public Instant backlogHorizon(Instant now) {
-        Instant horizon = now;
-        String lastDelivered = null;
+    public Optional<Instant> oldestUndone() {
+        Optional<String> lastDelivered = lastDelivered();
+        if (lastDelivered.isEmpty()) {
+            return Optional.empty();
+        }
+        Instant oldest = null;
+        for (StreamMessage<String, String> entry : redis.sync().xrange(stream, Range.create(lastDelivered.get(), "+"),
+                Limit.from(2))) {
+            if (!entry.getId().equals(lastDelivered.get())) {
+                oldest = entryTime(entry.getId());
+                break;
+            }
+        }
+        PendingMessages pending = redis.sync().xpending(stream, StreamKeys.WORKER_GROUP);
+        if (pending.getCount() > 0 && pending.getMessageIds().getLower().getValue() != null) {
+            Instant firstPending = entryTime(pending.getMessageIds().getLower().getValue());
+            oldest = oldest == null || firstPending.isBefore(oldest) ? firstPending : oldest;
+        }
+        return Optional.ofNullable(oldest);
+    }
+
+    /** Whether the group exists (it does not once Redis lost the stream, until a worker creates it again). */
+    public boolean groupExists() {
+        return lastDelivered().isPresent();
+    }
+
+    /** The group's last delivered entry id; empty when there is no such group (or no stream). */
+    private Optional<String> lastDelivered() {
         List<Object> groups;
         try {
             groups = redis.sync().xinfoGroups(stream);
         } catch (RedisCommandExecutionException noSuchStream) {
-            return horizon;
+            return Optional.empty();
         }
         for (Object group : groups) {
             List<?> fields = (List<?>) group;
@@ -174,24 +201,10 @@ public final class DispatchStream implements AutoCloseable {
                 }
             }
             if (ours) {
-                lastDelivered = last;
+                return Optional.ofNullable(last);
             }
         }
-        if (lastDelivered == null) {
-            return horizon;
-        }
-        List<StreamMessage<String, String>> unread = redis.sync().xrange(stream,
-                Range.create(lastDelivered, "+"), Limit.from(2));
-        for (StreamMessage<String, String> entry : unread) {
-            if (!entry.getId().equals(lastDelivered)) {
-                horizon = earlier(horizon, entryTime(entry.getId()));
-            }
-        }
-        PendingMessages pending = redis.sync().xpending(stream, StreamKeys.WORKER_GROUP);
-        if (pending.getCount() > 0 && pending.getMessageIds().getLower().getValue() != null) {
-            horizon = earlier(horizon, entryTime(pending.getMessageIds().getLower().getValue()));
-        }
-        return horizon;
+        return Optional.empty();
     }
 
     /** Whether a read found the group gone (and created it again) since the last call: Redis lost the stream. */
@@ -203,10 +216,6 @@ public final class DispatchStream implements AutoCloseable {
 
     private static Instant entryTime(String entryId) {
         return Instant.ofEpochMilli(Long.parseLong(entryId.substring(0, entryId.indexOf('-'))));
-    }
-
-    private static Instant earlier(Instant a, Instant b) {
-        return a.isBefore(b) ? a : b;
     }
 
     /** Acks entries; call only once what they asked for is durably committed. */
