@@ -83,6 +83,8 @@ class ConsoleScreensTest {
         robot.clickOn("#groupedView");
         TableView<FingerprintGroup> groups = robot.lookup("#groupTable").queryTableView();
         await().atMost(WAIT).until(() -> !groups.getItems().isEmpty());
+        // On a busy machine the rows may be laid out a moment after the items arrive.
+        await().atMost(WAIT).until(() -> robot.lookup("#groupTable .table-row-cell").tryQuery().isPresent());
 
         robot.doubleClickOn(robot.lookup("#groupTable .table-row-cell").nth(0).queryAs(javafx.scene.Node.class));
         TableView<DlqRow> table = robot.lookup("#dlqTable").queryTableView();
