@@ -95,6 +95,8 @@ public final class WorkerRuntime {
 
     public void start() {
         stream.ensureGroup();
+        // Before the first read, so that a recovery never interleaves with this worker's first deliveries.
+        lookForRedisLoss();
         committerThread.start();
         renewerThread.start();
         schedulerThread.start();
@@ -195,7 +197,7 @@ public final class WorkerRuntime {
         Duration sweepInterval = settings.sweepGrace().dividedBy(2).compareTo(MAX_SWEEP_INTERVAL) < 0
                 ? settings.sweepGrace().dividedBy(2) : MAX_SWEEP_INTERVAL;
         long nextSweep = System.nanoTime() + sweepInterval.toNanos();
-        long nextLossCheck = 0;
+        long nextLossCheck = System.nanoTime() + LOSS_CHECK_INTERVAL.toNanos();
         long nextAlignment = System.nanoTime() + CLOCK_ALIGN_INTERVAL.toNanos();
         long nextTrim = System.nanoTime() + TRIM_INTERVAL.toNanos();
         while (scheduling) {
@@ -211,10 +213,7 @@ public final class WorkerRuntime {
                 }
                 if (System.nanoTime() >= nextLossCheck) {
                     nextLossCheck = System.nanoTime() + LOSS_CHECK_INTERVAL.toNanos();
-                    Instant now = Instant.now(settings.clock()).truncatedTo(ChronoUnit.MILLIS);
-                    if (lossWatch.markerWasGone(now)) {
-                        recover(now);
-                    }
+                    lookForRedisLoss();
                 }
                 retryQueue.promoteDue(Instant.now(settings.clock()), 500);
                 if (System.nanoTime() >= nextSweep) {
@@ -233,6 +232,13 @@ public final class WorkerRuntime {
                 LOG.warn("{}: promoting due retries failed; trying again", settings.consumerName(), e);
                 pause(Duration.ofSeconds(1));
             }
+        }
+    }
+
+    private void lookForRedisLoss() {
+        Instant now = Instant.now(settings.clock()).truncatedTo(ChronoUnit.MILLIS);
+        if (lossWatch.markerWasGone(now)) {
+            recover(now);
         }
     }
 
