@@ -4,7 +4,6 @@ import dev.redrive.envelope.DispatchEnvelope;
 import dev.redrive.envelope.OperationParameters;
 import dev.redrive.model.OperationStatus;
 import dev.redrive.store.Jdbc;
-import dev.redrive.store.Jdbc.Json;
 
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -21,21 +20,6 @@ import java.util.function.Function;
  * belongs to one operation: anything else is a conflict, never a silent replay of the first request's result.
  */
 public final class OperationRegistry {
-    private static final String INSERT_RUN = """
-            INSERT INTO runs (run_id) VALUES (?)
-            ON CONFLICT (run_id) DO NOTHING
-            """;
-
-    /* No conflict target: a taken operation id and a taken idempotency key (both unique) are both "not inserted". */
-    private static final String INSERT_OPERATION = """
-            INSERT INTO operations (operation_id, run_id, node_id, logical_attempt, status, attempt, tool,
-                                    tool_schema_version, idempotency_key, payload, approval_id, trace_id,
-                                    correlation_id, runtime_version, next_eligible_at, last_error_class,
-                                    dispatched_at)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-            ON CONFLICT DO NOTHING
-            """;
-
     private static final String INSERT_RUNS = """
             INSERT INTO runs (run_id) SELECT DISTINCT unnest(?::text[])
             ON CONFLICT (run_id) DO NOTHING
@@ -76,15 +60,8 @@ public final class OperationRegistry {
      */
     public Recorded record(DispatchEnvelope envelope, OperationStatus status) {
         return jdbc.inTransaction(() -> {
-            jdbc.update(INSERT_RUN, envelope.runId());
             String operationId = envelope.operationId().value();
-            int inserted = jdbc.update(INSERT_OPERATION,
-                    operationId, envelope.runId(), envelope.nodeId(), envelope.logicalAttempt(),
-                    status, envelope.attempt(), envelope.tool(), envelope.toolSchemaVersion(),
-                    envelope.idempotencyKey(), new Json(envelope.payload()), envelope.approvalId(),
-                    envelope.traceId(), envelope.correlationId(), envelope.runtimeVersion(),
-                    envelope.nextEligibleAt(), envelope.lastErrorClass(), envelope.dispatchedAt());
-            if (inserted == 1) {
+            if (insert(List.of(envelope), any -> status).contains(operationId)) {
                 return Recorded.created();
             }
             Optional<Stored> stored = jdbc.queryOne(STORED, row -> new Stored(row.getString(1), row.getString(2),
@@ -110,16 +87,19 @@ public final class OperationRegistry {
         if (envelopes.isEmpty()) {
             return Map.of();
         }
-        Set<String> created = new HashSet<>(jdbc.inTransaction(() -> {
-            jdbc.update(INSERT_RUNS, (Object) envelopes.stream().map(DispatchEnvelope::runId).toArray(String[]::new));
-            return jdbc.query(INSERT_OPERATIONS, row -> row.getString(1), columns(envelopes, statusOf));
-        }));
+        Set<String> created = jdbc.inTransaction(() -> insert(envelopes, statusOf));
         Map<String, Recorded> recorded = new LinkedHashMap<>();
         for (DispatchEnvelope envelope : envelopes) {
             String id = envelope.operationId().value();
             recorded.put(id, created.contains(id) ? Recorded.created() : record(envelope, statusOf.apply(envelope)));
         }
         return recorded;
+    }
+
+    /** Inserts the runs, then the operations not recorded yet; returns the ids of the operations it inserted. */
+    private Set<String> insert(List<DispatchEnvelope> envelopes, Function<DispatchEnvelope, OperationStatus> statusOf) {
+        jdbc.update(INSERT_RUNS, (Object) envelopes.stream().map(DispatchEnvelope::runId).toArray(String[]::new));
+        return new HashSet<>(jdbc.query(INSERT_OPERATIONS, row -> row.getString(1), columns(envelopes, statusOf)));
     }
 
     private static Object[] columns(List<DispatchEnvelope> envelopes, Function<DispatchEnvelope, OperationStatus> statusOf) {
