@@ -3,59 +3,148 @@ package dev.redrive.broker;
 import dev.redrive.config.RedriveConfig;
 import dev.redrive.config.ServiceUnavailableException;
 import dev.redrive.config.UrlCredentials;
+import io.lettuce.core.AbstractRedisClient;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisURI;
+import io.lettuce.core.api.StatefulConnection;
 import io.lettuce.core.api.StatefulRedisConnection;
-import io.lettuce.core.api.sync.RedisCommands;
+import io.lettuce.core.cluster.ClusterClientOptions;
+import io.lettuce.core.cluster.ClusterTopologyRefreshOptions;
+import io.lettuce.core.cluster.RedisClusterClient;
+import io.lettuce.core.cluster.RedisClusterURIUtil;
+import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
+import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
+import io.lettuce.core.cluster.api.sync.RedisClusterCommands;
 import io.lettuce.core.codec.ByteArrayCodec;
 import io.lettuce.core.codec.RedisCodec;
 import io.lettuce.core.codec.StringCodec;
 
+import java.net.URI;
 import java.time.Duration;
+import java.util.List;
 
-/** One Redis client and a shared connection for a namespace. Blocking reads should open their own connection. */
+/**
+ * One Redis client and a shared connection for a namespace, on a standalone server or a Redis Cluster. The URI
+ * decides: several seed nodes ({@code redis://127.0.0.1:7001,127.0.0.1:7002}) or one node that reports
+ * {@code cluster_enabled:1} connect with the cluster client, which follows MOVED/ASK and refreshes its view of the
+ * slots; anything else is a standalone server. Every key of a namespace shares one hash tag ({@link StreamKeys}), so
+ * callers use the same commands on both. Blocking reads should open their own connection.
+ */
 public final class Redis implements AutoCloseable {
-    private final RedisClient client;
-    private final StatefulRedisConnection<String, String> connection;
+    private static final Duration COMMAND_TIMEOUT = Duration.ofSeconds(5);
+    private static final RedisCodec<String, byte[]> BINARY_VALUES = RedisCodec.of(StringCodec.UTF8,
+            ByteArrayCodec.INSTANCE);
+
+    private final AbstractRedisClient client;
+    private final StatefulConnection<String, String> connection;
+    private final RedisClusterCommands<String, String> sync;
+    private final RedisClusterAsyncCommands<String, String> async;
+    private final Opener opener;
     private final StreamKeys keys;
     private final String uri;
 
-    private Redis(RedisClient client, StatefulRedisConnection<String, String> connection, StreamKeys keys, String uri) {
+    /** Opens connections of another codec on the same client; standalone and cluster clients do it differently. */
+    private interface Opener {
+        BinaryConnection binary();
+    }
+
+    private Redis(AbstractRedisClient client, StatefulConnection<String, String> connection,
+                  RedisClusterCommands<String, String> sync, RedisClusterAsyncCommands<String, String> async,
+                  Opener opener, StreamKeys keys, String uri) {
         this.client = client;
         this.connection = connection;
+        this.sync = sync;
+        this.async = async;
+        this.opener = opener;
         this.keys = keys;
         this.uri = uri;
     }
 
     public static Redis connect(RedriveConfig config) {
-        RedisURI redisUri = RedisURI.create(config.redisUri());
-        redisUri.setTimeout(Duration.ofSeconds(5));
-        RedisClient client = RedisClient.create(redisUri);
+        StreamKeys keys = new StreamKeys(config.namespace());
         try {
-            StatefulRedisConnection<String, String> connection = client.connect();
-            return new Redis(client, connection, new StreamKeys(config.namespace()), config.redisUri());
-        } catch (RuntimeException e) {
+            List<RedisURI> seeds = seeds(config.redisUri());
+            if (seeds.size() > 1) {
+                return cluster(seeds, keys, config.redisUri());
+            }
+            RedisClient client = RedisClient.create(seeds.get(0));
+            StatefulRedisConnection<String, String> connection;
+            boolean clusterNode;
+            try {
+                connection = client.connect();
+                clusterNode = isClusterNode(connection);
+            } catch (RuntimeException e) {
+                client.shutdown(Duration.ZERO, Duration.ofSeconds(1));
+                throw e;
+            }
+            if (!clusterNode) {
+                return new Redis(client, connection, connection.sync(), connection.async(),
+                        () -> binary(client.connect(BINARY_VALUES)), keys, config.redisUri());
+            }
+            connection.close();
             client.shutdown(Duration.ZERO, Duration.ofSeconds(1));
+            return cluster(seeds, keys, config.redisUri());
+        } catch (RuntimeException e) {
             // The client's own words may quote the URI too, so the whole line is masked.
             throw new ServiceUnavailableException(UrlCredentials.mask("Redis at " + config.redisUri() + " is not reachable: "
                     + ServiceUnavailableException.rootMessage(e)), e);
         }
     }
 
-    public RedisCommands<String, String> sync() {
-        return connection.sync();
+    private static List<RedisURI> seeds(String uri) {
+        List<RedisURI> seeds = uri.contains(",") ? RedisClusterURIUtil.toRedisURIs(URI.create(uri))
+                : List.of(RedisURI.create(uri));
+        seeds.forEach(seed -> seed.setTimeout(COMMAND_TIMEOUT));
+        return seeds;
     }
 
-    public StatefulRedisConnection<String, String> connection() {
-        return connection;
+    private static boolean isClusterNode(StatefulRedisConnection<String, String> connection) {
+        return connection.sync().info("cluster").contains("cluster_enabled:1");
+    }
+
+    private static Redis cluster(List<RedisURI> seeds, StreamKeys keys, String uri) {
+        RedisClusterClient client = RedisClusterClient.create(seeds);
+        // Adaptive refresh follows a failover or resharding as soon as a MOVED or a reconnect hints at one; the
+        // periodic refresh catches what no command has run into yet.
+        client.setOptions(ClusterClientOptions.builder()
+                .topologyRefreshOptions(ClusterTopologyRefreshOptions.builder()
+                        .enableAllAdaptiveRefreshTriggers()
+                        .enablePeriodicRefresh(Duration.ofSeconds(30))
+                        .build())
+                .build());
+        StatefulRedisClusterConnection<String, String> connection;
+        try {
+            connection = client.connect();
+        } catch (RuntimeException e) {
+            client.shutdown(Duration.ZERO, Duration.ofSeconds(1));
+            throw e;
+        }
+        return new Redis(client, connection, connection.sync(), connection.async(),
+                () -> {
+                    StatefulRedisClusterConnection<String, byte[]> binary = client.connect(BINARY_VALUES);
+                    return new BinaryConnection(binary, binary.sync());
+                }, keys, uri);
+    }
+
+    private static BinaryConnection binary(StatefulRedisConnection<String, byte[]> connection) {
+        return new BinaryConnection(connection, connection.sync());
+    }
+
+    public RedisClusterCommands<String, String> sync() {
+        return sync;
+    }
+
+    /** The shared connection's asynchronous commands, for a command whose answer nobody waits for. */
+    public RedisClusterAsyncCommands<String, String> async() {
+        return async;
     }
 
     /**
      * A new connection of its own, for blocking reads that must not stall the shared one. Values come as bytes, so
      * that the reader can tell text that is not UTF-8 from text that is.
      */
-    public StatefulRedisConnection<String, byte[]> newBinaryConnection() {
-        return client.connect(RedisCodec.of(StringCodec.UTF8, ByteArrayCodec.INSTANCE));
+    public BinaryConnection newBinaryConnection() {
+        return opener.binary();
     }
 
     public StreamKeys keys() {
@@ -68,9 +157,8 @@ public final class Redis implements AutoCloseable {
 
     /** Deletes every key of the namespace (tests and sandbox re-seeding). */
     public void deleteNamespaceKeys() {
-        RedisCommands<String, String> commands = sync();
-        for (String key : commands.keys(keys.pattern())) {
-            commands.del(key);
+        for (String key : sync.keys(keys.pattern())) {
+            sync.del(key);
         }
     }
 

@@ -91,10 +91,32 @@ public record RedriveConfig(String pgUrl, String pgUser, String pgPassword, Stri
             throw new ConfigurationException("REDRIVE_REDIS_URI is not a URI: " + UrlCredentials.mask(uri));
         }
         String scheme = Objects.toString(parsed.getScheme(), "");
-        if (!scheme.equals("redis") && !scheme.equals("rediss") || parsed.getHost() == null) {
-            throw new ConfigurationException("REDRIVE_REDIS_URI must look like redis://host:port (or rediss:// for TLS), got: "
-                    + UrlCredentials.mask(uri));
+        if (!scheme.equals("redis") && !scheme.equals("rediss") || !hasHosts(scheme, parsed)) {
+            throw new ConfigurationException("REDRIVE_REDIS_URI must look like redis://host:port (or rediss:// for TLS; "
+                    + "several cluster nodes as redis://host:port,host:port), got: " + UrlCredentials.mask(uri));
         }
+    }
+
+    /** One host, or the comma-separated seed nodes of a cluster, each a host with an optional port. */
+    private static boolean hasHosts(String scheme, URI parsed) {
+        if (parsed.getHost() != null) {
+            return true;
+        }
+        String authority = parsed.getRawAuthority();
+        if (authority == null) {
+            return false;
+        }
+        String hosts = authority.substring(authority.lastIndexOf('@') + 1);
+        for (String node : hosts.split(",", -1)) {
+            try {
+                if (node.isEmpty() || URI.create(scheme + "://" + node).getHost() == null) {
+                    return false;
+                }
+            } catch (IllegalArgumentException e) {
+                return false;
+            }
+        }
+        return true;
     }
 
     private static String requireText(String value, String name) {

@@ -7,7 +7,7 @@ import dev.redrive.store.Jdbc;
 import io.lettuce.core.Limit;
 import io.lettuce.core.Range;
 import io.lettuce.core.ScoredValue;
-import io.lettuce.core.api.sync.RedisCommands;
+import io.lettuce.core.cluster.api.sync.RedisClusterCommands;
 import io.lettuce.core.models.stream.PendingMessage;
 
 import java.time.Clock;
@@ -43,7 +43,7 @@ public final class QueueHealthReader {
 
     public QueueHealth read() {
         Instant now = clock.instant();
-        RedisCommands<String, String> commands = redis.sync();
+        RedisClusterCommands<String, String> commands = redis.sync();
         StreamKeys keys = redis.keys();
         String dispatch = keys.dispatch();
         boolean streamExists = commands.exists(dispatch) > 0;
@@ -66,13 +66,13 @@ public final class QueueHealthReader {
                 now.minus(Duration.ofMinutes(1)), now.minus(Duration.ofHours(1))).orElseThrow();
     }
 
-    private static boolean groupExists(RedisCommands<String, String> commands, String stream) {
+    private static boolean groupExists(RedisClusterCommands<String, String> commands, String stream) {
         return commands.xinfoGroups(stream).stream().map(QueueHealthReader::fields)
                 .anyMatch(group -> StreamKeys.WORKER_GROUP.equals(String.valueOf(group.get("name"))));
     }
 
     /** XINFO GROUPS "lag" (Redis 7+); null when the server cannot tell (e.g. after entries were deleted). */
-    private static Long groupLag(RedisCommands<String, String> commands, String stream) {
+    private static Long groupLag(RedisClusterCommands<String, String> commands, String stream) {
         for (Object raw : commands.xinfoGroups(stream)) {
             Map<String, Object> group = fields(raw);
             if (StreamKeys.WORKER_GROUP.equals(String.valueOf(group.get("name")))) {
@@ -83,7 +83,7 @@ public final class QueueHealthReader {
         return commands.xlen(stream);
     }
 
-    private static List<QueueHealth.PendingDelivery> pending(RedisCommands<String, String> commands, String stream) {
+    private static List<QueueHealth.PendingDelivery> pending(RedisClusterCommands<String, String> commands, String stream) {
         List<PendingMessage> messages = commands.xpending(stream, StreamKeys.WORKER_GROUP, Range.create("-", "+"),
                 Limit.from(PENDING_SAMPLE));
         return messages.stream()

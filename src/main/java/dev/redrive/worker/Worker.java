@@ -50,7 +50,7 @@ import java.util.concurrent.atomic.AtomicReference;
  * their class: retries go to {@code {ns}:retry} with exponential backoff, terminal failures and exhausted retries to
  * the DLQ with their evidence, unknown side effects are reconciled with the tool first. A DEPENDENCY_DOWN pauses its
  * tool for every worker of the namespace ({@code {ns}:tool-pauses}) until the failed call's retry is due; a tool's rate
- * budget ({@link Builder#toolBudget}) holds for all the namespace's workers together ({@code {ns}:tool-budget:{tool}}).
+ * budget ({@link Builder#toolBudget}) holds for all the namespace's workers together ({@code {ns}:tool-budget:<tool>}).
  */
 public final class Worker {
     /** How long a worker relies on what it last read of the other workers' tool pauses. */

@@ -30,6 +30,22 @@ class RedriveConfigTest {
     }
 
     @ParameterizedTest
+    @ValueSource(strings = {"redis://127.0.0.1:7001,127.0.0.1:7002,127.0.0.1:7003", "rediss://a.example:7001,b.example",
+            "redis://:s3cret@10.0.0.1:7001,10.0.0.2:7001"})
+    void theSeedNodesOfACluster_areAccepted(String uri) {
+        assertThat(RedriveConfig.fromEnvironment(Map.of("REDRIVE_REDIS_URI", uri)).redisUri()).isEqualTo(uri);
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"redis://127.0.0.1:7001,", "redis://127.0.0.1:7001,,127.0.0.1:7002", "redis://,"})
+    void aSeedListWithAnEmptyNode_isRefused(String uri) {
+        assertThatThrownBy(() -> RedriveConfig.fromEnvironment(Map.of("REDRIVE_REDIS_URI", uri)))
+                .isInstanceOf(ConfigurationException.class)
+                .hasMessage("REDRIVE_REDIS_URI must look like redis://host:port (or rediss:// for TLS; several cluster "
+                        + "nodes as redis://host:port,host:port), got: " + uri);
+    }
+
+    @ParameterizedTest
     @ValueSource(strings = {"public", "pg_catalog", "pg_toast", "pg_temp_1", "information_schema"})
     void aPostgresSystemOrSharedSchema_isRefusedAsNamespace(String namespace) {
         assertThatThrownBy(() -> RedriveConfig.defaults().withNamespace(namespace))

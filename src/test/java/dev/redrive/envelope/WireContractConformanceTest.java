@@ -2,6 +2,8 @@ package dev.redrive.envelope;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.redrive.broker.BinaryConnection;
+import dev.redrive.broker.StreamKeys;
 import dev.redrive.identity.OperationId;
 import dev.redrive.model.FailureClass;
 import dev.redrive.testing.TestNamespace;
@@ -12,7 +14,6 @@ import dev.redrive.worker.tool.ToolCall;
 import dev.redrive.worker.tool.TransientFailure;
 import io.lettuce.core.Range;
 import io.lettuce.core.StreamMessage;
-import io.lettuce.core.api.StatefulRedisConnection;
 import org.assertj.core.api.SoftAssertions;
 import org.assertj.core.groups.Tuple;
 import org.awaitility.core.ConditionTimeoutException;
@@ -114,6 +115,21 @@ class WireContractConformanceTest {
     }
 
     @Test
+    void everyNamespace_namesItsKeysAsTheVectorsSay() {
+        for (JsonNode vector : vectors.get("keys")) {
+            StreamKeys keys = new StreamKeys(vector.get("namespace").asText());
+            assertThat(List.of(keys.dispatch(), keys.retry(), keys.dlq(), keys.toolPauses(),
+                    keys.toolBudget(vector.get("tool_budget").get("tool").asText()), keys.marker(),
+                    keys.deliveries(vector.get("deliveries").get("entry_id").asText())))
+                    .as(vector.get("namespace").asText())
+                    .containsExactly(vector.get("dispatch").asText(), vector.get("retry").asText(),
+                            vector.get("dlq").asText(), vector.get("tool_pauses").asText(),
+                            vector.get("tool_budget").get("key").asText(), vector.get("marker").asText(),
+                            vector.get("deliveries").get("key").asText());
+        }
+    }
+
+    @Test
     void payloadPairs_areTheSameParametersExactlyWhenTheVectorsSay_andExactlyWhenPostgresqlFindsThemEqual() {
         JsonNode parameters = vectors.get("parameters");
         String toolName = parameters.get("tool").asText();
@@ -201,6 +217,12 @@ class WireContractConformanceTest {
             requireLine(softly, "idempotency key vector", code(vector.get("operation_id").asText()),
                     code(vector.get("idempotency_key").asText()));
         }
+        for (JsonNode vector : vectors.get("keys")) {
+            requireLine(softly, "key vector", code(vector.get("namespace").asText()), code(vector.get("dispatch").asText()),
+                    code(vector.get("retry").asText()), code(vector.get("dlq").asText()),
+                    code(vector.get("tool_pauses").asText()), code(vector.get("tool_budget").get("key").asText()),
+                    code(vector.get("marker").asText()), code(vector.get("deliveries").get("key").asText()));
+        }
         for (JsonNode pair : vectors.get("parameters").get("pairs")) {
             requireLine(softly, "payload pair", code(pair.get("a").asText()), code(pair.get("b").asText()),
                     pair.get("same").asBoolean() ? "| same |" : "| different |");
@@ -238,7 +260,7 @@ class WireContractConformanceTest {
     @Test
     void theDocumentsRedisCliExample_publishesExactlyTheBaseVector() {
         List<String> command = redisCliExample();
-        assertThat(command.subList(0, 4)).containsExactly("redis-cli", "XADD", "redrive:dispatch", "*");
+        assertThat(command.subList(0, 4)).containsExactly("redis-cli", "XADD", "{redrive}:dispatch", "*");
         assertThat(command.size() % 2).as("field value pairs").isZero();
         Map<String, String> fields = new LinkedHashMap<>();
         for (int i = 4; i < command.size(); i += 2) {
@@ -617,7 +639,7 @@ class WireContractConformanceTest {
 
     /** Adds an entry to the dispatch stream as another runtime would, byte for byte, in the map's order. */
     private static String xaddBytes(Map<String, byte[]> fields) {
-        try (StatefulRedisConnection<String, byte[]> connection = ns.redis().newBinaryConnection()) {
+        try (BinaryConnection connection = ns.redis().newBinaryConnection()) {
             return connection.sync().xadd(ns.redis().keys().dispatch(), fields);
         }
     }

@@ -5,7 +5,7 @@ import dev.redrive.testing.TestNamespace;
 import io.lettuce.core.Consumer;
 import io.lettuce.core.XReadArgs;
 import io.lettuce.core.XGroupCreateArgs;
-import io.lettuce.core.api.sync.RedisCommands;
+import io.lettuce.core.cluster.api.sync.RedisClusterCommands;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
@@ -28,7 +28,7 @@ class QueueHealthReaderTest {
     @Test
     @Order(2)
     void readsWhatRedisAndTheDlqHold() {
-        RedisCommands<String, String> redis = ns.redis().sync();
+        RedisClusterCommands<String, String> redis = ns.redis().sync();
         String dispatch = ns.redis().keys().dispatch();
         redis.xgroupCreate(XReadArgs.StreamOffset.from(dispatch, "0"), StreamKeys.WORKER_GROUP,
                 XGroupCreateArgs.Builder.mkstream());

@@ -1,5 +1,6 @@
 package dev.redrive.triage;
 
+import dev.redrive.broker.StreamKeys;
 import dev.redrive.identity.OperationId;
 import dev.redrive.model.FailureClass;
 import dev.redrive.model.SideEffectState;
@@ -130,7 +131,7 @@ public final class DeadLetterFixture {
                                 jsonb_build_object('operation_id', ?::text, 'payload', ?::text), ?, ?)
                         RETURNING id""",
                         "op:" + operationId + ":" + attempts, operationId, id.runId(), id.nodeId(), attempts, tool,
-                        schemaVersion, key, approvalId, traceId, correlationId, namespace + ":dispatch", errorClass,
+                        schemaVersion, key, approvalId, traceId, correlationId, new StreamKeys(namespace).dispatch(), errorClass,
                         message, fingerprint, sideEffect, operationId, operationId, payload, new Json(payload), enteredAt);
             });
             return new Created(operationId, entryId, key, attempts);

@@ -1,5 +1,6 @@
 package dev.redrive.worker;
 
+import dev.redrive.broker.BinaryConnection;
 import dev.redrive.broker.Redis;
 import dev.redrive.demo.tools.DemoToolServer;
 import dev.redrive.envelope.DispatchEnvelope;
@@ -13,7 +14,6 @@ import dev.redrive.worker.client.WorkerClient;
 import dev.redrive.worker.retry.BackoffRetryPolicy;
 import dev.redrive.worker.tool.HttpTool;
 import dev.redrive.worker.tool.Tool;
-import io.lettuce.core.api.StatefulRedisConnection;
 import org.awaitility.core.ConditionTimeoutException;
 
 import java.nio.charset.StandardCharsets;
@@ -109,7 +109,7 @@ final class WorkerTestKit implements AutoCloseable {
 
     /** Adds an entry to the dispatch stream as another runtime would, byte for byte; returns its entry id. */
     String xaddRaw(Map<String, byte[]> fields) {
-        try (StatefulRedisConnection<String, byte[]> connection = redis.newBinaryConnection()) {
+        try (BinaryConnection connection = redis.newBinaryConnection()) {
             return connection.sync().xadd(redis.keys().dispatch(), fields);
         }
     }

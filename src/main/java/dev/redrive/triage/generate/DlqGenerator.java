@@ -1,6 +1,7 @@
 package dev.redrive.triage.generate;
 
 import dev.redrive.RuntimeVersion;
+import dev.redrive.broker.StreamKeys;
 import dev.redrive.store.Database;
 import dev.redrive.store.Jdbc;
 
@@ -114,7 +115,7 @@ public final class DlqGenerator {
                                          decision_reason, version)
                 SELECT 'op:' || g.operation_id || ':' || g.attempts, g.operation_id, g.run_id, g.node_id, 0, g.attempts,
                        g.tool, '1', g.idempotency_key, g.trace_id, 'corr-' || g.run_id, ?,
-                       ? || ':dispatch', extract(epoch FROM g.entered_at)::bigint * 1000 || '-0', 1,
+                       ?, extract(epoch FROM g.entered_at)::bigint * 1000 || '-0', 1,
                        'worker-' || (g.i % 4 + 1), g.error_class, g.error_code, g.error_message, g.fingerprint,
                        g.side_effect,
                        -- The template has at most four attempts; finished_at of attempt a is 30 s per later attempt
@@ -202,7 +203,7 @@ public final class DlqGenerator {
             }
             jdbc.update(OPERATIONS, runtimeVersion);
             long written = jdbc.update(ATTEMPTS);
-            jdbc.update(ENTRIES_AND_AUDIT, runtimeVersion, database.schema(), runtimeVersion);
+            jdbc.update(ENTRIES_AND_AUDIT, runtimeVersion, new StreamKeys(database.schema()).dispatch(), runtimeVersion);
             bulk.restore();
             jdbc.update(SCHEMAS);
             return written;

@@ -77,7 +77,7 @@ final class DeliveryHistory {
      */
     void forget(List<String> entryIds) {
         if (!entryIds.isEmpty()) {
-            redis.connection().async().del(entryIds.stream().map(this::key).toArray(String[]::new))
+            redis.async().del(entryIds.stream().map(this::key).toArray(String[]::new))
                     .exceptionally(failure -> {
                         LOG.debug("could not drop delivery histories; they expire by themselves", failure);
                         return null;
@@ -86,6 +86,6 @@ final class DeliveryHistory {
     }
 
     private String key(String entryId) {
-        return redis.keys().namespace() + ":deliveries:" + entryId;
+        return redis.keys().deliveries(entryId);
     }
 }

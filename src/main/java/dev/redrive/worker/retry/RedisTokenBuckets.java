@@ -8,7 +8,7 @@ import java.time.Duration;
 import java.time.Instant;
 
 /**
- * Token buckets in Redis ({@code {ns}:tool-budget:{tool}}), shared by every worker of the namespace, so a tool's
+ * Token buckets in Redis ({@code {ns}:tool-budget:<tool>}), shared by every worker of the namespace, so a tool's
  * budget holds for the whole fleet rather than per worker. Refilled by the Redis server's clock, which every worker
  * shares, whatever their own clocks say.
  */

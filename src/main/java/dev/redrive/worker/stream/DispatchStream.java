@@ -12,7 +12,7 @@ import io.lettuce.core.XAutoClaimArgs;
 import io.lettuce.core.XClaimArgs;
 import io.lettuce.core.XGroupCreateArgs;
 import io.lettuce.core.XReadArgs;
-import io.lettuce.core.api.StatefulRedisConnection;
+import dev.redrive.broker.BinaryConnection;
 import io.lettuce.core.models.stream.ClaimedMessages;
 import io.lettuce.core.models.stream.PendingMessage;
 import io.lettuce.core.models.stream.PendingMessages;
@@ -40,7 +40,7 @@ public final class DispatchStream implements AutoCloseable {
     private final Redis redis;
     private final String stream;
     private final Consumer<String> consumer;
-    private final StatefulRedisConnection<String, byte[]> readConnection;
+    private final BinaryConnection readConnection;
     private String claimCursor = "0-0";
     private volatile boolean groupLost;
 

@@ -10,7 +10,7 @@ import dev.redrive.testing.TestNamespace;
 import io.lettuce.core.Consumer;
 import io.lettuce.core.XGroupCreateArgs;
 import io.lettuce.core.XReadArgs;
-import io.lettuce.core.api.sync.RedisCommands;
+import io.lettuce.core.cluster.api.sync.RedisClusterCommands;
 import javafx.scene.Scene;
 import javafx.scene.control.Label;
 import javafx.scene.layout.HBox;
@@ -42,7 +42,7 @@ class HealthPanelViewTest {
     @Start
     void start(Stage stage) {
         Theme.apply(false);
-        RedisCommands<String, String> redis = ns.redis().sync();
+        RedisClusterCommands<String, String> redis = ns.redis().sync();
         String dispatch = ns.redis().keys().dispatch();
         redis.del(dispatch, ns.redis().keys().retry());
         redis.xgroupCreate(XReadArgs.StreamOffset.from(dispatch, "0"), StreamKeys.WORKER_GROUP,
@@ -73,7 +73,7 @@ class HealthPanelViewTest {
 
     @Test
     void panelNumbersEqualWhatRedisAndTheDlqReport(FxRobot robot) {
-        RedisCommands<String, String> redis = ns.redis().sync();
+        RedisClusterCommands<String, String> redis = ns.redis().sync();
         String dispatch = ns.redis().keys().dispatch();
 
         robot.interact(model::refresh);

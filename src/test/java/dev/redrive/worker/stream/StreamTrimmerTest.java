@@ -7,7 +7,7 @@ import io.lettuce.core.Range;
 import io.lettuce.core.StreamMessage;
 import io.lettuce.core.XGroupCreateArgs;
 import io.lettuce.core.XReadArgs;
-import io.lettuce.core.api.sync.RedisCommands;
+import io.lettuce.core.cluster.api.sync.RedisClusterCommands;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -22,7 +22,7 @@ class StreamTrimmerTest {
     @RegisterExtension
     static final TestNamespace ns = new TestNamespace();
 
-    private final RedisCommands<String, String> redis = ns.redis().sync();
+    private final RedisClusterCommands<String, String> redis = ns.redis().sync();
     private final StreamTrimmer trimmer = new StreamTrimmer(ns.redis());
 
     @Test
