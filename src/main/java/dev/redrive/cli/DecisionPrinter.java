@@ -15,7 +15,7 @@ final class DecisionPrinter {
     }
 
     static void print(PrintWriter out, DecisionResult result, boolean everyCheck) {
-        out.printf("%s: %s %s%n", result.operationId(), result.outcome(), result.message());
+        out.printf("%s: %s %s%n", result.subject(), result.outcome(), result.message());
         if (result.preconditions() != null) {
             for (PreconditionResult check : result.preconditions().results()) {
                 if (everyCheck || !check.passed()) {

@@ -5,19 +5,19 @@ import dev.redrive.triage.precondition.DecisionTarget;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
-import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 import java.util.concurrent.Callable;
 
 @Command(name = "discard", mixinStandardHelpOptions = true,
-        description = "Give a dead-lettered operation up, with a reason; it never runs again.")
+        description = "Give a dead-lettered operation up, with a reason; it never runs again. With --entry, a DLQ entry: "
+                + "one without an operation (a malformed dispatch) is discarded alone.")
 final class DiscardCommand implements Callable<Integer> {
     @Mixin
     ConnectionOptions connection;
 
-    @Parameters(paramLabel = "OP", description = "operation id")
-    String operationId;
+    @Mixin
+    OperationOrEntry subject;
 
     @Mixin
     SingleDecisionOptions decision;
@@ -27,9 +27,9 @@ final class DiscardCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
+        DecisionTarget target = subject.target();
         try (TriageSession session = new TriageSession(connection)) {
-            DecisionResult decided = session.decisions().discard(DecisionTarget.operation(operationId),
-                    decision.operator(), decision.reason);
+            DecisionResult decided = session.decisions().discard(target, decision.operator(), decision.reason);
             return decision.report(spec.commandLine().getOut(), decided);
         }
     }

@@ -7,34 +7,43 @@ import dev.redrive.triage.decision.RedriveVerifier;
 import dev.redrive.triage.detail.AttemptRecord;
 import dev.redrive.triage.detail.AuditEntry;
 import dev.redrive.triage.detail.DlqEntryRecord;
+import dev.redrive.triage.detail.EntryDetails;
+import dev.redrive.triage.detail.EntryDetailsLoader;
 import dev.redrive.triage.detail.OperationDetails;
 import dev.redrive.triage.detail.OperationDetailsLoader;
 import dev.redrive.triage.detail.OperationRecord;
 import dev.redrive.triage.detail.ReconciliationRecord;
 import dev.redrive.triage.detail.RedriveCommandRecord;
 import dev.redrive.triage.json.TriageJson;
+import dev.redrive.triage.precondition.DecisionTarget;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 import java.io.PrintWriter;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
 import java.util.concurrent.Callable;
+import java.util.stream.Collectors;
 
 @Command(name = "op", mixinStandardHelpOptions = true, description = "Look at one operation.",
         subcommands = {OpCommand.Show.class})
 final class OpCommand {
 
     @Command(name = "show", mixinStandardHelpOptions = true,
-            description = "One operation with its attempts, DLQ entries, reconciliations, redrive commands and audit trail.")
+            description = "One operation with its attempts, DLQ entries, reconciliations, redrive commands and audit trail; "
+                    + "with --entry, one DLQ entry (code, error, raw message, when it was received, its decision) and "
+                    + "its operation if it has one.")
     static final class Show implements Callable<Integer> {
         @Mixin
         ConnectionOptions connection;
 
-        @Parameters(paramLabel = "OP", description = "operation id (run_id:node_id:logical_attempt)")
-        String operationId;
+        @Mixin
+        OperationOrEntry subject;
 
         @Option(names = "--json", description = "print JSON")
         boolean json;
@@ -48,18 +57,81 @@ final class OpCommand {
 
         @Override
         public Integer call() {
+            DecisionTarget target = subject.target();
+            Redactor redactor = Redactor.parse(redact);
+            PrintWriter out = spec.commandLine().getOut();
             try (TriageSession session = new TriageSession(connection)) {
-                OperationDetails details = Redactor.parse(redact).redact(new OperationDetailsLoader(session.database()).require(operationId));
-                RedriveVerification verification = new RedriveVerifier(session.database()).latest(operationId).orElse(null);
-                PrintWriter out = spec.commandLine().getOut();
-                if (json) {
-                    out.println(TriageJson.write(json(details, verification)));
+                if (target.entryOnly()) {
+                    showEntry(out, redactor.redact(new EntryDetailsLoader(session.database()).require(target.dlqEntryId())),
+                            new RedriveVerifier(session.database()));
                 } else {
-                    text(out, details, verification);
+                    OperationDetails details = redactor.redact(new OperationDetailsLoader(session.database())
+                            .require(target.operationId()));
+                    showOperation(out, details, new RedriveVerifier(session.database()));
                 }
                 out.flush();
                 return 0;
             }
+        }
+
+        private void showOperation(PrintWriter out, OperationDetails details, RedriveVerifier verifier) {
+            RedriveVerification verification = verifier.latest(details.operationId()).orElse(null);
+            if (json) {
+                out.println(TriageJson.write(json(details, verification)));
+            } else {
+                text(out, details, verification);
+            }
+        }
+
+        private void showEntry(PrintWriter out, EntryDetails details, RedriveVerifier verifier) {
+            RedriveVerification verification = details.ofOperation()
+                    .flatMap(operation -> verifier.latest(operation.operationId())).orElse(null);
+            if (json) {
+                out.println(TriageJson.write(json(details, verification)));
+                return;
+            }
+            text(out, details);
+            if (details.operation() != null) {
+                out.println();
+                text(out, details.operation(), verification);
+            }
+        }
+
+        /** The entry's fields at the top level, its audit trail and its operation (as {@code op show OP}) beside them. */
+        private static ObjectNode json(EntryDetails details, RedriveVerification verification) {
+            ObjectNode root = TriageJson.mapper().valueToTree(details.entry());
+            root.set("audit", TriageJson.mapper().valueToTree(details.audit()));
+            root.set("operation", details.operation() == null ? null : json(details.operation(), verification));
+            return root;
+        }
+
+        private static void text(PrintWriter out, EntryDetails details) {
+            DlqEntryRecord entry = details.entry();
+            out.printf("dlq entry   %d (version %d)%n", entry.id(), entry.version());
+            out.printf("error       %s %s: %s%n", entry.errorClass(), Objects.toString(entry.errorCode(), ""), entry.errorMessage());
+            out.printf("received    %s on %s entry %s, delivery %s, consumer %s%n", entry.enteredAt(), entry.stream(),
+                    entry.entryId(), entry.deliveryCount(), entry.consumer());
+            out.printf("decision    %s%s%n", entry.decisionState(), entry.decidedBy() == null ? ""
+                    : " by " + entry.decidedBy() + " at " + entry.decidedAt() + ": " + entry.decisionReason());
+            out.printf("fingerprint %s, side effect %s%n", entry.errorFingerprint(), entry.sideEffect());
+            out.printf("operation   %s%n", entry.ofOperation() ? entry.operationId() + " (below)"
+                    : "none: the message was dead-lettered as itself" + named(entry));
+            out.printf("raw message %s%n", TriageJson.compact(entry.rawMessage()));
+            audit(out, details.audit());
+        }
+
+        /** What a message without an operation said about itself, as sent: the way to find its publisher. */
+        private static String named(DlqEntryRecord entry) {
+            Map<String, String> said = new LinkedHashMap<>();
+            said.put("operation_id", entry.operationId());
+            said.put("run_id", entry.runId());
+            said.put("node_id", entry.nodeId());
+            said.put("tool", entry.tool());
+            said.put("trace_id", entry.traceId());
+            said.put("correlation_id", entry.correlationId());
+            said.values().removeIf(value -> value == null || value.isEmpty());
+            return said.isEmpty() ? "" : "; it names " + said.entrySet().stream()
+                    .map(field -> field.getKey() + " " + field.getValue()).collect(Collectors.joining(", "));
         }
 
         /** The operation's fields at the top level, with everything about it beside them. */
@@ -115,8 +187,12 @@ final class OpCommand {
             if (verification != null) {
                 out.printf("verification %s: %s%n", verification.verdict(), verification.explanation());
             }
+            audit(out, details.audit());
+        }
+
+        private static void audit(PrintWriter out, List<AuditEntry> audit) {
             out.println("audit:");
-            for (AuditEntry entry : details.audit()) {
+            for (AuditEntry entry : audit) {
                 out.printf("  %s %-8s %-12s %s%n", entry.at(), entry.actor(), entry.action(), entry.reason() == null ? "" : entry.reason());
             }
         }

@@ -8,6 +8,7 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
@@ -18,7 +19,7 @@ import java.util.List;
 import java.util.concurrent.Callable;
 
 @Command(name = "report", mixinStandardHelpOptions = true,
-        description = "Write an incident report for operations or a fingerprint group: identity, message metadata, "
+        description = "Write an incident report for operations, a fingerprint group or one DLQ entry: identity, message metadata, "
                 + "attempt timeline, errors, trace ids, versions, side effect and reconciliation, every precondition, "
                 + "every decision. Payload secrets are masked.")
 final class ReportCommand implements Callable<Integer> {
@@ -30,6 +31,10 @@ final class ReportCommand implements Callable<Integer> {
 
     @Option(names = "--group", paramLabel = "FP", description = "every operation of this error fingerprint group")
     String group;
+
+    @Option(names = "--entry", paramLabel = "ID",
+            description = "one DLQ entry: its operation's report, or the entry alone when it has no operation (a malformed dispatch)")
+    Long entry;
 
     @Option(names = "--format", required = true, paramLabel = "FORMAT", description = "html, pdf, md or json")
     String format;
@@ -47,20 +52,28 @@ final class ReportCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         ReportFormat reportFormat = ReportFormat.parse(format);
-        if (operationIds.isEmpty() == (group == null)) {
-            throw new IllegalArgumentException("name the operations to report on, or one group with --group FP (not both)");
+        long named = (operationIds.isEmpty() ? 0 : 1) + (group == null ? 0 : 1) + (entry == null ? 0 : 1);
+        if (named != 1) {
+            throw new ParameterException(spec.commandLine(),
+                    "expected operation ids (OP...), --group FP or --entry ID, exactly one of them");
         }
         try (TriageSession session = new TriageSession(connection)) {
             ReportService reports = new ReportService(session.database(), session.clock(), Redactor.parse(redact));
             IncidentReport report = group != null ? reports.group(group)
+                    : entry != null ? reports.entry(entry)
                     : operationIds.size() == 1 ? reports.operation(operationIds.get(0)) : reports.selection(operationIds);
             reports.write(report, reportFormat, out);
-            spec.commandLine().getOut().printf("%s report on %d operation(s) written to %s%n", reportFormat.extension(),
-                    report.operations().size(), out.toAbsolutePath());
+            spec.commandLine().getOut().printf("%s report on %s written to %s%n", reportFormat.extension(),
+                    subjects(report), out.toAbsolutePath());
             spec.commandLine().getOut().flush();
             return 0;
         } catch (UncheckedIOException e) {
             throw new IllegalArgumentException(e.getMessage(), e);
         }
+    }
+
+    private static String subjects(IncidentReport report) {
+        return report.entries().isEmpty() ? report.operations().size() + " operation(s)"
+                : report.entries().size() + " DLQ entry without an operation";
     }
 }

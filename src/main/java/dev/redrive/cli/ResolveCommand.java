@@ -8,26 +8,27 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 import java.io.IOException;
 import java.util.concurrent.Callable;
 
 @Command(name = "resolve", mixinStandardHelpOptions = true,
-        description = "Mark a dead-lettered operation succeeded with the reconciled result; it never runs again.")
+        description = "Mark a dead-lettered operation succeeded with the reconciled result; it never runs again. With "
+                + "--entry, a DLQ entry: one without an operation (a malformed dispatch) is marked RESOLVED alone.")
 final class ResolveCommand implements Callable<Integer> {
     @Mixin
     ConnectionOptions connection;
 
-    @Parameters(paramLabel = "OP", description = "operation id")
-    String operationId;
+    @Mixin
+    OperationOrEntry subject;
 
     @Mixin
     SingleDecisionOptions decision;
 
     @Option(names = "--result", paramLabel = "JSON",
-            description = "the operation's result (default: the result of its latest APPLIED reconciliation)")
+            description = "the operation's result (default: the result of its latest APPLIED reconciliation); for an entry "
+                    + "without an operation it is optional and only kept in the audit log")
     String result;
 
     @Spec
@@ -35,10 +36,10 @@ final class ResolveCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
+        DecisionTarget target = subject.target();
         JsonNode parsed = result == null ? null : parseResult(result);
         try (TriageSession session = new TriageSession(connection)) {
-            DecisionResult decided = session.decisions().resolve(DecisionTarget.operation(operationId), parsed,
-                    decision.operator(), decision.reason);
+            DecisionResult decided = session.decisions().resolve(target, parsed, decision.operator(), decision.reason);
             return decision.report(spec.commandLine().getOut(), decided);
         }
     }

@@ -6,10 +6,12 @@ import java.time.Instant;
 import java.util.List;
 
 /**
- * What an incident report says, whatever its format: the operations with their evidence, checks and decisions.
+ * What an incident report says, whatever its format: the operations with their evidence, checks and decisions, and
+ * DLQ entries that have no operation.
  *
- * @param scope          "operation", "selection" or "group"
+ * @param scope          "operation", "selection", "group" or "entry"
  * @param group          the fingerprint group's statistics for a group report, else null
+ * @param entries        DLQ entries without an operation (messages dead-lettered as themselves)
  * @param omitted        operations of the group left out of the report to keep it readable
  * @param redactedFields the payload field names masked throughout
  */
@@ -21,11 +23,13 @@ public record IncidentReport(
         String runtimeVersion,
         FingerprintGroup group,
         List<OperationReport> operations,
+        List<EntryReport> entries,
         long omitted,
         List<String> redactedFields) {
 
     public IncidentReport {
         operations = List.copyOf(operations);
+        entries = List.copyOf(entries);
         redactedFields = List.copyOf(redactedFields);
     }
 }

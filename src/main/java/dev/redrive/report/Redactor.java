@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.node.TextNode;
 import dev.redrive.triage.detail.AttemptRecord;
 import dev.redrive.triage.detail.AuditEntry;
 import dev.redrive.triage.detail.DlqEntryRecord;
+import dev.redrive.triage.detail.EntryDetails;
 import dev.redrive.triage.detail.OperationDetails;
 import dev.redrive.triage.detail.OperationRecord;
 import dev.redrive.triage.detail.ReconciliationRecord;
@@ -107,13 +108,7 @@ public final class Redactor {
                 a.deliveryId(), a.deliveryCount(), a.consumer(), a.fencingToken(), a.redriveCommandId(), a.startedAt(),
                 a.finishedAt(), a.outcome(), a.errorClass(), a.errorCode(), redactText(a.errorMessage()), a.retryAfterMs(),
                 a.nextEligibleAt(), a.sideEffect())).toList();
-        List<DlqEntryRecord> entries = details.dlqEntries().stream().map(e -> new DlqEntryRecord(e.id(), e.dedupKey(),
-                e.operationId(), e.runId(), e.nodeId(), e.logicalAttempt(), e.attempt(), e.tool(), e.toolSchemaVersion(),
-                e.idempotencyKey(), e.approvalId(), e.traceId(), e.correlationId(), e.runtimeVersion(), e.stream(),
-                e.entryId(), e.deliveryCount(), e.consumer(), e.errorClass(), e.errorCode(), redactText(e.errorMessage()),
-                e.errorFingerprint(), e.sideEffect(), redact(e.attemptHistory()), redact(e.rawMessage()),
-                redact(e.payload()), e.enteredAt(), e.decisionState(), e.decidedBy(), e.decidedAt(),
-                redactText(e.decisionReason()), e.version())).toList();
+        List<DlqEntryRecord> entries = details.dlqEntries().stream().map(this::redact).toList();
         List<ReconciliationRecord> reconciliations = details.reconciliations().stream().map(r -> new ReconciliationRecord(
                 r.id(), r.outcome(), r.source(), redactText(r.evidence()), redact(r.result()), r.recordedBy(),
                 r.recordedAt())).toList();
@@ -121,10 +116,30 @@ public final class Redactor {
                 c.commandId(), c.operationId(), c.dlqEntryId(), c.operator(), redactText(c.reason()), c.issuedAt(),
                 c.fromAttempt(), c.toAttempt(), c.targetSchemaVersion(), redact(c.preconditions()), c.status(),
                 c.executedAt(), c.completedAt())).toList();
-        List<AuditEntry> audit = details.audit().stream().map(a -> new AuditEntry(a.id(), a.at(), a.actor(), a.action(),
-                a.operationId(), a.dlqEntryId(), a.commandId(), redactText(a.reason()), redact(a.details()))).toList();
+        List<AuditEntry> audit = details.audit().stream().map(this::redact).toList();
         return new OperationDetails(operation, details.run(), attempts, entries, reconciliations, commands, audit,
                 details.currentToolSchemaVersion(), details.approval());
+    }
+
+    /** A DLQ entry with its audit trail and its operation (if any), redacted as {@link #redact(OperationDetails)}. */
+    public EntryDetails redact(EntryDetails details) {
+        return new EntryDetails(redact(details.entry()), details.audit().stream().map(this::redact).toList(),
+                details.operation() == null ? null : redact(details.operation()));
+    }
+
+    /** A DLQ entry with its raw message, payload and attempt history redacted, its error and reason masked. */
+    public DlqEntryRecord redact(DlqEntryRecord e) {
+        return new DlqEntryRecord(e.id(), e.dedupKey(), e.operationId(), e.runId(), e.nodeId(), e.logicalAttempt(),
+                e.attempt(), e.tool(), e.toolSchemaVersion(), e.idempotencyKey(), e.approvalId(), e.traceId(),
+                e.correlationId(), e.runtimeVersion(), e.stream(), e.entryId(), e.deliveryCount(), e.consumer(),
+                e.errorClass(), e.errorCode(), redactText(e.errorMessage()), e.errorFingerprint(), e.sideEffect(),
+                redact(e.attemptHistory()), redact(e.rawMessage()), redact(e.payload()), e.enteredAt(),
+                e.decisionState(), e.decidedBy(), e.decidedAt(), redactText(e.decisionReason()), e.version());
+    }
+
+    private AuditEntry redact(AuditEntry a) {
+        return new AuditEntry(a.id(), a.at(), a.actor(), a.action(), a.operationId(), a.dlqEntryId(), a.commandId(),
+                redactText(a.reason()), redact(a.details()));
     }
 
     /** Precondition results with their explanations and the facts they looked at (evidence, reasons) redacted. */

@@ -43,6 +43,9 @@ final class ReportLayout {
         summary.add(kv("namespace", report.namespace()));
         summary.add(kv("redrive version", report.runtimeVersion()));
         summary.add(kv("operations", report.operations().size() + (report.omitted() > 0 ? " (" + report.omitted() + " more left out)" : "")));
+        if (!report.entries().isEmpty()) {
+            summary.add(kv("DLQ entries without an operation", report.entries().size()));
+        }
         summary.add(kv("redacted payload fields", String.join(", ", report.redactedFields())));
         List<Section> sections = new ArrayList<>();
         if (report.group() != null) {
@@ -50,6 +53,9 @@ final class ReportLayout {
         }
         for (OperationReport operation : report.operations()) {
             sections.addAll(operation(operation));
+        }
+        for (EntryReport entry : report.entries()) {
+            sections.addAll(entryWithoutOperation(entry));
         }
         return new ReportDocument(report.title(), summary, sections);
     }
@@ -89,21 +95,8 @@ final class ReportLayout {
                 kv("tool schema current", details.currentToolSchemaVersion()),
                 kv("runtime version", entry == null ? operation.runtimeVersion() : entry.runtimeVersion()))))));
         if (entry != null) {
-            sections.add(new Section("Message metadata", 2, List.of(new Facts(List.of(
-                    kv("DLQ entry", entry.id() + " (version " + entry.version() + ")"),
-                    kv("stream", entry.stream()),
-                    kv("stream entry id", entry.entryId()),
-                    kv("delivery count", entry.deliveryCount()),
-                    kv("consumer", entry.consumer()),
-                    kv("dispatched at", operation.dispatchedAt()),
-                    kv("entered DLQ at", entry.enteredAt()),
-                    kv("decision", entry.decisionState() + (entry.decidedBy() == null ? ""
-                            : " by " + entry.decidedBy() + " at " + entry.decidedAt() + ": " + entry.decisionReason())))))));
-            sections.add(new Section("Normalized error", 2, List.of(new Facts(List.of(
-                    kv("error class", entry.errorClass()),
-                    kv("error code", entry.errorCode()),
-                    kv("error message", entry.errorMessage()),
-                    kv("fingerprint", entry.errorFingerprint()))))));
+            sections.add(messageMetadata(entry, kv("dispatched at", operation.dispatchedAt())));
+            sections.add(normalizedError(entry));
         }
         sections.add(new Section("Attempt timeline", 2, attempts(details)));
         sections.add(new Section("Side effect and reconciliation", 2, sideEffect(details)));
@@ -113,6 +106,63 @@ final class ReportLayout {
         sections.add(new Section("Decisions and audit trail", 2, List.of(audit(details.audit()))));
         sections.add(new Section("Payload (redacted)", 2, List.of(new Code(pretty(operation.payload())))));
         return sections;
+    }
+
+    /**
+     * A message dead-lettered as itself: what it said, its error and decision. Nothing about an operation applies, so
+     * the sections an operation has (attempts, reconciliation, redrive) are one line each or left out.
+     */
+    private static List<Section> entryWithoutOperation(EntryReport report) {
+        DlqEntryRecord entry = report.details().entry();
+        List<Section> sections = new ArrayList<>();
+        sections.add(new Section("DLQ entry " + entry.id() + " (no operation)", 1, List.of(
+                new Paragraph("The worker could not take this message as a dispatch and dead-lettered it as itself: "
+                        + "no operation was recorded and nothing ran."),
+                new Facts(List.of(
+                        kv("operation id as sent", entry.operationId()),
+                        kv("run as sent", entry.runId()),
+                        kv("node as sent", entry.nodeId()),
+                        kv("tool as sent", entry.tool()),
+                        kv("trace id as sent", entry.traceId()),
+                        kv("correlation id as sent", entry.correlationId()),
+                        kv("worker runtime version", entry.runtimeVersion()),
+                        kv("side effect", entry.sideEffect() + " (nothing ran)"))))));
+        sections.add(messageMetadata(entry, null));
+        sections.add(normalizedError(entry));
+        sections.add(new Section("Attempt timeline", 2, List.of(new Paragraph(
+                "No attempts: the message was dead-lettered when it was read, before any operation existed."))));
+        sections.add(new Section("Decision check (checked " + report.entryCheck().checkedAt() + ")", 2, List.of(
+                preconditions(report.entryCheck().results()),
+                new Paragraph("Redrive preconditions do not apply: there is no operation to run again; the entry can "
+                        + "be discarded or resolved."))));
+        sections.add(new Section("Decisions and audit trail", 2, List.of(audit(report.details().audit()))));
+        sections.add(new Section("Raw message (redacted)", 2, List.of(new Code(pretty(entry.rawMessage())))));
+        return sections;
+    }
+
+    /** Where the entry came from and its decision; {@code dispatched} is the operation's dispatch time, if it has one. */
+    private static Section messageMetadata(DlqEntryRecord entry, KeyValue dispatched) {
+        List<KeyValue> facts = new ArrayList<>(List.of(
+                kv("DLQ entry", entry.id() + " (version " + entry.version() + ")"),
+                kv("stream", entry.stream()),
+                kv("stream entry id", entry.entryId()),
+                kv("delivery count", entry.deliveryCount()),
+                kv("consumer", entry.consumer())));
+        if (dispatched != null) {
+            facts.add(dispatched);
+        }
+        facts.add(kv("entered DLQ at", entry.enteredAt()));
+        facts.add(kv("decision", entry.decisionState() + (entry.decidedBy() == null ? ""
+                : " by " + entry.decidedBy() + " at " + entry.decidedAt() + ": " + entry.decisionReason())));
+        return new Section("Message metadata", 2, List.of(new Facts(facts)));
+    }
+
+    private static Section normalizedError(DlqEntryRecord entry) {
+        return new Section("Normalized error", 2, List.of(new Facts(List.of(
+                kv("error class", entry.errorClass()),
+                kv("error code", entry.errorCode()),
+                kv("error message", entry.errorMessage()),
+                kv("fingerprint", entry.errorFingerprint())))));
     }
 
     private static String approval(OperationDetails details) {

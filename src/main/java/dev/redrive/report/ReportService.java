@@ -3,6 +3,8 @@ package dev.redrive.report;
 import dev.redrive.RuntimeVersion;
 import dev.redrive.store.Database;
 import dev.redrive.triage.decision.RedriveVerifier;
+import dev.redrive.triage.detail.EntryDetails;
+import dev.redrive.triage.detail.EntryDetailsLoader;
 import dev.redrive.triage.detail.OperationDetails;
 import dev.redrive.triage.detail.OperationDetailsLoader;
 import dev.redrive.triage.json.TriageJson;
@@ -27,7 +29,7 @@ import java.util.List;
 import java.util.Set;
 
 /**
- * Builds incident reports (one operation, a selection, a fingerprint group) and writes them as HTML, PDF, Markdown or
+ * Builds incident reports (one operation, a selection, a fingerprint group, one DLQ entry) and writes them as HTML, PDF, Markdown or
  * JSON. Payload fields on the redaction list, and secrets in error messages and other free text, are masked before
  * anything is rendered.
  */
@@ -37,6 +39,7 @@ public final class ReportService {
 
     private final Database database;
     private final OperationDetailsLoader loader;
+    private final EntryDetailsLoader entries;
     private final PreconditionEngine engine;
     private final RedriveVerifier verifier;
     private final DlqQueries queries;
@@ -46,6 +49,7 @@ public final class ReportService {
     public ReportService(Database database, Clock clock, Redactor redactor) {
         this.database = database;
         this.loader = new OperationDetailsLoader(database);
+        this.entries = new EntryDetailsLoader(database);
         this.engine = new PreconditionEngine(database, clock);
         this.verifier = new RedriveVerifier(database);
         this.queries = new JdbcDlqQueries(database);
@@ -67,6 +71,22 @@ public final class ReportService {
         }
         List<String> distinct = List.copyOf(new LinkedHashSet<>(operationIds));
         return report("Incident report: " + distinct.size() + " operation(s)", "selection", null, distinct, 0);
+    }
+
+    /**
+     * One DLQ entry: its operation's report when it was entered for one, else the entry alone with its raw message,
+     * error, decision and audit trail.
+     */
+    public IncidentReport entry(long entryId) {
+        EntryDetails details = entries.require(entryId);
+        if (details.operation() != null) {
+            return report("Incident report: DLQ entry " + entryId + " of " + details.operation().operationId(), "entry",
+                    null, List.of(details.operation().operationId()), 0);
+        }
+        EntryReport entry = new EntryReport(redactor.redact(details),
+                redactor.redact(engine.checkEntryOnly(DecisionTarget.entry(entryId))));
+        return new IncidentReport("Incident report: DLQ entry " + entryId, "entry", clock.instant(), database.schema(),
+                RuntimeVersion.current(), null, List.of(), List.of(entry), 0, redactor.fields());
     }
 
     public IncidentReport group(String fingerprint) {
@@ -116,6 +136,6 @@ public final class ReportService {
                     verifier.latest(operationId).orElse(null)));
         }
         return new IncidentReport(title, scope, clock.instant(), database.schema(), RuntimeVersion.current(), group,
-                operations, omitted, redactor.fields());
+                operations, List.of(), omitted, redactor.fields());
     }
 }

@@ -8,6 +8,7 @@ import java.util.UUID;
 /**
  * What became of one decision.
  *
+ * @param operationId   null for a DLQ entry without an operation (a message dead-lettered as itself)
  * @param message       one line for an operator: what happened, or why not (e.g. "already decided by bob at T")
  * @param preconditions the checks the decision was taken on (the in-transaction re-check when it got that far)
  * @param commandId     the redrive command, for a recorded redrive
@@ -27,5 +28,10 @@ public record DecisionResult(
 
     public boolean recorded() {
         return outcome.recorded();
+    }
+
+    /** What was decided, for a line: the operation id, or "entry N" for a DLQ entry without an operation. */
+    public String subject() {
+        return operationId != null ? operationId : "entry " + dlqEntryId;
     }
 }

@@ -24,6 +24,7 @@ import java.util.UUID;
 final class DecisionStore {
     private static final String LOCK_OPERATION = "SELECT operation_id FROM operations WHERE operation_id = ? FOR UPDATE";
     private static final String LOCK_ENTRIES = "SELECT id FROM dlq_entries WHERE operation_id = ? ORDER BY id FOR UPDATE";
+    private static final String LOCK_ENTRY = "SELECT id FROM dlq_entries WHERE id = ? FOR UPDATE";
 
     private static final String INSERT_COMMAND = """
             INSERT INTO redrive_commands (command_id, operation_id, dlq_entry_id, operator, reason, issued_at,
@@ -79,6 +80,11 @@ final class DecisionStore {
     void lock(String operationId) {
         jdbc.query(LOCK_OPERATION, row -> row.getString(1), operationId);
         jdbc.query(LOCK_ENTRIES, row -> row.getLong(1), operationId);
+    }
+
+    /** Locks one DLQ entry without an operation until the transaction ends. */
+    void lockEntry(long entryId) {
+        jdbc.query(LOCK_ENTRY, row -> row.getLong(1), entryId);
     }
 
     void insertCommand(UUID commandId, String operationId, long entryId, String operator, String reason, Instant at,

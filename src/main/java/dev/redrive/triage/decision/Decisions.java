@@ -34,7 +34,8 @@ import java.util.stream.Collectors;
 
 /**
  * The operator's decisions on dead-lettered operations. Each one is checked, then checked again inside the one
- * transaction that records it (with the operation and its entries locked), and lands in the audit log in that same
+ * transaction that records it (with the operation and its entries locked, or the entry alone for a message
+ * dead-lettered as itself), and lands in the audit log in that same
  * transaction. Of two operators deciding the same entry at once exactly one wins; the other is told who decided it and
  * when. A redrive's dispatch is published only after its transaction committed.
  */
@@ -72,8 +73,9 @@ public final class Decisions {
     }
 
     /** Whether a resolve would be taken now, without writing anything. */
-    public DecisionResult checkResolve(DecisionTarget target, JsonNode result) {
-        if (result == null && appliedResult(target.operationId()) == null) {
+    public DecisionResult checkResolve(DecisionTarget named, JsonNode result) {
+        DecisionTarget target = engine.resolve(named);
+        if (needsResult(target, result)) {
             return noResultToResolveWith(target);
         }
         return entryCheck(DecisionKind.RESOLVE, target);
@@ -81,7 +83,7 @@ public final class Decisions {
 
     /** Whether a discard would be taken now, without writing anything. */
     public DecisionResult checkDiscard(DecisionTarget target) {
-        return entryCheck(DecisionKind.DISCARD, target);
+        return entryCheck(DecisionKind.DISCARD, engine.resolve(target));
     }
 
     private DecisionResult entryCheck(DecisionKind kind, DecisionTarget target) {
@@ -95,7 +97,7 @@ public final class Decisions {
 
     private DecisionResult noResultToResolveWith(DecisionTarget target) {
         PreconditionReport report = engine.checkEntryOnly(target);
-        return new DecisionResult(DecisionKind.RESOLVE, DecisionOutcome.BLOCKED, target.operationId(), report.dlqEntryId(),
+        return new DecisionResult(DecisionKind.RESOLVE, DecisionOutcome.BLOCKED, report.operationId(), report.dlqEntryId(),
                 "resolving needs the reconciled result: record an APPLIED reconciliation with its result, or give the result",
                 report, null, null, null, null);
     }
@@ -125,21 +127,32 @@ public final class Decisions {
         return publish(issued, operator, reason);
     }
 
-    /** Marks the operation succeeded with the reconciled result (the given one, else the latest APPLIED look-up's). */
-    public DecisionResult resolve(DecisionTarget target, JsonNode result, String operator, String reason) {
+    /**
+     * Marks the operation succeeded with the reconciled result (the given one, else the latest APPLIED look-up's). A
+     * DLQ entry without an operation is marked RESOLVED alone (nothing ran, so no result is needed; a given one is kept
+     * in the audit log).
+     */
+    public DecisionResult resolve(DecisionTarget named, JsonNode result, String operator, String reason) {
         requireWho(operator, reason);
-        JsonNode resolved = result != null ? result : appliedResult(target.operationId());
-        if (resolved == null) {
+        DecisionTarget target = engine.resolve(named);
+        if (needsResult(target, result)) {
             return noResultToResolveWith(target);
         }
-        return decideEntry(DecisionKind.RESOLVE, target, operator, reason, Map.of("result", resolved),
+        JsonNode resolved = result != null ? result : appliedResult(target.operationId());
+        return decideEntry(DecisionKind.RESOLVE, target, operator, reason,
+                resolved == null ? Map.of() : Map.of("result", resolved),
                 (operation, at) -> store.moveToSucceeded(operation, resolved, at));
     }
 
-    /** Gives the operation up: DISCARDED, never run again. */
-    public DecisionResult discard(DecisionTarget target, String operator, String reason) {
+    /** Gives the operation up: DISCARDED, never run again. A DLQ entry without an operation is discarded alone. */
+    public DecisionResult discard(DecisionTarget named, String operator, String reason) {
         requireWho(operator, reason);
-        return decideEntry(DecisionKind.DISCARD, target, operator, reason, Map.of(), store::moveToDiscarded);
+        return decideEntry(DecisionKind.DISCARD, engine.resolve(named), operator, reason, Map.of(), store::moveToDiscarded);
+    }
+
+    /** An operation is resolved with its result; a DLQ entry without an operation has none to give. */
+    private boolean needsResult(DecisionTarget target, JsonNode given) {
+        return !target.entryOnly() && given == null && appliedResult(target.operationId()) == null;
     }
 
     /**
@@ -267,13 +280,19 @@ public final class Decisions {
         DecisionState decision = kind == DecisionKind.RESOLVE ? DecisionState.RESOLVED : DecisionState.DISCARDED;
         try {
             return store.jdbc().inTransaction(() -> {
-                store.lock(target.operationId());
+                if (target.entryOnly()) {
+                    store.lockEntry(target.dlqEntryId());
+                } else {
+                    store.lock(target.operationId());
+                }
                 PreconditionReport report = engine.checkEntryOnly(target);
                 if (!report.allPassed()) {
                     return refused(kind, report);
                 }
                 Instant at = clock.instant();
-                change.apply(target.operationId(), at);
+                if (!target.entryOnly()) {
+                    change.apply(target.operationId(), at);
+                }
                 store.decideEntry(report.dlqEntryId(), report.entryVersion(), decision, operator, reason, at);
                 Map<String, Object> details = new LinkedHashMap<>(extraDetails);
                 details.put("decision", decision.name());

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.redrive.model.DecisionState;
 import dev.redrive.model.FailureClass;
 import dev.redrive.model.SideEffectState;
+import dev.redrive.store.deadletter.DeadLetterStore;
 
 import java.time.Instant;
 
@@ -44,5 +45,16 @@ public record DlqEntryRecord(
 
     public boolean isOpen() {
         return decisionState == DecisionState.OPEN;
+    }
+
+    /**
+     * Whether the worker entered this for its operation's dead-lettered attempt. A message it could not take as a
+     * dispatch (malformed, or reusing an operation id with other parameters) is dead-lettered as itself: it has no
+     * operation of its own even when its raw fields name one, and deciding it must leave that operation alone. The
+     * dedup key tells the two apart, since it is what the worker derives from the operation and attempt it entered.
+     */
+    public boolean ofOperation() {
+        return operationId != null && attempt != null
+                && DeadLetterStore.operationDedupKey(operationId, attempt).equals(dedupKey);
     }
 }

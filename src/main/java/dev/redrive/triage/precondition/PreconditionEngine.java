@@ -10,6 +10,7 @@ import dev.redrive.triage.detail.OperationDetailsLoader;
 import dev.redrive.triage.detail.OperationRecord;
 import dev.redrive.triage.detail.ReconciliationRecord;
 import dev.redrive.triage.detail.RunRecord;
+import dev.redrive.triage.detail.UnknownEntryException;
 import dev.redrive.triage.detail.UnknownOperationException;
 
 import java.time.Clock;
@@ -34,8 +35,28 @@ public final class PreconditionEngine {
         this.clock = clock;
     }
 
+    /**
+     * The target as the store knows it: a DLQ entry named alone becomes its operation's target when it was entered for
+     * one, and stays an entry-only target when it is a message dead-lettered as itself. Fails on an unknown entry.
+     */
+    public DecisionTarget resolve(DecisionTarget target) {
+        if (target.operationId() != null) {
+            return target;
+        }
+        DlqEntryRecord entry = loader.entry(target.dlqEntryId())
+                .orElseThrow(() -> new UnknownEntryException(target.dlqEntryId()));
+        return entry.ofOperation()
+                ? new DecisionTarget(entry.operationId(), entry.id(), target.seenVersion(), target.chosenSchemaVersion())
+                : target;
+    }
+
     /** All five checks for a redrive. */
-    public PreconditionReport check(DecisionTarget target) {
+    public PreconditionReport check(DecisionTarget named) {
+        DecisionTarget target = resolve(named);
+        if (target.entryOnly()) {
+            throw new IllegalArgumentException("DLQ entry " + target.dlqEntryId() + " has no operation (a message "
+                    + "dead-lettered as itself): there is nothing to redrive; discard or resolve it");
+        }
         OperationRecord operation = loader.operation(target.operationId())
                 .orElseThrow(() -> new UnknownOperationException(target.operationId()));
         Optional<DlqEntryRecord> entry = entry(target);
@@ -52,8 +73,18 @@ public final class PreconditionEngine {
                 entry.map(DlqEntryRecord::version).orElse(null), operation.attempt(), targetVersion, now, results);
     }
 
-    /** Only the entry check: what resolve and discard need. */
-    public PreconditionReport checkEntryOnly(DecisionTarget target) {
+    /**
+     * Only the entry check: what resolve and discard need. For a DLQ entry without an operation it is the only check
+     * there is (run, schema, approval and side effect belong to an operation).
+     */
+    public PreconditionReport checkEntryOnly(DecisionTarget named) {
+        DecisionTarget target = resolve(named);
+        if (target.entryOnly()) {
+            DlqEntryRecord entry = loader.entry(target.dlqEntryId())
+                    .orElseThrow(() -> new UnknownEntryException(target.dlqEntryId()));
+            return new PreconditionReport(null, entry.id(), entry.version(), 0, null, clock.instant(),
+                    List.of(entryWithoutOperationOpen(entry, target.seenVersion())));
+        }
         OperationRecord operation = loader.operation(target.operationId())
                 .orElseThrow(() -> new UnknownOperationException(target.operationId()));
         Optional<DlqEntryRecord> entry = entry(target);
@@ -181,18 +212,9 @@ public final class PreconditionEngine {
             return PreconditionResult.fail(PreconditionId.ENTRY_OPEN, "operation " + operation.operationId()
                     + " has no DLQ entry to decide", facts);
         }
-        facts.put("dlq_entry_id", entry.id());
-        facts.put("decision_state", entry.decisionState().name());
-        facts.put("version", entry.version());
-        facts.put("seen_version", seenVersion);
-        facts.put("decided_by", entry.decidedBy());
-        facts.put("decided_at", text(entry.decidedAt()));
-        if (!entry.isOpen()) {
-            return PreconditionResult.fail(PreconditionId.ENTRY_OPEN, alreadyDecided(entry), facts);
-        }
-        if (seenVersion != null && seenVersion != entry.version()) {
-            return PreconditionResult.fail(PreconditionId.ENTRY_OPEN, "entry " + entry.id() + " changed since you looked at it"
-                    + " (version " + entry.version() + ", you saw " + seenVersion + "): look again before deciding", facts);
+        Optional<PreconditionResult> closed = closedOrChanged(entry, seenVersion, facts);
+        if (closed.isPresent()) {
+            return closed.get();
         }
         if (operation.status() != OperationStatus.DEAD_LETTERED) {
             return PreconditionResult.fail(PreconditionId.ENTRY_OPEN, "operation " + operation.operationId() + " is "
@@ -200,6 +222,34 @@ public final class PreconditionEngine {
         }
         return PreconditionResult.pass(PreconditionId.ENTRY_OPEN, "entry " + entry.id() + " is still OPEN at version "
                 + entry.version(), facts);
+    }
+
+    /** The entry check of a message dead-lettered as itself: there is no operation whose status could matter. */
+    static PreconditionResult entryWithoutOperationOpen(DlqEntryRecord entry, Integer seenVersion) {
+        Map<String, Object> facts = facts("operation_status", null);
+        return closedOrChanged(entry, seenVersion, facts).orElseGet(() -> PreconditionResult.pass(PreconditionId.ENTRY_OPEN,
+                "entry " + entry.id() + " is still OPEN at version " + entry.version()
+                        + " (no operation: the operation's checks do not apply)", facts));
+    }
+
+    /** The failure when the entry was decided already or changed since the operator saw it; adds the entry's facts. */
+    private static Optional<PreconditionResult> closedOrChanged(DlqEntryRecord entry, Integer seenVersion,
+                                                                Map<String, Object> facts) {
+        facts.put("dlq_entry_id", entry.id());
+        facts.put("decision_state", entry.decisionState().name());
+        facts.put("version", entry.version());
+        facts.put("seen_version", seenVersion);
+        facts.put("decided_by", entry.decidedBy());
+        facts.put("decided_at", text(entry.decidedAt()));
+        if (!entry.isOpen()) {
+            return Optional.of(PreconditionResult.fail(PreconditionId.ENTRY_OPEN, alreadyDecided(entry), facts));
+        }
+        if (seenVersion != null && seenVersion != entry.version()) {
+            return Optional.of(PreconditionResult.fail(PreconditionId.ENTRY_OPEN, "entry " + entry.id()
+                    + " changed since you looked at it (version " + entry.version() + ", you saw " + seenVersion
+                    + "): look again before deciding", facts));
+        }
+        return Optional.empty();
     }
 
     /** "already decided by alice at 2026-11-30T01:02:03Z (REDRIVEN: reason)". */
