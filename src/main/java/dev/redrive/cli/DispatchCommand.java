@@ -3,6 +3,7 @@ package dev.redrive.cli;
 import dev.redrive.broker.Redis;
 import dev.redrive.envelope.DispatchEnvelope;
 import dev.redrive.envelope.EnvelopeCodec;
+import dev.redrive.envelope.Traceparent;
 import dev.redrive.identity.OperationId;
 import dev.redrive.store.Database;
 import dev.redrive.store.tool.ToolSchemaStore;
@@ -43,6 +44,11 @@ final class DispatchCommand implements Callable<Integer> {
     @Option(names = "--trace-id", paramLabel = "ID", description = "trace id carried along")
     String traceId;
 
+    @Option(names = "--traceparent", paramLabel = "TRACEPARENT",
+            description = "W3C trace context of the caller's span (00-<trace id>-<span id>-<flags>): the attempts "
+                    + "continue that trace")
+    String traceparent;
+
     @Option(names = "--correlation-id", paramLabel = "ID", description = "correlation id carried along")
     String correlationId;
 
@@ -59,11 +65,18 @@ final class DispatchCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         OperationId id = new OperationId(runId, nodeId, logicalAttempt);
+        if (traceparent != null && Traceparent.parse(traceparent).isEmpty()) {
+            throw new IllegalArgumentException("traceparent must look like 00-<32 hex trace id>-<16 hex span id>-<2 hex "
+                    + "flags> (lower case, ids not all zero), got '" + traceparent + "'");
+        }
         try (Database database = Database.open(connection.config(), 2); Redis redis = Redis.connect(connection.config())) {
             String version = schemaVersion != null ? schemaVersion
                     : new ToolSchemaStore(database.jdbc()).current(tool).orElse("1");
             WorkerClient client = new WorkerClient(database, redis, Clock.systemUTC());
             DispatchEnvelope envelope = client.newDispatch(id, tool, version, payload, traceId, correlationId, approvalId);
+            if (traceparent != null) {
+                envelope = envelope.withTraceparent(traceparent);
+            }
             EnvelopeCodec codec = new EnvelopeCodec();
             codec.decode(codec.encode(envelope));
             WorkerClient.Dispatched dispatched;

@@ -43,6 +43,16 @@ final class WorkerCommand implements Callable<Integer> {
                     + "or acked (default ${DEFAULT-VALUE}, REDRIVE_STREAM_RETENTION)")
     long streamRetention;
 
+    @Option(names = "--metrics-port", paramLabel = "PORT",
+            description = "serve the worker's metrics in Prometheus text format at http://BIND:PORT/metrics "
+                    + "(default: not served)")
+    Integer metricsPort;
+
+    @Option(names = "--metrics-bind", paramLabel = "ADDRESS", defaultValue = "127.0.0.1",
+            description = "the address --metrics-port listens on (default ${DEFAULT-VALUE}; 0.0.0.0 for every "
+                    + "interface)")
+    String metricsBind;
+
     @ArgGroup(multiplicity = "1")
     ToolSource toolSource;
 
@@ -75,8 +85,13 @@ final class WorkerCommand implements Callable<Integer> {
             builder.consumerName(workerId);
         }
         DemoToolServer demoTools = null;
+        PrometheusEndpoint metrics = null;
         String serving;
         try {
+            if (metricsPort != null) {
+                metrics = PrometheusEndpoint.serve(metricsBind, metricsPort);
+                builder.meterRegistry(metrics.registry());
+            }
             if (toolSource.demo) {
                 demoTools = DemoToolServer.start(database);
                 serveDemoTools(builder, database, demoTools);
@@ -87,6 +102,9 @@ final class WorkerCommand implements Callable<Integer> {
                 serving = file.tools().size() + " tool(s) from " + toolSource.file;
             }
         } catch (RuntimeException e) {
+            if (metrics != null) {
+                metrics.close();
+            }
             redis.close();
             database.close();
             throw e;
@@ -95,9 +113,13 @@ final class WorkerCommand implements Callable<Integer> {
         PrintWriter out = spec.commandLine().getOut();
         out.printf("worker %s consuming %s (group workers) in namespace %s; %s; Ctrl-C to stop%n",
                 worker.consumerName(), redis.keys().dispatch(), connection.config().namespace(), serving);
+        if (metrics != null) {
+            out.printf("metrics at %s%n", metrics.url());
+        }
         out.flush();
 
         DemoToolServer tools = demoTools;
+        PrometheusEndpoint endpoint = metrics;
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             worker.shutdown().join();
@@ -105,6 +127,9 @@ final class WorkerCommand implements Callable<Integer> {
             out.flush();
             if (tools != null) {
                 tools.close();
+            }
+            if (endpoint != null) {
+                endpoint.close();
             }
             redis.close();
             database.close();

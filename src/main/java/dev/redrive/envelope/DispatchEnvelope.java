@@ -8,6 +8,8 @@ import java.time.Instant;
 /**
  * One dispatch of the v1 wire contract: what a runtime asks a worker to execute. Retries and redrives keep the
  * operation id and idempotency key and carry a higher {@code attempt}.
+ *
+ * @param traceparent the W3C trace context of the caller's span (see {@link Traceparent}), or null
  */
 public record DispatchEnvelope(
         OperationId operationId,
@@ -23,7 +25,8 @@ public record DispatchEnvelope(
         Instant nextEligibleAt,
         FailureClass lastErrorClass,
         String redriveCommandId,
-        String approvalId) {
+        String approvalId,
+        String traceparent) {
 
     public static final String WIRE_VERSION = "1";
 
@@ -39,15 +42,22 @@ public record DispatchEnvelope(
         return operationId.logicalAttempt();
     }
 
+    /** This dispatch continuing the trace of {@code traceparent} (a valid W3C traceparent, or null for none). */
+    public DispatchEnvelope withTraceparent(String traceparent) {
+        return new DispatchEnvelope(operationId, attempt, tool, toolSchemaVersion, idempotencyKey, payload, traceId,
+                correlationId, runtimeVersion, dispatchedAt, nextEligibleAt, lastErrorClass, redriveCommandId,
+                approvalId, traceparent);
+    }
+
     /** The same operation, one attempt later, due at {@code when} because of {@code why}. */
     public DispatchEnvelope retry(Instant when, FailureClass why, Instant now) {
         return new DispatchEnvelope(operationId, attempt + 1, tool, toolSchemaVersion, idempotencyKey, payload, traceId,
-                correlationId, runtimeVersion, now, when, why, null, approvalId);
+                correlationId, runtimeVersion, now, when, why, null, approvalId, traceparent);
     }
 
     /** The same operation at {@code newAttempt}, authorised by a redrive command. */
     public DispatchEnvelope redrive(int newAttempt, String commandId, String schemaVersion, Instant now) {
         return new DispatchEnvelope(operationId, newAttempt, tool, schemaVersion, idempotencyKey, payload, traceId,
-                correlationId, runtimeVersion, now, null, lastErrorClass, commandId, approvalId);
+                correlationId, runtimeVersion, now, null, lastErrorClass, commandId, approvalId, traceparent);
     }
 }

@@ -44,6 +44,7 @@ public final class EnvelopeCodec {
         putOptional(fields, "last_error_class", envelope.lastErrorClass() == null ? null : envelope.lastErrorClass().name());
         putOptional(fields, "redrive_command_id", envelope.redriveCommandId());
         putOptional(fields, "approval_id", envelope.approvalId());
+        putOptional(fields, "traceparent", envelope.traceparent());
         return fields;
     }
 
@@ -94,7 +95,8 @@ public final class EnvelopeCodec {
                 instant(fields, "next_eligible_at", false),
                 failureClass(fields),
                 commandId,
-                printable("approval_id", optional(fields, "approval_id")));
+                printable("approval_id", optional(fields, "approval_id")),
+                Traceparent.parse(optional(fields, "traceparent")).orElse(null));
     }
 
     private static String printable(String name, String value) {

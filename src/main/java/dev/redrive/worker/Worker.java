@@ -14,7 +14,13 @@ import dev.redrive.worker.retry.RedisTokenBuckets;
 import dev.redrive.worker.retry.RedisToolPauses;
 import dev.redrive.worker.retry.ToolGate;
 import dev.redrive.worker.retry.ToolGate.ToolBudget;
+import dev.redrive.worker.telemetry.AttemptSpans;
+import dev.redrive.worker.telemetry.WorkerMetrics;
 import dev.redrive.worker.tool.Tool;
+
+import io.micrometer.core.instrument.MeterRegistry;
+import io.opentelemetry.api.GlobalOpenTelemetry;
+import io.opentelemetry.api.OpenTelemetry;
 
 import java.net.InetAddress;
 import java.net.UnknownHostException;
@@ -74,7 +80,11 @@ public final class Worker {
                 builder.claimInterval, builder.schedulerInterval, builder.sweepGrace, builder.streamRetention,
                 DatabaseClock.aligned(builder.database.jdbc(), builder.clock), builder.retryPolicy,
                 new ToolGate(builder.budgets, new RedisToolPauses(builder.redis), SHARED_PAUSES_REFRESH,
-                        new RedisTokenBuckets(builder.redis)), tools);
+                        new RedisTokenBuckets(builder.redis)), tools,
+                builder.meterRegistry == null ? WorkerMetrics.none(builder.redis.keys().namespace())
+                        : new WorkerMetrics(builder.meterRegistry, builder.redis.keys().namespace())
+                        .withTools(tools.keySet()),
+                new AttemptSpans(builder.openTelemetry == null ? GlobalOpenTelemetry.get() : builder.openTelemetry));
         this.database = builder.database;
         this.shutdownGrace = builder.shutdownGrace;
         this.runtime = new WorkerRuntime(settings, builder.database, builder.redis);
@@ -168,6 +178,8 @@ public final class Worker {
         private Duration sweepGrace = Duration.ofMinutes(5);
         private RetryPolicy retryPolicy = BackoffRetryPolicy.defaults();
         private Clock clock = Clock.systemUTC();
+        private MeterRegistry meterRegistry;
+        private OpenTelemetry openTelemetry;
 
         private Builder(Database database, Redis redis) {
             this.database = Objects.requireNonNull(database, "database");
@@ -303,6 +315,26 @@ public final class Worker {
          */
         public Builder clock(Clock clock) {
             this.clock = Objects.requireNonNull(clock, "clock");
+            return this;
+        }
+
+        /**
+         * Where the worker's meters go (default: nowhere). README lists them: attempts, tool-call latency, retries,
+         * dead letters, reconciliations, lease takeovers, fenced commits, skipped deliveries, batch size, claim
+         * latency, retry-set size, dispatch lag and redrive commands, all tagged with the namespace.
+         */
+        public Builder meterRegistry(MeterRegistry meterRegistry) {
+            this.meterRegistry = Objects.requireNonNull(meterRegistry, "meterRegistry");
+            return this;
+        }
+
+        /**
+         * Where the worker's spans go (default: {@code GlobalOpenTelemetry}, a no-op until an SDK or the agent is
+         * installed). Each attempt is a span {@code redrive.attempt}, a child of the dispatch's {@code traceparent};
+         * each tool call a child span {@code redrive.tool_call}, whose context {@code HttpTool} sends to the tool.
+         */
+        public Builder openTelemetry(OpenTelemetry openTelemetry) {
+            this.openTelemetry = Objects.requireNonNull(openTelemetry, "openTelemetry");
             return this;
         }
 

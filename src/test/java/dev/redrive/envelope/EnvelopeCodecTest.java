@@ -16,7 +16,7 @@ class EnvelopeCodecTest {
     private final OperationId id = new OperationId("run-7", "charge", 0);
     private final DispatchEnvelope envelope = new DispatchEnvelope(id, 1, "demo.charge", "1", id.idempotencyKey(),
             "{\"amount\":10}", "trace-1", "corr-1", "redrive-java/test", Instant.parse("2026-11-29T10:00:00Z"),
-            null, null, null, null);
+            null, null, null, null, null);
 
     @Test
     void anEncodedEnvelope_decodesToTheSameValue() {

@@ -5,6 +5,7 @@ import dev.redrive.testing.TestNamespace;
 import dev.redrive.worker.client.WorkerClient;
 import dev.redrive.worker.tool.Tool;
 import dev.redrive.worker.tool.ToolCall;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -59,20 +60,26 @@ class FencingTest {
         fast.release.countDown();
         // Worker a neither renews its lease nor looks for idle entries, as if its whole process were paused with the
         // tool call.
+        SimpleMeterRegistry metersOfA = new SimpleMeterRegistry();
+        SimpleMeterRegistry metersOfB = new SimpleMeterRegistry();
         Worker a = Worker.builder(ns.database(), ns.redis()).leaseDuration(Duration.ofSeconds(1))
                 .leaseRenewalInterval(Duration.ofHours(1)).claimInterval(Duration.ofHours(1)).tool(slow)
-                .consumerName("worker-a").build().start();
+                .consumerName("worker-a").meterRegistry(metersOfA).build().start();
         OperationId id = new OperationId("fenced", "charge", 0);
         WorkerClient client = new WorkerClient(ns.database(), ns.redis(), Clock.systemUTC());
         client.dispatch(client.newDispatch(id, "test.fenced", "1", "{}", null, null, null));
         assertThat(slow.entered.await(10, TimeUnit.SECONDS)).isTrue();
 
         Worker b = Worker.builder(ns.database(), ns.redis()).leaseDuration(Duration.ofSeconds(1))
-                .claimInterval(Duration.ofMillis(100)).tool(fast).consumerName("worker-b").build().start();
+                .claimInterval(Duration.ofMillis(100)).tool(fast).consumerName("worker-b").meterRegistry(metersOfB)
+                .build().start();
         await().atMost(Duration.ofSeconds(10)).until(() -> "SUCCEEDED".equals(status(id)));
         slow.release.countDown();
         a.shutdown().get(10, TimeUnit.SECONDS);
         b.shutdown().get(10, TimeUnit.SECONDS);
+        assertThat(metersOfA.get("redrive.commits.fenced").tag("tool", "test.fenced").counter().count()).isEqualTo(1);
+        assertThat(metersOfB.get("redrive.lease.takeovers").tag("tool", "test.fenced").counter().count()).isEqualTo(1);
+        assertThat(metersOfB.get("redrive.attempts").tags("class", "none", "outcome", "SUCCEEDED").counter().count()).isEqualTo(1);
 
         assertThat(ns.database().jdbc().query("SELECT consumer || '/' || fencing_token FROM attempts WHERE operation_id = ?",
                 row -> row.getString(1), id.value())).containsExactly("worker-b/2");

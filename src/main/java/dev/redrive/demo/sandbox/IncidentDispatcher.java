@@ -72,7 +72,7 @@ final class IncidentDispatcher {
 
     private Map<String, String> fields(OperationId id, String payload) {
         DispatchEnvelope valid = new DispatchEnvelope(id, 1, "demo.charge", IncidentScenario.ORIGINAL_SCHEMA_VERSION,
-                id.idempotencyKey(), "{}", null, null, "legacy-runtime-0.9", clock.instant(), null, null, null, null);
+                id.idempotencyKey(), "{}", null, null, "legacy-runtime-0.9", clock.instant(), null, null, null, null, null);
         Map<String, String> fields = new LinkedHashMap<>(codec.encode(valid));
         fields.put("payload", payload);
         return fields;

@@ -12,7 +12,8 @@ import java.util.UUID;
  * What PostgreSQL knows about one operation when a dispatch for it arrives: the facts a worker checks before it
  * makes a side effect. {@code commandStatus} and {@code commandToAttempt} describe the redrive command named by
  * {@code redriveCommandId}, {@code lastDeliveryId} the stream entry of the newest attempt row,
- * {@code processingDeliveries} how many deliveries have claimed the operation since it last settled.
+ * {@code processingDeliveries} how many deliveries have claimed the operation since it last settled, {@code traceparent}
+ * the W3C trace context its first dispatch carried (null without one).
  */
 public record OperationRecord(
         String operationId,
@@ -41,7 +42,8 @@ public record OperationRecord(
         Integer commandToAttempt,
         String lastDeliveryId,
         Instant updatedAt,
-        int processingDeliveries) {
+        int processingDeliveries,
+        String traceparent) {
 
     /** Another worker (or another delivery in this one) holds a lease that has not expired yet. */
     public boolean leaseIsLive(Instant now) {

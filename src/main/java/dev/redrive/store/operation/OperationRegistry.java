@@ -29,10 +29,10 @@ public final class OperationRegistry {
             INSERT INTO operations (operation_id, run_id, node_id, logical_attempt, status, attempt, tool,
                                     tool_schema_version, idempotency_key, payload, approval_id, trace_id,
                                     correlation_id, runtime_version, next_eligible_at, last_error_class,
-                                    dispatched_at)
+                                    dispatched_at, traceparent)
             SELECT * FROM unnest(?::text[], ?::text[], ?::text[], ?::text[]::int[], ?::text[], ?::text[]::int[],
                                  ?::text[], ?::text[], ?::text[], ?::text[]::jsonb[], ?::text[], ?::text[], ?::text[],
-                                 ?::text[], ?::text[]::timestamptz[], ?::text[], ?::text[]::timestamptz[])
+                                 ?::text[], ?::text[]::timestamptz[], ?::text[], ?::text[]::timestamptz[], ?::text[])
             ON CONFLICT DO NOTHING
             RETURNING operation_id
             """;
@@ -104,7 +104,7 @@ public final class OperationRegistry {
 
     private static Object[] columns(List<DispatchEnvelope> envelopes, Function<DispatchEnvelope, OperationStatus> statusOf) {
         int n = envelopes.size();
-        String[][] columns = new String[17][n];
+        String[][] columns = new String[18][n];
         for (int i = 0; i < n; i++) {
             DispatchEnvelope e = envelopes.get(i);
             columns[0][i] = e.operationId().value();
@@ -124,6 +124,7 @@ public final class OperationRegistry {
             columns[14][i] = e.nextEligibleAt() == null ? null : e.nextEligibleAt().toString();
             columns[15][i] = e.lastErrorClass() == null ? null : e.lastErrorClass().name();
             columns[16][i] = e.dispatchedAt().toString();
+            columns[17][i] = e.traceparent();
         }
         return columns;
     }

@@ -515,6 +515,7 @@ public final class OperationStore {
                 Jdbc.nullableInt(row, "command_to_attempt"),
                 row.getString("last_delivery_id"),
                 Jdbc.instant(row, "updated_at"),
-                row.getInt("processing_deliveries"));
+                row.getInt("processing_deliveries"),
+                row.getString("traceparent"));
     }
 }

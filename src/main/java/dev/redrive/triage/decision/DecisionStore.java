@@ -1,6 +1,7 @@
 package dev.redrive.triage.decision;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.redrive.envelope.Traceparent;
 import dev.redrive.model.DecisionState;
 import dev.redrive.model.OperationStatus;
 import dev.redrive.model.SideEffectState;
@@ -28,8 +29,9 @@ final class DecisionStore {
 
     private static final String INSERT_COMMAND = """
             INSERT INTO redrive_commands (command_id, operation_id, dlq_entry_id, operator, reason, issued_at,
-                                          from_attempt, to_attempt, target_schema_version, preconditions, status)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'ISSUED')""";
+                                          from_attempt, to_attempt, target_schema_version, preconditions, status,
+                                          operator_traceparent)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'ISSUED', ?)""";
 
     private static final String OPERATION_TO_PENDING = """
             UPDATE operations
@@ -87,10 +89,11 @@ final class DecisionStore {
         jdbc.query(LOCK_ENTRY, row -> row.getLong(1), entryId);
     }
 
+    /** Records a redrive command, with the operator's own trace when the console or CLI runs inside one. */
     void insertCommand(UUID commandId, String operationId, long entryId, String operator, String reason, Instant at,
                        int fromAttempt, String schemaVersion, List<PreconditionResult> preconditions) {
         jdbc.update(INSERT_COMMAND, commandId, operationId, entryId, operator, reason, at, fromAttempt, fromAttempt + 1,
-                schemaVersion, new Json(TriageJson.compact(preconditions)));
+                schemaVersion, new Json(TriageJson.compact(preconditions)), Traceparent.current());
     }
 
     void moveToPending(String operationId, int fromAttempt, UUID commandId, String schemaVersion, Instant at) {

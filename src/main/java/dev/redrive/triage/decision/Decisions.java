@@ -246,7 +246,7 @@ public final class Decisions {
                 operation.tool(), operation.toolSchemaVersion(), operation.idempotencyKey(),
                 TriageJson.compact(operation.payload()), operation.traceId(), operation.correlationId(),
                 operation.runtimeVersion(), operation.dispatchedAt(), null, operation.lastErrorClass(), null,
-                operation.approvalId());
+                operation.approvalId(), null);
         DispatchEnvelope redrive = original.redrive(newAttempt, issued.commandId().toString(),
                 issued.report().targetSchemaVersion(), issued.at());
         Long entryId = issued.report().dlqEntryId();

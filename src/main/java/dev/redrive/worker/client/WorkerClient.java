@@ -4,6 +4,7 @@ import dev.redrive.RuntimeVersion;
 import dev.redrive.broker.Redis;
 import dev.redrive.envelope.DispatchEnvelope;
 import dev.redrive.envelope.EnvelopeCodec;
+import dev.redrive.envelope.Traceparent;
 import dev.redrive.identity.OperationId;
 import dev.redrive.model.OperationStatus;
 import dev.redrive.store.Database;
@@ -30,11 +31,16 @@ public final class WorkerClient {
         this.clock = clock;
     }
 
-    /** Builds the first dispatch (attempt 1) of an operation with its derived idempotency key. */
+    /**
+     * Builds the first dispatch (attempt 1) of an operation with its derived idempotency key, carrying the current
+     * span as its {@code traceparent} when the caller runs inside one (an OpenTelemetry SDK is installed), so that
+     * its attempts continue the caller's trace.
+     */
     public DispatchEnvelope newDispatch(OperationId id, String tool, String toolSchemaVersion, String payload,
                                         String traceId, String correlationId, String approvalId) {
         return new DispatchEnvelope(id, 1, tool, toolSchemaVersion, id.idempotencyKey(), payload, traceId,
-                correlationId, RuntimeVersion.wireValue(), clock.instant(), null, null, null, approvalId);
+                correlationId, RuntimeVersion.wireValue(), clock.instant(), null, null, null, approvalId,
+                Traceparent.current());
     }
 
     /**

@@ -11,8 +11,12 @@ import dev.redrive.store.operation.ReconciliationRecord;
 import dev.redrive.worker.retry.RetryDecision;
 import dev.redrive.worker.retry.RetryPolicy;
 import dev.redrive.worker.retry.ToolGate;
+import dev.redrive.worker.telemetry.AttemptSpans;
+import dev.redrive.worker.telemetry.WorkerMetrics;
 import dev.redrive.worker.tool.Reconciliation;
 import dev.redrive.worker.tool.ToolFailure;
+import io.opentelemetry.api.trace.Span;
+import io.opentelemetry.context.Scope;
 
 import java.time.Clock;
 import java.time.Duration;
@@ -29,9 +33,14 @@ final class AttemptRunner {
     private final ToolGate gate;
     private final DeliveryHistory history;
     private final String workerId;
+    private final WorkerMetrics metrics;
+    private final AttemptSpans spans;
 
-    AttemptRunner(Clock clock, RetryPolicy retryPolicy, ToolGate gate, DeliveryHistory history, String workerId) {
+    AttemptRunner(Clock clock, RetryPolicy retryPolicy, ToolGate gate, DeliveryHistory history, String workerId,
+                  WorkerMetrics metrics, AttemptSpans spans) {
         this.clock = clock;
+        this.metrics = metrics;
+        this.spans = spans;
         this.retryPolicy = retryPolicy;
         this.gate = gate;
         this.history = history;
@@ -44,22 +53,60 @@ final class AttemptRunner {
                     "unknown_tool", "no tool named " + job.envelope().tool() + " is registered with this worker"),
                     SideEffectState.NONE, null, null));
         }
+        Span span = spans.startAttempt(job.operationId(), job.lease().attempt(), job.tool().name(),
+                job.record().idempotencyKey(), job.traceparent());
+        try (Scope ignored = span.makeCurrent()) {
+            AttemptEnd end = attempt(job);
+            if (end instanceof AttemptEnd.Finished finished) {
+                AttemptCommit commit = finished.commit();
+                AttemptSpans.ended(span, commit.error() == null ? WorkerMetrics.NONE
+                        : commit.error().failureClass().name(), commit.outcome().name());
+            } else {
+                AttemptSpans.ended(span, "CRASHED", "CRASHED");
+            }
+            return end;
+        } finally {
+            span.end();
+        }
+    }
+
+    private AttemptEnd attempt(Job job) {
+        String toolName = job.tool().name();
+        metrics.attemptStarted(toolName);
         ReconciliationRecord before = null;
         if (job.lease().takeover()) {
+            metrics.leaseTakeover(toolName);
             Reconciliation found = reconcile(job);
             before = record(found);
             if (found.outcome() == Reconciliation.Outcome.APPLIED) {
                 return new AttemptEnd.Finished(job, succeeded(job, found.result(), SideEffectState.APPLIED, null, before));
             }
         }
-        try {
+        long started = System.nanoTime();
+        Span call = spans.startToolCall(toolName);
+        try (Scope ignored = call.makeCurrent()) {
             String result = job.tool().execute(job.toolCall());
+            callEnded(call, toolName, started, WorkerMetrics.NONE, "ok");
             return new AttemptEnd.Finished(job, succeeded(job, result, SideEffectState.NONE, null, before));
         } catch (ToolFailure failure) {
+            String failureClass = failure.failureClass().name();
+            callEnded(call, toolName, started, failureClass, failureClass);
             return new AttemptEnd.Finished(job, failed(job, failure, before));
         } catch (RuntimeException | LinkageError | AssertionError crash) {
+            callEnded(call, toolName, started, "CRASHED", "crashed");
             return new AttemptEnd.Crashed(job, crash, true);
+        } finally {
+            call.end();
         }
+    }
+
+    private void callEnded(Span call, String tool, long startedNanos, String failureClass, String outcome) {
+        metrics.toolCall(tool, since(startedNanos), outcome);
+        AttemptSpans.ended(call, failureClass, outcome);
+    }
+
+    private static Duration since(long startedNanos) {
+        return Duration.ofNanos(System.nanoTime() - startedNanos);
     }
 
     private AttemptCommit failed(Job job, ToolFailure failure, ReconciliationRecord before) {
@@ -128,11 +175,14 @@ final class AttemptRunner {
     }
 
     private Reconciliation reconcile(Job job) {
+        Reconciliation found;
         try {
-            return job.tool().reconcile(job.record().idempotencyKey());
+            found = job.tool().reconcile(job.record().idempotencyKey());
         } catch (RuntimeException e) {
-            return Reconciliation.unknown("look-up failed: " + e);
+            found = Reconciliation.unknown("look-up failed: " + e);
         }
+        metrics.reconciliation(job.tool().name(), found.outcome().name());
+        return found;
     }
 
     private ReconciliationRecord record(Reconciliation found) {

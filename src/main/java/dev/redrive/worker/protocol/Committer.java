@@ -9,6 +9,7 @@ import dev.redrive.store.operation.CommitResult;
 import dev.redrive.store.operation.OperationStore;
 import dev.redrive.worker.retry.RetryQueue;
 import dev.redrive.worker.stream.DispatchStream;
+import dev.redrive.worker.telemetry.WorkerMetrics;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -44,10 +45,13 @@ final class Committer {
     private final InFlight inFlight;
     private final Clock clock;
     private final int deliveryLimit;
+    private final WorkerMetrics metrics;
 
     Committer(OperationStore store, RetryQueue retryQueue, DeadLetterStream deadLetterStream, DispatchStream stream,
-              DeliveryHistory history, AttemptRunner runner, InFlight inFlight, Clock clock, int deliveryLimit) {
+              DeliveryHistory history, AttemptRunner runner, InFlight inFlight, Clock clock, int deliveryLimit,
+              WorkerMetrics metrics) {
         this.store = store;
+        this.metrics = metrics;
         this.retryQueue = retryQueue;
         this.deadLetterStream = deadLetterStream;
         this.stream = stream;
@@ -161,10 +165,17 @@ final class Committer {
             for (CommitResult result : results) {
                 AttemptCommit commit = result.commit();
                 Job job = jobs.get(commit);
+                String tool = job.envelope().tool();
                 if (!result.committed()) {
+                    metrics.fencedCommit(tool);
                     LOG.warn("lease on {} was taken over (fencing token {} is stale): nothing committed",
                             job.operationId(), commit.lease().fencingToken());
                     continue;
+                }
+                metrics.attemptFinished(tool, commit.error() == null ? WorkerMetrics.NONE
+                        : commit.error().failureClass().name(), commit.outcome().name());
+                if (job.envelope().redriveCommandId() != null) {
+                    metrics.redriveExecuted(tool, commit.outcome().name());
                 }
                 if (commit.outcome() == OperationStatus.RETRY_SCHEDULED) {
                     retries.add(RetryEnvelopes.of(job.record(), commit.lease().attempt() + 1, commit.nextEligibleAt(),

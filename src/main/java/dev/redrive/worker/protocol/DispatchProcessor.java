@@ -18,9 +18,11 @@ import dev.redrive.worker.retry.RetryQueue;
 import dev.redrive.worker.retry.ToolGate;
 import dev.redrive.worker.stream.Delivery;
 import dev.redrive.worker.stream.DispatchStream;
+import dev.redrive.worker.telemetry.WorkerMetrics;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
@@ -98,7 +100,9 @@ final class DispatchProcessor {
         BatchOutcome outcome = new BatchOutcome(now);
         List<Incoming> valid = decode(deliveries, outcome);
         Plan plan = plan(valid, now);
+        long claimStarted = System.nanoTime();
         BatchClaim.Result facts = batchClaim.claim(valid, plan.candidates().values(), outcome, now);
+        settings.metrics().batch(deliveries.size(), Duration.ofNanos(System.nanoTime() - claimStarted));
         List<Claimed> claimed = judge(valid, plan, facts, outcome, now);
         settle(outcome, facts.records(), now);
         execute(claimed, now);
@@ -235,6 +239,7 @@ final class DispatchProcessor {
                 continue;
             }
             if (localEntry != null || lease != null) {
+                settings.metrics().deliverySkipped("duplicate");
                 outcome.discards.add(discard(incoming, "another delivery of this operation is being handled by "
                         + settings.consumerName(), false, false));
                 outcome.ack(entryId);
@@ -251,20 +256,25 @@ final class DispatchProcessor {
         Verdict verdict = Eligibility.decide(incoming.envelope(), record, incoming.delivery(), now,
                 settings.deliveryLimit());
         if (verdict instanceof Verdict.AlreadySucceeded) {
+            settings.metrics().deliverySkipped("done");
             outcome.ack(entryId);
         } else if (verdict instanceof Verdict.Discard d) {
+            settings.metrics().deliverySkipped("discarded");
             outcome.discards.add(discard(incoming, d.reason(), d.cancelOperation(), d.failCommand()));
             repair(d.repair(), record, outcome);
             outcome.ack(entryId);
         } else if (verdict instanceof Verdict.Duplicate d) {
             if (d.ack()) {
+                settings.metrics().deliverySkipped("duplicate");
                 outcome.discards.add(discard(incoming, d.reason(), false, false));
                 outcome.ack(entryId);
             }
         } else if (verdict instanceof Verdict.NotDue) {
+            settings.metrics().deliverySkipped("not_due");
             outcome.retries.add(RetryEnvelopes.fromRecord(record));
             outcome.ack(entryId);
         } else if (gated != null) {
+            settings.metrics().deliverySkipped("paused");
             outcome.deferrals.add(new Deferral(incoming.operationId(), record.attempt(),
                     gated.until().truncatedTo(ChronoUnit.MILLIS).plusMillis(1), gated.because()));
             outcome.ack(entryId);
@@ -326,6 +336,7 @@ final class DispatchProcessor {
     private void settle(BatchOutcome outcome, Map<String, OperationRecord> records, Instant now) {
         for (MessageDeadLetter letter : outcome.deadLetters) {
             LOG.warn("entry {} dead-lettered as {}: {}", letter.entryId(), letter.errorCode(), letter.errorMessage());
+            settings.metrics().deadLettered(WorkerMetrics.NONE, letter.errorClass().name());
             deadLetterStream.publish(deadLetters.enterForMessage(letter));
             outcome.ack(letter.entryId());
         }

@@ -19,6 +19,14 @@ record Job(Delivery delivery, DispatchEnvelope envelope, OperationRecord record,
         return new DeliveryInfo(delivery.stream(), delivery.entryId(), delivery.deliveryCount(), delivery.consumer());
     }
 
+    /**
+     * The trace context the attempt continues: the dispatch's, else the one its operation was first dispatched with
+     * (a redrive or a sweep publishes without one).
+     */
+    String traceparent() {
+        return envelope.traceparent() != null ? envelope.traceparent() : record.traceparent();
+    }
+
     ToolCall toolCall() {
         return new ToolCall(record.operationId(), record.idempotencyKey(), lease.attempt(), record.payload(),
                 record.traceId(), record.correlationId());

@@ -21,7 +21,7 @@ final class RetryEnvelopes {
         return new DispatchEnvelope(OperationId.parse(record.operationId()), attempt, record.tool(),
                 record.toolSchemaVersion(), record.idempotencyKey(), record.payload(), record.traceId(),
                 record.correlationId(), record.runtimeVersion(), dispatchedAt, nextEligibleAt, why,
-                commandId == null ? null : commandId.toString(), record.approvalId());
+                commandId == null ? null : commandId.toString(), record.approvalId(), record.traceparent());
     }
 
     /** The retry as the record describes it now (a scheduled retry or a deferral already committed). */

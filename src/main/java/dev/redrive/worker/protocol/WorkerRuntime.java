@@ -38,6 +38,7 @@ public final class WorkerRuntime {
     private static final Duration LOSS_CHECK_INTERVAL = Duration.ofSeconds(1);
     private static final Duration CLOCK_ALIGN_INTERVAL = Duration.ofSeconds(10);
     private static final Duration TRIM_INTERVAL = Duration.ofSeconds(2);
+    private static final Duration SAMPLE_INTERVAL = Duration.ofSeconds(5);
 
     private final WorkerSettings settings;
     private final DispatchStream stream;
@@ -73,10 +74,10 @@ public final class WorkerRuntime {
         DeliveryHistory history = new DeliveryHistory(redis);
         DeadLetterStream deadLetterStream = new DeadLetterStream(redis);
         AttemptRunner runner = new AttemptRunner(settings.clock(), settings.retryPolicy(), settings.gate(), history,
-                settings.consumerName());
+                settings.consumerName(), settings.metrics(), settings.spans());
         this.store = new OperationStore(database.jdbc());
         this.committer = new Committer(store, retryQueue, deadLetterStream, stream,
-                history, runner, inFlight, settings.clock(), settings.deliveryLimit());
+                history, runner, inFlight, settings.clock(), settings.deliveryLimit(), settings.metrics());
         this.renewer = new LeaseRenewer(store, stream, inFlight, settings.clock(), settings.leaseDuration(),
                 settings.consumerName());
         this.sweep = new StrandedSweep(store, retryQueue,
@@ -200,8 +201,13 @@ public final class WorkerRuntime {
         long nextLossCheck = System.nanoTime() + LOSS_CHECK_INTERVAL.toNanos();
         long nextAlignment = System.nanoTime() + CLOCK_ALIGN_INTERVAL.toNanos();
         long nextTrim = System.nanoTime() + TRIM_INTERVAL.toNanos();
+        long nextSample = System.nanoTime();
         while (scheduling) {
             try {
+                if (System.nanoTime() >= nextSample) {
+                    nextSample = System.nanoTime() + SAMPLE_INTERVAL.toNanos();
+                    sampleBacklog();
+                }
                 if (System.nanoTime() >= nextTrim) {
                     nextTrim = System.nanoTime() + TRIM_INTERVAL.toNanos();
                     trimmer.trim(redis.keys().dispatch(), settings.streamRetention());
@@ -233,6 +239,14 @@ public final class WorkerRuntime {
                 pause(Duration.ofSeconds(1));
             }
         }
+    }
+
+    /** The gauges no event moves: how many retries wait, and how long the oldest undone dispatch has waited. */
+    private void sampleBacklog() {
+        Instant now = Instant.now(settings.clock());
+        Duration lag = stream.oldestUndone().map(oldest -> Duration.between(oldest, now)).filter(d -> !d.isNegative())
+                .orElse(Duration.ZERO);
+        settings.metrics().sampled(retryQueue.size(), lag);
     }
 
     private void lookForRedisLoss() {

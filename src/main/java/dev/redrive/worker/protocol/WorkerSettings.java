@@ -2,6 +2,8 @@ package dev.redrive.worker.protocol;
 
 import dev.redrive.worker.retry.RetryPolicy;
 import dev.redrive.worker.retry.ToolGate;
+import dev.redrive.worker.telemetry.AttemptSpans;
+import dev.redrive.worker.telemetry.WorkerMetrics;
 import dev.redrive.worker.tool.Tool;
 
 import java.time.Clock;
@@ -19,10 +21,13 @@ import java.util.Map;
  * @param sweepGrace    how long an operation may wait for a worker before its dispatch is published again
  * @param streamRetention how many entries the dispatch and DLQ streams keep (never trimming one a worker has not
  *                      read or acked)
+ * @param metrics       where the worker's meters go
+ * @param spans         where the worker's spans go
  */
 public record WorkerSettings(String consumerName, int concurrency, Duration leaseDuration,
                              Duration leaseRenewalInterval, int batchSize,
                              int deliveryLimit, int maxPayloadBytes, Duration readBlock, Duration claimInterval,
                              Duration schedulerInterval, Duration sweepGrace, long streamRetention, Clock clock,
-                             RetryPolicy retryPolicy, ToolGate gate, Map<String, Tool> tools) {
+                             RetryPolicy retryPolicy, ToolGate gate, Map<String, Tool> tools,
+                             WorkerMetrics metrics, AttemptSpans spans) {
 }

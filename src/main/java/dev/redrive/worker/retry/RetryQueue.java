@@ -63,6 +63,11 @@ public final class RetryQueue {
         return moved == null ? 0 : moved;
     }
 
+    /** How many dispatches wait in the retry set, due or not. */
+    public long size() {
+        return redis.sync().zcard(redis.keys().retry());
+    }
+
     private String member(DispatchEnvelope envelope) {
         List<String> flat = new ArrayList<>();
         for (Map.Entry<String, String> field : codec.encode(envelope).entrySet()) {

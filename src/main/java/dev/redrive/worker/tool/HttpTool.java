@@ -3,6 +3,8 @@ package dev.redrive.worker.tool;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.opentelemetry.api.trace.propagation.W3CTraceContextPropagator;
+import io.opentelemetry.context.Context;
 
 import java.io.IOException;
 import java.net.ConnectException;
@@ -91,6 +93,9 @@ public final class HttpTool implements Tool {
         if (call.correlationId() != null) {
             request.header("X-Correlation-Id", call.correlationId());
         }
+        // The current span is the worker's tool-call span: the service's own spans become its children. Without a
+        // span (a worker without an SDK, a dispatch without traceparent) nothing is added.
+        W3CTraceContextPropagator.getInstance().inject(Context.current(), request, HttpRequest.Builder::header);
         HttpResponse<String> response = send(request.build());
         return classify(response);
     }

@@ -33,7 +33,7 @@ class OperationStoreTest {
     private OperationId record(String run) {
         OperationId id = new OperationId(run, "n1", 0);
         new OperationRegistry(ns.database().jdbc()).record(new DispatchEnvelope(id, 1, "demo.charge", "1",
-                id.idempotencyKey(), "{\"amount\":1}", "trace-1", "corr-1", "test", t0, null, null, null, null),
+                id.idempotencyKey(), "{\"amount\":1}", "trace-1", "corr-1", "test", t0, null, null, null, null, null),
                 OperationStatus.PENDING);
         return id;
     }

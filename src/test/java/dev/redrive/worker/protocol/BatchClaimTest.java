@@ -37,7 +37,7 @@ class BatchClaimTest {
 
     private static Incoming incoming(OperationId id, String payload, String entryId) {
         DispatchEnvelope envelope = new DispatchEnvelope(id, 1, "demo.charge", "1", id.idempotencyKey(), payload, null,
-                null, "test", NOW, null, null, null, null);
+                null, "test", NOW, null, null, null, null, null);
         return new Incoming(new Delivery("ns:dispatch", entryId, Map.of("operation_id", id.value()), 1, "w1"), envelope);
     }
 

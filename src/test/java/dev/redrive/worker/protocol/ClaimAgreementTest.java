@@ -103,6 +103,6 @@ class ClaimAgreementTest {
 
     private static DispatchEnvelope dispatch(OperationId id, int attempt, String payload) {
         return new DispatchEnvelope(id, attempt, "demo.charge", "1", id.idempotencyKey(), payload, null, null, "test",
-                NOW, null, null, null, null);
+                NOW, null, null, null, null, null);
     }
 }

@@ -23,7 +23,7 @@ class EligibilityTest {
 
     private static DispatchEnvelope dispatch(int attempt, UUID command) {
         return new DispatchEnvelope(ID, attempt, "demo.charge", "1", ID.idempotencyKey(), "{}", null, null, "test", NOW,
-                null, null, command == null ? null : command.toString(), null);
+                null, null, command == null ? null : command.toString(), null, null);
     }
 
     private static Delivery delivery(String entryId, long count) {
@@ -43,7 +43,7 @@ class EligibilityTest {
         return new OperationRecord(ID.value(), ID.runId(), run, status, attempt, "demo.charge", "1", ID.idempotencyKey(),
                 "{}", null, null, null, "test", leaseExpiresAt == null ? null : "other", leaseEntry, 1, leaseExpiresAt,
                 null, SideEffectState.NONE, null, nextEligibleAt, command, commandStatus, command == null ? null : attempt,
-                lastEntry, NOW, processingDeliveries);
+                lastEntry, NOW, processingDeliveries, null);
     }
 
     private static OperationRecord plain(OperationStatus status, int attempt) {
@@ -63,13 +63,13 @@ class EligibilityTest {
     void otherParameters_areAConflict_butAnOlderAttemptMayCarryTheSchemaVersionFromBeforeARedrive() {
         OperationRecord atAttemptTwo = plain(OperationStatus.RETRY_SCHEDULED, 2);
         DispatchEnvelope otherPayload = new DispatchEnvelope(ID, 2, "demo.charge", "1", ID.idempotencyKey(), "{\"x\":1}",
-                null, null, "test", NOW, null, null, null, null);
+                null, null, "test", NOW, null, null, null, null, null);
         DispatchEnvelope reordered = new DispatchEnvelope(ID, 2, "demo.charge", "1", ID.idempotencyKey(), " { } ",
-                null, null, "test", NOW, null, null, null, null);
+                null, null, "test", NOW, null, null, null, null, null);
         DispatchEnvelope oldSchemaOldAttempt = new DispatchEnvelope(ID, 1, "demo.charge", "0", ID.idempotencyKey(), "{}",
-                null, null, "test", NOW, null, null, null, null);
+                null, null, "test", NOW, null, null, null, null, null);
         DispatchEnvelope oldSchemaCurrentAttempt = new DispatchEnvelope(ID, 2, "demo.charge", "0", ID.idempotencyKey(),
-                "{}", null, null, "test", NOW, null, null, null, null);
+                "{}", null, null, "test", NOW, null, null, null, null, null);
 
         assertThat(Eligibility.conflict(otherPayload, atAttemptTwo)).contains("was recorded with parameters");
         assertThat(Eligibility.conflict(reordered, atAttemptTwo)).isNull();
