@@ -9,73 +9,100 @@ import dev.redrive.store.Database;
 import dev.redrive.store.tool.ToolSchemaStore;
 import dev.redrive.worker.client.IdempotencyConflictException;
 import dev.redrive.worker.client.WorkerClient;
+import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 import picocli.CommandLine.Model.CommandSpec;
 
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Clock;
+import java.util.List;
 import java.util.concurrent.Callable;
 
 @Command(name = "dispatch", mixinStandardHelpOptions = true,
-        description = "Publish a dispatch like a workflow runtime would: record the operation in PostgreSQL, then add "
-                + "it to the dispatch stream.")
+        description = "Publish dispatches like a workflow runtime would: record each operation in PostgreSQL, then add "
+                + "it to the dispatch stream. One with --run, --node, --tool and --payload; many with --file (JSON "
+                + "Lines: " + DispatchFile.FIELDS + "; - reads stdin), recorded and published in bulk.")
 final class DispatchCommand implements Callable<Integer> {
     @Mixin
     ConnectionOptions connection;
 
-    @Option(names = "--run", required = true, paramLabel = "R", description = "run id")
-    String runId;
+    @ArgGroup(exclusive = true, multiplicity = "1")
+    Source source;
 
-    @Option(names = "--node", required = true, paramLabel = "N", description = "node id")
-    String nodeId;
+    static final class Source {
+        @ArgGroup(exclusive = false)
+        One one;
 
-    @Option(names = "--tool", required = true, paramLabel = "T", description = "tool name, e.g. demo.charge")
-    String tool;
+        @Option(names = "--file", paramLabel = "FILE", description = "JSON Lines of dispatches; - reads stdin")
+        String file;
+    }
 
-    @Option(names = "--payload", required = true, paramLabel = "JSON", description = "payload, a JSON object")
-    String payload;
+    static final class One {
+        @Option(names = "--run", required = true, paramLabel = "R", description = "run id")
+        String runId;
 
-    @Option(names = "--logical-attempt", paramLabel = "K", defaultValue = "0",
-            description = "logical attempt of the node (default ${DEFAULT-VALUE})")
-    int logicalAttempt;
+        @Option(names = "--node", required = true, paramLabel = "N", description = "node id")
+        String nodeId;
 
-    @Option(names = "--trace-id", paramLabel = "ID", description = "trace id carried along")
-    String traceId;
+        @Option(names = "--tool", required = true, paramLabel = "T", description = "tool name, e.g. demo.charge")
+        String tool;
 
-    @Option(names = "--traceparent", paramLabel = "TRACEPARENT",
-            description = "W3C trace context of the caller's span (00-<trace id>-<span id>-<flags>): the attempts "
-                    + "continue that trace")
-    String traceparent;
+        @Option(names = "--payload", required = true, paramLabel = "JSON", description = "payload, a JSON object")
+        String payload;
 
-    @Option(names = "--correlation-id", paramLabel = "ID", description = "correlation id carried along")
-    String correlationId;
+        @Option(names = "--logical-attempt", paramLabel = "K", defaultValue = "0",
+                description = "logical attempt of the node (default ${DEFAULT-VALUE})")
+        int logicalAttempt;
 
-    @Option(names = "--approval-id", paramLabel = "ID", description = "approval the operation runs under")
-    String approvalId;
+        @Option(names = "--trace-id", paramLabel = "ID", description = "trace id carried along")
+        String traceId;
 
-    @Option(names = "--schema-version", paramLabel = "V",
-            description = "tool schema version (default: the tool's current version, else 1)")
-    String schemaVersion;
+        @Option(names = "--traceparent", paramLabel = "TRACEPARENT",
+                description = "W3C trace context of the caller's span (00-<trace id>-<span id>-<flags>): the attempts "
+                        + "continue that trace")
+        String traceparent;
+
+        @Option(names = "--correlation-id", paramLabel = "ID", description = "correlation id carried along")
+        String correlationId;
+
+        @Option(names = "--approval-id", paramLabel = "ID", description = "approval the operation runs under")
+        String approvalId;
+
+        @Option(names = "--schema-version", paramLabel = "V",
+                description = "tool schema version (default: the tool's current version, else 1)")
+        String schemaVersion;
+    }
 
     @Spec
     CommandSpec spec;
 
     @Override
-    public Integer call() {
-        OperationId id = new OperationId(runId, nodeId, logicalAttempt);
-        if (traceparent != null && Traceparent.parse(traceparent).isEmpty()) {
+    public Integer call() throws IOException {
+        return source.file != null ? dispatchFile() : dispatchOne(source.one);
+    }
+
+    private int dispatchOne(One one) {
+        OperationId id = new OperationId(one.runId, one.nodeId, one.logicalAttempt);
+        if (one.traceparent != null && Traceparent.parse(one.traceparent).isEmpty()) {
             throw new IllegalArgumentException("traceparent must look like 00-<32 hex trace id>-<16 hex span id>-<2 hex "
-                    + "flags> (lower case, ids not all zero), got '" + traceparent + "'");
+                    + "flags> (lower case, ids not all zero), got '" + one.traceparent + "'");
         }
         try (Database database = Database.open(connection.config(), 2); Redis redis = Redis.connect(connection.config())) {
-            String version = schemaVersion != null ? schemaVersion
-                    : new ToolSchemaStore(database.jdbc()).current(tool).orElse("1");
+            String version = one.schemaVersion != null ? one.schemaVersion
+                    : new ToolSchemaStore(database.jdbc()).current(one.tool).orElse("1");
             WorkerClient client = new WorkerClient(database, redis, Clock.systemUTC());
-            DispatchEnvelope envelope = client.newDispatch(id, tool, version, payload, traceId, correlationId, approvalId);
-            if (traceparent != null) {
-                envelope = envelope.withTraceparent(traceparent);
+            DispatchEnvelope envelope = client.newDispatch(id, one.tool, version, one.payload, one.traceId,
+                    one.correlationId, one.approvalId);
+            if (one.traceparent != null) {
+                envelope = envelope.withTraceparent(one.traceparent);
             }
             EnvelopeCodec codec = new EnvelopeCodec();
             codec.decode(codec.encode(envelope));
@@ -88,8 +115,51 @@ final class DispatchCommand implements Callable<Integer> {
             }
             spec.commandLine().getOut().printf("%s %s attempt %d as entry %s (tool %s v%s, idempotency key %s)%n",
                     dispatched.repeat() ? "already dispatched, published again:" : "dispatched", id, envelope.attempt(),
-                    dispatched.entryId(), tool, version, envelope.idempotencyKey());
+                    dispatched.entryId(), one.tool, version, envelope.idempotencyKey());
             return 0;
+        }
+    }
+
+    /** Reads and checks the whole file first, so that a bad line dispatches nothing; then dispatches in bulk. */
+    private int dispatchFile() throws IOException {
+        String name = source.file.equals("-") ? "stdin" : source.file;
+        try (Database database = Database.open(connection.config(), 2); Redis redis = Redis.connect(connection.config());
+             BufferedReader reader = source.file.equals("-")
+                     ? new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8))
+                     : open(source.file)) {
+            WorkerClient client = new WorkerClient(database, redis, Clock.systemUTC());
+            ToolSchemaStore schemas = new ToolSchemaStore(database.jdbc());
+            List<DispatchFile.Numbered> lines = DispatchFile.read(reader, name, client, schemas::current);
+            List<WorkerClient.BulkDispatched> results = client.dispatchAll(
+                    lines.stream().map(DispatchFile.Numbered::envelope).toList());
+            long created = 0;
+            long repeats = 0;
+            long conflicts = 0;
+            for (int i = 0; i < results.size(); i++) {
+                WorkerClient.BulkDispatched result = results.get(i);
+                switch (result.recorded().outcome()) {
+                    case CREATED -> created++;
+                    case ALREADY_RECORDED -> repeats++;
+                    case CONFLICT -> {
+                        conflicts++;
+                        spec.commandLine().getErr().printf("dispatch: %s line %d: conflict: %s%n", name,
+                                lines.get(i).line(), result.recorded().conflict());
+                    }
+                }
+            }
+            spec.commandLine().getOut().printf("dispatched %d operation(s) from %s: %d new, %d already dispatched "
+                    + "(published again), %d conflict(s) not published%n", created + repeats, name, created, repeats,
+                    conflicts);
+            return conflicts > 0 ? RedriveCommand.EXIT_BLOCKED : 0;
+        }
+    }
+
+    private static BufferedReader open(String file) {
+        try {
+            return Files.newBufferedReader(Path.of(file), StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new IllegalArgumentException("cannot read " + file + ": " + e.getMessage()
+                    + "; expected a readable JSON Lines file, or - for stdin");
         }
     }
 }

@@ -10,16 +10,30 @@ import dev.redrive.model.OperationStatus;
 import dev.redrive.store.Database;
 import dev.redrive.store.operation.OperationRegistry;
 import dev.redrive.store.operation.Recorded;
+import io.lettuce.core.RedisCommandInterruptedException;
+import io.lettuce.core.RedisCommandTimeoutException;
+import io.lettuce.core.RedisException;
+import io.lettuce.core.RedisFuture;
 import io.lettuce.core.XAddArgs;
 
 import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 
 /**
  * The publishing side of the wire contract, as a workflow runtime (or a redrive) uses it. The operation is recorded in
  * PostgreSQL before anything is written to Redis, so a sweep can re-publish whatever Redis loses.
  */
 public final class WorkerClient {
+    /** Dispatches recorded in one transaction and published in one pipeline by {@link #dispatchAll}. */
+    static final int CHUNK = 1000;
+    private static final Duration PUBLISH_TIMEOUT = Duration.ofSeconds(10);
+
     private final OperationRegistry registry;
     private final Redis redis;
     private final EnvelopeCodec codec = new EnvelopeCodec();
@@ -67,6 +81,59 @@ public final class WorkerClient {
             throw new IdempotencyConflictException(recorded.conflict());
         }
         return new Dispatched(publish(envelope), recorded.outcome() == Recorded.Outcome.ALREADY_RECORDED);
+    }
+
+    /**
+     * What one dispatch of {@link #dispatchAll} did.
+     *
+     * @param entryId  the stream entry id, null for a conflict (nothing was published)
+     * @param recorded what recording found: created, a repeat with the same parameters, or a conflict (with its line)
+     */
+    public record BulkDispatched(DispatchEnvelope envelope, String entryId, Recorded recorded) {
+        public boolean conflict() {
+            return recorded.outcome() == Recorded.Outcome.CONFLICT;
+        }
+    }
+
+    /**
+     * Dispatches many operations as {@link #dispatch} does one, in chunks of {@value #CHUNK}: each chunk's runs and
+     * operations are recorded with two multi-row statements in one transaction, then its dispatches are published
+     * pipelined (all sent before any answer is awaited). A conflict is reported in its result and not published; the
+     * others go on. A chunk is recorded before it is published, so a failure between the two leaves operations
+     * PENDING that a running worker's sweep publishes.
+     */
+    public List<BulkDispatched> dispatchAll(List<DispatchEnvelope> envelopes) {
+        List<BulkDispatched> results = new ArrayList<>(envelopes.size());
+        for (int from = 0; from < envelopes.size(); from += CHUNK) {
+            List<DispatchEnvelope> chunk = envelopes.subList(from, Math.min(envelopes.size(), from + CHUNK));
+            Map<String, Recorded> recorded = registry.recordAll(chunk, envelope -> OperationStatus.PENDING);
+            List<RedisFuture<String>> published = new ArrayList<>(chunk.size());
+            for (DispatchEnvelope envelope : chunk) {
+                boolean conflict = recorded.get(envelope.operationId().value()).outcome() == Recorded.Outcome.CONFLICT;
+                published.add(conflict ? null : redis.async().xadd(redis.keys().dispatch(), new XAddArgs(),
+                        codec.encode(envelope)));
+            }
+            for (int i = 0; i < chunk.size(); i++) {
+                DispatchEnvelope envelope = chunk.get(i);
+                RedisFuture<String> entry = published.get(i);
+                results.add(new BulkDispatched(envelope, entry == null ? null : await(entry),
+                        recorded.get(envelope.operationId().value())));
+            }
+        }
+        return results;
+    }
+
+    private static String await(RedisFuture<String> entry) {
+        try {
+            return entry.get(PUBLISH_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new RedisCommandInterruptedException(e);
+        } catch (ExecutionException e) {
+            throw e.getCause() instanceof RuntimeException runtime ? runtime : new RedisException(e.getCause());
+        } catch (TimeoutException e) {
+            throw new RedisCommandTimeoutException("no answer to a pipelined XADD within " + PUBLISH_TIMEOUT);
+        }
     }
 
     /**

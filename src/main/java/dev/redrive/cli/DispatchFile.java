@@ -1,0 +1,127 @@
+package dev.redrive.cli;
+
+import com.fasterxml.jackson.annotation.JsonProperty;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException;
+import dev.redrive.envelope.DispatchEnvelope;
+import dev.redrive.envelope.EnvelopeCodec;
+import dev.redrive.envelope.InvalidEnvelopeException;
+import dev.redrive.envelope.Traceparent;
+import dev.redrive.identity.OperationId;
+import dev.redrive.worker.client.WorkerClient;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.Function;
+
+/**
+ * A file of dispatches, one JSON object per line (JSON Lines):
+ * {@code {"run":"order-1042","node":"charge","tool":"demo.charge","payload":{"amount":10}}} with the optional
+ * {@code logical_attempt}, {@code trace_id}, {@code traceparent}, {@code correlation_id}, {@code approval_id} and
+ * {@code schema_version}. Every line is read and checked before anything is dispatched, so a bad line dispatches
+ * nothing; blank lines are skipped.
+ */
+final class DispatchFile {
+    static final String FIELDS = "run, node, tool, payload, and optionally logical_attempt, trace_id, traceparent, "
+            + "correlation_id, approval_id, schema_version";
+
+    private static final ObjectMapper JSON = new ObjectMapper()
+            .enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
+            .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
+
+    private record Line(@JsonProperty("run") String run, @JsonProperty("node") String node,
+                        @JsonProperty("tool") String tool, @JsonProperty("payload") JsonNode payload,
+                        @JsonProperty("logical_attempt") Integer logicalAttempt,
+                        @JsonProperty("trace_id") String traceId, @JsonProperty("traceparent") String traceparent,
+                        @JsonProperty("correlation_id") String correlationId,
+                        @JsonProperty("approval_id") String approvalId,
+                        @JsonProperty("schema_version") String schemaVersion) {
+    }
+
+    /** A dispatch and the line it came from. */
+    record Numbered(int line, DispatchEnvelope envelope) {
+    }
+
+    private DispatchFile() {
+    }
+
+    /**
+     * Reads every line into a first dispatch; {@code currentVersion} gives a tool's schema version when a line names
+     * none.
+     *
+     * @throws IllegalArgumentException naming the first bad line, what is wrong and what is expected
+     */
+    static List<Numbered> read(BufferedReader reader, String source, WorkerClient client,
+                               Function<String, Optional<String>> currentVersion) throws IOException {
+        Map<String, String> versions = new HashMap<>();
+        EnvelopeCodec codec = new EnvelopeCodec();
+        List<Numbered> dispatches = new ArrayList<>();
+        int number = 0;
+        for (String text = reader.readLine(); text != null; text = reader.readLine()) {
+            number++;
+            if (text.isBlank()) {
+                continue;
+            }
+            try {
+                Line line = parse(text);
+                String version = line.schemaVersion() != null ? line.schemaVersion()
+                        : versions.computeIfAbsent(line.tool(), tool -> currentVersion.apply(tool).orElse("1"));
+                DispatchEnvelope envelope = client.newDispatch(new OperationId(line.run(), line.node(),
+                                line.logicalAttempt() == null ? 0 : line.logicalAttempt()), line.tool(), version,
+                        line.payload().toString(), line.traceId(), line.correlationId(), line.approvalId());
+                if (line.traceparent() != null) {
+                    envelope = envelope.withTraceparent(Traceparent.parse(line.traceparent()).orElseThrow(() ->
+                            new IllegalArgumentException("traceparent must look like 00-<32 hex trace id>-<16 hex "
+                                    + "span id>-<2 hex flags>, got '" + line.traceparent() + "'")));
+                }
+                codec.decode(codec.encode(envelope));
+                dispatches.add(new Numbered(number, envelope));
+            } catch (IllegalArgumentException e) {
+                throw new IllegalArgumentException(source + " line " + number + ": " + e.getMessage());
+            }
+        }
+        if (dispatches.isEmpty()) {
+            throw new IllegalArgumentException(source + " holds no dispatch; expected one JSON object per line with "
+                    + FIELDS);
+        }
+        return dispatches;
+    }
+
+    private static Line parse(String text) {
+        Line line;
+        try {
+            line = JSON.readValue(text, Line.class);
+        } catch (UnrecognizedPropertyException e) {
+            throw new IllegalArgumentException("unknown field '" + e.getPropertyName() + "'; expected " + FIELDS);
+        } catch (JsonProcessingException e) {
+            throw new IllegalArgumentException("not a JSON object (" + e.getOriginalMessage() + "); expected " + FIELDS);
+        }
+        if (line == null) {
+            throw new IllegalArgumentException("not a JSON object; expected " + FIELDS);
+        }
+        requirePresent("run", line.run());
+        requirePresent("node", line.node());
+        requirePresent("tool", line.tool());
+        requirePresent("payload", line.payload());
+        if (!line.payload().isObject()) {
+            throw new InvalidEnvelopeException("payload must be a JSON object, got " + line.payload().getNodeType()
+                    .name().toLowerCase(Locale.ROOT));
+        }
+        return line;
+    }
+
+    private static void requirePresent(String field, Object value) {
+        if (value == null) {
+            throw new IllegalArgumentException(field + " is missing; expected " + FIELDS);
+        }
+    }
+}
