@@ -29,6 +29,7 @@ import dev.redrive.triage.decision.DecisionKind;
 import dev.redrive.triage.decision.Decisions;
 import dev.redrive.triage.decision.HttpSideEffectLookup;
 import dev.redrive.triage.detail.DlqEntryRecord;
+import dev.redrive.triage.detail.EntryDetailsLoader;
 import dev.redrive.triage.query.DlqQueries;
 import dev.redrive.triage.query.FingerprintGroup;
 import dev.redrive.worker.client.WorkerClient;
@@ -82,12 +83,13 @@ final class ConsoleScreens implements SessionScreens {
         browser = DlqBrowserView.load(browserModel);
 
         OperationDetailsLoader loader = new OperationDetailsLoader(session.database());
-        OperationDetailViewModel detailModel = new OperationDetailViewModel(loader::require, executor,
-                redactor, session.profile().tracerUrlTemplate());
+        OperationDetailViewModel detailModel = new OperationDetailViewModel(loader::require,
+                new EntryDetailsLoader(session.database())::require, executor, redactor,
+                session.profile().tracerUrlTemplate());
         detail = OperationDetailView.load(detailModel, desktop);
         browserModel.currentProperty().addListener((obs, was, row) -> {
             if (row != null) {
-                detailModel.show(row.operationId(), row.id());
+                detailModel.showEntry(row.id());
             }
         });
         Decisions decisions = new Decisions(session.database(),
@@ -110,21 +112,29 @@ final class ConsoleScreens implements SessionScreens {
         this.detailModel = detailModel;
         ReportService reports = new ReportService(session.database(), session.clock(), redactor);
         ReportExportView export = new ReportExportView(new ReportExportViewModel(reports::write, executor), desktop);
-        detail.onExport(() -> currentItem(detailModel).ifPresent(item -> export.export(window(), item.operationId(),
-                "report-" + item.operationId(), () -> reports.operation(item.operationId()))));
+        detail.onExport(() -> currentItem(detailModel).ifPresent(item -> {
+            if (item.operationId() == null) {
+                export.export(window(), "DLQ entry " + item.dlqEntryId(), "report-entry-" + item.dlqEntryId(),
+                        () -> reports.entry(item.dlqEntryId()));
+            } else {
+                export.export(window(), item.operationId(), "report-" + item.operationId(),
+                        () -> reports.operation(item.operationId()));
+            }
+        }));
         browser.onExportSelection(rows -> export.export(window(), rows.size() + " selected entries",
-                "report-selection-" + rows.size(), () -> reports.selection(rows.stream().map(DlqRow::operationId)
-                        .distinct().limit(ReportService.MAX_OPERATIONS).toList())));
+                "report-selection-" + rows.size(), () -> reports.selection(rows.stream().filter(DlqRow::ownEntry)
+                        .map(DlqRow::operationId).distinct().limit(ReportService.MAX_OPERATIONS).toList())));
         browser.onExportGroup(group -> export.export(window(), "group " + group.fingerprint(),
                 "report-group-" + group.fingerprint(), () -> reports.group(group.fingerprint())));
         livePolling = new Timeline(new KeyFrame(LIVE_POLL, event -> browserModel.pollLive()));
         livePolling.setCycleCount(Timeline.INDEFINITE);
     }
 
+    /** The shown entry at the version shown; an entry without an operation of its own is decided by its id alone. */
     private static Optional<WizardItem> currentItem(OperationDetailViewModel detailModel) {
         DlqEntryRecord entry = detailModel.entryProperty().get();
         return entry == null ? Optional.empty()
-                : Optional.of(new WizardItem(entry.operationId(), entry.id(), entry.version()));
+                : Optional.of(new WizardItem(entry.ofOperation() ? entry.operationId() : null, entry.id(), entry.version()));
     }
 
     private void afterDecision(OperationDetailViewModel model) {

@@ -158,7 +158,7 @@ public final class Redactor {
     public DlqRow redact(DlqRow row) {
         return new DlqRow(row.id(), row.operationId(), row.runId(), row.nodeId(), row.tool(), row.errorClass(),
                 redactText(row.errorMessage()), row.fingerprint(), row.sideEffect(), row.decisionState(), row.enteredAt(),
-                row.attempt(), row.traceId(), row.correlationId(), row.version());
+                row.attempt(), row.traceId(), row.correlationId(), row.version(), row.ownEntry());
     }
 
     /** A fingerprint group with its sample error masked as free text. */

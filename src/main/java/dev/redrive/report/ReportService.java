@@ -95,7 +95,7 @@ public final class ReportService {
                 .orElseThrow(() -> new IllegalArgumentException("no DLQ entry has the fingerprint '" + fingerprint + "'"));
         Set<String> operationIds = new LinkedHashSet<>();
         for (DlqRow row : queries.firstPage(filter, JdbcDlqQueries.MAX_PAGE_SIZE).rows()) {
-            if (row.operationId() != null && operationIds.size() < MAX_OPERATIONS) {
+            if (row.ownEntry() && operationIds.size() < MAX_OPERATIONS) {
                 operationIds.add(row.operationId());
             }
         }

@@ -1,17 +1,14 @@
 package dev.redrive.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.redrive.envelope.DispatchEnvelope;
-import dev.redrive.envelope.EnvelopeCodec;
 import dev.redrive.identity.OperationId;
 import dev.redrive.testing.TestNamespace;
 import dev.redrive.triage.DeadLetterFixture;
 import dev.redrive.triage.DeadLetterFixture.Created;
+import dev.redrive.triage.MessageDeadLetters;
 import dev.redrive.triage.json.TriageJson;
 import dev.redrive.worker.Worker;
 import dev.redrive.worker.client.WorkerClient;
-import dev.redrive.worker.tool.Tool;
-import dev.redrive.worker.tool.ToolCall;
 import org.apache.pdfbox.Loader;
 import org.apache.pdfbox.pdmodel.PDDocument;
 import org.apache.pdfbox.text.PDFTextStripper;
@@ -25,11 +22,9 @@ import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -53,57 +48,26 @@ class DeadLetterWithoutOperationCliTest {
 
     @BeforeAll
     static void aPublisherSendsBrokenDispatches_andAWorkerDeadLettersThem() {
-        WorkerClient client = new WorkerClient(ns.database(), ns.redis(), Clock.systemUTC());
+        MessageDeadLetters letters = new MessageDeadLetters(ns);
+        WorkerClient client = letters.client();
         List<String> malformed = new ArrayList<>();
         for (String node : List.of("show", "discard", "resolve")) {
-            malformed.add(publishWithoutTool(client, new OperationId("legacy", node, 0)));
+            malformed.add(letters.publishWithoutTool(new OperationId("legacy", node, 0),
+                    "{\"amount\":5,\"password\":\"" + SECRET + "\"}", "trace-legacy-" + node));
         }
         succeeded = new OperationId("legacy", "charge", 0);
         client.dispatch(client.newDispatch(succeeded, "test.ok", "1", "{\"amount\":1}", "trace-legacy", null, null));
         String reused = client.publish(client.newDispatch(succeeded, "test.ok", "1", "{\"amount\":999}", "trace-legacy", null, null));
 
-        Worker worker = Worker.builder(ns.database(), ns.redis()).tool(new AnswersAtOnce()).consumerName("entry-cli")
-                .claimInterval(Duration.ofMillis(200)).build().start();
+        Worker worker = letters.startWorker(new MessageDeadLetters.AnswersAtOnce("test.ok"));
         try {
-            toShow = awaitEntry(malformed.get(0));
-            toDiscard = awaitEntry(malformed.get(1));
-            toResolve = awaitEntry(malformed.get(2));
-            conflict = awaitEntry(reused);
+            toShow = letters.awaitEntry(malformed.get(0));
+            toDiscard = letters.awaitEntry(malformed.get(1));
+            toResolve = letters.awaitEntry(malformed.get(2));
+            conflict = letters.awaitEntry(reused);
             await().atMost(Duration.ofSeconds(20)).until(() -> "SUCCEEDED".equals(status(succeeded.value())));
         } finally {
             worker.shutdown().join();
-        }
-    }
-
-    /** A dispatch as a runtime without Java code might get it wrong: no tool, a secret in the payload. */
-    private static String publishWithoutTool(WorkerClient client, OperationId id) {
-        DispatchEnvelope envelope = client.newDispatch(id, "test.ok", "1",
-                "{\"amount\":5,\"password\":\"" + SECRET + "\"}", "trace-legacy-" + id.nodeId(), null, null);
-        Map<String, String> fields = new EnvelopeCodec().encode(envelope);
-        fields.remove("tool");
-        return ns.redis().sync().xadd(ns.redis().keys().dispatch(), fields);
-    }
-
-    private static long awaitEntry(String streamEntryId) {
-        await().atMost(Duration.ofSeconds(20)).until(() ->
-                query("SELECT id FROM dlq_entries WHERE entry_id = ?", streamEntryId) != null);
-        return Long.parseLong(query("SELECT id FROM dlq_entries WHERE entry_id = ?", streamEntryId));
-    }
-
-    private static final class AnswersAtOnce implements Tool {
-        @Override
-        public String name() {
-            return "test.ok";
-        }
-
-        @Override
-        public String schemaVersion() {
-            return "1";
-        }
-
-        @Override
-        public String execute(ToolCall call) {
-            return "{\"ok\":true}";
         }
     }
 

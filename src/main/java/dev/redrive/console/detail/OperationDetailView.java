@@ -7,7 +7,9 @@ import dev.redrive.console.ui.DesktopServices;
 import dev.redrive.console.ui.SideEffectBadge;
 import dev.redrive.triage.detail.AttemptRecord;
 import dev.redrive.triage.detail.AuditEntry;
+import javafx.beans.value.ObservableBooleanValue;
 import javafx.fxml.FXML;
+import javafx.scene.Node;
 import javafx.scene.Parent;
 import javafx.scene.control.Button;
 import javafx.scene.control.Hyperlink;
@@ -18,6 +20,7 @@ import javafx.scene.control.MenuItem;
 import javafx.scene.control.ScrollPane;
 import javafx.scene.control.TableView;
 import javafx.scene.control.TextArea;
+import javafx.scene.layout.VBox;
 
 import java.time.ZoneId;
 import java.time.format.DateTimeFormatter;
@@ -36,7 +39,21 @@ public final class OperationDetailView {
     @FXML private Label statusLabel;
     @FXML private Label decisionLabel;
     @FXML private Label lastErrorLabel;
+    @FXML private Label noOperationLabel;
+    @FXML private Label timelineTitle;
     @FXML private AttemptTimeline timeline;
+    @FXML private VBox claimedBox;
+    @FXML private Label claimedOperationLabel;
+    @FXML private Label claimedRunLabel;
+    @FXML private Label claimedNodeLabel;
+    @FXML private Label toolLabel;
+    @FXML private VBox identityBox;
+    @FXML private Label receivedLabel;
+    @FXML private VBox versionsBox;
+    @FXML private Label attemptsTitle;
+    @FXML private Label payloadTitle;
+    @FXML private Label rawMessageTitle;
+    @FXML private TextArea rawMessageArea;
     @FXML private Label runLabel;
     @FXML private Label nodeLabel;
     @FXML private Label logicalAttemptLabel;
@@ -93,7 +110,7 @@ public final class OperationDetailView {
         content.visibleProperty().bind(model.loadedProperty());
         messageLabel.textProperty().bind(model.messageProperty());
         messageLabel.visibleProperty().bind(model.loadedProperty().not().or(model.messageProperty().isNotEmpty()));
-        operationLabel.textProperty().bind(model.operationIdProperty());
+        operationLabel.textProperty().bind(model.titleProperty());
         model.sideEffectProperty().addListener((obs, was, state) -> sideEffectBadge.show(state));
         statusLabel.textProperty().bind(model.statusProperty());
         decisionLabel.textProperty().bind(model.decisionProperty());
@@ -107,6 +124,7 @@ public final class OperationDetailView {
         entryIdLabel.textProperty().bind(model.entryIdProperty());
         deliveryCountLabel.textProperty().bind(model.deliveryCountProperty());
         consumerLabel.textProperty().bind(model.consumerProperty());
+        receivedLabel.textProperty().bind(model.receivedProperty());
         traceLabel.textProperty().bind(model.traceIdProperty());
         correlationLabel.textProperty().bind(model.correlationIdProperty());
         tracerLink.visibleProperty().bind(model.tracerUrlProperty().isNotEmpty());
@@ -117,11 +135,28 @@ public final class OperationDetailView {
         schemaNoteLabel.visibleProperty().bind(model.schemaChangedProperty());
         schemaNoteLabel.managedProperty().bind(model.schemaChangedProperty());
         payloadArea.textProperty().bind(model.payloadProperty());
+        rawMessageArea.textProperty().bind(model.rawMessageProperty());
+        claimedOperationLabel.textProperty().bind(model.claimedOperationProperty());
+        claimedRunLabel.textProperty().bind(model.runIdProperty());
+        claimedNodeLabel.textProperty().bind(model.nodeIdProperty());
+        toolLabel.textProperty().bind(model.toolProperty());
+        noOperationLabel.setText(OperationDetailViewModel.NO_OPERATION);
+        // An entry without an operation has no attempts, payload or versions to show, and shows its raw message instead.
+        shownWhen(model.entryAloneProperty(), noOperationLabel, claimedBox, rawMessageTitle, rawMessageArea);
+        shownWhen(model.entryAloneProperty().not(), timelineTitle, timeline, identityBox, versionsBox, attemptsTitle,
+                attemptTable, payloadTitle, payloadArea);
         attemptTable.setItems(model.attempts());
         auditList.setItems(model.audit());
-        wizardButton.disableProperty().bind(model.decidableProperty().not());
+        wizardButton.disableProperty().bind(model.redrivableProperty().not());
         resolveItem.disableProperty().bind(model.decidableProperty().not());
         discardItem.disableProperty().bind(model.decidableProperty().not());
+    }
+
+    private static void shownWhen(ObservableBooleanValue condition, Node... nodes) {
+        for (Node node : nodes) {
+            node.visibleProperty().bind(condition);
+            node.managedProperty().bind(condition);
+        }
     }
 
     public void onOpenWizard(Runnable opener) { this.wizardOpener = opener; }
@@ -133,7 +168,7 @@ public final class OperationDetailView {
     @FXML private void resolve() { resolver.run(); }
     @FXML private void discard() { discarder.run(); }
     @FXML private void exportReport() { exporter.run(); }
-    @FXML private void copyOperationId() { Clipboards.copy(model.operationIdProperty().get()); }
+    @FXML private void copyShownId() { Clipboards.copy(model.shownIdProperty().get()); }
     @FXML private void copyTraceId() { Clipboards.copy(model.traceIdProperty().get()); }
     @FXML private void copyCorrelationId() { Clipboards.copy(model.correlationIdProperty().get()); }
 

@@ -9,6 +9,7 @@ import dev.redrive.report.Redactor;
 import dev.redrive.triage.detail.AttemptRecord;
 import dev.redrive.triage.detail.AuditEntry;
 import dev.redrive.triage.detail.DlqEntryRecord;
+import dev.redrive.triage.detail.EntryDetails;
 import dev.redrive.triage.detail.OperationDetails;
 import dev.redrive.triage.detail.OperationRecord;
 import javafx.beans.property.ReadOnlyBooleanProperty;
@@ -27,10 +28,13 @@ import java.time.ZoneId;
 import java.time.format.DateTimeFormatter;
 import java.util.Objects;
 import java.util.concurrent.Callable;
+import java.util.function.Consumer;
 
 /**
- * One operation with its evidence, as the detail pane shows it. Loads off the FX thread; a newer selection wins over
- * an older load that finishes late.
+ * One operation with its evidence, as the detail pane shows it; or one DLQ entry alone when the worker dead-lettered a
+ * message as itself (malformed, or reusing an operation id with other parameters): such an entry has no operation of
+ * its own, even when it names one, and only its own facts are shown. Loads off the FX thread; a newer selection wins
+ * over an older load that finishes late.
  */
 public final class OperationDetailViewModel {
     private static final DateTimeFormatter TIME = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss").withZone(ZoneId.systemDefault());
@@ -41,7 +45,17 @@ public final class OperationDetailViewModel {
         OperationDetails load(String operationId);
     }
 
+    /** Loads one DLQ entry, with its operation when it is that operation's own entry; runs in the background. */
+    @FunctionalInterface
+    public interface EntrySource {
+        EntryDetails load(long dlqEntryId);
+    }
+
+    /** Why an entry without an operation offers only discard and resolve. */
+    public static final String NO_OPERATION = "No operation: this message could not be recorded; discard or resolve it.";
+
     private final DetailSource source;
+    private final EntrySource entries;
     private final UiExecutor executor;
     private final Redactor redactor;
     private final String tracerUrlTemplate;
@@ -50,9 +64,17 @@ public final class OperationDetailViewModel {
     private final ReadOnlyObjectWrapper<DlqEntryRecord> entry = new ReadOnlyObjectWrapper<>();
     private final ReadOnlyBooleanWrapper loaded = new ReadOnlyBooleanWrapper();
     private final ReadOnlyBooleanWrapper decidable = new ReadOnlyBooleanWrapper();
+    private final ReadOnlyBooleanWrapper entryAlone = new ReadOnlyBooleanWrapper();
+    private final ReadOnlyBooleanWrapper redrivable = new ReadOnlyBooleanWrapper();
     private final ReadOnlyBooleanWrapper loading = new ReadOnlyBooleanWrapper();
     private final ReadOnlyStringWrapper message = new ReadOnlyStringWrapper("Select a DLQ entry to see its operation.");
+    private final ReadOnlyStringWrapper title = new ReadOnlyStringWrapper("");
+    private final ReadOnlyStringWrapper shownId = new ReadOnlyStringWrapper("");
     private final ReadOnlyStringWrapper operationId = new ReadOnlyStringWrapper("");
+    private final ReadOnlyStringWrapper claimedOperation = new ReadOnlyStringWrapper("");
+    private final ReadOnlyStringWrapper tool = new ReadOnlyStringWrapper("");
+    private final ReadOnlyStringWrapper received = new ReadOnlyStringWrapper("");
+    private final ReadOnlyStringWrapper rawMessage = new ReadOnlyStringWrapper("");
     private final ReadOnlyStringWrapper status = new ReadOnlyStringWrapper("");
     private final ReadOnlyStringWrapper decision = new ReadOnlyStringWrapper("");
     private final ReadOnlyStringWrapper runId = new ReadOnlyStringWrapper("");
@@ -78,33 +100,46 @@ public final class OperationDetailViewModel {
     private final ObservableList<AttemptRecord> attempts = FXCollections.observableArrayList();
     private final ObservableList<AuditEntry> audit = FXCollections.observableArrayList();
     private long ticket;
-    private String shownOperation;
-    private long shownEntry;
+    private Runnable showAgain = () -> { };
 
-    /** {@code redactor} masks everything loaded (payload, results, error texts, evidence, reasons) before it is shown. */
-    public OperationDetailViewModel(DetailSource source, UiExecutor executor, Redactor redactor,
+    /** {@code redactor} masks everything loaded (payload, raw messages, error texts, evidence, reasons) before it is shown. */
+    public OperationDetailViewModel(DetailSource source, EntrySource entries, UiExecutor executor, Redactor redactor,
                                     String tracerUrlTemplate) {
         this.source = source;
+        this.entries = entries;
         this.executor = executor;
         this.redactor = redactor;
         this.tracerUrlTemplate = tracerUrlTemplate == null ? "" : tracerUrlTemplate;
     }
 
-    /** Shows the operation of a DLQ entry; {@code dlqEntryId} picks which of its entries the metadata comes from. */
+    /**
+     * Shows the operation of a DLQ entry; {@code dlqEntryId} picks which of its entries the metadata comes from.
+     * Without an operation, the entry alone.
+     */
     public void show(String operation, long dlqEntryId) {
         if (operation == null) {
+            showEntry(dlqEntryId);
             return;
         }
-        shownOperation = operation;
-        shownEntry = dlqEntryId;
+        load("Loading " + operation, "Loading operation " + operation, () -> redactor.redact(source.load(operation)),
+                loadedDetails -> apply(loadedDetails, dlqEntryId), () -> show(operation, dlqEntryId));
+    }
+
+    /** Shows a DLQ entry as selected in a list: its operation when it is that operation's own entry, else the entry alone. */
+    public void showEntry(long dlqEntryId) {
+        load("Loading DLQ entry " + dlqEntryId, "Loading DLQ entry " + dlqEntryId,
+                () -> redactor.redact(entries.load(dlqEntryId)), this::apply, () -> showEntry(dlqEntryId));
+    }
+
+    private <T> void load(String shownWhileLoading, String task, Callable<T> loader, Consumer<T> apply, Runnable again) {
+        showAgain = again;
         long mine = ++ticket;
         loading.set(true);
-        message.set("Loading " + operation + "…");
-        Callable<OperationDetails> load = () -> redactor.redact(source.load(operation));
-        executor.submit("Loading operation " + operation, load, loadedDetails -> {
+        message.set(shownWhileLoading + "…");
+        executor.submit(task, loader, result -> {
             if (mine == ticket) {
                 loading.set(false);
-                apply(loadedDetails, dlqEntryId);
+                apply.accept(result);
             }
         }, failure -> {
             if (mine == ticket) {
@@ -115,9 +150,17 @@ public final class OperationDetailViewModel {
         });
     }
 
-    /** Loads the shown operation again (after a decision). */
+    /** Loads what is shown again (after a decision). */
     public void refresh() {
-        show(shownOperation, shownEntry);
+        showAgain.run();
+    }
+
+    void apply(EntryDetails found) {
+        if (found.operation() != null) {
+            apply(found.operation(), found.entry().id());
+        } else {
+            applyEntryAlone(found);
+        }
     }
 
     void apply(OperationDetails loadedDetails, long dlqEntryId) {
@@ -126,8 +169,14 @@ public final class OperationDetailViewModel {
                 .orElseGet(() -> loadedDetails.latestEntry().orElse(null));
         details.set(loadedDetails);
         entry.set(shown);
+        entryAlone.set(false);
         decidable.set(shown != null && shown.isOpen());
+        redrivable.set(decidable.get());
+        title.set(operation.operationId());
+        shownId.set(operation.operationId());
         operationId.set(operation.operationId());
+        claimedOperation.set("");
+        tool.set(operation.tool());
         status.set(operation.status().name() + " · attempt " + operation.attempt());
         runId.set(operation.runId() + (loadedDetails.run() == null ? "" : "  (" + loadedDetails.run().status() + ")"));
         nodeId.set(operation.nodeId());
@@ -147,29 +196,78 @@ public final class OperationDetailViewModel {
         schemaNote.set(schemaChanged.get() ? "changed since failure: v" + atFailure + " → v" + now : "");
         sideEffect.set(sideEffectNow(operation, shown));
         if (shown != null) {
-            stream.set(Objects.toString(shown.stream(), ""));
-            entryId.set(Objects.toString(shown.entryId(), ""));
-            deliveryCount.set(Objects.toString(shown.deliveryCount(), ""));
-            consumer.set(Objects.toString(shown.consumer(), ""));
-            lastError.set(shown.errorClass() + (shown.errorCode() == null ? "" : " " + shown.errorCode()) + ": "
-                    + shown.errorMessage());
-            decision.set(shown.isOpen() ? "OPEN · waiting for a decision"
-                    : shown.decisionState() + " by " + shown.decidedBy() + " at " + TIME.format(shown.decidedAt())
-                    + (shown.decisionReason() == null ? "" : " · " + shown.decisionReason()));
+            entryFacts(shown);
         } else {
             stream.set("");
             entryId.set("");
             deliveryCount.set("");
             consumer.set("");
+            received.set("");
             lastError.set("");
             decision.set("not in the DLQ");
         }
         payload.set(pretty(operation.payload()));
+        rawMessage.set("");
         attempts.setAll(loadedDetails.attempts());
         audit.setAll(loadedDetails.audit());
         timeline.set(timelineOf(loadedDetails, shown));
         message.set("");
         loaded.set(true);
+    }
+
+    /**
+     * A message dead-lettered as itself: what it claimed (the operation it names, if any, is not its own), where and
+     * when it was received, its error, raw message and decision. Nothing ran, so there is no side effect, timeline or
+     * payload of an operation; it can be discarded or resolved, never redriven.
+     */
+    private void applyEntryAlone(EntryDetails found) {
+        DlqEntryRecord shown = found.entry();
+        details.set(null);
+        entry.set(shown);
+        entryAlone.set(true);
+        decidable.set(shown.isOpen());
+        redrivable.set(false);
+        title.set("DLQ entry " + shown.id());
+        shownId.set(String.valueOf(shown.id()));
+        operationId.set("");
+        claimedOperation.set(shown.operationId() == null ? "none" : shown.operationId() + " (not this entry's operation)");
+        tool.set(Objects.toString(shown.tool(), "none"));
+        status.set("NO OPERATION");
+        runId.set(Objects.toString(shown.runId(), "none"));
+        nodeId.set(Objects.toString(shown.nodeId(), "none"));
+        logicalAttempt.set("");
+        idempotencyKey.set("");
+        traceId.set(Objects.toString(shown.traceId(), ""));
+        correlationId.set(Objects.toString(shown.correlationId(), ""));
+        tracerUrl.set(tracerUrl(tracerUrlTemplate, shown.traceId()));
+        runtimeVersion.set(Objects.toString(shown.runtimeVersion(), ""));
+        dispatchedSchema.set("");
+        currentSchema.set("");
+        schemaChanged.set(false);
+        schemaNote.set("");
+        sideEffect.set(null);
+        entryFacts(shown);
+        payload.set("");
+        rawMessage.set(pretty(shown.rawMessage()));
+        attempts.clear();
+        audit.setAll(found.audit());
+        timeline.set(TimelineData.EMPTY);
+        message.set("");
+        loaded.set(true);
+    }
+
+    /** What the entry itself records, the same whether or not it has an operation. */
+    private void entryFacts(DlqEntryRecord shown) {
+        stream.set(Objects.toString(shown.stream(), ""));
+        entryId.set(Objects.toString(shown.entryId(), ""));
+        deliveryCount.set(Objects.toString(shown.deliveryCount(), ""));
+        consumer.set(Objects.toString(shown.consumer(), ""));
+        received.set(shown.enteredAt() == null ? "" : TIME.format(shown.enteredAt()));
+        lastError.set(shown.errorClass() + (shown.errorCode() == null ? "" : " " + shown.errorCode()) + ": "
+                + shown.errorMessage());
+        decision.set(shown.isOpen() ? "OPEN · waiting for a decision"
+                : shown.decisionState() + " by " + shown.decidedBy() + " at " + TIME.format(shown.decidedAt())
+                + (shown.decisionReason() == null ? "" : " · " + shown.decisionReason()));
     }
 
     private static String pretty(JsonNode payload) {
@@ -207,11 +305,27 @@ public final class OperationDetailViewModel {
     public ReadOnlyObjectProperty<OperationDetails> detailsProperty() { return details.getReadOnlyProperty(); }
     public ReadOnlyObjectProperty<DlqEntryRecord> entryProperty() { return entry.getReadOnlyProperty(); }
     public ReadOnlyBooleanProperty loadedProperty() { return loaded.getReadOnlyProperty(); }
-    /** The shown entry still waits for a decision: the wizard, resolve and discard apply. */
+    /** The shown entry still waits for a decision: resolve and discard apply. */
     public ReadOnlyBooleanProperty decidableProperty() { return decidable.getReadOnlyProperty(); }
+    /** The shown entry has no operation of its own (see {@link #NO_OPERATION}). */
+    public ReadOnlyBooleanProperty entryAloneProperty() { return entryAlone.getReadOnlyProperty(); }
+    /** The shown entry is open and has an operation: the reconciliation wizard and a redrive apply. */
+    public ReadOnlyBooleanProperty redrivableProperty() { return redrivable.getReadOnlyProperty(); }
     public ReadOnlyBooleanProperty loadingProperty() { return loading.getReadOnlyProperty(); }
     public ReadOnlyStringProperty messageProperty() { return message.getReadOnlyProperty(); }
+    /** The operation id, or "DLQ entry N" for an entry without an operation. */
+    public ReadOnlyStringProperty titleProperty() { return title.getReadOnlyProperty(); }
+    /** What "Copy id" copies: the operation id, or the entry id for an entry without an operation. */
+    public ReadOnlyStringProperty shownIdProperty() { return shownId.getReadOnlyProperty(); }
+    /** The shown operation's id; empty for an entry without an operation. */
     public ReadOnlyStringProperty operationIdProperty() { return operationId.getReadOnlyProperty(); }
+    /** For an entry without an operation: the operation id its message named, or "none". */
+    public ReadOnlyStringProperty claimedOperationProperty() { return claimedOperation.getReadOnlyProperty(); }
+    public ReadOnlyStringProperty toolProperty() { return tool.getReadOnlyProperty(); }
+    /** When the entry was dead-lettered. */
+    public ReadOnlyStringProperty receivedProperty() { return received.getReadOnlyProperty(); }
+    /** The message as it was received, masked; empty for an operation (its payload is shown instead). */
+    public ReadOnlyStringProperty rawMessageProperty() { return rawMessage.getReadOnlyProperty(); }
     public ReadOnlyStringProperty statusProperty() { return status.getReadOnlyProperty(); }
     public ReadOnlyStringProperty decisionProperty() { return decision.getReadOnlyProperty(); }
     public ReadOnlyStringProperty runIdProperty() { return runId.getReadOnlyProperty(); }

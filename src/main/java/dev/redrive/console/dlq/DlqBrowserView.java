@@ -109,7 +109,7 @@ public final class DlqBrowserView {
                 badgeColumn(),
                 column("Class", 180, row -> row.errorClass().name()),
                 column("Tool", 110, DlqRow::tool),
-                column("Operation", 250, DlqRow::operationId),
+                column("Operation", 250, DlqBrowserViewModel::operationText),
                 column("Att.", 45, row -> row.attempt() == null ? "" : String.valueOf(row.attempt())),
                 column("Decision", 95, row -> row.decisionState().name()),
                 withFullTextOnHover(column("Error", 520, DlqRow::errorMessage))));

@@ -392,6 +392,17 @@ public final class DlqBrowserViewModel {
 
     public ObjectProperty<FailureClass> errorClassProperty() { return errorClass; }
     public StringProperty toolProperty() { return tool; }
+    /**
+     * The Operation column: an entry without an operation of its own says so, with the operation its message named
+     * (if any), so it is never taken for that operation's entry.
+     */
+    public static String operationText(DlqRow row) {
+        if (row.ownEntry()) {
+            return row.operationId();
+        }
+        return row.operationId() == null ? "no operation" : "no operation · names " + row.operationId();
+    }
+
     public StringProperty runIdProperty() { return runId; }
     public StringProperty traceIdProperty() { return traceId; }
     public ObjectProperty<TimeRange> timeRangeProperty() { return timeRange; }

@@ -34,8 +34,8 @@ public final class DecisionDialogs {
     }
 
     public void decide(Window owner, DecisionKind kind, WizardItem item, String operator, Consumer<DecisionResult> done) {
-        ask(owner, kind, item.operationId(), operator).ifPresent(answer -> executor.submit(
-                verb(kind) + " " + item.operationId(),
+        ask(owner, kind, item, operator).ifPresent(answer -> executor.submit(
+                verb(kind) + " " + subject(item),
                 () -> kind == DecisionKind.RESOLVE ? backend.resolve(item.target(), answer.operator(), answer.reason())
                         : backend.discard(item.target(), answer.operator(), answer.reason()),
                 result -> {
@@ -44,7 +44,7 @@ public final class DecisionDialogs {
                 }));
     }
 
-    private static Optional<Reasoned> ask(Window owner, DecisionKind kind, String operationId, String operator) {
+    private static Optional<Reasoned> ask(Window owner, DecisionKind kind, WizardItem item, String operator) {
         TextArea reason = new TextArea();
         reason.setPrefRowCount(3);
         reason.setWrapText(true);
@@ -57,10 +57,8 @@ public final class DecisionDialogs {
         grid.addRow(1, new Label("Operator"), who);
         Dialog<Reasoned> dialog = new Dialog<>();
         dialog.initOwner(owner);
-        dialog.setTitle(verb(kind) + " " + operationId);
-        dialog.setHeaderText(kind == DecisionKind.RESOLVE
-                ? "Mark the operation succeeded with its reconciled result. It will never run again."
-                : "Give the operation up. It will never run again.");
+        dialog.setTitle(verb(kind) + " " + subject(item));
+        dialog.setHeaderText(header(kind, item.operationId() == null));
         ButtonType confirm = new ButtonType(verb(kind), ButtonBar.ButtonData.OK_DONE);
         dialog.getDialogPane().getButtonTypes().addAll(confirm, ButtonType.CANCEL);
         dialog.getDialogPane().setContent(grid);
@@ -71,10 +69,26 @@ public final class DecisionDialogs {
         return dialog.showAndWait();
     }
 
+    /** The operation, or the DLQ entry when it has no operation of its own. */
+    private static String subject(WizardItem item) {
+        return item.operationId() != null ? item.operationId() : "DLQ entry " + item.dlqEntryId();
+    }
+
+    private static String header(DecisionKind kind, boolean entryAlone) {
+        if (entryAlone) {
+            return kind == DecisionKind.RESOLVE
+                    ? "Mark this DLQ entry resolved (handled elsewhere). It has no operation: nothing else changes."
+                    : "Discard this DLQ entry. It has no operation: nothing else changes.";
+        }
+        return kind == DecisionKind.RESOLVE
+                ? "Mark the operation succeeded with its reconciled result. It will never run again."
+                : "Give the operation up. It will never run again.";
+    }
+
     private static void show(Window owner, DecisionResult result) {
         Alert alert = new Alert(result.recorded() ? Alert.AlertType.INFORMATION : Alert.AlertType.WARNING);
         alert.initOwner(owner);
-        alert.setTitle(result.kind() + " " + result.operationId());
+        alert.setTitle(result.kind() + " " + result.subject());
         alert.setHeaderText(result.recorded() ? "Recorded" : "Not recorded: " + result.outcome());
         alert.setContentText(result.message());
         alert.show();

@@ -17,6 +17,13 @@ import java.util.Optional;
  * again after a crash finds the entry already written instead of adding a second one.
  */
 public final class DeadLetterStore {
+    /**
+     * In SQL over a {@code dlq_entries} row, the rule of {@link #operationDedupKey}: true when the row is its
+     * operation's own entry; not true for a message that only names an operation ({@code idempotency_conflict},
+     * {@code unknown_redrive_command}, ...) or names none. Whatever is addressed by operation id takes only these rows.
+     */
+    public static final String OWN_ENTRY = "dedup_key = 'op:' || operation_id || ':' || attempt";
+
     /* Identity, versions, trace ids and payload come from the operation row; the attempt history from its attempts. */
     private static final String ENTER_OPERATION = """
             INSERT INTO dlq_entries (dedup_key, operation_id, run_id, node_id, logical_attempt, attempt, tool,
@@ -55,6 +62,11 @@ public final class DeadLetterStore {
         this.jdbc = jdbc;
     }
 
+    /**
+     * The dedup key of the entry the worker enters for an operation's dead-lettered attempt. An entry of a message it
+     * could not take as a dispatch is keyed by its stream entry instead, even when its raw fields name an operation: so
+     * this key is what tells an operation's own entry from one that only names it (see {@link #OWN_ENTRY}).
+     */
     public static String operationDedupKey(String operationId, int attempt) {
         return "op:" + operationId + ":" + attempt;
     }

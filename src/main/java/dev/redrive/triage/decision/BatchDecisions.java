@@ -35,14 +35,18 @@ public final class BatchDecisions {
         this.sleeper = sleeper;
     }
 
-    /** The open entries matching a filter (e.g. one fingerprint group), newest first, as the operator sees them now. */
+    /**
+     * The open entries matching a filter (e.g. one fingerprint group), newest first, as the operator sees them now:
+     * operations' own entries only. A message dead-lettered as itself is decided by its entry id, even when it names an
+     * operation: deciding the operation for it would decide the wrong entry.
+     */
     public List<DecisionTarget> openTargets(DlqFilter filter) {
         DlqFilter open = filter.withDecisionState(DecisionState.OPEN);
         List<DecisionTarget> targets = new ArrayList<>();
         DlqPage page = queries.firstPage(open, 500);
         while (true) {
             for (DlqRow row : page.rows()) {
-                if (row.operationId() != null && targets.size() < MAX_ITEMS) {
+                if (row.ownEntry() && targets.size() < MAX_ITEMS) {
                     targets.add(DecisionTarget.of(row));
                 }
             }

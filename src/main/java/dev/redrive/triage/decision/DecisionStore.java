@@ -8,6 +8,7 @@ import dev.redrive.model.SideEffectState;
 import dev.redrive.store.Database;
 import dev.redrive.store.Jdbc;
 import dev.redrive.store.Jdbc.Json;
+import dev.redrive.store.deadletter.DeadLetterStore;
 import dev.redrive.triage.detail.ReconciliationOutcome;
 import dev.redrive.triage.detail.ReconciliationSource;
 import dev.redrive.triage.json.TriageJson;
@@ -24,7 +25,8 @@ import java.util.UUID;
  */
 final class DecisionStore {
     private static final String LOCK_OPERATION = "SELECT operation_id FROM operations WHERE operation_id = ? FOR UPDATE";
-    private static final String LOCK_ENTRIES = "SELECT id FROM dlq_entries WHERE operation_id = ? ORDER BY id FOR UPDATE";
+    private static final String LOCK_ENTRIES = "SELECT id FROM dlq_entries WHERE operation_id = ? AND "
+            + DeadLetterStore.OWN_ENTRY + " ORDER BY id FOR UPDATE";
     private static final String LOCK_ENTRY = "SELECT id FROM dlq_entries WHERE id = ? FOR UPDATE";
 
     private static final String INSERT_COMMAND = """
@@ -62,7 +64,7 @@ final class DecisionStore {
 
     private static final String SETTLE_ENTRY_SIDE_EFFECT = """
             UPDATE dlq_entries SET side_effect = ?, version = version + 1
-             WHERE operation_id = ? AND decision_state = 'OPEN'""";
+             WHERE operation_id = ? AND decision_state = 'OPEN' AND %s""".formatted(DeadLetterStore.OWN_ENTRY);
 
     private static final String APPEND_AUDIT = """
             INSERT INTO audit_log (at, actor, action, operation_id, dlq_entry_id, command_id, reason, details)
@@ -78,7 +80,7 @@ final class DecisionStore {
         return jdbc;
     }
 
-    /** Locks the operation and its entries, always in that order, until the transaction ends. */
+    /** Locks the operation and its own entries, always in that order, until the transaction ends. */
     void lock(String operationId) {
         jdbc.query(LOCK_OPERATION, row -> row.getString(1), operationId);
         jdbc.query(LOCK_ENTRIES, row -> row.getLong(1), operationId);

@@ -7,6 +7,7 @@ import dev.redrive.model.RunStatus;
 import dev.redrive.model.SideEffectState;
 import dev.redrive.store.Database;
 import dev.redrive.store.Jdbc;
+import dev.redrive.store.deadletter.DeadLetterStore;
 import dev.redrive.triage.json.TriageJson;
 
 import java.sql.ResultSet;
@@ -22,17 +23,20 @@ public final class OperationDetailsLoader {
     private static final String OPERATION = "SELECT * FROM operations WHERE operation_id = ?";
     private static final String RUN = "SELECT * FROM runs WHERE run_id = ?";
     private static final String ATTEMPTS = "SELECT * FROM attempts WHERE operation_id = ? ORDER BY attempt, started_at, id";
-    private static final String ENTRIES = "SELECT * FROM dlq_entries WHERE operation_id = ? ORDER BY entered_at DESC, id DESC";
+    // An operation's entries are its own: a message that only names it (a conflicting dispatch, say) is not the
+    // operation's to show, decide or lock; it is reached by its entry id.
+    private static final String OWN_ENTRIES = "FROM dlq_entries WHERE operation_id = ? AND " + DeadLetterStore.OWN_ENTRY;
+    private static final String ENTRIES = "SELECT * " + OWN_ENTRIES + " ORDER BY entered_at DESC, id DESC";
     private static final String ENTRY = "SELECT * FROM dlq_entries WHERE id = ?";
     private static final String RECONCILIATIONS = "SELECT * FROM reconciliations WHERE operation_id = ? ORDER BY recorded_at, id";
     private static final String COMMANDS = "SELECT * FROM redrive_commands WHERE operation_id = ? ORDER BY issued_at, command_id";
     private static final String AUDIT = """
             SELECT * FROM audit_log
-            WHERE operation_id = ? OR dlq_entry_id IN (SELECT id FROM dlq_entries WHERE operation_id = ?)
-            ORDER BY at, id""";
+            WHERE operation_id = ? OR dlq_entry_id IN (SELECT id %s)
+            ORDER BY at, id""".formatted(OWN_ENTRIES);
     private static final String NEWEST_ENTRY = """
-            SELECT * FROM dlq_entries WHERE operation_id = ?
-            ORDER BY (decision_state = 'OPEN') DESC, entered_at DESC, id DESC LIMIT 1""";
+            SELECT * %s
+            ORDER BY (decision_state = 'OPEN') DESC, entered_at DESC, id DESC LIMIT 1""".formatted(OWN_ENTRIES);
     private static final String LATEST_RECONCILIATION = """
             SELECT * FROM reconciliations WHERE operation_id = ? ORDER BY recorded_at DESC, id DESC LIMIT 1""";
     private static final String CURRENT_SCHEMA = "SELECT version FROM tool_schemas WHERE tool = ? AND is_current";
@@ -75,7 +79,7 @@ public final class OperationDetailsLoader {
         return jdbc.queryOne(ENTRY, OperationDetailsLoader::entry, id);
     }
 
-    /** The operation's open entry, or its newest one when none is open. */
+    /** The operation's own open entry, or its newest own one when none is open. */
     public Optional<DlqEntryRecord> entryOf(String operationId) {
         return jdbc.queryOne(NEWEST_ENTRY, OperationDetailsLoader::entry, operationId);
     }

@@ -35,13 +35,12 @@ public record DecisionTarget(String operationId, Long dlqEntryId, Integer seenVe
         return new DecisionTarget(null, dlqEntryId, null, null);
     }
 
-    /** Exactly the row the operator sees in a list: its entry at its version. */
+    /**
+     * Exactly the row the operator sees in a list: its entry at its version, with its operation when it is that
+     * operation's own entry; an entry that only names an operation is decided alone.
+     */
     public static DecisionTarget of(DlqRow row) {
-        if (row.operationId() == null) {
-            throw new IllegalArgumentException("DLQ entry " + row.id() + " has no operation (an unreadable message): "
-                    + "it cannot be redriven; discard or resolve it by its entry id");
-        }
-        return new DecisionTarget(row.operationId(), row.id(), row.version(), null);
+        return new DecisionTarget(row.ownEntry() ? row.operationId() : null, row.id(), row.version(), null);
     }
 
     /** Whether the target is a DLQ entry without an operation, once {@link PreconditionEngine#resolve resolved}. */

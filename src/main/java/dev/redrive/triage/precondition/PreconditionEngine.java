@@ -37,17 +37,23 @@ public final class PreconditionEngine {
 
     /**
      * The target as the store knows it: a DLQ entry named alone becomes its operation's target when it was entered for
-     * one, and stays an entry-only target when it is a message dead-lettered as itself. Fails on an unknown entry.
+     * one, and stays an entry-only target when it is a message dead-lettered as itself. An entry named with an
+     * operation it only names (a conflicting dispatch's) is that entry alone: the operator looked at that entry, and
+     * deciding the operation for it would leave the operation's own entry open. Fails on an unknown entry named alone.
      */
     public DecisionTarget resolve(DecisionTarget target) {
-        if (target.operationId() != null) {
+        if (target.dlqEntryId() == null) {
             return target;
         }
-        DlqEntryRecord entry = loader.entry(target.dlqEntryId())
-                .orElseThrow(() -> new UnknownEntryException(target.dlqEntryId()));
-        return entry.ofOperation()
-                ? new DecisionTarget(entry.operationId(), entry.id(), target.seenVersion(), target.chosenSchemaVersion())
-                : target;
+        Optional<DlqEntryRecord> entry = loader.entry(target.dlqEntryId());
+        if (target.operationId() == null) {
+            DlqEntryRecord found = entry.orElseThrow(() -> new UnknownEntryException(target.dlqEntryId()));
+            return found.ofOperation()
+                    ? new DecisionTarget(found.operationId(), found.id(), target.seenVersion(), target.chosenSchemaVersion())
+                    : target;
+        }
+        boolean onlyNamesIt = entry.filter(found -> !found.ofOperation()).isPresent();
+        return onlyNamesIt ? new DecisionTarget(null, target.dlqEntryId(), target.seenVersion(), null) : target;
     }
 
     /** All five checks for a redrive. */
@@ -98,7 +104,7 @@ public final class PreconditionEngine {
             return loader.entryOf(target.operationId());
         }
         return loader.entry(target.dlqEntryId())
-                .filter(found -> target.operationId().equals(found.operationId()));
+                .filter(found -> found.ofOperation() && target.operationId().equals(found.operationId()));
     }
 
     static PreconditionResult runActive(OperationRecord operation, RunRecord run) {

@@ -9,6 +9,7 @@ import dev.redrive.model.SideEffectState;
 import dev.redrive.store.Database;
 import dev.redrive.store.Jdbc;
 import dev.redrive.store.StoreException;
+import dev.redrive.store.deadletter.DeadLetterStore;
 
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -31,8 +32,9 @@ public final class JdbcDlqQueries implements DlqQueries {
 
     private static final String ROW_COLUMNS = """
             SELECT id, operation_id, run_id, node_id, tool, error_class, error_message, error_fingerprint,
-                   side_effect, decision_state, entered_at, attempt, trace_id, correlation_id, version
-            FROM dlq_entries""";
+                   side_effect, decision_state, entered_at, attempt, trace_id, correlation_id, version,
+                   (%s) IS TRUE AS own_entry
+            FROM dlq_entries""".formatted(DeadLetterStore.OWN_ENTRY);
 
     // One bool_or per class instead of array_agg(DISTINCT ...): no sort per group, so dlq_group_idx answers it alone.
     private static final String GROUPS = """
@@ -163,7 +165,8 @@ public final class JdbcDlqQueries implements DlqQueries {
                 Jdbc.nullableInt(row, "attempt"),
                 row.getString("trace_id"),
                 row.getString("correlation_id"),
-                row.getInt("version"));
+                row.getInt("version"),
+                row.getBoolean("own_entry"));
     }
 
     private static FingerprintGroup group(ResultSet row) throws SQLException {

@@ -4,6 +4,7 @@ import dev.redrive.console.concurrent.UiExecutor;
 import dev.redrive.model.SideEffectState;
 import dev.redrive.report.Redactor;
 import dev.redrive.testing.TestNamespace;
+import dev.redrive.triage.detail.EntryDetailsLoader;
 import dev.redrive.triage.detail.OperationDetailsLoader;
 import dev.redrive.triage.decision.Decisions;
 import dev.redrive.triage.generate.DlqGenerator;
@@ -27,7 +28,8 @@ class OperationDetailViewModelTest {
     }
 
     private OperationDetailViewModel model() {
-        return new OperationDetailViewModel(new OperationDetailsLoader(ns.database())::require, UiExecutor.inline(),
+        return new OperationDetailViewModel(new OperationDetailsLoader(ns.database())::require,
+                new EntryDetailsLoader(ns.database())::require, UiExecutor.inline(),
                 Redactor.defaults(), "https://tracer.example/trace/{trace_id}");
     }
 

@@ -8,6 +8,7 @@ import dev.redrive.console.ui.Truncations;
 import dev.redrive.report.Redactor;
 import dev.redrive.testing.TestNamespace;
 import dev.redrive.triage.detail.AttemptRecord;
+import dev.redrive.triage.detail.EntryDetailsLoader;
 import dev.redrive.triage.detail.OperationDetailsLoader;
 import dev.redrive.triage.generate.DlqGenerator;
 import javafx.scene.Scene;
@@ -49,7 +50,8 @@ class OperationDetailViewTest {
     @Start
     void start(Stage stage) {
         Theme.apply(false);
-        model = new OperationDetailViewModel(new OperationDetailsLoader(ns.database())::require, executor,
+        model = new OperationDetailViewModel(new OperationDetailsLoader(ns.database())::require,
+                new EntryDetailsLoader(ns.database())::require, executor,
                 Redactor.defaults(), "");
         Scene scene = new Scene(OperationDetailView.load(model, new RecordingDesktop()).root(), DEFAULT_PANE_WIDTH, 760);
         scene.getStylesheets().add(Theme.stylesheet());

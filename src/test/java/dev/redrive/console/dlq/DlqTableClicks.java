@@ -24,7 +24,12 @@ public final class DlqTableClicks {
 
     /** Clicks the entry of this operation. */
     public static void clickOperation(FxRobot robot, String operationId) {
-        click(robot, row -> row.getItem() instanceof DlqRow item && item.operationId().equals(operationId));
+        click(robot, row -> row.getItem() instanceof DlqRow item && operationId.equals(item.operationId()));
+    }
+
+    /** Clicks the entry with this DLQ entry id. */
+    public static void clickEntry(FxRobot robot, long entryId) {
+        click(robot, row -> row.getItem() instanceof DlqRow item && item.id() == entryId);
     }
 
     private static void click(FxRobot robot, Predicate<TableRow<?>> which) {
