@@ -34,8 +34,10 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.stream.Collectors;
 
 /**
  * The DLQ browser: a filter, the grouped (fingerprint) or flat view, and a window of rows that is paged by keyset as
@@ -382,6 +384,34 @@ public final class DlqBrowserViewModel {
             grouped.set(value);
             reload();
         }
+    }
+
+    /**
+     * Reads the given entries again and puts each in its row where it is, so the list keeps its order, selection and
+     * scroll position (a decision changes an entry's state, never where it sits); in the grouped view the counts are
+     * read again.
+     */
+    public void refreshRows(List<Long> entryIds) {
+        if (entryIds.isEmpty()) {
+            return;
+        }
+        if (grouped.get()) {
+            reload();
+            return;
+        }
+        long ticket = generation;
+        executor.submit("Reading the decided entries again", () -> queries.rows(entryIds), fresh -> {
+            if (ticket != generation) {
+                return;
+            }
+            Map<Long, DlqRow> byId = fresh.stream().collect(Collectors.toMap(DlqRow::id, row -> row));
+            for (int i = 0; i < rows.size(); i++) {
+                DlqRow now = byId.get(rows.get(i).id());
+                if (now != null) {
+                    rows.set(i, now);
+                }
+            }
+        }, this::failed);
     }
 
     /** The table's selection, in table order; the last selected row is the one the detail pane shows. */
