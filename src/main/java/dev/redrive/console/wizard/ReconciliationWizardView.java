@@ -377,8 +377,7 @@ public final class ReconciliationWizardView {
                 onEnter.run();
             }
         };
-        pane.setHeaderText(header);
-        pane.setGraphic(StepHelp.attach(content, help));
+        pane.setHeader(StepHelp.header(header, StepHelp.attach(content, help)));
         pane.setContent(content);
         return pane;
     }
@@ -388,7 +387,11 @@ public final class ReconciliationWizardView {
         button(pane, ButtonBar.ButtonData.NEXT_FORWARD).ifPresent(next -> {
             next.textProperty().bind(model.actionTextProperty());
             next.setId("issueDecision");
+            // The button bar gives all its buttons the width of the widest "Next"; this one grows with its words.
+            ButtonBar.setButtonUniformSize(next, false);
+            next.setPrefWidth(Button.USE_COMPUTED_SIZE);
             next.setMinWidth(Button.USE_PREF_SIZE);
+            next.getParent().requestLayout();
         });
     }
 

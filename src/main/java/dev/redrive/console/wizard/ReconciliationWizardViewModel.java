@@ -270,7 +270,9 @@ public final class ReconciliationWizardViewModel {
             return "No decision is possible: " + discard + ". " + item.reportProperty().get()
                     .result(PreconditionId.ENTRY_OPEN).explanation();
         }
-        return "A redrive is " + item.whyNot(DecisionKind.REDRIVE) + ". You can still decide: "
+        String schema = item.reportProperty().get().result(PreconditionId.TOOL_SCHEMA).passed() ? ""
+                : " (or choose the current schema version above, if the payload fits it)";
+        return "A redrive is " + item.whyNot(DecisionKind.REDRIVE) + schema + ". You can still decide: "
                 + item.stillPossibleProperty().get() + ".";
     }
 

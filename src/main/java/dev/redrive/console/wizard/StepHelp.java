@@ -1,8 +1,12 @@
 package dev.redrive.console.wizard;
 
+import javafx.geometry.Pos;
 import javafx.scene.control.Label;
 import javafx.scene.control.ToggleButton;
 import javafx.scene.control.Tooltip;
+import javafx.scene.layout.HBox;
+import javafx.scene.layout.Priority;
+import javafx.scene.layout.Region;
 import javafx.scene.layout.VBox;
 
 /** The "?" in a step's header: it shows, at the top of the step, what the step means and what it asks for. */
@@ -26,6 +30,21 @@ final class StepHelp {
     private StepHelp() {
     }
 
+    /**
+     * The step's header: its title and the "?" at the right. It replaces the dialog's own header, whose graphic the
+     * wizard's stylesheet sets to an inert "?" image.
+     */
+    static HBox header(String title, ToggleButton help) {
+        Label text = new Label(title);
+        text.getStyleClass().add("step-title");
+        Region gap = new Region();
+        HBox.setHgrow(gap, Priority.ALWAYS);
+        HBox header = new HBox(8, text, gap, help);
+        header.setAlignment(Pos.CENTER_LEFT);
+        header.getStyleClass().addAll("header-panel", "step-header");
+        return header;
+    }
+
     /** A "?" toggle for a step's header; it shows {@code text} above the step's content while it is pressed. */
     static ToggleButton attach(VBox page, String text) {
         Label help = new Label(text);
@@ -37,6 +56,7 @@ final class StepHelp {
         ToggleButton toggle = new ToggleButton("?");
         toggle.getStyleClass().add("wizard-help-button");
         toggle.setTooltip(new Tooltip("What this step means"));
+        toggle.setId("stepHelp");
         help.visibleProperty().bind(toggle.selectedProperty());
         help.managedProperty().bind(help.visibleProperty());
         page.getChildren().add(0, help);

@@ -241,6 +241,10 @@ class ReconciliationWizardViewTest {
         next(robot);
         await().atMost(WAIT).until(() -> text(robot, "#checkSummary").equals("5 of 5 checks pass"));
         next(robot);
+        assertThat(robot.lookup(".step-help").match(Node::isVisible).tryQuery()).isEmpty();
+        robot.clickOn("#stepHelp");
+        assertThat(robot.lookup(".step-help").match(Node::isVisible).queryAs(Label.class).getText())
+                .isEqualTo(StepHelp.DECISION);
         robot.clickOn("#decisionReason").write("merchant permission restored");
         assertThat(text(robot, "#decisionPlan")).contains("dispatches attempt 2 of " + item.operationId()
                 + " with idempotency key " + key);
