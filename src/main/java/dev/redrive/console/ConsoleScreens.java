@@ -147,8 +147,8 @@ final class ConsoleScreens implements SessionScreens {
         // The list holds still: only the rows a decision changed are read again, in place; the detail shows where
         // the operation is now (a failed redrive's new entry when the operator followed that link).
         ReconciliationWizardViewModel.EntryRef shown = model.entryToShow();
-        detailModel.show(shown.operationId(), shown.entryId() == null ? 0 : shown.entryId());
-        browserModel.refreshRows(model.decidedEntryIds());
+        browserModel.refreshRows(model.decidedEntryIds(),
+                () -> detailModel.show(shown.operationId(), shown.entryId() == null ? 0 : shown.entryId()));
     }
 
     /** Opens the wizard on a fingerprint group's open entries (at most {@value #GROUP_LIMIT}). */
