@@ -154,9 +154,11 @@ final class ConsoleScreens implements SessionScreens {
         ReconciliationWizardViewModel model = new ReconciliationWizardViewModel(backend, executor, items, operator);
         ReconciliationWizardView view = ReconciliationWizardView.load(model, window(), Theme.stylesheet());
         view.showAndWait();
-        WizardItem shown = model.entryToShow();
-        detailModel.show(shown.operationId(), shown.dlqEntryId() == null ? 0 : shown.dlqEntryId());
-        browserModel.reload();
+        // The list holds still: only the rows a decision changed are read again, in place; the detail shows where
+        // the operation is now (a failed redrive's new entry when the operator followed that link).
+        ReconciliationWizardViewModel.EntryRef shown = model.entryToShow();
+        browserModel.refreshRows(model.decidedEntryIds(),
+                () -> detailModel.show(shown.operationId(), shown.entryId() == null ? 0 : shown.entryId()));
     }
 
     /** Opens the wizard on a fingerprint group's open entries (at most {@value #GROUP_LIMIT}). */

@@ -6,9 +6,11 @@ import dev.redrive.triage.query.DlqFilter;
 import dev.redrive.triage.query.DlqOrder;
 import dev.redrive.triage.query.DlqPage;
 import dev.redrive.triage.query.DlqQueries;
+import dev.redrive.triage.query.DlqRow;
 import dev.redrive.triage.query.FingerprintGroup;
 import dev.redrive.triage.query.PageDirection;
 
+import java.util.Collection;
 import java.util.List;
 
 /**
@@ -29,6 +31,11 @@ public final class RedactedDlqQueries implements DlqQueries {
         DlqPage page = queries.page(filter, order, cursor, direction, limit);
         return new DlqPage(page.rows().stream().map(redactor::redact).toList(), page.next(), page.previous(),
                 page.hasMore());
+    }
+
+    @Override
+    public List<DlqRow> rows(Collection<Long> ids) {
+        return queries.rows(ids).stream().map(redactor::redact).toList();
     }
 
     @Override

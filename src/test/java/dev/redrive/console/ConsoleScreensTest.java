@@ -10,9 +10,11 @@ import dev.redrive.triage.generate.DlqGenerator;
 import dev.redrive.triage.query.DlqRow;
 import dev.redrive.triage.query.FingerprintGroup;
 import javafx.scene.control.Button;
+import javafx.scene.control.ButtonBar;
 import javafx.scene.control.ComboBox;
 import javafx.scene.control.TableView;
 import javafx.scene.control.skin.TableColumnHeader;
+import javafx.scene.control.skin.VirtualFlow;
 import javafx.scene.input.KeyCode;
 import javafx.stage.Stage;
 import org.junit.jupiter.api.AfterAll;
@@ -28,6 +30,7 @@ import org.testfx.framework.junit5.Start;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import java.util.Map;
 import java.util.prefs.Preferences;
 
@@ -173,5 +176,59 @@ class ConsoleScreensTest {
             assertThat(indicator.isVisible()).isTrue();
             assertThat(indicator.getText()).isEqualTo("1 new");
         });
+    }
+    @Test
+    void closingTheWizard_evenWithCancel_keepsTheListsOrderSelectionAndScroll_andADiscardChangesOnlyItsRow(FxRobot robot) {
+        TableView<DlqRow> table = robot.lookup("#dlqTable").queryTableView();
+        await().atMost(WAIT).until(() -> table.getItems().size() >= 60);
+        DlqRow chosen = table.getItems().stream().skip(40).filter(row -> row.sideEffect() == SideEffectState.NONE
+                && row.decisionState() == dev.redrive.model.DecisionState.OPEN).findFirst().orElseThrow();
+        robot.interact(() -> {
+            table.scrollTo(table.getItems().indexOf(chosen));
+            table.getSelectionModel().clearAndSelect(table.getItems().indexOf(chosen));
+        });
+        VirtualFlow<?> flow = (VirtualFlow<?>) table.lookup(".virtual-flow");
+        int firstShown = flow.getFirstVisibleCell().getIndex();
+        List<DlqRow> before = List.copyOf(table.getItems());
+
+        wizard(robot);
+        robot.clickOn(wizardButton(robot, ButtonBar.ButtonData.CANCEL_CLOSE));
+        await().atMost(WAIT).until(() -> robot.lookup("#wizardOperation").tryQuery().isEmpty());
+        robot.sleep(1_000);
+        assertThat(table.getItems()).containsExactlyElementsOf(before);
+        assertThat(table.getSelectionModel().getSelectedItem()).isEqualTo(chosen);
+        assertThat(flow.getFirstVisibleCell().getIndex()).isEqualTo(firstShown);
+
+        wizard(robot);
+        robot.clickOn(wizardButton(robot, ButtonBar.ButtonData.NEXT_FORWARD));
+        await().atMost(WAIT).until(() -> !wizardButton(robot, ButtonBar.ButtonData.NEXT_FORWARD).isDisabled());
+        robot.clickOn(wizardButton(robot, ButtonBar.ButtonData.NEXT_FORWARD));
+        await().atMost(WAIT).until(() -> robot.lookup("#checkSummary").tryQuery().map(node -> node.isVisible()
+                && !((javafx.scene.control.Label) node).getText().isEmpty()).orElse(false));
+        await().atMost(WAIT).until(() -> !wizardButton(robot, ButtonBar.ButtonData.NEXT_FORWARD).isDisabled());
+        robot.clickOn(wizardButton(robot, ButtonBar.ButtonData.NEXT_FORWARD));
+        robot.clickOn("#decisionDiscard").clickOn("#decisionReason").write("duplicate of another order");
+        await().atMost(WAIT).until(() -> wizardButton(robot, ButtonBar.ButtonData.NEXT_FORWARD).getText().equals("Discard 1 entry"));
+        robot.clickOn(wizardButton(robot, ButtonBar.ButtonData.NEXT_FORWARD));
+        await().atMost(WAIT).until(() -> robot.lookup("#result-succeeded").tryQuery()
+                .map(node -> ((javafx.scene.control.Label) node).getText().equals("1 succeeded")).orElse(false));
+        robot.clickOn(wizardButton(robot, ButtonBar.ButtonData.FINISH));
+
+        int at = before.indexOf(chosen);
+        await().atMost(WAIT).until(() -> table.getItems().get(at).decisionState() == dev.redrive.model.DecisionState.DISCARDED);
+        assertThat(table.getItems()).extracting(DlqRow::id).containsExactlyElementsOf(before.stream().map(DlqRow::id).toList());
+        assertThat(table.getSelectionModel().getSelectedItem().id()).isEqualTo(chosen.id());
+        assertThat(flow.getFirstVisibleCell().getIndex()).isEqualTo(firstShown);
+    }
+
+    /** Opens the wizard on the selected entry with the console's shortcut and waits for its first step. */
+    private static void wizard(FxRobot robot) {
+        robot.press(KeyCode.CONTROL, KeyCode.R).release(KeyCode.R, KeyCode.CONTROL);
+        await().atMost(WAIT).until(() -> robot.lookup("#wizardOperation").tryQuery().map(node -> node.isVisible()).orElse(false));
+    }
+
+    private static Button wizardButton(FxRobot robot, ButtonBar.ButtonData data) {
+        return robot.lookup(".button").queryAllAs(Button.class).stream()
+                .filter(button -> ButtonBar.getButtonData(button) == data && button.isVisible()).findFirst().orElseThrow();
     }
 }

@@ -217,6 +217,7 @@ public final class DlqBrowserView {
                         table.getSelectionModel().getSelectedItem()));
         model.rows().addListener((ListChangeListener<DlqRow>) change -> keepAnchorInView());
         model.firstNewProperty().addListener((obs, was, row) -> reveal(row));
+        model.reselectProperty().addListener((obs, was, again) -> again.forEach(table.getSelectionModel()::select));
         table.skinProperty().addListener((obs, was, skin) -> watchScrolling());
         root.sceneProperty().addListener((obs, was, scene) -> installShortcuts(scene));
     }

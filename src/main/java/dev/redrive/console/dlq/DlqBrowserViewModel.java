@@ -34,8 +34,10 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.stream.Collectors;
 
 /**
  * The DLQ browser: a filter, the grouped (fingerprint) or flat view, and a window of rows that is paged by keyset as
@@ -87,6 +89,7 @@ public final class DlqBrowserViewModel {
     private final ReadOnlyBooleanWrapper hasPrevious = new ReadOnlyBooleanWrapper();
     private final ReadOnlyIntegerWrapper mostRowsHeld = new ReadOnlyIntegerWrapper();
     private final ReadOnlyObjectWrapper<DlqRow> firstNew = new ReadOnlyObjectWrapper<>();
+    private final ReadOnlyObjectWrapper<List<DlqRow>> reselect = new ReadOnlyObjectWrapper<>(List.of());
     /** The ids of the new entries counted in {@link #newCountProperty()} that the table has not shown yet. */
     private final Set<Long> unseen = new LinkedHashSet<>();
     private int lastVisibleFirst = -1;
@@ -384,6 +387,47 @@ public final class DlqBrowserViewModel {
         }
     }
 
+    /**
+     * Reads the given entries again and puts each in its row where it is, so the list keeps its order, selection and
+     * scroll position (a decision changes an entry's state, never where it sits); in the grouped view the counts are
+     * read again. {@code afterwards} runs once the rows are in place (at once when there is nothing to read).
+     */
+    public void refreshRows(List<Long> entryIds, Runnable afterwards) {
+        if (entryIds.isEmpty()) {
+            afterwards.run();
+            return;
+        }
+        if (grouped.get()) {
+            reload();
+            afterwards.run();
+            return;
+        }
+        long ticket = generation;
+        executor.submit("Reading the decided entries again", () -> queries.rows(entryIds), fresh -> {
+            if (ticket == generation) {
+                replaceInPlace(fresh);
+            }
+            afterwards.run();
+        }, this::failed);
+    }
+
+    private void replaceInPlace(List<DlqRow> fresh) {
+        Map<Long, DlqRow> byId = fresh.stream().collect(Collectors.toMap(DlqRow::id, row -> row));
+        List<Long> selectedIds = selection.stream().map(DlqRow::id).toList();
+        Long currentId = current.get() == null ? null : current.get().id();
+        for (int i = 0; i < rows.size(); i++) {
+            DlqRow now = byId.get(rows.get(i).id());
+            if (now != null) {
+                rows.set(i, now);
+            }
+        }
+        // A table drops the selection of a replaced row: ask the view to select the same entries again, current last.
+        List<DlqRow> again = new ArrayList<>(rows.stream().filter(row -> selectedIds.contains(row.id())
+                && !Long.valueOf(row.id()).equals(currentId)).toList());
+        rows.stream().filter(row -> Long.valueOf(row.id()).equals(currentId)).findFirst().ifPresent(again::add);
+        reselect.set(List.copyOf(again));
+    }
+
     /** The table's selection, in table order; the last selected row is the one the detail pane shows. */
     public void select(List<DlqRow> selected, DlqRow focused) {
         selection.setAll(selected);
@@ -428,6 +472,8 @@ public final class DlqBrowserViewModel {
     public ReadOnlyBooleanProperty hasPreviousProperty() { return hasPrevious.getReadOnlyProperty(); }
     /** After "Show new": the first new entry in the table's order, which the table brings into view; else null. */
     public ReadOnlyObjectProperty<DlqRow> firstNewProperty() { return firstNew.getReadOnlyProperty(); }
+    /** Rows the table should select again after they were read anew in place, the current one last. */
+    public ReadOnlyObjectProperty<List<DlqRow>> reselectProperty() { return reselect.getReadOnlyProperty(); }
     /** The most rows the window has held at once since it was created: proof that paging stays bounded. */
     public ReadOnlyIntegerProperty mostRowsHeldProperty() { return mostRowsHeld.getReadOnlyProperty(); }
 }

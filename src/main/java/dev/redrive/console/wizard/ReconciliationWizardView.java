@@ -12,8 +12,22 @@ import dev.redrive.triage.decision.DecisionKind;
 import dev.redrive.triage.detail.DlqEntryRecord;
 import dev.redrive.triage.detail.OperationDetails;
 import dev.redrive.triage.detail.ReconciliationOutcome;
-import dev.redrive.triage.precondition.PreconditionReport;
-import dev.redrive.triage.precondition.PreconditionResult;
+import javafx.animation.KeyFrame;
+import javafx.animation.Timeline;
+import javafx.application.Platform;
+import javafx.beans.binding.Bindings;
+import javafx.css.PseudoClass;
+import javafx.event.ActionEvent;
+import javafx.scene.Node;
+import javafx.scene.control.ButtonBar;
+import javafx.scene.control.Hyperlink;
+import javafx.scene.control.SpinnerValueFactory;
+import javafx.scene.control.TableRow;
+import javafx.scene.control.Tooltip;
+import javafx.scene.layout.HBox;
+import javafx.stage.WindowEvent;
+import javafx.util.Duration;
+import java.util.Locale;
 import javafx.beans.binding.BooleanBinding;
 import javafx.beans.property.ReadOnlyObjectWrapper;
 import javafx.beans.value.ObservableValue;
@@ -73,6 +87,8 @@ public final class ReconciliationWizardView {
     @FXML private Label checkSummary;
     @FXML private ScrollPane checkScroll;
     @FXML private VBox checkList;
+    @FXML private TableView<CheckTally> tallyTable;
+    @FXML private HBox batchRemedies;
     @FXML private TableView<WizardItem> checkTable;
     @FXML private Label blockedReason;
     @FXML private VBox decisionPage;
@@ -81,25 +97,32 @@ public final class ReconciliationWizardView {
     @FXML private RadioButton redriveChoice;
     @FXML private RadioButton resolveChoice;
     @FXML private RadioButton discardChoice;
+    @FXML private Label redriveNote;
+    @FXML private Label resolveNote;
+    @FXML private Label discardNote;
     @FXML private TextArea reasonArea;
     @FXML private TextField operatorField;
     @FXML private Label rateLabel;
     @FXML private Spinner<Integer> rateSpinner;
+    @FXML private Label decisionPlan;
     @FXML private VBox resultPage;
     @FXML private ProgressBar progressBar;
     @FXML private Label progressText;
-    @FXML private Label resultSummary;
+    @FXML private HBox resultCounts;
+    @FXML private Label itemOutcome;
+    @FXML private Hyperlink newEntryLink;
     @FXML private TableView<WizardItem> resultTable;
     @FXML private Button verifyButton;
-    @FXML private Button stopButton;
-    @FXML private Label verification;
 
     /** What the pages need at the least: the tables' columns and the decision page's choices without truncation. */
     private static final DialogSize SMALLEST = new DialogSize(860, 560);
+    private static final PseudoClass EMPTY = PseudoClass.getPseudoClass("empty");
+    private static final PseudoClass BLOCKED = PseudoClass.getPseudoClass("blocked");
 
     private ReconciliationWizardViewModel model;
     private Wizard wizard;
     private Stage window;
+    private final Timeline followWorker = new Timeline(new KeyFrame(Duration.seconds(1), event -> followWorker()));
 
     public static ReconciliationWizardView load(ReconciliationWizardViewModel model, Window owner, String stylesheet) {
         Fxml.Loaded<ReconciliationWizardView> loaded = Fxml.load("/console/wizard/ReconciliationWizard.fxml");
@@ -113,12 +136,8 @@ public final class ReconciliationWizardView {
 
     private void initializeParts() {
         boolean batch = model.isBatch();
-        evidenceFacts.setVisible(!batch);
-        evidenceFacts.setManaged(!batch);
-        evidenceTimeline.setVisible(!batch);
-        evidenceTimeline.setManaged(!batch);
-        evidenceTable.setVisible(batch);
-        evidenceTable.setManaged(batch);
+        showIf(!batch, evidenceFacts, evidenceTimeline, checkScroll, itemOutcome);
+        showIf(batch, evidenceTable, tallyTable, batchRemedies, checkTable, resultTable, rateLabel, rateSpinner);
         evidenceTitle.setText(batch ? model.items().size() + " DLQ entries" : "Evidence");
         evidenceTable.getColumns().setAll(List.of(
                 column("Operation", 260, item -> item.operationId()),
@@ -131,48 +150,66 @@ public final class ReconciliationWizardView {
                 column("Reconciliation", 460, item -> item.reconciliationProperty().get())));
         checkTable.getColumns().setAll(List.of(
                 column("Operation", 260, WizardItem::operationId),
-                column("Preconditions", 560, item -> item.checkSummaryProperty().get())));
+                column("Checks", 380, item -> item.checkSummaryProperty().get()),
+                column("Can still get", 180, item -> item.stillPossibleProperty().get())));
+        tallyTable.getColumns().setAll(List.of(
+                tallyColumn("Condition", 200, tally -> tally.check().title()),
+                tallyColumn("Blocks", 80, tally -> tally.blocked() + (tally.blocked() == 1 ? " entry" : " entries")),
+                tallyColumn("Found", 260, CheckTally::found),
+                tallyColumn("They can still get", 260, CheckTally::stillPossible)));
+        tallyTable.setItems(model.tallies());
+        tallyTable.setColumnResizePolicy(TableView.CONSTRAINED_RESIZE_POLICY_FLEX_LAST_COLUMN);
+        tallyTable.setPlaceholder(new Label("No check blocks any entry."));
         resultTable.getColumns().setAll(List.of(
                 column("Operation", 260, WizardItem::operationId),
-                column("Command", 290, WizardItem::commandId),
-                column("Outcome", 560, item -> item.outcomeProperty().get())));
+                column("What happened", 640, item -> item.outcomeProperty().get() == null ? ""
+                        : item.outcomeProperty().get().text())));
         for (TableView<WizardItem> table : List.of(evidenceTable, reconcileTable, checkTable, resultTable)) {
             table.setItems(model.items());
             table.setFixedCellSize(26);
             table.setColumnResizePolicy(TableView.CONSTRAINED_RESIZE_POLICY_FLEX_LAST_COLUMN);
             table.getColumns().forEach(c -> c.setSortable(false));
         }
-        resultTable.setRowFactory(table -> {
-            javafx.scene.control.TableRow<WizardItem> row = new javafx.scene.control.TableRow<>();
-            row.setOnMouseClicked(event -> {
-                if (event.getClickCount() == 2 && !row.isEmpty()) {
-                    model.link(row.getItem());
-                    resultTable.getScene().getWindow().hide();
-                }
-            });
-            return row;
-        });
-        resultTable.setTooltip(new javafx.scene.control.Tooltip("Double-click an entry to show it in the console"));
-        checkScroll.setVisible(!batch);
-        checkScroll.setManaged(!batch);
-        checkTable.setVisible(batch);
-        checkTable.setManaged(batch);
+        resultTable.setRowFactory(table -> new ResultRow());
+        resultTable.setTooltip(new Tooltip("Double-click an entry to show where it is now in the console"));
         manualOutcome.setItems(FXCollections.observableArrayList(ReconciliationOutcome.APPLIED, ReconciliationOutcome.NOT_APPLIED));
         manualOutcome.setValue(ReconciliationOutcome.NOT_APPLIED);
-        rateSpinner.setValueFactory(new javafx.scene.control.SpinnerValueFactory.IntegerSpinnerValueFactory(1, 100, 5));
-        rateLabel.setVisible(batch);
-        rateSpinner.setVisible(batch);
+        rateSpinner.setValueFactory(new SpinnerValueFactory.IntegerSpinnerValueFactory(1, 100, 5));
         decisionScope.setText(batch ? "Decide about " + model.items().size()
-                + " entries. A redrive only goes to the entries whose checks passed; each is checked again as it is issued."
-                : "Decide about " + model.items().get(0).operationId() + ". A redrive is checked again as it is issued.");
+                + " entries. Each decision goes only to the entries that can get it; each is checked again as it is recorded."
+                : "Decide about " + model.items().get(0).operationId() + ".");
+        for (ItemResult.Kind kind : ItemResult.Kind.values()) {
+            Label count = new Label();
+            count.setId("result-" + kind.name().toLowerCase(Locale.ROOT));
+            count.getStyleClass().addAll("result-count", "result-" + kind.name().toLowerCase(Locale.ROOT));
+            count.textProperty().bind(model.resultCountProperty(kind).asString()
+                    .concat(" " + kind.name().toLowerCase(Locale.ROOT)));
+            model.resultCountProperty(kind).addListener((obs, was, now) ->
+                    count.pseudoClassStateChanged(EMPTY, now.intValue() == 0));
+            count.pseudoClassStateChanged(EMPTY, true);
+            resultCounts.getChildren().add(count);
+        }
+    }
+
+    private static void showIf(boolean shown, Node... nodes) {
+        for (Node node : nodes) {
+            node.setVisible(shown);
+            node.setManaged(shown);
+        }
     }
 
     private void bindFieldsToModel() {
         if (!model.isBatch()) {
-            model.items().get(0).detailsProperty().addListener((obs, was, details) -> showEvidence(details));
-            model.items().get(0).sideEffectProperty().addListener((obs, was, state) -> evidenceBadge.show(state));
-            model.items().get(0).reportProperty().addListener((obs, was, report) -> showChecks(report));
+            WizardItem item = model.items().get(0);
+            item.detailsProperty().addListener((obs, was, details) -> showEvidence(details));
+            item.sideEffectProperty().addListener((obs, was, state) -> evidenceBadge.show(state));
+            item.outcomeProperty().addListener((obs, was, now) -> showOutcome(now));
         }
+        model.checkedProperty().addListener((obs, was, now) -> {
+            if (now) {
+                showChecks();
+            }
+        });
         askToolButton.disableProperty().bind(model.busyProperty().or(model.unsettledProperty().isEqualTo(0)));
         reconcileMessage.textProperty().bind(model.reconcileTextProperty());
         for (Label readOnly : List.of(reconcileReadOnly, decisionReadOnly)) {
@@ -182,18 +219,24 @@ public final class ReconciliationWizardView {
         }
         checkSummary.textProperty().bind(model.checkSummaryProperty());
         blockedReason.textProperty().bind(model.blockedReasonProperty());
-        decisionGroup.selectedToggleProperty().addListener((obs, was, toggle) -> model.decisionProperty().set(kind(toggle)));
-        decisionGroup.selectToggle(redriveChoice);
+        bindChoice(redriveChoice, redriveNote, DecisionKind.REDRIVE);
+        bindChoice(resolveChoice, resolveNote, DecisionKind.RESOLVE);
+        bindChoice(discardChoice, discardNote, DecisionKind.DISCARD);
+        decisionGroup.selectedToggleProperty().addListener((obs, was, toggle) -> {
+            if (toggle != null && kind(toggle) != model.decisionProperty().get()) {
+                model.choose(kind(toggle));
+            }
+        });
+        model.decisionProperty().addListener((obs, was, kind) -> decisionGroup.selectToggle(choice(kind)));
+        decisionGroup.selectToggle(choice(model.decisionProperty().get()));
         reasonArea.textProperty().bindBidirectional(model.reasonProperty());
         operatorField.textProperty().bindBidirectional(model.operatorProperty());
         rateSpinner.valueProperty().addListener((obs, was, rate) -> model.redrivesPerSecondProperty().set(rate));
+        decisionPlan.textProperty().bind(Bindings.concat("What will happen: ", model.planProperty()));
         progressBar.progressProperty().bind(model.progressProperty());
         progressText.textProperty().bind(model.progressTextProperty());
-        resultSummary.textProperty().bind(model.resultSummaryProperty());
-        verification.textProperty().bind(model.verificationProperty());
-        verifyButton.disableProperty().bind(model.issuedProperty().not().or(model.busyProperty()));
-        stopButton.visibleProperty().bind(model.busyProperty());
-        stopButton.managedProperty().bind(stopButton.visibleProperty());
+        verifyButton.disableProperty().bind(model.issuedProperty().not().or(model.busyProperty())
+                .or(model.resultCountProperty(ItemResult.Kind.WAITING).isEqualTo(0)));
         for (WizardItem item : model.items()) {
             for (ObservableValue<?> value : List.of(item.detailsProperty(), item.sideEffectProperty(),
                     item.reconciliationProperty(), item.checkSummaryProperty(), item.outcomeProperty())) {
@@ -202,8 +245,15 @@ public final class ReconciliationWizardView {
         }
     }
 
+    private void bindChoice(RadioButton choice, Label note, DecisionKind kind) {
+        choice.disableProperty().bind(model.allowedProperty(kind).not());
+        note.textProperty().bind(model.choiceNoteProperty(kind));
+        note.visibleProperty().bind(model.choiceNoteProperty(kind).isNotEmpty());
+        note.managedProperty().bind(note.visibleProperty());
+    }
+
     private void refreshTables() {
-        for (TableView<WizardItem> table : List.of(evidenceTable, reconcileTable, checkTable, resultTable)) {
+        for (TableView<?> table : List.of(evidenceTable, reconcileTable, checkTable, resultTable, tallyTable)) {
             table.refresh();
         }
     }
@@ -211,6 +261,14 @@ public final class ReconciliationWizardView {
     private DecisionKind kind(Toggle toggle) {
         return toggle == resolveChoice ? DecisionKind.RESOLVE : toggle == discardChoice ? DecisionKind.DISCARD
                 : DecisionKind.REDRIVE;
+    }
+
+    private Toggle choice(DecisionKind kind) {
+        return switch (kind) {
+            case REDRIVE -> redriveChoice;
+            case RESOLVE -> resolveChoice;
+            case DISCARD -> discardChoice;
+        };
     }
 
     private void showEvidence(OperationDetails details) {
@@ -232,23 +290,30 @@ public final class ReconciliationWizardView {
         evidenceTimeline.setData(OperationDetailViewModel.timelineOf(details, entry));
     }
 
-    private void showChecks(PreconditionReport report) {
-        checkList.getChildren().clear();
-        if (report == null) {
-            return;
+    private void showChecks() {
+        blockedReason.pseudoClassStateChanged(BLOCKED, !model.canLeavePreconditions().get());
+        if (model.isBatch()) {
+            batchRemedies.getChildren().setAll(CheckList.buttons(model.remedies(), this::takeRemedy));
+        } else {
+            CheckList.render(checkList, model.items().get(0).reportProperty().get(), model.remedies(),
+                    model.schemaChangeProperty().get(), this::takeRemedy);
+            checkScroll.setVvalue(0);
         }
-        for (PreconditionResult result : report.results()) {
-            Label title = new Label((result.passed() ? "✔ " : "✘ ") + result.id().title());
-            title.getStyleClass().addAll("check-title", result.passed() ? "check-passed" : "check-failed");
-            title.setId("check-" + result.id().key());
-            Label why = new Label(result.explanation());
-            why.setWrapText(true);
-            Label facts = new Label(result.facts().entrySet().stream()
-                    .map(fact -> fact.getKey() + "=" + fact.getValue()).collect(Collectors.joining("  ")));
-            facts.getStyleClass().add("check-facts");
-            facts.setWrapText(true);
-            checkList.getChildren().add(new VBox(2, title, why, facts));
+    }
+
+    /** Takes a remedy; one that decides instead goes straight on to the decision step with that choice made. */
+    private void takeRemedy(Remedy remedy) {
+        model.apply(remedy);
+        if (remedy.advances()) {
+            button(wizardPane(), ButtonBar.ButtonData.NEXT_FORWARD).ifPresent(Button::fire);
         }
+    }
+
+    private void showOutcome(ItemResult outcome) {
+        itemOutcome.setText(outcome == null ? "" : outcome.text());
+        boolean linked = outcome != null && outcome.newEntryId() != null;
+        newEntryLink.setText(linked ? "Show entry " + outcome.newEntryId() + " in the console" : "");
+        showIf(linked, newEntryLink);
     }
 
     private java.util.Optional<DlqEntryRecord> entry(WizardItem item) {
@@ -263,21 +328,26 @@ public final class ReconciliationWizardView {
     private void buildWizard(Window owner, String stylesheet) {
         wizard = new Wizard(owner, "Reconcile and decide");
         DialogSize size = DialogSize.over(owner, SMALLEST);
-        WizardPane evidence = page("1 · Evidence", evidencePage, model::canLeaveEvidence, model::loadEvidence);
-        WizardPane reconcile = page("2 · Reconcile the side effect", reconcilePage, model::canLeaveReconcile, () -> { });
-        WizardPane preconditions = page("3 · Preconditions", preconditionsPage, model::canLeavePreconditions, model::recheck);
-        WizardPane decision = page("4 · Decision", decisionPage, model::canIssue, () -> { });
-        WizardPane result = page("5 · Result", resultPage, () -> model.issuedProperty().and(model.busyProperty().not()),
-                () -> {
+        WizardPane evidence = page("1 · Evidence", evidencePage, StepHelp.EVIDENCE, model::canLeaveEvidence, model::loadEvidence);
+        WizardPane reconcile = page("2 · Reconcile the side effect", reconcilePage, StepHelp.RECONCILE,
+                model::canLeaveReconcile, () -> { });
+        WizardPane preconditions = page("3 · Preconditions", preconditionsPage, StepHelp.PRECONDITIONS,
+                model::canLeavePreconditions, model::recheck);
+        WizardPane decision = page("4 · Decision", decisionPage, StepHelp.DECISION, model::canIssue, () -> { });
+        WizardPane result = page("5 · Result", resultPage, StepHelp.RESULT,
+                () -> model.issuedProperty().and(model.decidingProperty().not()), () -> {
                     if (!model.issuedProperty().get()) {
                         model.issue();
                     }
+                    followWorker.play();
                 });
+        String own = ReconciliationWizardView.class.getResource("/console/wizard/wizard.css").toExternalForm();
         for (WizardPane pane : List.of(evidence, reconcile, preconditions, decision, result)) {
             size.applyTo(pane);
             if (stylesheet != null) {
                 pane.getStylesheets().add(stylesheet);
             }
+            pane.getStylesheets().add(own);
         }
         wizard.setFlow(new Wizard.LinearFlow(evidence, reconcile, preconditions, decision, result));
         // The first page now sits in the wizard's own window, which ControlsFX does not hand out otherwise.
@@ -285,9 +355,12 @@ public final class ReconciliationWizardView {
         window.setResizable(true);
         window.setMinWidth(Math.min(SMALLEST.width(), size.width()));
         window.setMinHeight(Math.min(SMALLEST.height(), size.height()));
+        window.addEventHandler(WindowEvent.WINDOW_HIDDEN, event -> followWorker.stop());
+        followWorker.setCycleCount(Timeline.INDEFINITE);
     }
 
-    private WizardPane page(String header, VBox content, Supplier<BooleanBinding> canContinue, Runnable onEnter) {
+    private WizardPane page(String header, VBox content, String help, Supplier<BooleanBinding> canContinue,
+                            Runnable onEnter) {
         WizardPane pane = new WizardPane() {
             @Override
             public void onEnteringPage(Wizard owner) {
@@ -295,12 +368,60 @@ public final class ReconciliationWizardView {
                 owner.invalidProperty().unbind();
                 owner.invalidProperty().bind(canContinue.get().not());
                 keepWindowSize(this);
+                if (content == decisionPage) {
+                    // The wizard puts a new Next button in place after this call: name the act on that one.
+                    Platform.runLater(() -> nameTheAct(this));
+                } else if (content == resultPage) {
+                    holdAfterIssuing(this);
+                }
                 onEnter.run();
             }
         };
-        pane.setHeaderText(header);
+        pane.setHeader(StepHelp.header(header, StepHelp.attach(content, help)));
         pane.setContent(content);
         return pane;
+    }
+
+    /** On the decision step the button that issues says what it does: "Redrive 1 operation", "Discard 12 entries". */
+    private void nameTheAct(WizardPane pane) {
+        button(pane, ButtonBar.ButtonData.NEXT_FORWARD).ifPresent(next -> {
+            next.textProperty().bind(model.actionTextProperty());
+            next.setId("issueDecision");
+            // The button bar gives all its buttons the width of the widest "Next"; this one grows with its words.
+            ButtonBar.setButtonUniformSize(next, false);
+            next.setPrefWidth(Button.USE_COMPUTED_SIZE);
+            next.setMinWidth(Button.USE_PREF_SIZE);
+            next.getParent().requestLayout();
+        });
+    }
+
+    /**
+     * Once issued nothing can go back: no Previous; Cancel becomes Stop while a paced batch is being issued and goes
+     * away after; Finish (as "Close") waits until every decision is recorded.
+     */
+    private void holdAfterIssuing(WizardPane pane) {
+        pane.getButtonTypes().removeIf(type -> type.getButtonData() == ButtonBar.ButtonData.BACK_PREVIOUS);
+        button(pane, ButtonBar.ButtonData.CANCEL_CLOSE).ifPresent(cancel -> {
+            cancel.textProperty().bind(Bindings.when(model.pacingProperty()).then("Stop").otherwise("Cancel"));
+            cancel.visibleProperty().bind(model.pacingProperty());
+            cancel.managedProperty().bind(cancel.visibleProperty());
+            cancel.setId("stopBatch");
+            cancel.addEventFilter(ActionEvent.ACTION, event -> {
+                event.consume();
+                model.stop();
+            });
+        });
+        // The wizard disables Finish itself while the page's "can continue" binding is false: until all is recorded.
+        button(pane, ButtonBar.ButtonData.FINISH).ifPresent(finish -> finish.setText("Close"));
+    }
+
+    private WizardPane wizardPane() {
+        return (WizardPane) window.getScene().getRoot();
+    }
+
+    private static java.util.Optional<Button> button(WizardPane pane, ButtonBar.ButtonData data) {
+        return pane.getButtonTypes().stream().filter(type -> type.getButtonData() == data).findFirst()
+                .map(pane::lookupButton).map(Button.class::cast);
     }
 
     /** Each page is a pane of its own that the window is fitted to: it gets the size the operator gave the window. */
@@ -308,6 +429,16 @@ public final class ReconciliationWizardView {
         if (window != null && window.isShowing()) {
             entering.setPrefSize(window.getScene().getWidth(), window.getScene().getHeight());
         }
+    }
+
+    /** While a redrive waits for the worker, reads the store again each second, so the page shows how it ended. */
+    private void followWorker() {
+        if (model.resultCountProperty(ItemResult.Kind.WAITING).get() == 0 && !model.busyProperty().get()
+                && model.issuedProperty().get()) {
+            followWorker.stop();
+            return;
+        }
+        model.verify();
     }
 
     /** Opens the wizard and waits until it is closed. */
@@ -337,13 +468,14 @@ public final class ReconciliationWizardView {
     }
 
     @FXML
-    private void stop() {
-        model.stop();
+    private void verify() {
+        model.verify();
     }
 
     @FXML
-    private void verify() {
-        model.verify();
+    private void showNewEntry() {
+        model.link(model.items().get(0));
+        window.hide();
     }
 
     @FXML
@@ -351,8 +483,38 @@ public final class ReconciliationWizardView {
         Clipboards.copy(model.items().stream().map(WizardItem::operationId).collect(Collectors.joining("\n")));
     }
 
+    /** A result row coloured by how the item ended; a double-click shows where the item is now in the console. */
+    private final class ResultRow extends TableRow<WizardItem> {
+        ResultRow() {
+            setOnMouseClicked(event -> {
+                if (event.getClickCount() == 2 && !isEmpty()) {
+                    model.link(getItem());
+                    window.hide();
+                }
+            });
+        }
+
+        @Override
+        protected void updateItem(WizardItem item, boolean empty) {
+            super.updateItem(item, empty);
+            getStyleClass().removeIf(style -> style.startsWith("result-"));
+            ItemResult outcome = empty || item == null ? null : item.outcomeProperty().get();
+            if (outcome != null) {
+                getStyleClass().add("result-" + outcome.kind().name().toLowerCase(Locale.ROOT));
+            }
+        }
+    }
+
     private static TableColumn<WizardItem, String> column(String title, double width, Function<WizardItem, String> value) {
-        TableColumn<WizardItem, String> column = new TableColumn<>(title);
+        return textColumn(title, width, value);
+    }
+
+    private static TableColumn<CheckTally, String> tallyColumn(String title, double width, Function<CheckTally, String> value) {
+        return textColumn(title, width, value);
+    }
+
+    private static <S> TableColumn<S, String> textColumn(String title, double width, Function<S, String> value) {
+        TableColumn<S, String> column = new TableColumn<>(title);
         column.setPrefWidth(width);
         column.setCellValueFactory(cell -> new ReadOnlyObjectWrapper<>(value.apply(cell.getValue())));
         column.setCellFactory(c -> new WholeTextCell<>(false));
@@ -366,5 +528,4 @@ public final class ReconciliationWizardView {
         column.setCellFactory(c -> SideEffectBadge.tableCell());
         return column;
     }
-
 }

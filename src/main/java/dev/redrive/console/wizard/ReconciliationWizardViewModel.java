@@ -3,19 +3,21 @@ package dev.redrive.console.wizard;
 import dev.redrive.console.concurrent.UiExecutor;
 import dev.redrive.model.SideEffectState;
 import dev.redrive.triage.decision.DecisionKind;
-import dev.redrive.triage.decision.DecisionOutcome;
 import dev.redrive.triage.decision.DecisionResult;
 import dev.redrive.triage.decision.ReconciliationResult;
+import dev.redrive.triage.detail.DlqEntryRecord;
 import dev.redrive.triage.detail.OperationDetails;
 import dev.redrive.triage.detail.ReconciliationOutcome;
-import dev.redrive.triage.detail.RedriveCommandRecord;
-import dev.redrive.triage.detail.RedriveCommandStatus;
+import dev.redrive.triage.detail.ToolSchemaRecord;
+import dev.redrive.triage.precondition.PreconditionId;
 import dev.redrive.triage.precondition.PreconditionReport;
 import dev.redrive.triage.precondition.PreconditionResult;
+import dev.redrive.triage.json.TriageJson;
 import javafx.beans.binding.Bindings;
 import javafx.beans.binding.BooleanBinding;
 import javafx.beans.property.IntegerProperty;
-import javafx.beans.property.ObjectProperty;
+import javafx.beans.property.ReadOnlyObjectProperty;
+import javafx.beans.property.ReadOnlyObjectWrapper;
 import javafx.beans.property.ReadOnlyBooleanProperty;
 import javafx.beans.property.ReadOnlyBooleanWrapper;
 import javafx.beans.property.ReadOnlyDoubleProperty;
@@ -25,25 +27,30 @@ import javafx.beans.property.ReadOnlyIntegerWrapper;
 import javafx.beans.property.ReadOnlyStringProperty;
 import javafx.beans.property.ReadOnlyStringWrapper;
 import javafx.beans.property.SimpleIntegerProperty;
-import javafx.beans.property.SimpleObjectProperty;
 import javafx.beans.property.SimpleStringProperty;
 import javafx.beans.property.StringProperty;
 import javafx.collections.FXCollections;
 import javafx.collections.ObservableList;
 
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.EnumMap;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
-import java.util.TreeMap;
+import java.util.Objects;
+import java.util.Set;
+import java.util.function.Consumer;
 import java.util.stream.Collectors;
 
 /**
  * The reconciliation wizard over one entry, a selection or a fingerprint group: evidence, side-effect
- * reconciliation, preconditions, the decision, and its result. Every step loads off the FX thread. A step's
- * "can continue" is a binding the wizard's Next button follows; the redrive itself is checked again by the triage
- * core in the transaction that records it, so nothing the window shows can let an unchecked redrive through.
+ * reconciliation, preconditions with the remedy for each failed one, the decision, and its result. Every step loads
+ * off the FX thread. A step's "can continue" is a binding the wizard's Next button follows; the redrive itself is
+ * checked again by the triage core in the transaction that records it, so nothing the window shows can let an
+ * unchecked redrive through.
  */
 public final class ReconciliationWizardViewModel {
     private final WizardBackend backend;
@@ -60,17 +67,34 @@ public final class ReconciliationWizardViewModel {
     private final ReadOnlyStringWrapper reconcileText = new ReadOnlyStringWrapper("");
     private final ReadOnlyBooleanWrapper checked = new ReadOnlyBooleanWrapper();
     private final ReadOnlyIntegerWrapper passing = new ReadOnlyIntegerWrapper();
+    private final ReadOnlyBooleanWrapper anyDecision = new ReadOnlyBooleanWrapper();
     private final ReadOnlyStringWrapper checkSummary = new ReadOnlyStringWrapper("");
     private final ReadOnlyStringWrapper blockedReason = new ReadOnlyStringWrapper("");
-    private final ObjectProperty<DecisionKind> decision = new SimpleObjectProperty<>(DecisionKind.REDRIVE);
+    private final ReadOnlyStringWrapper schemaChange = new ReadOnlyStringWrapper("");
+    private final ObservableList<CheckTally> tallies = FXCollections.observableArrayList();
+    private final ObservableList<Remedy> remedies = FXCollections.observableArrayList();
+    private final Map<String, List<ToolSchemaRecord>> schemaVersions = new HashMap<>();
+    private final ReadOnlyObjectWrapper<DecisionKind> decision = new ReadOnlyObjectWrapper<>(DecisionKind.REDRIVE);
+    private final Map<DecisionKind, ReadOnlyBooleanWrapper> allowed = new EnumMap<>(DecisionKind.class);
+    private final Map<DecisionKind, ReadOnlyStringWrapper> choiceNotes = new EnumMap<>(DecisionKind.class);
+    private final ReadOnlyStringWrapper actionText = new ReadOnlyStringWrapper("");
+    private final ReadOnlyStringWrapper plan = new ReadOnlyStringWrapper("");
     private final StringProperty reason = new SimpleStringProperty("");
     private final StringProperty operator = new SimpleStringProperty("");
     private final IntegerProperty redrivesPerSecond = new SimpleIntegerProperty(5);
     private final ReadOnlyBooleanWrapper issued = new ReadOnlyBooleanWrapper();
+    private final ReadOnlyBooleanWrapper deciding = new ReadOnlyBooleanWrapper();
+    private final ReadOnlyBooleanWrapper pacing = new ReadOnlyBooleanWrapper();
+    private final Map<ItemResult.Kind, ReadOnlyIntegerWrapper> resultCounts = new EnumMap<>(ItemResult.Kind.class);
     private final ReadOnlyStringWrapper resultSummary = new ReadOnlyStringWrapper("");
-    private final ReadOnlyStringWrapper verification = new ReadOnlyStringWrapper("");
     private volatile boolean stopRequested;
-    private WizardItem linked;
+    private EntryRef linked;
+    /** The decision was picked by the wizard, not the operator: it follows what the checks allow. */
+    private boolean decisionPicked = true;
+
+    /** An entry the console shows once the wizard closes. */
+    public record EntryRef(String operationId, Long entryId) {
+    }
 
     public ReconciliationWizardViewModel(WizardBackend backend, UiExecutor executor, List<WizardItem> items,
                                          String operatorName) {
@@ -82,6 +106,15 @@ public final class ReconciliationWizardViewModel {
         this.items = FXCollections.observableArrayList(items);
         this.batch = items.size() > 1;
         this.operator.set(operatorName);
+        for (DecisionKind kind : DecisionKind.values()) {
+            allowed.put(kind, new ReadOnlyBooleanWrapper());
+            choiceNotes.put(kind, new ReadOnlyStringWrapper(""));
+        }
+        for (ItemResult.Kind kind : ItemResult.Kind.values()) {
+            resultCounts.put(kind, new ReadOnlyIntegerWrapper());
+        }
+        decision.addListener((obs, was, now) -> updatePlan());
+        redrivesPerSecond.addListener((obs, was, now) -> updatePlan());
     }
 
     // 1. Evidence ---------------------------------------------------------------------------------------------------
@@ -90,14 +123,27 @@ public final class ReconciliationWizardViewModel {
     public void loadEvidence() {
         executor.submit("Reading what your database role may decide", backend::access,
                 access -> readOnlyReason.set(access.readOnlyReason()));
-        List<WizardItem> snapshot = List.copyOf(items);
-        run("Loading evidence", snapshot, item -> {
-            OperationDetails details = backend.load(item.operationId());
-            executor.onUi(() -> item.loaded(details));
-        }, () -> {
+        load(false, () -> {
             evidenceLoaded.set(true);
             countUnsettled();
         });
+    }
+
+    private void load(boolean acceptCurrentVersion, Runnable done) {
+        run("Loading evidence", List.copyOf(items), item -> {
+            OperationDetails details = backend.load(item.operationId());
+            executor.onUi(() -> {
+                item.loaded(details);
+                if (acceptCurrentVersion) {
+                    shownEntry(item, details).ifPresent(entry -> item.seenVersion(entry.version()));
+                }
+            });
+        }, done);
+    }
+
+    private static java.util.Optional<DlqEntryRecord> shownEntry(WizardItem item, OperationDetails details) {
+        return details.dlqEntries().stream().filter(e -> item.dlqEntryId() == null ? e.isOpen() : e.id() == item.dlqEntryId())
+                .findFirst();
     }
 
     // 2. Reconcile ---------------------------------------------------------------------------------------------------
@@ -147,44 +193,191 @@ public final class ReconciliationWizardViewModel {
     /** Checks every precondition of every item against the store's facts now. */
     public void recheck() {
         checked.set(false);
-        List<WizardItem> snapshot = List.copyOf(items);
-        run("Checking preconditions", snapshot, item -> {
+        Set<String> toolsLoaded = new LinkedHashSet<>();
+        run("Checking preconditions", List.copyOf(items), item -> {
             PreconditionReport report = backend.check(item.target());
-            executor.onUi(() -> item.checked(report));
+            String tool = schemaChangedTool(report);
+            List<ToolSchemaRecord> versions = tool != null && toolsLoaded.add(tool) ? backend.schemaVersions(tool) : null;
+            executor.onUi(() -> {
+                if (versions != null) {
+                    schemaVersions.put(tool, versions);
+                }
+                item.checked(report);
+            });
         }, this::summarizeChecks);
+    }
+
+    /** Reads the entries again (accepting the versions they are at now) and checks them again. */
+    public void refresh() {
+        checked.set(false);
+        load(true, this::recheck);
+    }
+
+    /** The tool whose current schema version is not the one the item was dispatched with; null when it is. */
+    private static String schemaChangedTool(PreconditionReport report) {
+        Map<String, Object> facts = report.result(PreconditionId.TOOL_SCHEMA).facts();
+        Object current = facts.get("current_version");
+        return current == null || current.equals(facts.get("dispatched_version")) ? null : Objects.toString(facts.get("tool"));
+    }
+
+    /**
+     * Redrives the items of {@code tool} with {@code version}, which the operator declares compatible (null: back to
+     * the dispatched version), and checks them again; the version is recorded with the command as the CLI's
+     * {@code --schema-version} is.
+     */
+    public void chooseSchemaVersion(String tool, String version) {
+        items.stream().filter(item -> tool.equals(item.tool())).forEach(item -> item.chooseSchemaVersion(version));
+        recheck();
+    }
+
+    /** Takes a remedy the preconditions step offers; the view moves on to the decision when it {@link Remedy#advances}. */
+    public void apply(Remedy remedy) {
+        switch (remedy.action()) {
+            case CHOOSE_SCHEMA -> chooseSchemaVersion(remedy.tool(), remedy.version());
+            case RESOLVE -> choose(DecisionKind.RESOLVE);
+            case DISCARD -> choose(DecisionKind.DISCARD);
+            case REFRESH -> refresh();
+        }
     }
 
     private void summarizeChecks() {
         int pass = (int) items.stream().filter(WizardItem::passes).count();
         passing.set(pass);
-        Map<String, Long> blockedBy = new LinkedHashMap<>();
-        for (WizardItem item : items) {
-            PreconditionResult failure = item.firstFailure();
-            if (failure != null) {
-                blockedBy.merge(failure.id().title(), 1L, Long::sum);
+        tallies.setAll(CheckTally.of(items));
+        WizardItem first = items.get(0);
+        if (batch) {
+            checkSummary.set(pass + " of " + items.size() + " entries pass every check"
+                    + (pass == items.size() ? "" : "; " + (items.size() - pass) + " blocked"));
+            blockedReason.set(tallies.stream().map(CheckTally::line).collect(Collectors.joining("\n")));
+            if (items.stream().noneMatch(item -> Arrays.stream(DecisionKind.values()).anyMatch(item::allows))) {
+                blockedReason.set(blockedReason.get() + "\nNo entry can get any decision.");
             }
+        } else {
+            checkSummary.set(first.checkSummaryProperty().get());
+            blockedReason.set(first.passes() ? "" : nextStep(first));
         }
-        checkSummary.set(pass + " pass" + (blockedBy.isEmpty() ? "" : " · " + (items.size() - pass) + " blocked ("
-                + blockedBy.entrySet().stream().map(e -> e.getKey() + ": " + e.getValue())
-                .collect(Collectors.joining(", ")) + ")"));
-        blockedReason.set(batch ? (pass == 0 ? "Every item is blocked: nothing can be redriven." : "")
-                : items.get(0).passes() ? "" : items.get(0).reportProperty().get().failed().stream()
-                .map(PreconditionResult::explanation).collect(Collectors.joining("\n")));
+        schemaChange.set(batch ? "" : describeSchemaChange(first));
+        remedies.setAll(findRemedies());
+        anyDecision.set(items.stream().anyMatch(item -> Arrays.stream(DecisionKind.values()).anyMatch(item::allows)));
+        refreshChoices();
         checked.set(true);
     }
 
-    // 4. Decision and 5. Result -------------------------------------------------------------------------------------
+    /** For one blocked item: what is left to decide, or that nothing is. */
+    private static String nextStep(WizardItem item) {
+        String discard = item.whyNot(DecisionKind.DISCARD);
+        if (discard != null) {
+            return "No decision is possible: " + discard + ". " + item.reportProperty().get()
+                    .result(PreconditionId.ENTRY_OPEN).explanation();
+        }
+        String schema = item.reportProperty().get().result(PreconditionId.TOOL_SCHEMA).passed() ? ""
+                : " (or choose the current schema version above, if the payload fits it)";
+        return "A redrive is " + item.whyNot(DecisionKind.REDRIVE) + schema + ". You can still decide: "
+                + item.stillPossibleProperty().get() + ".";
+    }
 
-    /** Takes the chosen decision on every eligible item; a redrive only on items whose checks passed. */
+    private String describeSchemaChange(WizardItem item) {
+        PreconditionResult schema = item.reportProperty().get().result(PreconditionId.TOOL_SCHEMA);
+        Object current = schema.facts().get("current_version");
+        String tool = item.tool();
+        if (current == null || tool == null || Objects.equals(current, schema.facts().get("dispatched_version"))) {
+            return "";
+        }
+        return SchemaVersions.describe(tool, Objects.toString(schema.facts().get("dispatched_version")), current.toString(),
+                schemaVersions.getOrDefault(tool, List.of()),
+                TriageJson.compact(item.detailsProperty().get().operation().payload()));
+    }
+
+    /** For one item: a remedy under each failed check. For a batch: the schema choices and a refresh. */
+    private List<Remedy> findRemedies() {
+        List<Remedy> found = new ArrayList<>();
+        Map<String, String> schemaChoices = new LinkedHashMap<>();
+        for (WizardItem item : items) {
+            PreconditionResult schema = item.reportProperty().get().result(PreconditionId.TOOL_SCHEMA);
+            Object current = schema.facts().get("current_version");
+            if (item.tool() != null && current != null && !current.equals(schema.facts().get("dispatched_version"))) {
+                schemaChoices.put(item.tool(), item.chosenSchemaVersion() == null ? current.toString() : null);
+            }
+        }
+        schemaChoices.forEach((tool, version) -> found.add(new Remedy(PreconditionId.TOOL_SCHEMA,
+                Remedy.Action.CHOOSE_SCHEMA, version == null ? "Keep the dispatched version of " + tool
+                : "Redrive with " + tool + " version " + version, tool, version)));
+        boolean decidedElsewhere = items.stream().anyMatch(item -> !item.reportProperty().get()
+                .result(PreconditionId.ENTRY_OPEN).passed());
+        if (!batch) {
+            WizardItem item = items.get(0);
+            for (PreconditionResult failed : item.reportProperty().get().failed()) {
+                if (failed.id() == PreconditionId.SIDE_EFFECT && item.allows(DecisionKind.RESOLVE)) {
+                    found.add(new Remedy(failed.id(), Remedy.Action.RESOLVE, "Resolve as succeeded instead…", null, null));
+                } else if ((failed.id() == PreconditionId.RUN_ACTIVE || failed.id() == PreconditionId.APPROVAL)
+                        && item.allows(DecisionKind.DISCARD) && found.stream().noneMatch(r -> r.advances())) {
+                    found.add(new Remedy(failed.id(), Remedy.Action.DISCARD, "Discard instead…", null, null));
+                }
+            }
+        }
+        if (decidedElsewhere) {
+            found.add(new Remedy(PreconditionId.ENTRY_OPEN, Remedy.Action.REFRESH, "Refresh", null, null));
+        }
+        return found;
+    }
+
+    // 4. Decision ---------------------------------------------------------------------------------------------------
+
+    /** Which decisions the items can get, with the counts and reasons each choice shows; keeps a possible choice. */
+    private void refreshChoices() {
+        for (DecisionKind kind : DecisionKind.values()) {
+            List<WizardItem> eligible = eligible(kind);
+            allowed.get(kind).set(!eligible.isEmpty());
+            choiceNotes.get(kind).set(batch ? batchNote(kind, eligible.size()) : Objects.toString(items.get(0).whyNot(kind), ""));
+        }
+        if (decisionPicked || !allowed.get(decision.get()).get()) {
+            // Redrive first, as the wizard is for re-running; else what the entries can still get.
+            Arrays.stream(DecisionKind.values()).filter(kind -> allowed.get(kind).get()).findFirst().ifPresent(decision::set);
+            decisionPicked = true;
+        }
+        updatePlan();
+    }
+
+    /** The operator's own choice of decision; the wizard keeps it while it stays possible. */
+    public void choose(DecisionKind kind) {
+        decisionPicked = false;
+        decision.set(kind);
+    }
+
+    /** "2 of 3 entries; 1 not: blocked by run cancelled". */
+    private String batchNote(DecisionKind kind, int count) {
+        Map<String, Long> whyNot = items.stream().filter(item -> !item.allows(kind))
+                .collect(Collectors.groupingBy(item -> item.whyNot(kind), LinkedHashMap::new, Collectors.counting()));
+        return count + " of " + items.size() + " entries" + (whyNot.isEmpty() ? "" : "; not "
+                + whyNot.entrySet().stream().map(e -> e.getValue() + " " + e.getKey()).collect(Collectors.joining(", ")));
+    }
+
+    private List<WizardItem> eligible(DecisionKind kind) {
+        return items.stream().filter(item -> item.allows(kind)).toList();
+    }
+
+    private void updatePlan() {
+        DecisionKind kind = decision.get();
+        List<WizardItem> eligible = eligible(kind);
+        actionText.set(DecisionPlan.action(kind, eligible.size(), batch));
+        plan.set(checked.get() || !eligible.isEmpty()
+                ? DecisionPlan.summary(kind, eligible, items.size(), Math.max(1, redrivesPerSecond.get())) : "");
+    }
+
+    // 5. Result -----------------------------------------------------------------------------------------------------
+
+    /** Takes the chosen decision on every item that can get it; the others are left as they are and say why. */
     public void issue() {
         DecisionKind kind = decision.get();
         String why = reason.get().strip();
         String who = operator.get().strip();
-        List<WizardItem> eligible = kind == DecisionKind.REDRIVE
-                ? items.stream().filter(WizardItem::passes).toList() : List.copyOf(items);
-        items.stream().filter(item -> !eligible.contains(item))
-                .forEach(item -> item.outcome("skipped: " + item.checkSummaryProperty().get()));
+        List<WizardItem> eligible = eligible(kind);
+        items.stream().filter(item -> !item.allows(kind))
+                .forEach(item -> item.outcome(ItemResult.skipped(kind, item.whyNot(kind))));
         long pause = kind == DecisionKind.REDRIVE && eligible.size() > 1 ? 1_000L / Math.max(1, redrivesPerSecond.get()) : 0;
+        issued.set(true);
+        deciding.set(true);
+        pacing.set(pause > 0);
         run(kind == DecisionKind.REDRIVE ? "Issuing redrives" : "Recording decisions", eligible, item -> {
             DecisionResult result = switch (kind) {
                 case REDRIVE -> backend.redrive(item.target(), who, why);
@@ -195,71 +388,38 @@ public final class ReconciliationWizardViewModel {
             if (pause > 0) {
                 Thread.sleep(pause);
             }
-        }, () -> {
-            issued.set(true);
-            summarizeResults();
-        });
+        }, this::decided, this::decided);
     }
 
-    /** Counts per outcome in a fixed order (the outcome's declaration order, skipped items last). */
-    private void summarizeResults() {
-        Map<Integer, Long> counts = new TreeMap<>();
-        Map<Integer, String> labels = new TreeMap<>();
-        for (WizardItem item : items) {
-            DecisionResult result = item.resultProperty().get();
-            int order = result == null ? Integer.MAX_VALUE : result.outcome().ordinal();
-            counts.merge(order, 1L, Long::sum);
-            labels.put(order, result == null ? "skipped" : label(result.outcome()));
-        }
-        resultSummary.set(counts.entrySet().stream().map(e -> e.getValue() + " " + labels.get(e.getKey()))
+    private void decided() {
+        deciding.set(false);
+        pacing.set(false);
+        countResults();
+    }
+
+    private void countResults() {
+        Map<ItemResult.Kind, Long> counts = items.stream().map(item -> item.outcomeProperty().get())
+                .filter(Objects::nonNull).collect(Collectors.groupingBy(ItemResult::kind, Collectors.counting()));
+        resultCounts.forEach((kind, count) -> count.set(counts.getOrDefault(kind, 0L).intValue()));
+        resultSummary.set(Arrays.stream(ItemResult.Kind.values())
+                .map(kind -> resultCounts.get(kind).get() + " " + kind.name().toLowerCase(java.util.Locale.ROOT))
                 .collect(Collectors.joining(" · ")));
     }
 
-    private static String label(DecisionOutcome outcome) {
-        return switch (outcome) {
-            case DONE -> "done";
-            case BLOCKED -> "blocked";
-            case ALREADY_DECIDED -> "already decided by someone else";
-            case NOT_PUBLISHED -> "recorded but not published";
-            default -> outcome.name().toLowerCase(java.util.Locale.ROOT).replace('_', ' ');
-        };
-    }
-
-    /** Reloads redriven items: did the worker run each exactly once, with the new attempt and the same key? */
+    /** Reads the redriven items again: did the worker run each once, is it still waiting, or did it fail again? */
     public void verify() {
-        List<WizardItem> redriven = items.stream().filter(item -> item.resultProperty().get() != null
-                && item.resultProperty().get().commandId() != null).toList();
-        List<String> lines = new ArrayList<>();
-        run("Verifying the redrives", redriven, item -> {
+        List<WizardItem> waiting = items.stream().filter(WizardItem::isWaitingForWorker).toList();
+        if (waiting.isEmpty() || busy.get()) {
+            return;
+        }
+        run("Reading what the worker did", waiting, item -> {
             OperationDetails details = backend.load(item.operationId());
-            String verdict = exactlyOnce(details, item.resultProperty().get());
+            ItemResult now = ItemResult.afterRun(details, item.resultProperty().get());
             executor.onUi(() -> {
-                item.outcome(verdict);
-                lines.add(item.operationId() + ": " + verdict);
+                item.loaded(details);
+                item.outcome(now);
             });
-        }, () -> verification.set(String.join("\n", lines)));
-    }
-
-    /** What the store says about one redrive command: not yet run, or run (once, or more than once). */
-    static String exactlyOnce(OperationDetails details, DecisionResult result) {
-        Optional<RedriveCommandRecord> command = details.redriveCommands().stream()
-                .filter(c -> c.commandId().equals(result.commandId())).findFirst();
-        if (command.isEmpty()) {
-            return "command " + result.commandId() + " not found";
-        }
-        long runs = details.attempts().stream().filter(a -> a.attempt() == result.newAttempt()).count();
-        long successes = details.attempts().stream()
-                .filter(a -> a.attempt() == result.newAttempt() && a.succeeded()).count();
-        RedriveCommandStatus status = command.get().status();
-        if (status == RedriveCommandStatus.ISSUED || status == RedriveCommandStatus.EXECUTING) {
-            return "command " + status + ", waiting for a worker";
-        }
-        if (status == RedriveCommandStatus.SUCCEEDED && runs == 1 && successes == 1) {
-            return "succeeded exactly once: attempt " + result.newAttempt() + " with idempotency key "
-                    + details.operation().idempotencyKey();
-        }
-        return "command " + status + " after " + runs + " run(s) of attempt " + result.newAttempt()
-                + " (" + successes + " succeeded)";
+        }, this::countResults, this::countResults);
     }
 
     // plumbing ------------------------------------------------------------------------------------------------------
@@ -269,8 +429,12 @@ public final class ReconciliationWizardViewModel {
         void run(WizardItem item) throws Exception;
     }
 
-    /** Works through items in one background task, reporting progress per item; a failure names its item. */
     private void run(String what, List<WizardItem> work, ItemWork step, Runnable done) {
+        run(what, work, step, done, () -> { });
+    }
+
+    /** Works through items in one background task, reporting progress per item; a failure names its item. */
+    private void run(String what, List<WizardItem> work, ItemWork step, Runnable done, Runnable afterFailure) {
         busy.set(true);
         progress.set(0);
         progressText.set(what + "…");
@@ -288,7 +452,7 @@ public final class ReconciliationWizardViewModel {
                     Thread.currentThread().interrupt();
                     throw e;
                 } catch (Exception e) {
-                    executor.onUi(() -> item.outcome("failed: " + e.getMessage()));
+                    executor.onUi(() -> item.outcome(ItemResult.error(e.getMessage())));
                     throw new IllegalStateException(item.operationId() + ": " + e.getMessage(), e);
                 }
                 int finished = i + 1;
@@ -300,23 +464,32 @@ public final class ReconciliationWizardViewModel {
             return total;
         }, count -> {
             busy.set(false);
-            progressText.set(what + ": " + count + " of " + total + " done");
+            progressText.set(what + ": " + count + " of " + total + " done" + (count < total ? " (stopped)" : ""));
             done.run();
         }, failure -> {
             busy.set(false);
             progressText.set(failure.message());
+            afterFailure.run();
             executor.report(failure);
         });
     }
 
-    /** The operator followed the link back to one item's entry: the window shows it once the wizard closes. */
+    /** The operator followed the link from one item's result: the console shows where it is now once the wizard closes. */
     public void link(WizardItem item) {
-        linked = item;
+        ItemResult result = item.outcomeProperty().get();
+        linked = new EntryRef(item.operationId(), result != null && result.newEntryId() != null ? result.newEntryId()
+                : item.dlqEntryId());
     }
 
-    /** The entry to show after the wizard: the one linked to, else the first. */
-    public WizardItem entryToShow() {
-        return linked != null ? linked : items.get(0);
+    /** The entry to show after the wizard: the one linked to, else the first item's. */
+    public EntryRef entryToShow() {
+        return linked != null ? linked : new EntryRef(items.get(0).operationId(), items.get(0).dlqEntryId());
+    }
+
+    /** The entries a decision was recorded on, whose rows the console reads again; empty when nothing was decided. */
+    public List<Long> decidedEntryIds() {
+        return items.stream().filter(item -> item.resultProperty().get() != null && item.resultProperty().get().recorded())
+                .map(item -> item.resultProperty().get().dlqEntryId()).filter(Objects::nonNull).toList();
     }
 
     /** Stops a running batch after the item in hand; items not reached are left as they are. */
@@ -338,15 +511,17 @@ public final class ReconciliationWizardViewModel {
         return evidenceLoaded.and(busy.not()).and(unsettled.isEqualTo(0));
     }
 
-    /** Next is allowed on the preconditions step when every check passes (a batch: when any item passes). */
+    /** Next is disabled on the preconditions step only when no item can get any decision at all. */
     public BooleanBinding canLeavePreconditions() {
-        return checked.and(busy.not()).and(batch ? passing.greaterThan(0) : passing.isEqualTo(items.size()));
+        return checked.and(busy.not()).and(anyDecision);
     }
 
-    /** The decision can be taken once a reason and an operator are given. */
+    /** The decision can be taken once it applies to some item and a reason and an operator are given. */
     public BooleanBinding canIssue() {
         return Bindings.createBooleanBinding(() -> !reason.get().isBlank() && !operator.get().isBlank()
-                && !busy.get(), reason, operator, busy);
+                && !busy.get() && !issued.get() && allowed.get(decision.get()).get(), reason, operator, busy, issued,
+                decision, allowed.get(DecisionKind.REDRIVE), allowed.get(DecisionKind.RESOLVE),
+                allowed.get(DecisionKind.DISCARD));
     }
 
     public ObservableList<WizardItem> items() { return items; }
@@ -357,13 +532,35 @@ public final class ReconciliationWizardViewModel {
     /** Empty when the connected role may decide; else why the database will refuse (a viewer looks, never decides). */
     public ReadOnlyStringProperty readOnlyReasonProperty() { return readOnlyReason.getReadOnlyProperty(); }
     public ReadOnlyStringProperty reconcileTextProperty() { return reconcileText.getReadOnlyProperty(); }
+    public ReadOnlyBooleanProperty checkedProperty() { return checked.getReadOnlyProperty(); }
+    /** One item: "4 of 5 checks pass; blocked by: run cancelled". A batch: how many entries pass every check. */
     public ReadOnlyStringProperty checkSummaryProperty() { return checkSummary.getReadOnlyProperty(); }
     public ReadOnlyStringProperty blockedReasonProperty() { return blockedReason.getReadOnlyProperty(); }
-    public ObjectProperty<DecisionKind> decisionProperty() { return decision; }
+    /** One item whose tool schema changed: both versions and what is known of the difference; empty otherwise. */
+    public ReadOnlyStringProperty schemaChangeProperty() { return schemaChange.getReadOnlyProperty(); }
+    /** A batch: each check that blocks items, how many, and what those can still get. */
+    public ObservableList<CheckTally> tallies() { return FXCollections.unmodifiableObservableList(tallies); }
+    public ObservableList<Remedy> remedies() { return FXCollections.unmodifiableObservableList(remedies); }
+    /** The decision chosen; set it with {@link #choose}. */
+    public ReadOnlyObjectProperty<DecisionKind> decisionProperty() { return decision.getReadOnlyProperty(); }
+    /** Whether any item can get {@code kind}. */
+    public ReadOnlyBooleanProperty allowedProperty(DecisionKind kind) { return allowed.get(kind).getReadOnlyProperty(); }
+    /** One item: why it cannot get {@code kind} (empty when it can). A batch: how many can, and why the rest not. */
+    public ReadOnlyStringProperty choiceNoteProperty(DecisionKind kind) { return choiceNotes.get(kind).getReadOnlyProperty(); }
+    /** What the button that takes the decision says: "Redrive 1 operation", "Discard 12 entries". */
+    public ReadOnlyStringProperty actionTextProperty() { return actionText.getReadOnlyProperty(); }
+    /** What the decision will do: which attempt, which idempotency key, how fast. */
+    public ReadOnlyStringProperty planProperty() { return plan.getReadOnlyProperty(); }
     public StringProperty reasonProperty() { return reason; }
     public StringProperty operatorProperty() { return operator; }
     public IntegerProperty redrivesPerSecondProperty() { return redrivesPerSecond; }
+    /** True from the moment the decision is issued: nothing can go back after that. */
     public ReadOnlyBooleanProperty issuedProperty() { return issued.getReadOnlyProperty(); }
+    /** The decision is being recorded, item by item; the wizard closes once it is. */
+    public ReadOnlyBooleanProperty decidingProperty() { return deciding.getReadOnlyProperty(); }
+    /** A paced batch of redrives is being issued: it can be stopped. */
+    public ReadOnlyBooleanProperty pacingProperty() { return pacing.getReadOnlyProperty(); }
+    public ReadOnlyIntegerProperty resultCountProperty(ItemResult.Kind kind) { return resultCounts.get(kind).getReadOnlyProperty(); }
+    /** "1 succeeded · 0 failed · 0 blocked · 0 waiting". */
     public ReadOnlyStringProperty resultSummaryProperty() { return resultSummary.getReadOnlyProperty(); }
-    public ReadOnlyStringProperty verificationProperty() { return verification.getReadOnlyProperty(); }
 }

@@ -10,8 +10,11 @@ import dev.redrive.triage.decision.SideEffectLookup;
 import dev.redrive.triage.detail.OperationDetails;
 import dev.redrive.triage.detail.OperationDetailsLoader;
 import dev.redrive.triage.detail.ReconciliationOutcome;
+import dev.redrive.triage.detail.ToolSchemaRecord;
 import dev.redrive.triage.precondition.DecisionTarget;
 import dev.redrive.triage.precondition.PreconditionReport;
+
+import java.util.List;
 
 /** The wizard's backend on the triage core: the decisions service, the details loader and the tools' look-ups. */
 public final class TriageWizardBackend implements WizardBackend {
@@ -38,6 +41,11 @@ public final class TriageWizardBackend implements WizardBackend {
     @Override
     public OperationDetails load(String operationId) {
         return redactor.redact(loader.require(operationId));
+    }
+
+    @Override
+    public List<ToolSchemaRecord> schemaVersions(String tool) {
+        return loader.schemaVersions(tool);
     }
 
     @Override

@@ -1,6 +1,8 @@
 package dev.redrive.console.wizard;
 
 import dev.redrive.model.SideEffectState;
+import dev.redrive.triage.decision.DecisionChoices;
+import dev.redrive.triage.decision.DecisionKind;
 import dev.redrive.triage.decision.DecisionResult;
 import dev.redrive.triage.detail.OperationDetails;
 import dev.redrive.triage.precondition.DecisionTarget;
@@ -11,23 +13,28 @@ import javafx.beans.property.ReadOnlyObjectWrapper;
 import javafx.beans.property.ReadOnlyStringProperty;
 import javafx.beans.property.ReadOnlyStringWrapper;
 
+import java.util.Arrays;
+import java.util.Locale;
 import java.util.stream.Collectors;
 
 /**
  * One DLQ entry the wizard decides about: what the operator saw (entry and version), what was loaded and checked,
- * and what became of the decision.
+ * which decisions it can still get, and what became of the decision.
  */
 public final class WizardItem {
     private final String operationId;
     private final Long dlqEntryId;
     private Integer seenVersion;
+    private String chosenSchemaVersion;
+    private DecisionChoices choices;
     private final ReadOnlyObjectWrapper<OperationDetails> details = new ReadOnlyObjectWrapper<>();
     private final ReadOnlyObjectWrapper<SideEffectState> sideEffect = new ReadOnlyObjectWrapper<>();
     private final ReadOnlyStringWrapper reconciliation = new ReadOnlyStringWrapper("");
     private final ReadOnlyObjectWrapper<PreconditionReport> report = new ReadOnlyObjectWrapper<>();
     private final ReadOnlyStringWrapper checkSummary = new ReadOnlyStringWrapper("not checked yet");
+    private final ReadOnlyStringWrapper stillPossible = new ReadOnlyStringWrapper("");
     private final ReadOnlyObjectWrapper<DecisionResult> result = new ReadOnlyObjectWrapper<>();
-    private final ReadOnlyStringWrapper outcome = new ReadOnlyStringWrapper("");
+    private final ReadOnlyObjectWrapper<ItemResult> outcome = new ReadOnlyObjectWrapper<>();
 
     public WizardItem(String operationId, Long dlqEntryId, Integer seenVersion) {
         this.operationId = operationId;
@@ -43,9 +50,17 @@ public final class WizardItem {
         return dlqEntryId;
     }
 
-    /** The entry exactly as the operator saw it; a decision on it is refused if it changed since. */
+    /** The tool the operation calls; null before the evidence is loaded. */
+    public String tool() {
+        return details.get() == null ? null : details.get().operation().tool();
+    }
+
+    /**
+     * The entry exactly as the operator saw it, with the schema version they chose for a redrive: the same target
+     * the CLI's {@code redrive --schema-version} builds, so both are checked and recorded alike.
+     */
     public DecisionTarget target() {
-        return new DecisionTarget(operationId, dlqEntryId, seenVersion, null);
+        return new DecisionTarget(operationId, dlqEntryId, seenVersion, null).withSchemaVersion(chosenSchemaVersion);
     }
 
     /** A reconciliation bumps the entry's version: the operator has seen that change, so the guard follows it. */
@@ -53,6 +68,15 @@ public final class WizardItem {
         if (version != null) {
             seenVersion = version;
         }
+    }
+
+    /** The schema version the operator declared compatible for a redrive; null keeps the dispatched one. */
+    void chooseSchemaVersion(String version) {
+        chosenSchemaVersion = version;
+    }
+
+    public String chosenSchemaVersion() {
+        return chosenSchemaVersion;
     }
 
     void loaded(OperationDetails loaded) {
@@ -70,14 +94,29 @@ public final class WizardItem {
     }
 
     void checked(PreconditionReport checked) {
+        choices = DecisionChoices.of(checked);
         report.set(checked);
-        checkSummary.set(checked.allPassed() ? "all checks pass"
-                : "blocked: " + checked.failed().stream().map(r -> r.id().title()).collect(Collectors.joining(", ")));
+        long passed = checked.results().stream().filter(PreconditionResult::passed).count();
+        checkSummary.set(passed + " of " + checked.results().size() + " checks pass" + (checked.allPassed() ? ""
+                : "; blocked by: " + checked.failed().stream().map(PreconditionResult::found).collect(Collectors.joining(", "))));
+        String possible = Arrays.stream(DecisionKind.values()).filter(choices::allows)
+                .map(kind -> kind.name().toLowerCase(Locale.ROOT)).collect(Collectors.joining(", "));
+        stillPossible.set(possible.isEmpty() ? "no decision (" + choices.whyNot(DecisionKind.DISCARD) + ")" : possible);
+    }
+
+    /** Whether this item can get {@code kind} as last checked; nothing before the checks ran. */
+    public boolean allows(DecisionKind kind) {
+        return choices != null && choices.allows(kind);
+    }
+
+    /** Why this item cannot get {@code kind}, in a few words; null when it can. */
+    public String whyNot(DecisionKind kind) {
+        return choices == null ? "not checked yet" : choices.whyNot(kind);
     }
 
     void decided(DecisionResult decided) {
         result.set(decided);
-        outcome.set(decided.outcome() + ": " + decided.message());
+        outcome.set(ItemResult.decided(decided));
     }
 
     /** The redrive command issued for this item; empty before, and for other decisions. */
@@ -86,8 +125,8 @@ public final class WizardItem {
         return decided == null || decided.commandId() == null ? "" : decided.commandId().toString();
     }
 
-    void outcome(String text) {
-        outcome.set(text);
+    void outcome(ItemResult now) {
+        outcome.set(now);
     }
 
     public boolean passes() {
@@ -98,16 +137,21 @@ public final class WizardItem {
         return sideEffect.get() == SideEffectState.POSSIBLE;
     }
 
-    /** The first failed check, for the batch summary; null when all pass or nothing was checked. */
-    public PreconditionResult firstFailure() {
-        return report.get() == null || report.get().allPassed() ? null : report.get().failed().get(0);
+    /** A redrive issued for this item that the worker has not finished yet. */
+    public boolean isWaitingForWorker() {
+        return outcome.get() != null && outcome.get().kind() == ItemResult.Kind.WAITING && result.get() != null
+                && result.get().commandId() != null;
     }
 
     public ReadOnlyObjectProperty<OperationDetails> detailsProperty() { return details.getReadOnlyProperty(); }
     public ReadOnlyObjectProperty<SideEffectState> sideEffectProperty() { return sideEffect.getReadOnlyProperty(); }
     public ReadOnlyStringProperty reconciliationProperty() { return reconciliation.getReadOnlyProperty(); }
     public ReadOnlyObjectProperty<PreconditionReport> reportProperty() { return report.getReadOnlyProperty(); }
+    /** "4 of 5 checks pass; blocked by: run cancelled". */
     public ReadOnlyStringProperty checkSummaryProperty() { return checkSummary.getReadOnlyProperty(); }
+    /** The decisions the item can still get, e.g. "resolve, discard". */
+    public ReadOnlyStringProperty stillPossibleProperty() { return stillPossible.getReadOnlyProperty(); }
     public ReadOnlyObjectProperty<DecisionResult> resultProperty() { return result.getReadOnlyProperty(); }
-    public ReadOnlyStringProperty outcomeProperty() { return outcome.getReadOnlyProperty(); }
+    /** What became of the item, in words and as one of succeeded / failed / blocked / waiting; null before. */
+    public ReadOnlyObjectProperty<ItemResult> outcomeProperty() { return outcome.getReadOnlyProperty(); }
 }

@@ -12,6 +12,7 @@ import dev.redrive.triage.json.TriageJson;
 
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
 
@@ -41,6 +42,7 @@ public final class OperationDetailsLoader {
             SELECT * FROM reconciliations WHERE operation_id = ? ORDER BY recorded_at DESC, id DESC LIMIT 1""";
     private static final String CURRENT_SCHEMA = "SELECT version FROM tool_schemas WHERE tool = ? AND is_current";
     private static final String APPROVAL = "SELECT * FROM approvals WHERE approval_id = ?";
+    private static final String SCHEMA_VERSIONS = "SELECT * FROM tool_schemas WHERE tool = ? ORDER BY registered_at, version";
 
     private final Jdbc jdbc;
 
@@ -90,6 +92,12 @@ public final class OperationDetailsLoader {
 
     public Optional<String> currentSchemaVersion(String tool) {
         return jdbc.queryOne(CURRENT_SCHEMA, row -> row.getString(1), tool);
+    }
+
+    /** Every schema version recorded for a tool, oldest first. */
+    public List<ToolSchemaRecord> schemaVersions(String tool) {
+        return jdbc.query(SCHEMA_VERSIONS, row -> new ToolSchemaRecord(row.getString("tool"), row.getString("version"),
+                row.getBoolean("is_current"), row.getString("registered_by"), Jdbc.instant(row, "registered_at")), tool);
     }
 
     public Optional<ApprovalRecord> approval(String approvalId) {

@@ -197,6 +197,8 @@ public final class PreconditionEngine {
             facts.put("reconciled_at", text(reconciliation.recordedAt()));
             facts.put("reconciliation_source", reconciliation.source().name());
             facts.put("evidence", reconciliation.evidence());
+            // Resolving takes the reconciled result: whether there is one tells what the operator can still decide.
+            facts.put("result_recorded", reconciliation.result() != null);
         }
         return switch (state) {
             case NONE -> PreconditionResult.pass(PreconditionId.SIDE_EFFECT,

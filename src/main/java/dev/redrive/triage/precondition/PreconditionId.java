@@ -4,18 +4,21 @@ import com.fasterxml.jackson.annotation.JsonValue;
 
 import java.util.Locale;
 
-/** The redrive preconditions of DESIGN.md, in the order they are checked and shown. */
+/**
+ * The redrive preconditions of DESIGN.md, in the order they are checked and shown. Each title states the condition
+ * that must hold ("run is active"), so a failed check never reads as the state it found.
+ */
 public enum PreconditionId {
     /** 1. The run is neither cancelled nor terminal. */
-    RUN_ACTIVE("run still active"),
+    RUN_ACTIVE("run is active"),
     /** 2. The tool's schema version is the one dispatched, or an explicitly chosen compatible current one. */
-    TOOL_SCHEMA("tool schema unchanged"),
+    TOOL_SCHEMA("tool schema is unchanged"),
     /** 3. The approval the operation needs is neither revoked nor expired. */
-    APPROVAL("approval still valid"),
+    APPROVAL("approval is valid"),
     /** 4. The side effect is settled: NONE or NOT_APPLIED (APPLIED resolves instead). */
-    SIDE_EFFECT("side effect settled"),
+    SIDE_EFFECT("side effect is settled"),
     /** 5. The DLQ entry is still open at the version the operator saw. */
-    ENTRY_OPEN("entry still open");
+    ENTRY_OPEN("entry is open");
 
     private final String title;
 
@@ -23,7 +26,7 @@ public enum PreconditionId {
         this.title = title;
     }
 
-    /** A short human title for lists and reports. */
+    /** The condition, in words, for lists and reports. */
     public String title() {
         return title;
     }

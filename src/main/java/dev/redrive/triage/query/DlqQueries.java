@@ -1,5 +1,6 @@
 package dev.redrive.triage.query;
 
+import java.util.Collection;
 import java.util.List;
 
 /** Reads the DLQ: filtered pages, fingerprint groups and counts. Never changes anything. */
@@ -29,6 +30,9 @@ public interface DlqQueries {
     default DlqPage firstPage(DlqFilter filter, DlqOrder order, int limit) {
         return page(filter, order, null, PageDirection.NEXT, limit);
     }
+
+    /** The entries with these ids as they are now, in no particular order; ids that do not exist are left out. */
+    List<DlqRow> rows(Collection<Long> ids);
 
     /** The matching entries grouped by error fingerprint, largest group first. */
     List<FingerprintGroup> groups(DlqFilter filter);

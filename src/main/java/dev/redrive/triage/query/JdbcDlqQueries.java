@@ -15,6 +15,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collection;
 import java.util.Collections;
 import java.util.List;
 import java.util.Locale;
@@ -82,6 +83,15 @@ public final class JdbcDlqQueries implements DlqQueries {
             return new DlqPage(rows, last, hasMore ? first : null, hasMore);
         }
         return new DlqPage(rows, hasMore ? last : null, cursor == null ? null : first, hasMore);
+    }
+
+    @Override
+    public List<DlqRow> rows(Collection<Long> ids) {
+        if (ids.isEmpty()) {
+            return List.of();
+        }
+        String[] wanted = ids.stream().map(String::valueOf).toArray(String[]::new);
+        return jdbc.query(ROW_COLUMNS + " WHERE id = ANY(CAST(? AS bigint[]))", JdbcDlqQueries::row, (Object) wanted);
     }
 
     @Override

@@ -42,19 +42,22 @@ class GroupWizardTest {
 
         model.loadEvidence();
         model.recheck();
-        assertThat(model.checkSummaryProperty().get()).isEqualTo((items.size() - blocked) + " pass · " + blocked
-                + " blocked (run still active: " + blocked + ")");
-        model.decisionProperty().set(DecisionKind.REDRIVE);
+        assertThat(model.checkSummaryProperty().get()).isEqualTo((items.size() - blocked) + " of " + items.size()
+                + " entries pass every check; " + blocked + " blocked");
+        assertThat(model.tallies()).extracting(CheckTally::line).containsExactly("run is active blocks " + blocked
+                + " (run cancelled ×" + blocked + "): they can still get discard " + blocked);
+        model.choose(DecisionKind.REDRIVE);
         model.redrivesPerSecondProperty().set(100);
         model.reasonProperty().set("permissions restored for the merchant");
         model.issue();
 
         assertThat(items).hasSize((int) group.openCount());
         assertThat(blocked).isPositive().isLessThan(items.size());
-        assertThat(model.resultSummaryProperty().get()).isEqualTo((items.size() - blocked) + " done · " + blocked + " skipped");
+        assertThat(model.resultSummaryProperty().get()).isEqualTo("0 succeeded · 0 failed · " + blocked + " blocked · "
+                + (items.size() - blocked) + " waiting");
         assertThat(items).filteredOn(item -> item.operationId().startsWith("group-run-00002:"))
                 .allMatch(item -> item.resultProperty().get() == null
-                        && item.outcomeProperty().get().equals("skipped: blocked: run still active"));
+                        && item.outcomeProperty().get().text().equals("Not redriven: blocked by run cancelled"));
         assertThat(items).filteredOn(item -> item.resultProperty().get() != null)
                 .allMatch(item -> item.resultProperty().get().outcome() == DecisionOutcome.DONE);
         assertThat(ns.redis().sync().xlen(ns.redis().keys().dispatch())).isEqualTo(items.size() - blocked);

@@ -77,8 +77,12 @@ class ReconciliationWizardViewModelTest {
 
         model.recheck();
         assertThat(model.canLeavePreconditions().get()).isTrue();
-        assertThat(model.checkSummaryProperty().get()).isEqualTo("1 pass");
+        assertThat(model.checkSummaryProperty().get()).isEqualTo("5 of 5 checks pass");
         assertThat(model.canIssue().get()).isFalse();
+        assertThat(model.actionTextProperty().get()).isEqualTo("Redrive 1 operation");
+        assertThat(model.planProperty().get()).contains("dispatches attempt " + (model.items().get(0).reportProperty().get()
+                .fromAttempt() + 1)).contains("idempotency key " + model.items().get(0).detailsProperty().get()
+                .operation().idempotencyKey());
         model.reasonProperty().set("ledger is back");
         long before = dispatched();
         model.issue();
@@ -87,13 +91,16 @@ class ReconciliationWizardViewModelTest {
         assertThat(item.resultProperty().get().outcome()).isEqualTo(DecisionOutcome.DONE);
         assertThat(item.resultProperty().get().commandId()).isNotNull();
         assertThat(dispatched()).isEqualTo(before + 1);
-        assertThat(model.resultSummaryProperty().get()).isEqualTo("1 done");
+        assertThat(model.resultSummaryProperty().get()).isEqualTo("0 succeeded · 0 failed · 0 blocked · 1 waiting");
+        assertThat(model.issuedProperty().get()).isTrue();
+        assertThat(model.canIssue().get()).isFalse();
         model.verify();
-        assertThat(item.outcomeProperty().get()).endsWith("command ISSUED, waiting for a worker");
+        assertThat(item.outcomeProperty().get().text())
+                .isEqualTo("Redrive issued: attempt " + item.resultProperty().get().newAttempt() + " is waiting for a worker");
     }
 
     @Test
-    void aCancelledRunBlocksTheRedriveWithItsReasonAndPublishesNothing() {
+    void aCancelledRunBlocksTheRedrive_andLeavesDiscardChosen() {
         List<WizardItem> items = claim("e.side_effect = 'NONE'", 1, "cancelled");
         ns.database().jdbc().update("UPDATE runs SET status = 'CANCELLED', status_reason = 'owner cancelled' "
                 + "WHERE run_id = (SELECT run_id FROM operations WHERE operation_id = ?)", items.get(0).operationId());
@@ -102,17 +109,26 @@ class ReconciliationWizardViewModelTest {
 
         model.recheck();
 
-        assertThat(model.canLeavePreconditions().get()).isFalse();
-        assertThat(model.blockedReasonProperty().get()).contains("CANCELLED");
+        assertThat(model.checkSummaryProperty().get()).isEqualTo("4 of 5 checks pass; blocked by: run cancelled");
+        assertThat(model.canLeavePreconditions().get()).isTrue();
+        assertThat(model.blockedReasonProperty().get())
+                .isEqualTo("A redrive is blocked by run cancelled. You can still decide: discard.");
+        assertThat(model.allowedProperty(DecisionKind.REDRIVE).get()).isFalse();
+        assertThat(model.choiceNoteProperty(DecisionKind.REDRIVE).get()).isEqualTo("blocked by run cancelled");
+        assertThat(model.decisionProperty().get()).isEqualTo(DecisionKind.DISCARD);
+        assertThat(model.actionTextProperty().get()).isEqualTo("Discard 1 entry");
+        assertThat(model.remedies()).extracting(Remedy::action).containsExactly(Remedy.Action.DISCARD);
+        model.choose(DecisionKind.REDRIVE);
         model.reasonProperty().set("try anyway");
+        assertThat(model.canIssue().get()).isFalse();
         model.issue();
         assertThat(model.items().get(0).resultProperty().get()).isNull();
-        assertThat(model.items().get(0).outcomeProperty().get()).startsWith("skipped: blocked: run still active");
+        assertThat(model.items().get(0).outcomeProperty().get().text()).isEqualTo("Not redriven: blocked by run cancelled");
         assertThat(dispatched()).isEqualTo(before);
     }
 
     @Test
-    void aChangedToolSchemaBlocksWithItsReason() {
+    void aChangedToolSchemaBlocksUntilTheOperatorChoosesTheCurrentVersion_whichTheCommandRecords() {
         List<WizardItem> items = claim("e.side_effect = 'NONE' AND e.tool = 'mail.send'", 1, "schema");
         ns.database().jdbc().update("UPDATE tool_schemas SET is_current = false WHERE tool = 'mail.send'");
         ns.database().jdbc().update("INSERT INTO tool_schemas (tool, version, registered_by) VALUES ('mail.send', '2', 'test')");
@@ -122,10 +138,24 @@ class ReconciliationWizardViewModelTest {
 
             model.recheck();
 
-            assertThat(model.canLeavePreconditions().get()).isFalse();
-            assertThat(model.checkSummaryProperty().get()).isEqualTo("0 pass · 1 blocked (tool schema unchanged: 1)");
-            assertThat(model.blockedReasonProperty().get()).contains("mail.send").contains("2");
+            assertThat(model.checkSummaryProperty().get()).isEqualTo("4 of 5 checks pass; blocked by: schema changed 1 → 2");
+            assertThat(model.schemaChangeProperty().get()).startsWith("mail.send was dispatched with version 1; version 2 "
+                    + "is current now.").contains("version 2 (current): registered by test at ")
+                    .contains("registers no field definitions");
             assertThat(dispatched()).isEqualTo(before);
+            Remedy choose = model.remedies().get(0);
+            assertThat(choose.label()).isEqualTo("Redrive with mail.send version 2");
+
+            model.apply(choose);
+
+            assertThat(model.checkSummaryProperty().get()).isEqualTo("5 of 5 checks pass");
+            assertThat(model.planProperty().get()).contains("schema version 2 (your choice; dispatched with 1)");
+            model.reasonProperty().set("version 2 reads the same fields");
+            model.issue();
+            assertThat(model.items().get(0).resultProperty().get().outcome()).isEqualTo(DecisionOutcome.DONE);
+            assertThat(ns.database().jdbc().queryOne("SELECT target_schema_version FROM redrive_commands WHERE operation_id = ?",
+                    row -> row.getString(1), items.get(0).operationId())).contains("2");
+            assertThat(dispatched()).isEqualTo(before + 1);
         } finally {
             ns.database().jdbc().update("DELETE FROM tool_schemas WHERE tool = 'mail.send' AND version = '2'");
             ns.database().jdbc().update("UPDATE tool_schemas SET is_current = true WHERE tool = 'mail.send'");
@@ -144,8 +174,10 @@ class ReconciliationWizardViewModelTest {
 
         model.recheck();
 
-        assertThat(model.canLeavePreconditions().get()).isFalse();
-        assertThat(model.blockedReasonProperty().get()).contains("dave");
+        assertThat(model.checkSummaryProperty().get()).isEqualTo("4 of 5 checks pass; blocked by: approval revoked");
+        assertThat(model.items().get(0).reportProperty().get().failed().get(0).explanation()).contains("dave");
+        assertThat(model.canLeavePreconditions().get()).isTrue();
+        assertThat(model.decisionProperty().get()).isEqualTo(DecisionKind.DISCARD);
         assertThat(dispatched()).isEqualTo(before);
     }
 
@@ -180,7 +212,8 @@ class ReconciliationWizardViewModelTest {
         model.issue();
 
         assertThat(item.resultProperty().get().outcome()).isIn(DecisionOutcome.ALREADY_DECIDED, DecisionOutcome.BLOCKED);
-        assertThat(item.outcomeProperty().get()).contains("bob");
+        assertThat(item.outcomeProperty().get().kind()).isEqualTo(ItemResult.Kind.BLOCKED);
+        assertThat(item.outcomeProperty().get().text()).startsWith("Not redriven: ").contains("bob");
         assertThat(dispatched()).isEqualTo(before);
     }
 
@@ -195,15 +228,20 @@ class ReconciliationWizardViewModelTest {
         model.recheck();
 
         assertThat(model.canLeavePreconditions().get()).isTrue();
-        assertThat(model.checkSummaryProperty().get()).isEqualTo("2 pass · 1 blocked (approval still valid: 1)");
-        model.decisionProperty().set(DecisionKind.REDRIVE);
+        assertThat(model.checkSummaryProperty().get()).isEqualTo("2 of 3 entries pass every check; 1 blocked");
+        assertThat(model.tallies()).extracting(CheckTally::line)
+                .containsExactly("approval is valid blocks 1 (approval revoked): it can still get discard 1");
+        assertThat(model.choiceNoteProperty(DecisionKind.REDRIVE).get())
+                .isEqualTo("2 of 3 entries; not 1 blocked by approval revoked");
+        assertThat(model.actionTextProperty().get()).isEqualTo("Redrive 2 operations");
+        model.choose(DecisionKind.REDRIVE);
         model.redrivesPerSecondProperty().set(50);
         model.reasonProperty().set("batch after the outage");
         model.issue();
 
         assertThat(model.items()).filteredOn(i -> i.resultProperty().get() != null)
                 .allMatch(i -> i.resultProperty().get().outcome() == DecisionOutcome.DONE);
-        assertThat(model.resultSummaryProperty().get()).isEqualTo("2 done · 1 skipped");
-        assertThat(model.items().get(2).outcomeProperty().get()).isEqualTo("skipped: blocked: approval still valid");
+        assertThat(model.resultSummaryProperty().get()).isEqualTo("0 succeeded · 0 failed · 1 blocked · 2 waiting");
+        assertThat(model.items().get(2).outcomeProperty().get().text()).isEqualTo("Not redriven: blocked by approval revoked");
     }
 }

@@ -24,6 +24,7 @@ import javafx.scene.Scene;
 import javafx.scene.control.Button;
 import javafx.scene.control.ButtonBar;
 import javafx.scene.control.Label;
+import javafx.scene.control.RadioButton;
 import javafx.scene.control.TableCell;
 import javafx.scene.layout.StackPane;
 import javafx.scene.layout.VBox;
@@ -64,6 +65,7 @@ class ReconciliationWizardViewTest {
     private final UiExecutor executor = UiExecutor.forFx(2);
     private Stage stage;
     private ReconciliationWizardView view;
+    private ReconciliationWizardViewModel model;
 
     @BeforeAll
     static void startWorker() {
@@ -130,7 +132,7 @@ class ReconciliationWizardViewTest {
     }
 
     private void show(FxRobot robot, WizardBackend through, List<WizardItem> items, String firstNode, Window owner) {
-        ReconciliationWizardViewModel model = new ReconciliationWizardViewModel(through, executor, items, "ana");
+        model = new ReconciliationWizardViewModel(through, executor, items, "ana");
         robot.interact(() -> view = ReconciliationWizardView.load(model, owner, Theme.stylesheet()));
         Platform.runLater(view::showAndWait);
         await().atMost(WAIT).until(() -> robot.lookup(firstNode).tryQuery().map(Node::isVisible).orElse(false));
@@ -167,6 +169,19 @@ class ReconciliationWizardViewTest {
     private static String checkExplanation(FxRobot robot, String key) {
         Node title = robot.lookup("#check-" + key).query();
         return ((Label) ((VBox) title.getParent()).getChildren().get(1)).getText();
+    }
+
+    /** Presses the decision step's button, which names the act and its size. */
+    private static void issue(FxRobot robot, String act) {
+        await().atMost(WAIT).until(() -> button(robot, ButtonBar.ButtonData.NEXT_FORWARD).getText().equals(act)
+                && !button(robot, ButtonBar.ButtonData.NEXT_FORWARD).isDisabled());
+        robot.clickOn(button(robot, ButtonBar.ButtonData.NEXT_FORWARD));
+    }
+
+    /** Once issued there is no going back: the result step has no Previous button. */
+    private static boolean noPrevious(FxRobot robot) {
+        return robot.lookup(".button").queryAllAs(Button.class).stream()
+                .noneMatch(button -> ButtonBar.getButtonData(button) == ButtonBar.ButtonData.BACK_PREVIOUS && button.isVisible());
     }
 
     private static boolean nextDisabled(FxRobot robot) {
@@ -207,7 +222,7 @@ class ReconciliationWizardViewTest {
         assertThat(robot.lookup("#wizardReconcileTable").queryTableView().getWidth()).isGreaterThan(1100);
         assertThat(Truncations.under(wizard.getScene().getRoot())).isEmpty();
         next(robot);
-        await().atMost(WAIT).until(() -> text(robot, "#checkSummary").equals("1 pass"));
+        await().atMost(WAIT).until(() -> text(robot, "#checkSummary").equals("5 of 5 checks pass"));
 
         assertThat(wizard.getScene().getWidth()).isEqualTo(1200);
         assertThat(wizard.getScene().getHeight()).isEqualTo(760);
@@ -224,21 +239,21 @@ class ReconciliationWizardViewTest {
         await().atMost(WAIT).until(() -> text(robot, "#evidenceBadge").equals("NONE"));
         next(robot);
         next(robot);
-        await().atMost(WAIT).until(() -> text(robot, "#checkSummary").equals("1 pass"));
+        await().atMost(WAIT).until(() -> text(robot, "#checkSummary").equals("5 of 5 checks pass"));
         next(robot);
+        assertThat(robot.lookup(".step-help").match(Node::isVisible).tryQuery()).isEmpty();
+        robot.clickOn("#stepHelp");
+        assertThat(robot.lookup(".step-help").match(Node::isVisible).queryAs(Label.class).getText())
+                .isEqualTo(StepHelp.DECISION);
         robot.clickOn("#decisionReason").write("merchant permission restored");
-        next(robot);
+        assertThat(text(robot, "#decisionPlan")).contains("dispatches attempt 2 of " + item.operationId()
+                + " with idempotency key " + key);
+        issue(robot, "Redrive 1 operation");
 
-        await().atMost(WAIT).until(() -> text(robot, "#resultSummary").equals("1 done"));
-        String commandId = ns.database().jdbc().queryOne("SELECT command_id::text FROM redrive_commands WHERE operation_id = ?",
-                row -> row.getString(1), item.operationId()).orElseThrow();
-        await().atMost(WAIT).pollInterval(Duration.ofMillis(500)).until(() -> {
-            robot.clickOn("#verifyRedrive");
-            return text(robot, "#verification").contains("succeeded exactly once: attempt 2 with idempotency key " + key);
-        });
-        assertThat(robot.from(robot.lookup("#wizardResultTable").<Node>query()).lookup(".table-cell")
-                .queryAllAs(TableCell.class)).extracting(TableCell::getText)
-                .contains(commandId, "succeeded exactly once: attempt 2 with idempotency key " + key);
+        await().atMost(WAIT).until(() -> text(robot, "#result-succeeded").equals("1 succeeded"));
+        assertThat(text(robot, "#itemOutcome")).isEqualTo("Succeeded: attempt 2 ran once, with idempotency key " + key);
+        assertThat(text(robot, "#result-failed")).isEqualTo("0 failed");
+        assertThat(noPrevious(robot)).isTrue();
         assertThat(ns.database().jdbc().queryLong("SELECT count(*) FROM demo_tool_effects WHERE idempotency_key = ?", key))
                 .isEqualTo(1);
         assertThat(ns.database().jdbc().queryLong("SELECT attempt FROM operations WHERE operation_id = ?",
@@ -246,7 +261,7 @@ class ReconciliationWizardViewTest {
     }
 
     @Test
-    void aCancelledRunBlocksAtThePreconditionsWithItsReasonAndPublishesNothing(FxRobot robot) {
+    void aCancelledRunBlocksTheRedrive_andTheEntryIsDiscardedFromTheWizard(FxRobot robot) {
         WizardItem item = deadLettered("wiz-cancelled", "forbidden");
         ns.database().jdbc().update("UPDATE runs SET status = 'CANCELLED', status_reason = 'owner cancelled' WHERE run_id = 'wiz-cancelled'");
         long before = dispatched();
@@ -256,44 +271,126 @@ class ReconciliationWizardViewTest {
         next(robot);
         next(robot);
 
-        await().atMost(WAIT).until(() -> text(robot, "#checkSummary").equals("0 pass · 1 blocked (run still active: 1)"));
-        assertThat(button(robot, ButtonBar.ButtonData.NEXT_FORWARD).isDisabled()).isTrue();
-        assertThat(text(robot, "#blockedReason")).contains("CANCELLED");
-        assertThat(checkTitle(robot, "run_active")).isEqualTo("✘ run still active");
+        await().atMost(WAIT).until(() -> text(robot, "#checkSummary").equals("4 of 5 checks pass; blocked by: run cancelled"));
+        assertThat(text(robot, "#blockedReason")).isEqualTo("A redrive is blocked by run cancelled. You can still decide: discard.");
+        assertThat(checkTitle(robot, "run_active")).isEqualTo("✘ run is active: run cancelled");
         assertThat(checkExplanation(robot, "run_active")).isEqualTo("run wiz-cancelled is CANCELLED (owner cancelled): nothing of it may run again");
+
+        robot.clickOn("#remedy-discard");
+        await().atMost(WAIT).until(() -> robot.lookup("#decisionDiscard").tryQuery().map(Node::isVisible).orElse(false));
+        assertThat(robot.lookup("#decisionDiscard").queryAs(RadioButton.class).isSelected()).isTrue();
+        assertThat(robot.lookup("#decisionRedrive").queryAs(RadioButton.class).isDisabled()).isTrue();
+        assertThat(text(robot, "#redriveNote")).isEqualTo("blocked by run cancelled");
+        robot.clickOn("#decisionReason").write("backfill superseded");
+        issue(robot, "Discard 1 entry");
+
+        await().atMost(WAIT).until(() -> text(robot, "#result-succeeded").equals("1 succeeded"));
+        assertThat(text(robot, "#itemOutcome")).isEqualTo("Discarded by ana: it never runs again");
+        assertThat(ns.database().jdbc().queryOne("SELECT decision_state FROM dlq_entries WHERE id = ?",
+                row -> row.getString(1), item.dlqEntryId())).contains("DISCARDED");
         assertThat(dispatched()).isEqualTo(before);
         assertThat(redriveCommands()).isEqualTo(commands);
     }
 
     @Test
-    void aChangedToolSchemaBlocksAtThePreconditionsWithItsReasonAndPublishesNothing(FxRobot robot) {
-        WizardItem item = deadLettered("wiz-schema", "forbidden");
+    void aChangedToolSchema_theOperatorChoosesTheCurrentVersion_andTheRedriveRunsWithIt(FxRobot robot) {
+        WizardItem item = deadLettered("wiz-schema", "forbidden:1");
         ToolSchemaStore schemas = new ToolSchemaStore(ns.database().jdbc());
         schemas.register("demo.charge", "2", "test", Instant.now());
         try {
-            long before = dispatched();
-            long commands = redriveCommands();
             open(robot, item);
 
             next(robot);
             next(robot);
 
-            await().atMost(WAIT).until(() -> text(robot, "#checkSummary").equals("0 pass · 1 blocked (tool schema unchanged: 1)"));
-            assertThat(nextDisabled(robot)).isTrue();
-            assertThat(checkTitle(robot, "tool_schema")).isEqualTo("✘ tool schema unchanged");
+            await().atMost(WAIT).until(() -> text(robot, "#checkSummary")
+                    .equals("4 of 5 checks pass; blocked by: schema changed 1 → 2"));
+            assertThat(checkTitle(robot, "tool_schema")).isEqualTo("✘ tool schema is unchanged: schema changed 1 → 2");
             assertThat(checkExplanation(robot, "tool_schema"))
                     .startsWith("demo.charge changed its schema from version 1 to 2 since dispatch");
-            assertThat(text(robot, "#blockedReason")).isEqualTo(checkExplanation(robot, "tool_schema"));
+            assertThat(text(robot, "#schemaChange")).startsWith("demo.charge was dispatched with version 1; version 2 is current now.")
+                    .contains("version 1 (dispatched with): registered by worker wizard-worker at ")
+                    .contains("version 2 (current): registered by test at ").contains("\"amount\":10");
             assertThat(checkTitle(robot, "run_active")).startsWith("✔");
-            assertThat(dispatched()).isEqualTo(before);
-            assertThat(redriveCommands()).isEqualTo(commands);
+
+            robot.clickOn("#remedy-choose-schema");
+
+            await().atMost(WAIT).until(() -> text(robot, "#checkSummary").equals("5 of 5 checks pass"));
+            assertThat(checkExplanation(robot, "tool_schema")).startsWith("the operator chose version 2 of demo.charge");
+            next(robot);
+            robot.clickOn("#decisionReason").write("version 2 takes the same fields");
+            assertThat(text(robot, "#decisionPlan")).contains("schema version 2 (your choice; dispatched with 1)");
+            issue(robot, "Redrive 1 operation");
+
+            await().atMost(WAIT).until(() -> text(robot, "#result-succeeded").equals("1 succeeded"));
+            assertThat(ns.database().jdbc().queryOne("SELECT target_schema_version FROM redrive_commands WHERE operation_id = ?",
+                    row -> row.getString(1), item.operationId())).contains("2");
+            assertThat(ns.database().jdbc().queryOne("SELECT tool_schema_version || ' ' || status FROM operations "
+                    + "WHERE operation_id = ?", row -> row.getString(1), item.operationId())).contains("2 SUCCEEDED");
         } finally {
             schemas.register("demo.charge", "1", "test", Instant.now());
         }
     }
 
     @Test
-    void aRevokedApprovalBlocksAtThePreconditionsWithWhoRevokedItAndPublishesNothing(FxRobot robot) {
+    void anAppliedEffect_isResolvedFromTheWizard_withRedriveDisabledAndItsReason(FxRobot robot) {
+        WizardItem item = deadLettered("wiz-applied", "timeout_after_apply;lookup_down:1");
+        long before = dispatched();
+        long commands = redriveCommands();
+        open(robot, item);
+        await().atMost(WAIT).until(() -> text(robot, "#evidenceBadge").equals("⚠ POSSIBLE"));
+        next(robot);
+        robot.clickOn("#askTool");
+        await().atMost(WAIT).until(() -> text(robot, "#reconcileMessage").startsWith("1 applied"));
+        next(robot);
+
+        await().atMost(WAIT).until(() -> text(robot, "#checkSummary")
+                .equals("4 of 5 checks pass; blocked by: side effect APPLIED"));
+        robot.clickOn("#remedy-resolve");
+
+        await().atMost(WAIT).until(() -> robot.lookup("#decisionResolve").tryQuery().map(Node::isVisible).orElse(false));
+        assertThat(robot.lookup("#decisionResolve").queryAs(RadioButton.class).isSelected()).isTrue();
+        assertThat(robot.lookup("#decisionRedrive").queryAs(RadioButton.class).isDisabled()).isTrue();
+        assertThat(text(robot, "#redriveNote")).isEqualTo("blocked by side effect APPLIED");
+        robot.clickOn("#decisionReason").write("the charge went through, the answer was lost");
+        issue(robot, "Resolve as succeeded");
+
+        await().atMost(WAIT).until(() -> text(robot, "#result-succeeded").equals("1 succeeded"));
+        assertThat(ns.database().jdbc().queryOne("SELECT o.status || ' ' || e.decision_state FROM operations o "
+                + "JOIN dlq_entries e ON e.operation_id = o.operation_id WHERE e.id = ?", row -> row.getString(1),
+                item.dlqEntryId())).contains("SUCCEEDED RESOLVED");
+        assertThat(dispatched()).isEqualTo(before);
+        assertThat(redriveCommands()).isEqualTo(commands);
+    }
+
+    @Test
+    void aRedriveThatFailsAgain_showsAsFailed_andLeadsToTheNewEntry(FxRobot robot) {
+        WizardItem item = deadLettered("wiz-fails-again", "forbidden");
+        open(robot, item);
+        next(robot);
+        next(robot);
+        await().atMost(WAIT).until(() -> text(robot, "#checkSummary").equals("5 of 5 checks pass"));
+        next(robot);
+        robot.clickOn("#decisionReason").write("permission should be back");
+        issue(robot, "Redrive 1 operation");
+
+        await().atMost(WAIT).until(() -> text(robot, "#result-failed").equals("1 failed"));
+        long newEntry = ns.database().jdbc().queryLong("SELECT id FROM dlq_entries WHERE operation_id = ? "
+                + "AND decision_state = 'OPEN'", item.operationId());
+        assertThat(newEntry).isNotEqualTo(item.dlqEntryId());
+        assertThat(text(robot, "#result-succeeded")).isEqualTo("0 succeeded");
+        assertThat(text(robot, "#itemOutcome")).startsWith("Failed again: attempt 2 ended PERMISSION")
+                .endsWith("the operation is back in the DLQ as entry " + newEntry);
+        assertThat(noPrevious(robot)).isTrue();
+
+        robot.clickOn("#newEntryLink");
+
+        await().atMost(WAIT).until(() -> robot.listTargetWindows().stream().noneMatch(w -> w != stage && w.isShowing()));
+        assertThat(model.entryToShow()).isEqualTo(new ReconciliationWizardViewModel.EntryRef(item.operationId(), newEntry));
+    }
+
+    @Test
+    void aRevokedApprovalBlocksTheRedriveWithWhoRevokedIt_andOffersDiscard(FxRobot robot) {
         ApprovalStore approvals = new ApprovalStore(ns.database().jdbc());
         approvals.grant("appr-wiz", "charge", "carol", null, Instant.now());
         WizardItem item = deadLettered("wiz-approval", "forbidden", "appr-wiz");
@@ -305,12 +402,12 @@ class ReconciliationWizardViewTest {
         next(robot);
         next(robot);
 
-        await().atMost(WAIT).until(() -> text(robot, "#checkSummary").equals("0 pass · 1 blocked (approval still valid: 1)"));
-        assertThat(nextDisabled(robot)).isTrue();
-        assertThat(checkTitle(robot, "approval")).isEqualTo("✘ approval still valid");
+        await().atMost(WAIT).until(() -> text(robot, "#checkSummary").equals("4 of 5 checks pass; blocked by: approval revoked"));
+        assertThat(nextDisabled(robot)).isFalse();
+        assertThat(checkTitle(robot, "approval")).isEqualTo("✘ approval is valid: approval revoked");
         assertThat(checkExplanation(robot, "approval"))
                 .startsWith("approval appr-wiz was revoked by dave at ").endsWith(": card reported stolen");
-        assertThat(text(robot, "#blockedReason")).isEqualTo(checkExplanation(robot, "approval"));
+        assertThat(robot.lookup("#remedy-discard").queryButton().getText()).isEqualTo("Discard instead…");
         assertThat(dispatched()).isEqualTo(before);
         assertThat(redriveCommands()).isEqualTo(commands);
     }
@@ -350,19 +447,35 @@ class ReconciliationWizardViewTest {
 
         next(robot);
         next(robot);
-        await().atMost(WAIT).until(() -> text(robot, "#checkSummary").equals("1 pass"));
+        await().atMost(WAIT).until(() -> text(robot, "#checkSummary").equals("5 of 5 checks pass"));
         next(robot);
         decisions.discard(DecisionTarget.operation(item.operationId()), "bob", "duplicate order");
         Instant decidedAt = new OperationDetailsLoader(ns.database()).entry(item.dlqEntryId()).orElseThrow().decidedAt();
         robot.clickOn("#decisionReason").write("merchant permission restored");
-        next(robot);
+        issue(robot, "Redrive 1 operation");
 
-        await().atMost(WAIT).until(() -> text(robot, "#resultSummary").equals("1 already decided by someone else"));
-        assertThat(robot.from(robot.lookup("#wizardResultTable").<Node>query()).lookup(".table-cell")
-                .queryAllAs(TableCell.class)).anySatisfy(cell -> assertThat(cell.getText())
-                .isEqualTo("ALREADY_DECIDED: already decided by bob at " + decidedAt + " (DISCARDED: duplicate order)"));
+        await().atMost(WAIT).until(() -> text(robot, "#result-blocked").equals("1 blocked"));
+        assertThat(text(robot, "#itemOutcome"))
+                .isEqualTo("Not redriven: already decided by bob at " + decidedAt + " (DISCARDED: duplicate order)");
         assertThat(dispatched()).isEqualTo(before);
         assertThat(redriveCommands()).isEqualTo(commands);
+    }
+
+    @Test
+    void anEntryDecidedBySomeoneElseBeforeTheChecks_saysWhoWhenAndWhat_andRefreshes(FxRobot robot) {
+        WizardItem item = deadLettered("wiz-decided", "forbidden");
+        decisions.discard(DecisionTarget.operation(item.operationId()), "bob", "duplicate order");
+        open(robot, item);
+        next(robot);
+        next(robot);
+
+        await().atMost(WAIT).until(() -> text(robot, "#checkSummary").equals("4 of 5 checks pass; blocked by: discarded by bob"));
+        assertThat(nextDisabled(robot)).isTrue();
+        assertThat(text(robot, "#blockedReason")).startsWith("No decision is possible: discarded by bob. already decided by bob at ")
+                .endsWith("(DISCARDED: duplicate order)");
+        robot.clickOn("#remedy-refresh");
+        await().atMost(WAIT).until(() -> text(robot, "#checkSummary").equals("4 of 5 checks pass; blocked by: discarded by bob"));
+        assertThat(nextDisabled(robot)).isTrue();
     }
 
     @Test
@@ -382,21 +495,22 @@ class ReconciliationWizardViewTest {
 
         next(robot);
         next(robot);
-        await().atMost(WAIT).until(() -> text(robot, "#checkSummary").equals("2 pass · 1 blocked (run still active: 1)"));
+        await().atMost(WAIT).until(() -> text(robot, "#checkSummary").equals("2 of 3 entries pass every check; 1 blocked"));
+        assertThat(robot.from(robot.lookup("#wizardTallyTable").<Node>query()).lookup(".table-cell")
+                .queryAllAs(TableCell.class)).extracting(TableCell::getText)
+                .contains("run is active", "1 entry", "run cancelled", "discard 1");
         next(robot);
+        assertThat(text(robot, "#redriveNote")).isEqualTo("2 of 3 entries; not 1 blocked by run cancelled");
         robot.clickOn("#decisionReason").write("input fixed upstream");
-        next(robot);
+        issue(robot, "Redrive 2 operations");
 
-        await().atMost(WAIT).until(() -> text(robot, "#resultSummary").equals("2 done · 1 skipped"));
+        await().atMost(WAIT).until(() -> text(robot, "#result-succeeded").equals("2 succeeded"));
+        assertThat(text(robot, "#result-blocked")).isEqualTo("1 blocked");
         assertThat(robot.from(robot.lookup("#wizardResultTable").<Node>query()).lookup(".table-cell")
-                .queryAllAs(TableCell.class)).anySatisfy(cell -> assertThat(cell.getText())
-                .isEqualTo("skipped: blocked: run still active"));
+                .queryAllAs(TableCell.class)).extracting(TableCell::getText).filteredOn(java.util.Objects::nonNull)
+                .contains("Not redriven: blocked by run cancelled");
         assertThat(dispatched()).isEqualTo(before + 2);
         assertThat(redriveCommands()).isEqualTo(commands + 2);
-        await().atMost(WAIT).pollInterval(Duration.ofMillis(500)).until(() -> {
-            robot.clickOn("#verifyRedrive");
-            return text(robot, "#verification").lines().filter(line -> line.contains("succeeded exactly once")).count() == 2;
-        });
         assertThat(ns.database().jdbc().queryLong("SELECT count(*) FROM demo_tool_effects WHERE idempotency_key IN (?, ?)",
                 ids.get(0).idempotencyKey(), ids.get(1).idempotencyKey())).isEqualTo(2);
     }
@@ -416,17 +530,16 @@ class ReconciliationWizardViewTest {
             next(robot);
             await().atMost(WAIT).until(() -> text(robot, "#reconcileReadOnly").startsWith(readOnly));
             next(robot);
-            await().atMost(WAIT).until(() -> text(robot, "#checkSummary").equals("1 pass"));
+            await().atMost(WAIT).until(() -> text(robot, "#checkSummary").equals("5 of 5 checks pass"));
             next(robot);
             assertThat(robot.lookup("#decisionReadOnly").queryAs(Label.class).isVisible()).isTrue();
             assertThat(text(robot, "#decisionReadOnly")).startsWith(readOnly).contains("UPDATE on dlq_entries");
             robot.clickOn("#decisionReason").write("merchant permission restored");
-            next(robot);
+            issue(robot, "Redrive 1 operation");
 
-            await().atMost(WAIT).until(() -> text(robot, "#resultSummary").equals("1 refused"));
-            assertThat(robot.from(robot.lookup("#wizardResultTable").<Node>query()).lookup(".table-cell")
-                    .queryAllAs(TableCell.class)).anySatisfy(cell -> assertThat(cell.getText())
-                    .startsWith("REFUSED: refused by the database: " + readOnly).contains("permission denied"));
+            await().atMost(WAIT).until(() -> text(robot, "#result-blocked").equals("1 blocked"));
+            assertThat(text(robot, "#itemOutcome")).startsWith("Refused: refused by the database: " + readOnly)
+                    .contains("permission denied");
         }
         assertThat(dispatched()).isEqualTo(before);
         assertThat(redriveCommands()).isEqualTo(commands);

@@ -1,0 +1,62 @@
+package dev.redrive.console.wizard;
+
+import dev.redrive.triage.decision.DecisionKind;
+import dev.redrive.triage.detail.OperationDetails;
+import dev.redrive.triage.precondition.PreconditionReport;
+
+import java.util.List;
+
+/**
+ * What the chosen decision will do, said before it is done: the button that takes it names the act and its size, and
+ * a summary says which attempt, which idempotency key and how fast.
+ */
+final class DecisionPlan {
+    private DecisionPlan() {
+    }
+
+    /** "Redrive 1 operation", "Discard 12 entries", "Resolve as succeeded". */
+    static String action(DecisionKind kind, int count, boolean batch) {
+        return switch (kind) {
+            case REDRIVE -> "Redrive " + count + (count == 1 ? " operation" : " operations");
+            case RESOLVE -> batch ? "Resolve " + count + " as succeeded" : "Resolve as succeeded";
+            case DISCARD -> "Discard " + count + (count == 1 ? " entry" : " entries");
+        };
+    }
+
+    static String summary(DecisionKind kind, List<WizardItem> eligible, int total, int perSecond) {
+        if (eligible.isEmpty()) {
+            return "No entry can get this decision.";
+        }
+        String rest = eligible.size() == total ? "" : " The other " + (total - eligible.size()) + " are left as they are.";
+        if (total == 1) {
+            return single(kind, eligible.get(0));
+        }
+        return switch (kind) {
+            case REDRIVE -> "Records a redrive command for each of " + eligible.size() + " operations and dispatches its "
+                    + "next attempt with its own idempotency key, " + perSecond + " per second (about "
+                    + Math.max(1, (eligible.size() + perSecond - 1) / perSecond) + " s). Each is checked again as it is "
+                    + "issued; Stop halts the batch after the item in hand." + rest;
+            case RESOLVE -> "Marks " + eligible.size() + " operations SUCCEEDED with the result of their APPLIED "
+                    + "reconciliation; they never run again." + rest;
+            case DISCARD -> "Gives up " + eligible.size() + " entries: their operations never run again." + rest;
+        };
+    }
+
+    private static String single(DecisionKind kind, WizardItem item) {
+        OperationDetails details = item.detailsProperty().get();
+        PreconditionReport report = item.reportProperty().get();
+        String key = details == null ? "" : details.operation().idempotencyKey();
+        return switch (kind) {
+            case REDRIVE -> "Records a redrive command and dispatches attempt " + (report.fromAttempt() + 1) + " of "
+                    + item.operationId() + " with idempotency key " + key + " and schema version "
+                    + report.targetSchemaVersion() + (item.chosenSchemaVersion() == null ? ""
+                    : " (your choice; dispatched with " + details.operation().toolSchemaVersion() + ")")
+                    + ". The tool sees the same key, so an effect already made is not made twice. Every check runs "
+                    + "again as it is issued; once issued it cannot be taken back.";
+            case RESOLVE -> "Marks " + item.operationId() + " SUCCEEDED with the result its APPLIED reconciliation "
+                    + "recorded (idempotency key " + key + "). It never runs again.";
+            case DISCARD -> "Gives up " + item.operationId() + ": entry " + report.dlqEntryId()
+                    + " is marked DISCARDED and the operation never runs again.";
+        };
+    }
+}

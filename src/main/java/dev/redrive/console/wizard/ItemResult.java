@@ -1,0 +1,105 @@
+package dev.redrive.console.wizard;
+
+import dev.redrive.triage.decision.DecisionKind;
+import dev.redrive.triage.decision.DecisionResult;
+import dev.redrive.triage.detail.AttemptRecord;
+import dev.redrive.triage.detail.DlqEntryRecord;
+import dev.redrive.triage.detail.OperationDetails;
+import dev.redrive.triage.detail.RedriveCommandRecord;
+import dev.redrive.triage.precondition.PreconditionResult;
+
+import java.util.Optional;
+import java.util.stream.Collectors;
+
+/**
+ * What became of one item, in words an operator reads at a glance, sorted into the four piles the result page counts.
+ *
+ * @param newEntryId the DLQ entry a failed redrive left the operation in; null otherwise
+ */
+public record ItemResult(Kind kind, String text, Long newEntryId) {
+
+    /** The result page's piles, in the order it counts them. */
+    public enum Kind {
+        SUCCEEDED, FAILED, BLOCKED, WAITING
+    }
+
+    /** What the decision call itself answered; a redrive then waits for the worker. */
+    static ItemResult decided(DecisionResult result) {
+        return switch (result.outcome()) {
+            case DONE -> switch (result.kind()) {
+                case REDRIVE -> waiting(result.newAttempt(), "issued");
+                case RESOLVE -> new ItemResult(Kind.SUCCEEDED, "Resolved as succeeded by " + result.operator()
+                        + ": it never runs again", null);
+                case DISCARD -> new ItemResult(Kind.SUCCEEDED, "Discarded by " + result.operator()
+                        + ": it never runs again", null);
+            };
+            case NOT_PUBLISHED -> new ItemResult(Kind.WAITING, "Redrive recorded, but its dispatch could not be published:"
+                    + " a worker's sweep publishes attempt " + result.newAttempt(), null);
+            case BLOCKED -> new ItemResult(Kind.BLOCKED, "Not " + past(result.kind()) + ": blocked by "
+                    + (result.preconditions() == null ? result.message() : result.preconditions().failed().stream()
+                    .map(PreconditionResult::found).collect(Collectors.joining(", "))), null);
+            case ALREADY_DECIDED -> new ItemResult(Kind.BLOCKED, "Not " + past(result.kind()) + ": " + result.message(), null);
+            case REFUSED -> new ItemResult(Kind.BLOCKED, "Refused: " + result.message(), null);
+            case WOULD_PASS -> throw new IllegalArgumentException("a dry run is not a decision");
+        };
+    }
+
+    /** An item the chosen decision does not apply to, left as it is. */
+    static ItemResult skipped(DecisionKind kind, String whyNot) {
+        return new ItemResult(Kind.BLOCKED, "Not " + past(kind) + ": " + whyNot, null);
+    }
+
+    /** The decision call failed outright (the server went away): nothing is known to be recorded. */
+    static ItemResult error(String message) {
+        return new ItemResult(Kind.FAILED, "Could not decide: " + message, null);
+    }
+
+    /** Where a redrive stands once the store is read again: still waiting, run once, or failed again (and where to). */
+    static ItemResult afterRun(OperationDetails details, DecisionResult result) {
+        Optional<RedriveCommandRecord> command = details.redriveCommands().stream()
+                .filter(c -> c.commandId().equals(result.commandId())).findFirst();
+        if (command.isEmpty()) {
+            return new ItemResult(Kind.FAILED, "The redrive command " + result.commandId() + " is not in the store", null);
+        }
+        int attempt = result.newAttempt();
+        long runs = details.attempts().stream().filter(a -> a.attempt() == attempt).count();
+        long successes = details.attempts().stream().filter(a -> a.attempt() == attempt && a.succeeded()).count();
+        return switch (command.get().status()) {
+            case ISSUED -> waiting(attempt, "issued");
+            case EXECUTING -> waiting(attempt, "running");
+            case SUCCEEDED -> runs == 1 && successes == 1
+                    ? new ItemResult(Kind.SUCCEEDED, "Succeeded: attempt " + attempt + " ran once, with idempotency key "
+                    + details.operation().idempotencyKey(), null)
+                    : new ItemResult(Kind.FAILED, "Attempt " + attempt + " ran " + runs + " times (" + successes
+                    + " succeeded): more than once", null);
+            case FAILED -> failedAgain(details, attempt);
+        };
+    }
+
+    private static ItemResult failedAgain(OperationDetails details, int attempt) {
+        String why = details.attempts().stream().filter(a -> a.attempt() == attempt && !a.succeeded())
+                .reduce((first, second) -> second).map(ItemResult::error).orElse("");
+        Optional<DlqEntryRecord> entry = details.openEntry();
+        return new ItemResult(Kind.FAILED, "Failed again: attempt " + attempt + why
+                + entry.map(e -> "; the operation is back in the DLQ as entry " + e.id()).orElse(""),
+                entry.map(DlqEntryRecord::id).orElse(null));
+    }
+
+    private static String error(AttemptRecord attempt) {
+        return attempt.errorClass() == null ? "" : " ended " + attempt.errorClass()
+                + (attempt.errorMessage() == null ? "" : " (" + attempt.errorMessage() + ")");
+    }
+
+    private static ItemResult waiting(int attempt, String state) {
+        return new ItemResult(Kind.WAITING, "Redrive " + state + ": attempt " + attempt + " is "
+                + ("running".equals(state) ? "running at a worker" : "waiting for a worker"), null);
+    }
+
+    private static String past(DecisionKind kind) {
+        return switch (kind) {
+            case REDRIVE -> "redriven";
+            case RESOLVE -> "resolved";
+            case DISCARD -> "discarded";
+        };
+    }
+}
