@@ -193,7 +193,7 @@ final class OpCommand {
         private static void audit(PrintWriter out, List<AuditEntry> audit) {
             out.println("audit:");
             for (AuditEntry entry : audit) {
-                out.printf("  %s %-8s %-12s %s%n", entry.at(), entry.actor(), entry.action(), entry.reason() == null ? "" : entry.reason());
+                out.printf("  %s %-8s %-12s %s%n", entry.at(), entry.who(), entry.action(), entry.reason() == null ? "" : entry.reason());
             }
         }
     }

@@ -69,9 +69,13 @@ public final class ConsoleSession implements AutoCloseable {
         return access;
     }
 
-    /** For the status bar: where this session is connected, without the password, and whether it is read-only. */
+    /**
+     * For the status bar: where this session is connected and as which login (the one the audit records for every
+     * decision made here), without the password, and whether it is read-only.
+     */
     public String describe() {
-        return profile.name() + " · namespace " + config.namespace() + " · " + UrlCredentials.mask(config.pgUrl()) + " · "
+        return profile.name() + " · namespace " + config.namespace() + " · login " + config.pgUser() + " · "
+                + UrlCredentials.mask(config.pgUrl()) + " · "
                 + UrlCredentials.mask(config.redisUri())
                 + (access.canDecide() ? "" : " · " + access.readOnlyReason());
     }

@@ -138,7 +138,7 @@ public final class Redactor {
     }
 
     private AuditEntry redact(AuditEntry a) {
-        return new AuditEntry(a.id(), a.at(), a.actor(), a.action(), a.operationId(), a.dlqEntryId(), a.commandId(),
+        return new AuditEntry(a.id(), a.at(), a.actor(), a.login(), a.action(), a.operationId(), a.dlqEntryId(), a.commandId(),
                 redactText(a.reason()), redact(a.details()));
     }
 

@@ -268,7 +268,7 @@ final class ReportLayout {
     private static Table audit(List<AuditEntry> audit) {
         List<List<String>> rows = new ArrayList<>();
         for (AuditEntry entry : audit) {
-            rows.add(row(entry.at(), entry.actor(), entry.action(), entry.reason(), entry.dlqEntryId(), entry.commandId()));
+            rows.add(row(entry.at(), entry.who(), entry.action(), entry.reason(), entry.dlqEntryId(), entry.commandId()));
         }
         return new Table(List.of("at", "who", "what", "why", "entry", "command"), rows);
     }

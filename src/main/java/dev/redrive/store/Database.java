@@ -12,6 +12,7 @@ import org.flywaydb.core.api.output.MigrateResult;
 import javax.sql.DataSource;
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.util.List;
 
 /**
  * The one connection pool to the operation store, bound to the namespace's schema. Every store class borrows
@@ -80,16 +81,18 @@ public final class Database implements AutoCloseable {
     }
 
     /**
-     * Drops the namespace's schema with everything in it, and its viewer role (logins lose their membership); used by
-     * tests and by re-seeding the sandbox.
+     * Drops the namespace's schema with everything in it, and its operator and viewer roles (logins lose their
+     * membership); used by tests and by re-seeding the sandbox.
      */
     public void dropSchema() {
         jdbc.update("DROP SCHEMA IF EXISTS \"" + schema + "\" CASCADE");
-        try {
-            jdbc.update("DROP ROLE IF EXISTS \"" + viewerRole() + "\"");
-        } catch (StoreException e) {
-            // Not ours to drop (no CREATEROLE, or it holds grants in another database): with the schema gone it
-            // grants nothing here, so leaving it is harmless.
+        for (String role : List.of(operatorRole(), viewerRole())) {
+            try {
+                jdbc.update("DROP ROLE IF EXISTS \"" + role + "\"");
+            } catch (StoreException e) {
+                // Not ours to drop (no CREATEROLE, or it holds grants in another database): with the schema gone it
+                // grants nothing here, so leaving it is harmless.
+            }
         }
     }
 
@@ -116,6 +119,14 @@ public final class Database implements AutoCloseable {
     /** The read-only role the migrations create for this namespace: members may read everything and decide nothing. */
     public String viewerRole() {
         return schema + "_viewer";
+    }
+
+    /**
+     * The role the migrations create for operators who may decide: members read what viewers read and write what a
+     * decision, a reconciliation or an approval writes. Each operator's own login is a member, so the audit names them.
+     */
+    public String operatorRole() {
+        return schema + "_operator";
     }
 
     public String schema() {

@@ -4,7 +4,7 @@ import dev.redrive.model.FailureClass;
 import dev.redrive.model.SideEffectState;
 import dev.redrive.store.Database;
 import dev.redrive.testing.TestNamespace;
-import dev.redrive.testing.ViewerLogin;
+import dev.redrive.testing.DatabaseLogin;
 import dev.redrive.triage.DeadLetterFixture;
 import dev.redrive.triage.DeadLetterFixture.Created;
 import dev.redrive.triage.json.TriageJson;
@@ -159,7 +159,7 @@ class CommandLineInputTest {
     @Test
     void aViewersDecisions_areRefused_exitFive_andNothingChanges() {
         Created op = fixture.deadLettered("run-input-viewer", "charge").create();
-        try (ViewerLogin viewer = ViewerLogin.create(ns, "vera")) {
+        try (DatabaseLogin viewer = DatabaseLogin.viewer(ns, "vera")) {
             String[] asViewer = {"--pg-user", viewer.login(), "--pg-password", viewer.config().pgPassword(), "-n", ns.name()};
 
             Run discard = run(concat(new String[]{"discard", op.operationId(), "--reason", "duplicate", "--operator", "vera"}, asViewer));

@@ -22,7 +22,8 @@ class ConsoleSessionTest {
         RedriveConfig config = new RedriveConfig(pgUrl, ns.config().pgUser(), "", ns.config().redisUri(), ns.name());
 
         try (ConsoleSession session = ConsoleSession.open(ConnectionProfile.of("prod", config), config, Clock.systemUTC())) {
-            assertThat(session.describe()).startsWith("prod · namespace " + ns.name()).contains("password=***")
+            assertThat(session.describe()).startsWith("prod · namespace " + ns.name() + " · login " + config.pgUser())
+                    .contains("password=***")
                     .doesNotContain(secret);
         }
     }

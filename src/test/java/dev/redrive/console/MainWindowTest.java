@@ -7,7 +7,7 @@ import dev.redrive.console.main.Theme;
 import dev.redrive.console.main.WindowLayout;
 import dev.redrive.console.profile.ConnectionProfile;
 import dev.redrive.testing.TestNamespace;
-import dev.redrive.testing.ViewerLogin;
+import dev.redrive.testing.DatabaseLogin;
 import dev.redrive.triage.generate.DlqGenerator;
 import dev.redrive.triage.query.DlqRow;
 import javafx.embed.swing.SwingFXUtils;
@@ -119,7 +119,7 @@ class MainWindowTest {
 
     @Test
     void aViewerLoginIsConnectedReadOnly_andTheStatusBarSaysWhy(FxRobot robot) {
-        try (ViewerLogin viewer = ViewerLogin.create(ns, "main")) {
+        try (DatabaseLogin viewer = DatabaseLogin.viewer(ns, "main")) {
             robot.interact(() -> model.connect(ConnectionProfile.of("viewer", viewer.config()), viewer.config().pgPassword()));
 
             TableView<DlqRow> table = await().atMost(WAIT).until(

@@ -98,7 +98,7 @@ public final class OperationDetailView {
             @Override
             protected void updateItem(AuditEntry entry, boolean empty) {
                 super.updateItem(entry, empty);
-                setText(empty || entry == null ? null : TIME.format(entry.at()) + "  " + entry.actor() + "  "
+                setText(empty || entry == null ? null : TIME.format(entry.at()) + "  " + entry.who() + "  "
                         + entry.action() + (entry.reason() == null ? "" : " · " + entry.reason())
                         + (entry.commandId() == null ? "" : " · command " + entry.commandId()));
             }

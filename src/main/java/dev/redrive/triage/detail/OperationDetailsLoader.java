@@ -227,6 +227,7 @@ public final class OperationDetailsLoader {
                 row.getLong("id"),
                 Jdbc.instant(row, "at"),
                 row.getString("actor"),
+                row.getString("db_login"),
                 row.getString("action"),
                 row.getString("operation_id"),
                 Jdbc.nullableLong(row, "dlq_entry_id"),

@@ -9,7 +9,7 @@ import dev.redrive.store.approval.ApprovalStore;
 import dev.redrive.store.tool.ToolSchemaStore;
 import dev.redrive.report.Redactor;
 import dev.redrive.testing.TestNamespace;
-import dev.redrive.testing.ViewerLogin;
+import dev.redrive.testing.DatabaseLogin;
 import dev.redrive.triage.decision.Decisions;
 import dev.redrive.triage.decision.HttpSideEffectLookup;
 import dev.redrive.triage.detail.OperationDetailsLoader;
@@ -520,7 +520,7 @@ class ReconciliationWizardViewTest {
         WizardItem item = deadLettered("wiz-viewer", "forbidden");
         long before = dispatched();
         long commands = redriveCommands();
-        try (ViewerLogin viewer = ViewerLogin.create(ns, "wizard")) {
+        try (DatabaseLogin viewer = DatabaseLogin.viewer(ns, "wizard")) {
             WizardBackend asViewer = new TriageWizardBackend(viewer.database(), new Decisions(viewer.database(),
                     new WorkerClient(viewer.database(), ns.redis(), Clock.systemUTC()), Clock.systemUTC()),
                     HttpSideEffectLookup.forTool("demo.charge", tools.lookupEndpoint()), Redactor.defaults());

@@ -4,8 +4,8 @@ import dev.redrive.report.Redactor;
 import dev.redrive.report.ReportService;
 import dev.redrive.store.Jdbc;
 import dev.redrive.store.StoreException;
+import dev.redrive.testing.DatabaseLogin;
 import dev.redrive.testing.TestNamespace;
-import dev.redrive.testing.ViewerLogin;
 import dev.redrive.triage.DeadLetterFixture;
 import dev.redrive.triage.DeadLetterFixture.Created;
 import dev.redrive.triage.detail.OperationDetailsLoader;
@@ -29,7 +29,7 @@ class ViewerRoleTest {
     @RegisterExtension
     static final TestNamespace ns = new TestNamespace();
 
-    private static ViewerLogin viewer;
+    private static DatabaseLogin viewer;
     private static DeadLetterFixture fixture;
     private static Decisions asViewer;
     private static Jdbc admin;
@@ -39,7 +39,7 @@ class ViewerRoleTest {
         admin = ns.database().jdbc();
         fixture = new DeadLetterFixture(ns.database());
         fixture.toolSchema("demo.charge", "1");
-        viewer = ViewerLogin.create(ns, "carol");
+        viewer = DatabaseLogin.viewer(ns, "carol");
         asViewer = new Decisions(viewer.database(), new WorkerClient(viewer.database(), ns.redis(), Clock.systemUTC()),
                 Clock.systemUTC());
     }

@@ -6,28 +6,37 @@ import dev.redrive.store.Database;
 import java.util.UUID;
 
 /**
- * A database login that is a member of the test namespace's viewer role, with a pool opened as it: an operator who may
- * look but not decide. Closing it closes the pool and drops the login.
+ * A database login of the test namespace's viewer role (may look, not decide) or operator role (may decide), with a
+ * pool opened as it. Closing it closes the pool and drops the login.
  */
-public final class ViewerLogin implements AutoCloseable {
+public final class DatabaseLogin implements AutoCloseable {
     private final TestNamespace ns;
     private final RedriveConfig config;
     private final Database database;
 
-    private ViewerLogin(TestNamespace ns, RedriveConfig config) {
+    private DatabaseLogin(TestNamespace ns, RedriveConfig config) {
         this.ns = ns;
         this.config = config;
         this.database = Database.open(config, 4);
     }
 
     /** Creates the login {@code <namespace>_<name>} in the namespace's viewer role and connects as it. */
-    public static ViewerLogin create(TestNamespace ns, String name) {
+    public static DatabaseLogin viewer(TestNamespace ns, String name) {
+        return create(ns, name, ns.database().viewerRole());
+    }
+
+    /** Creates the login {@code <namespace>_<name>} in the namespace's operator role and connects as it. */
+    public static DatabaseLogin operator(TestNamespace ns, String name) {
+        return create(ns, name, ns.database().operatorRole());
+    }
+
+    private static DatabaseLogin create(TestNamespace ns, String name, String role) {
         String login = ns.name() + "_" + name;
         String password = UUID.randomUUID().toString();
         ns.database().jdbc().update("CREATE ROLE \"" + login + "\" LOGIN PASSWORD '" + password + "' IN ROLE \""
-                + ns.database().viewerRole() + "\"");
+                + role + "\"");
         RedriveConfig admin = ns.config();
-        return new ViewerLogin(ns, new RedriveConfig(admin.pgUrl(), login, password, admin.redisUri(), admin.namespace()));
+        return new DatabaseLogin(ns, new RedriveConfig(admin.pgUrl(), login, password, admin.redisUri(), admin.namespace()));
     }
 
     public RedriveConfig config() {
