@@ -18,8 +18,10 @@ import dev.redrive.worker.tool.HttpTool;
 import io.lettuce.core.Range;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import picocli.CommandLine;
 
@@ -40,6 +42,7 @@ import static org.awaitility.Awaitility.await;
  * that does not serve them is followed to the one that does, and workers run, retry, dead-letter, redrive, pause and
  * budget exactly as on a standalone server.
  */
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class RedisClusterTest {
     @RegisterExtension
     @Order(1)
@@ -87,6 +90,24 @@ class RedisClusterTest {
         assertThat(exit).as(err.toString()).isZero();
         assertThat(redis.sync().xrange(redis.keys().dispatch(), Range.unbounded()))
                 .extracting(entry -> entry.getBody().get("operation_id")).contains("through-" + other + ":charge:0");
+    }
+
+    /** Last: nothing runs the operations it publishes, and a worker of a later test would have to. */
+    @Test
+    @Order(Integer.MAX_VALUE)
+    void aBulkDispatch_publishesEveryDispatchOnTheNodeOfTheNamespace() {
+        WorkerClient client = new WorkerClient(ns.database(), redis, Clock.systemUTC());
+        List<DispatchEnvelope> dispatches = new ArrayList<>();
+        for (int i = 0; i < 1500; i++) {
+            dispatches.add(client.newDispatch(new OperationId("cluster-bulk", "n" + i, 0), "demo.charge", "1",
+                    "{\"amount\":" + i + "}", null, null, null));
+        }
+        long before = redis.sync().xlen(redis.keys().dispatch());
+
+        List<WorkerClient.BulkDispatched> results = client.dispatchAll(dispatches);
+
+        assertThat(results).hasSize(1500).allSatisfy(result -> assertThat(result.entryId()).isNotNull());
+        assertThat(redis.sync().xlen(redis.keys().dispatch())).isEqualTo(before + 1500);
     }
 
     @Test

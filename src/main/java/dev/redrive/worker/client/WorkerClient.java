@@ -10,20 +10,13 @@ import dev.redrive.model.OperationStatus;
 import dev.redrive.store.Database;
 import dev.redrive.store.operation.OperationRegistry;
 import dev.redrive.store.operation.Recorded;
-import io.lettuce.core.RedisCommandInterruptedException;
-import io.lettuce.core.RedisCommandTimeoutException;
-import io.lettuce.core.RedisException;
-import io.lettuce.core.RedisFuture;
+import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.XAddArgs;
 
 import java.time.Clock;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 
 /**
  * The publishing side of the wire contract, as a workflow runtime (or a redrive) uses it. The operation is recorded in
@@ -32,7 +25,20 @@ import java.util.concurrent.TimeoutException;
 public final class WorkerClient {
     /** Dispatches recorded in one transaction and published in one pipeline by {@link #dispatchAll}. */
     static final int CHUNK = 1000;
-    private static final Duration PUBLISH_TIMEOUT = Duration.ofSeconds(10);
+    /**
+     * Adds many dispatches to the stream in one call: ARGV holds, per dispatch, its number of fields and then its
+     * field names and values; returns the entry ids in order.
+     */
+    private static final String PUBLISH_ALL = """
+            local ids = {}
+            local i = 1
+            while i <= #ARGV do
+                local fields = tonumber(ARGV[i])
+                ids[#ids + 1] = redis.call('XADD', KEYS[1], '*', unpack(ARGV, i + 1, i + 2 * fields))
+                i = i + 2 * fields + 1
+            end
+            return ids
+            """;
 
     private final OperationRegistry registry;
     private final Redis redis;
@@ -97,43 +103,37 @@ public final class WorkerClient {
 
     /**
      * Dispatches many operations as {@link #dispatch} does one, in chunks of {@value #CHUNK}: each chunk's runs and
-     * operations are recorded with two multi-row statements in one transaction, then its dispatches are published
-     * pipelined (all sent before any answer is awaited). A conflict is reported in its result and not published; the
-     * others go on. A chunk is recorded before it is published, so a failure between the two leaves operations
-     * PENDING that a running worker's sweep publishes.
+     * operations are recorded with two multi-row statements in one transaction, then its dispatches are published by
+     * one script call that adds them all to the stream in order. A conflict is reported in its result and not
+     * published; the others go on. A chunk is recorded before it is published, so a failure between the two leaves
+     * operations PENDING that a running worker's sweep publishes.
      */
     public List<BulkDispatched> dispatchAll(List<DispatchEnvelope> envelopes) {
         List<BulkDispatched> results = new ArrayList<>(envelopes.size());
         for (int from = 0; from < envelopes.size(); from += CHUNK) {
             List<DispatchEnvelope> chunk = envelopes.subList(from, Math.min(envelopes.size(), from + CHUNK));
             Map<String, Recorded> recorded = registry.recordAll(chunk, envelope -> OperationStatus.PENDING);
-            List<RedisFuture<String>> published = new ArrayList<>(chunk.size());
+            List<String> arguments = new ArrayList<>();
             for (DispatchEnvelope envelope : chunk) {
-                boolean conflict = recorded.get(envelope.operationId().value()).outcome() == Recorded.Outcome.CONFLICT;
-                published.add(conflict ? null : redis.async().xadd(redis.keys().dispatch(), new XAddArgs(),
-                        codec.encode(envelope)));
+                if (recorded.get(envelope.operationId().value()).outcome() != Recorded.Outcome.CONFLICT) {
+                    Map<String, String> fields = codec.encode(envelope);
+                    arguments.add(Integer.toString(fields.size()));
+                    fields.forEach((name, value) -> {
+                        arguments.add(name);
+                        arguments.add(value);
+                    });
+                }
             }
-            for (int i = 0; i < chunk.size(); i++) {
-                DispatchEnvelope envelope = chunk.get(i);
-                RedisFuture<String> entry = published.get(i);
-                results.add(new BulkDispatched(envelope, entry == null ? null : await(entry),
-                        recorded.get(envelope.operationId().value())));
+            List<String> entryIds = arguments.isEmpty() ? List.of() : redis.sync().eval(PUBLISH_ALL,
+                    ScriptOutputType.MULTI, new String[]{redis.keys().dispatch()}, arguments.toArray(String[]::new));
+            int published = 0;
+            for (DispatchEnvelope envelope : chunk) {
+                Recorded outcome = recorded.get(envelope.operationId().value());
+                results.add(new BulkDispatched(envelope, outcome.outcome() == Recorded.Outcome.CONFLICT ? null
+                        : entryIds.get(published++), outcome));
             }
         }
         return results;
-    }
-
-    private static String await(RedisFuture<String> entry) {
-        try {
-            return entry.get(PUBLISH_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new RedisCommandInterruptedException(e);
-        } catch (ExecutionException e) {
-            throw e.getCause() instanceof RuntimeException runtime ? runtime : new RedisException(e.getCause());
-        } catch (TimeoutException e) {
-            throw new RedisCommandTimeoutException("no answer to a pipelined XADD within " + PUBLISH_TIMEOUT);
-        }
     }
 
     /**
