@@ -4,13 +4,10 @@ import dev.redrive.testing.TestNamespace;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
-import picocli.CommandLine;
 
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -27,19 +24,8 @@ class BulkDispatchTest {
     @TempDir
     Path dir;
 
-    private record Outcome(int exitCode, String out, String err) {
-    }
-
-    private static Outcome run(String... args) {
-        List<String> all = new ArrayList<>(List.of(args));
-        all.add("--namespace");
-        all.add(ns.name());
-        StringWriter out = new StringWriter();
-        StringWriter err = new StringWriter();
-        CommandLine cli = RedriveCommand.commandLine();
-        cli.setOut(new PrintWriter(out, true));
-        cli.setErr(new PrintWriter(err, true));
-        return new Outcome(cli.execute(all.toArray(String[]::new)), out.toString(), err.toString());
+    private static CliRun run(String... args) {
+        return CliRun.in(ns, args);
     }
 
     private static long count(String sql, Object... params) {
@@ -60,9 +46,9 @@ class BulkDispatchTest {
         lines.add("");
         Path dispatches = file("bulk.jsonl", lines);
 
-        Outcome first = run("dispatch", "--file", dispatches.toString());
+        CliRun first = run("dispatch", "--file", dispatches.toString());
 
-        assertThat(first.exitCode()).as(first.err()).isZero();
+        assertThat(first.exit()).as(first.err()).isZero();
         assertThat(first.out().strip()).isEqualTo("dispatched 2500 operation(s) from " + dispatches
                 + ": 2500 new, 0 already dispatched (published again), 0 conflict(s) not published");
         assertThat(count("SELECT count(*) FROM operations WHERE status = 'PENDING' AND run_id LIKE 'bulk-%'"))
@@ -72,23 +58,23 @@ class BulkDispatchTest {
                 + "WHERE operation_id = 'bulk-6:n1000:0'", row -> row.getString(1))).contains("{\"amount\": 1000} t-1000");
         assertThat(ns.redis().sync().xlen(ns.redis().keys().dispatch())).isEqualTo(2500);
 
-        Outcome again = run("dispatch", "--file", dispatches.toString());
-        assertThat(again.exitCode()).isZero();
+        CliRun again = run("dispatch", "--file", dispatches.toString());
+        assertThat(again.exit()).isZero();
         assertThat(again.out()).contains("0 new, 2500 already dispatched (published again), 0 conflict(s)");
     }
 
     @Test
     void aConflictingLine_isNamedAndNotPublished_theOthersAre() throws IOException {
         assertThat(run("dispatch", "--run", "bulk-conflict", "--node", "a", "--tool", "demo.charge", "--payload",
-                "{\"amount\":10}").exitCode()).isZero();
+                "{\"amount\":10}").exit()).isZero();
         long before = ns.redis().sync().xlen(ns.redis().keys().dispatch());
         Path dispatches = file("conflict.jsonl", List.of(
                 "{\"run\":\"bulk-conflict\",\"node\":\"b\",\"tool\":\"demo.charge\",\"payload\":{\"amount\":1}}",
                 "{\"run\":\"bulk-conflict\",\"node\":\"a\",\"tool\":\"demo.charge\",\"payload\":{\"amount\":99}}"));
 
-        Outcome outcome = run("dispatch", "--file", dispatches.toString());
+        CliRun outcome = run("dispatch", "--file", dispatches.toString());
 
-        assertThat(outcome.exitCode()).isEqualTo(RedriveCommand.EXIT_BLOCKED);
+        assertThat(outcome.exit()).isEqualTo(RedriveCommand.EXIT_BLOCKED);
         assertThat(outcome.err().strip()).startsWith("dispatch: " + dispatches + " line 2: conflict: ")
                 .doesNotContain("\n");
         assertThat(outcome.out()).contains("1 new, 0 already dispatched (published again), 1 conflict(s) not published");
@@ -103,9 +89,9 @@ class BulkDispatchTest {
                 "{\"run\":\"bulk-bad\",\"node\":\"a\",\"tool\":\"demo.charge\",\"payload\":{\"amount\":1}}",
                 "{\"run\":\"bulk-bad\",\"node\":\"b\",\"tool\":\"demo.charge\",\"paylod\":{\"amount\":2}}"));
 
-        Outcome outcome = run("dispatch", "--file", dispatches.toString());
+        CliRun outcome = run("dispatch", "--file", dispatches.toString());
 
-        assertThat(outcome.exitCode()).isEqualTo(RedriveCommand.EXIT_USAGE);
+        assertThat(outcome.exit()).isEqualTo(RedriveCommand.EXIT_USAGE);
         assertThat(outcome.err().strip()).startsWith("dispatch: " + dispatches + " line 2: unknown field 'paylod'; "
                 + "expected run, node, tool, payload").doesNotContain("\n");
         assertThat(count("SELECT count(*) FROM operations WHERE run_id = 'bulk-bad'")).isZero();
@@ -114,7 +100,7 @@ class BulkDispatchTest {
                 "{\"run\":\"bulk-bad\",\"node\":\"c\",\"tool\":\"demo.charge\",\"payload\":\"{}\"}"));
         assertThat(run("dispatch", "--file", notAnObject.toString()).err())
                 .contains("line 1: payload must be a JSON object, got string");
-        assertThat(run("dispatch", "--file", dir.resolve("missing.jsonl").toString(), "--run", "x").exitCode())
+        assertThat(run("dispatch", "--file", dir.resolve("missing.jsonl").toString(), "--run", "x").exit())
                 .as("--file with single-dispatch options").isEqualTo(RedriveCommand.EXIT_USAGE);
     }
 
@@ -125,8 +111,8 @@ class BulkDispatchTest {
                 "{\"run\":\"bulk-stdin\",\"node\":\"a\",\"tool\":\"demo.charge\",\"payload\":{}}\n"
                         .getBytes(StandardCharsets.UTF_8)));
         try {
-            Outcome outcome = run("dispatch", "--file", "-");
-            assertThat(outcome.exitCode()).as(outcome.err()).isZero();
+            CliRun outcome = run("dispatch", "--file", "-");
+            assertThat(outcome.exit()).as(outcome.err()).isZero();
             assertThat(outcome.out()).startsWith("dispatched 1 operation(s) from stdin: 1 new");
         } finally {
             System.setIn(stdin);

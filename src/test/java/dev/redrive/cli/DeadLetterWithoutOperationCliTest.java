@@ -16,10 +16,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
-import picocli.CommandLine;
 
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -71,20 +68,8 @@ class DeadLetterWithoutOperationCliTest {
         }
     }
 
-    record Run(int exit, String out, String err) {
-    }
-
-    private static Run run(String... args) {
-        CommandLine cli = RedriveCommand.commandLine();
-        StringWriter out = new StringWriter();
-        StringWriter err = new StringWriter();
-        cli.setOut(new PrintWriter(out));
-        cli.setErr(new PrintWriter(err));
-        List<String> all = new ArrayList<>(List.of(args));
-        all.add("--namespace");
-        all.add(ns.name());
-        int exit = cli.execute(all.toArray(String[]::new));
-        return new Run(exit, out.toString(), err.toString());
+    private static CliRun run(String... args) {
+        return CliRun.in(ns, args);
     }
 
     private static String query(String sql, Object... params) {
@@ -97,8 +82,8 @@ class DeadLetterWithoutOperationCliTest {
 
     @Test
     void opShowEntry_printsCodeErrorRawMessageReceivedTimeAndDecision_withTheSecretMasked() {
-        Run text = run("op", "show", "--entry", String.valueOf(toShow));
-        Run json = run("op", "show", "--entry", String.valueOf(toShow), "--json");
+        CliRun text = run("op", "show", "--entry", String.valueOf(toShow));
+        CliRun json = run("op", "show", "--entry", String.valueOf(toShow), "--json");
 
         assertThat(text.exit()).isZero();
         assertThat(text.out()).contains("dlq entry   " + toShow + " (version 0)", "INVALID_INPUT invalid_envelope: tool is missing",
@@ -119,7 +104,7 @@ class DeadLetterWithoutOperationCliTest {
     void reportEntry_writesHtmlPdfAndMarkdown_withoutAnAttemptTimeline(@TempDir Path dir) throws Exception {
         for (String format : List.of("html", "md", "json")) {
             Path file = dir.resolve("entry." + format);
-            Run report = run("report", "--entry", String.valueOf(toShow), "--format", format, "--out", file.toString());
+            CliRun report = run("report", "--entry", String.valueOf(toShow), "--format", format, "--out", file.toString());
 
             assertThat(report.exit()).as(format).isZero();
             assertThat(report.out()).contains("report on 1 DLQ entry without an operation written to");
@@ -142,7 +127,7 @@ class DeadLetterWithoutOperationCliTest {
 
     @Test
     void discardEntry_recordsDecisionAndAuditTogether_thenAnotherDecisionIsExitThreeNamingWhoAndWhen() {
-        Run discarded = run("discard", "--entry", String.valueOf(toDiscard), "--reason", "legacy runtime fixed",
+        CliRun discarded = run("discard", "--entry", String.valueOf(toDiscard), "--reason", "legacy runtime fixed",
                 "--operator", "alice");
 
         assertThat(discarded.exit()).isZero();
@@ -153,7 +138,7 @@ class DeadLetterWithoutOperationCliTest {
                 SELECT actor || '/' || action || '/' || coalesce(operation_id, 'none') || '/' || reason
                   FROM audit_log WHERE dlq_entry_id = ?""", toDiscard)).isEqualTo("alice/DISCARD/none/legacy runtime fixed");
 
-        Run again = run("resolve", "--entry", String.valueOf(toDiscard), "--reason", "me too", "--operator", "bob");
+        CliRun again = run("resolve", "--entry", String.valueOf(toDiscard), "--reason", "me too", "--operator", "bob");
         assertThat(again.exit()).isEqualTo(RedriveCommand.EXIT_BLOCKED);
         assertThat(again.out()).contains("ALREADY_DECIDED already decided by alice at ", "(DISCARDED: legacy runtime fixed)");
         assertThat(query("SELECT count(*) FROM audit_log WHERE dlq_entry_id = ?", toDiscard)).isEqualTo("1");
@@ -163,7 +148,7 @@ class DeadLetterWithoutOperationCliTest {
 
     @Test
     void resolveEntry_marksItResolvedAlone_keepingAGivenResultInTheAuditLog() {
-        Run resolved = run("resolve", "--entry", String.valueOf(toResolve), "--reason", "republished by hand",
+        CliRun resolved = run("resolve", "--entry", String.valueOf(toResolve), "--reason", "republished by hand",
                 "--operator", "carol", "--result", "{\"republished_as\":\"legacy:resolve:1\"}", "--json");
 
         assertThat(resolved.exit()).isZero();
@@ -180,10 +165,10 @@ class DeadLetterWithoutOperationCliTest {
 
     @Test
     void anEntryNamingAnOperationItDoesNotBelongTo_isDecidedAlone_leavingThatOperationAsItWas() {
-        Run shown = run("op", "show", "--entry", String.valueOf(conflict));
+        CliRun shown = run("op", "show", "--entry", String.valueOf(conflict));
         assertThat(shown.out()).contains("idempotency_conflict", "operation   none", "operation_id " + succeeded.value());
 
-        Run discarded = run("discard", "--entry", String.valueOf(conflict), "--reason", "duplicate publish", "--operator", "dan");
+        CliRun discarded = run("discard", "--entry", String.valueOf(conflict), "--reason", "duplicate publish", "--operator", "dan");
 
         assertThat(discarded.exit()).isZero();
         assertThat(query("SELECT decision_state FROM dlq_entries WHERE id = ?", conflict)).isEqualTo("DISCARDED");
@@ -195,14 +180,14 @@ class DeadLetterWithoutOperationCliTest {
         DeadLetterFixture fixture = new DeadLetterFixture(ns.database());
         Created op = fixture.deadLettered("run-entry", "charge").create();
 
-        Run shown = run("op", "show", "--entry", String.valueOf(op.dlqEntryId()));
+        CliRun shown = run("op", "show", "--entry", String.valueOf(op.dlqEntryId()));
         assertThat(shown.exit()).isZero();
         assertThat(shown.out()).contains("dlq entry   " + op.dlqEntryId(), "operation   " + op.operationId() + " (below)",
                 "attempts:", "#3 DEAD_LETTERED");
         assertThat(TriageJson.parse(run("op", "show", "--entry", String.valueOf(op.dlqEntryId()), "--json").out())
                 .path("operation").path("operation_id").asText()).isEqualTo(op.operationId());
 
-        Run discarded = run("discard", "--entry", String.valueOf(op.dlqEntryId()), "--reason", "customer left",
+        CliRun discarded = run("discard", "--entry", String.valueOf(op.dlqEntryId()), "--reason", "customer left",
                 "--operator", "erin");
         assertThat(discarded.exit()).isZero();
         assertThat(discarded.out()).startsWith(op.operationId() + ": DONE");
@@ -214,21 +199,21 @@ class DeadLetterWithoutOperationCliTest {
     @Test
     void neitherOrBothOrAnUnknownEntry_isOneLineAndExitTwo() {
         for (String command : List.of("discard", "resolve")) {
-            Run neither = run(command, "--reason", "r");
-            Run both = run(command, "a:b:0", "--entry", String.valueOf(toShow), "--reason", "r");
-            for (Run bad : List.of(neither, both)) {
+            CliRun neither = run(command, "--reason", "r");
+            CliRun both = run(command, "a:b:0", "--entry", String.valueOf(toShow), "--reason", "r");
+            for (CliRun bad : List.of(neither, both)) {
                 assertThat(bad.exit()).isEqualTo(RedriveCommand.EXIT_USAGE);
                 assertThat(bad.err().strip()).isEqualTo(command + ": expected an operation id (OP) or --entry ID, exactly "
                         + "one of them (see redrive " + command + " --help)");
             }
-            Run unknown = run(command, "--entry", "987654321", "--reason", "r");
+            CliRun unknown = run(command, "--entry", "987654321", "--reason", "r");
             assertThat(unknown.exit()).isEqualTo(RedriveCommand.EXIT_USAGE);
             assertThat(unknown.err().strip()).isEqualTo(command + ": no DLQ entry 987654321 in this namespace");
         }
         assertThat(run("op", "show").err().strip())
                 .isEqualTo("show: expected an operation id (OP) or --entry ID, exactly one of them (see redrive op show --help)");
         assertThat(run("op", "show", "--entry", "987654321").err().strip()).isEqualTo("show: no DLQ entry 987654321 in this namespace");
-        Run report = run("report", "--group", "fp", "--entry", "1", "--format", "md", "--out", "x.md");
+        CliRun report = run("report", "--group", "fp", "--entry", "1", "--format", "md", "--out", "x.md");
         assertThat(report.exit()).isEqualTo(RedriveCommand.EXIT_USAGE);
         assertThat(report.err().strip()).isEqualTo("report: expected operation ids (OP...), --group FP or --entry ID, "
                 + "exactly one of them (see redrive report --help)");

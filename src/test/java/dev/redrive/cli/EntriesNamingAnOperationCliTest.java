@@ -10,12 +10,6 @@ import dev.redrive.worker.client.WorkerClient;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
-import picocli.CommandLine;
-
-import java.io.PrintWriter;
-import java.io.StringWriter;
-import java.util.ArrayList;
-import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
 /**
@@ -60,7 +54,7 @@ class EntriesNamingAnOperationCliTest {
 
     @Test
     void reconcileAndDiscardByOperationId_takeTheOperationsOwnEntry_andLeaveTheNewerConflictEntryAsItWas() {
-        Run reconcile = run("reconcile", discarded.operationId(), "--not-applied", "--evidence", "no charge at the PSP",
+        CliRun reconcile = run("reconcile", discarded.operationId(), "--not-applied", "--evidence", "no charge at the PSP",
                 "--operator", "alice");
         assertThat(reconcile.exit()).as(reconcile.err()).isZero();
         assertThat(query("SELECT side_effect || '/' || version FROM dlq_entries WHERE id = ?", discarded.ownEntry()))
@@ -68,7 +62,7 @@ class EntriesNamingAnOperationCliTest {
         assertThat(query("SELECT side_effect || '/' || version FROM dlq_entries WHERE id = ?", discarded.conflictEntry()))
                 .isEqualTo("NONE/0");
 
-        Run discard = run("discard", discarded.operationId(), "--reason", "customer withdrew", "--operator", "alice");
+        CliRun discard = run("discard", discarded.operationId(), "--reason", "customer withdrew", "--operator", "alice");
 
         assertThat(discard.exit()).as(discard.err()).isZero();
         assertThat(discard.out()).contains("entry " + discarded.ownEntry() + " discarded by alice");
@@ -79,7 +73,7 @@ class EntriesNamingAnOperationCliTest {
                 .as("the operation shows its own entry, not the one that names it")
                 .contains("dlq entry " + discarded.ownEntry() + " ").doesNotContain("dlq entry " + discarded.conflictEntry() + " ");
 
-        Run conflict = run("discard", "--entry", String.valueOf(discarded.conflictEntry()), "--reason", "duplicate publish",
+        CliRun conflict = run("discard", "--entry", String.valueOf(discarded.conflictEntry()), "--reason", "duplicate publish",
                 "--operator", "alice");
         assertThat(conflict.exit()).as(conflict.err()).isZero();
         assertThat(state(discarded.conflictEntry())).isEqualTo("DISCARDED");
@@ -87,7 +81,7 @@ class EntriesNamingAnOperationCliTest {
 
     @Test
     void groupRedrive_takesTheOperationsOwnEntry_andNeverAnEntryThatOnlyNamesIt() {
-        Run conflictGroup = run("redrive", "--group", fingerprint(grouped.conflictEntry()), "--reason", "retry",
+        CliRun conflictGroup = run("redrive", "--group", fingerprint(grouped.conflictEntry()), "--reason", "retry",
                 "--operator", "bob");
 
         assertThat(conflictGroup.exit()).as(conflictGroup.err()).isZero();
@@ -95,7 +89,7 @@ class EntriesNamingAnOperationCliTest {
         assertThat(state(grouped.conflictEntry())).isEqualTo("OPEN");
         assertThat(query("SELECT status FROM operations WHERE operation_id = ?", grouped.operationId())).isEqualTo("DEAD_LETTERED");
 
-        Run ownGroup = run("redrive", "--group", fingerprint(grouped.ownEntry()), "--reason", "amount fixed upstream",
+        CliRun ownGroup = run("redrive", "--group", fingerprint(grouped.ownEntry()), "--reason", "amount fixed upstream",
                 "--operator", "bob");
 
         assertThat(ownGroup.exit()).as(ownGroup.out() + ownGroup.err()).isZero();
@@ -106,20 +100,8 @@ class EntriesNamingAnOperationCliTest {
                 .isEqualTo(String.valueOf(grouped.ownEntry()));
     }
 
-    record Run(int exit, String out, String err) {
-    }
-
-    private static Run run(String... args) {
-        CommandLine cli = RedriveCommand.commandLine();
-        StringWriter out = new StringWriter();
-        StringWriter err = new StringWriter();
-        cli.setOut(new PrintWriter(out));
-        cli.setErr(new PrintWriter(err));
-        List<String> all = new ArrayList<>(List.of(args));
-        all.add("--namespace");
-        all.add(ns.name());
-        int exit = cli.execute(all.toArray(String[]::new));
-        return new Run(exit, out.toString(), err.toString());
+    private static CliRun run(String... args) {
+        return CliRun.in(ns, args);
     }
 
     private static String state(long entry) {

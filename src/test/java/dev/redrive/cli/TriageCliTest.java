@@ -14,10 +14,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
-import picocli.CommandLine;
 
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
@@ -43,25 +40,13 @@ class TriageCliTest {
                 .sideEffect(SideEffectState.POSSIBLE).message("read timed out after 5000 ms").create();
     }
 
-    record Run(int exit, String out, String err) {
-    }
-
-    private static Run run(String... args) {
-        CommandLine cli = RedriveCommand.commandLine();
-        StringWriter out = new StringWriter();
-        StringWriter err = new StringWriter();
-        cli.setOut(new PrintWriter(out));
-        cli.setErr(new PrintWriter(err));
-        List<String> all = new ArrayList<>(List.of(args));
-        all.add("--namespace");
-        all.add(ns.name());
-        int exit = cli.execute(all.toArray(String[]::new));
-        return new Run(exit, out.toString(), err.toString());
+    private static CliRun run(String... args) {
+        return CliRun.in(ns, args);
     }
 
     @Test
     void dlqListAndGroups_printRowsAndGroupsInJsonWithSnakeCase() {
-        Run list = run("dlq", "list", "--run", "run-cli", "--json");
+        CliRun list = run("dlq", "list", "--run", "run-cli", "--json");
         assertThat(list.exit()).isZero();
         JsonNode page = TriageJson.parse(list.out());
         assertThat(page.path("rows")).hasSize(2);
@@ -69,13 +54,13 @@ class TriageCliTest {
         assertThat(page.path("rows").get(0).path("error_class").asText()).isEqualTo("UNKNOWN_SIDE_EFFECT");
         assertThat(page.path("total").asLong()).isEqualTo(2);
 
-        Run paged = run("dlq", "list", "--run", "run-cli", "--limit", "1");
+        CliRun paged = run("dlq", "list", "--run", "run-cli", "--limit", "1");
         assertThat(paged.out()).contains(uncertain.operationId()).contains("older: --after ");
         String cursor = paged.out().lines().filter(l -> l.startsWith("older: --after ")).findFirst().orElseThrow()
                 .substring("older: --after ".length());
         assertThat(run("dlq", "list", "--run", "run-cli", "--limit", "1", "--after", cursor).out()).contains(fine.operationId());
 
-        Run groups = run("dlq", "groups", "--fingerprint", "fp-cli", "--json");
+        CliRun groups = run("dlq", "groups", "--fingerprint", "fp-cli", "--json");
         assertThat(TriageJson.parse(groups.out()).get(0).path("open_count").asLong()).isEqualTo(2);
     }
 
@@ -86,15 +71,15 @@ class TriageCliTest {
                 fixture.deadLettered("run-cli-order", "b").enteredAt(Instant.parse("2026-11-29T08:00:00Z")).create(),
                 fixture.deadLettered("run-cli-order", "c").enteredAt(Instant.parse("2026-11-29T09:00:00Z")).create());
 
-        Run first = run("dlq", "list", "--run", "run-cli-order", "--oldest-first", "--limit", "1");
+        CliRun first = run("dlq", "list", "--run", "run-cli-order", "--oldest-first", "--limit", "1");
         assertThat(first.exit()).isZero();
         assertThat(first.out()).contains(oldestFirst.get(0).operationId()).doesNotContain("older: --before");
-        Run second = run(cursorArgs(first.out(), "newer: --after "));
+        CliRun second = run(cursorArgs(first.out(), "newer: --after "));
         assertThat(second.out()).contains(oldestFirst.get(1).operationId())
                 .doesNotContain(oldestFirst.get(0).operationId(), oldestFirst.get(2).operationId());
-        Run third = run(cursorArgs(second.out(), "newer: --after "));
+        CliRun third = run(cursorArgs(second.out(), "newer: --after "));
         assertThat(third.out()).contains(oldestFirst.get(2).operationId()).doesNotContain("newer: --after");
-        Run back = run(cursorArgs(third.out(), "older: --before "));
+        CliRun back = run(cursorArgs(third.out(), "older: --before "));
         assertThat(back.out()).contains(oldestFirst.get(1).operationId()).doesNotContain(oldestFirst.get(2).operationId());
 
         JsonNode all = TriageJson.parse(run("dlq", "list", "--run", "run-cli-order", "--oldest-first", "--json").out());
@@ -114,7 +99,7 @@ class TriageCliTest {
 
     @Test
     void opShow_printsTheOperationWithAttemptsAndARedactedPayload() {
-        Run show = run("op", "show", fine.operationId(), "--json");
+        CliRun show = run("op", "show", fine.operationId(), "--json");
 
         assertThat(show.exit()).isZero();
         JsonNode json = TriageJson.parse(show.out());
@@ -130,7 +115,7 @@ class TriageCliTest {
         Created leaky = fixture.deadLettered("run-cli-leaky", "charge-1")
                 .message("charge failed: card 4111111111111111 declined, Authorization: Bearer abc.def").create();
 
-        for (Run show : List.of(run("op", "show", leaky.operationId()), run("op", "show", leaky.operationId(), "--json"))) {
+        for (CliRun show : List.of(run("op", "show", leaky.operationId()), run("op", "show", leaky.operationId(), "--json"))) {
             assertThat(show.exit()).isZero();
             assertThat(show.out()).contains("charge failed: card [redacted] declined, Authorization: [redacted]")
                     .doesNotContain("4111111111111111", "abc.def");
@@ -141,7 +126,7 @@ class TriageCliTest {
     void blockedRedrive_exitsThreeAndNamesEachFailedCheck() {
         long before = ns.redis().sync().xlen(ns.redis().keys().dispatch());
 
-        Run blocked = run("redrive", uncertain.operationId(), "--reason", "try again", "--operator", "alice");
+        CliRun blocked = run("redrive", uncertain.operationId(), "--reason", "try again", "--operator", "alice");
 
         assertThat(blocked.exit()).isEqualTo(RedriveCommand.EXIT_BLOCKED);
         assertThat(blocked.out()).contains("BLOCKED", "[FAIL] side_effect: the side effect is uncertain");
@@ -150,7 +135,7 @@ class TriageCliTest {
 
     @Test
     void unknownOperation_isOneLineAndExitTwo() {
-        Run unknown = run("op", "show", "nope:nothing:0");
+        CliRun unknown = run("op", "show", "nope:nothing:0");
 
         assertThat(unknown.exit()).isEqualTo(RedriveCommand.EXIT_USAGE);
         assertThat(unknown.err().strip()).isEqualTo("show: no operation 'nope:nothing:0' in this namespace");
@@ -158,22 +143,22 @@ class TriageCliTest {
 
     @Test
     void dryRunOverAGroup_thenReconcileRedriveAndReport(@TempDir Path dir) throws Exception {
-        Run dry = run("redrive", "--group", "fp-cli", "--reason", "ledger back", "--dry-run");
+        CliRun dry = run("redrive", "--group", "fp-cli", "--reason", "ledger back", "--dry-run");
         assertThat(dry.exit()).isEqualTo(RedriveCommand.EXIT_BLOCKED);
         assertThat(dry.out()).contains("WOULD_PASS", "[PASS] run_active", "2 item(s), dry run");
 
         Created other = fixture.deadLettered("run-cli-2", "charge").create();
-        Run reconciled = run("reconcile", other.operationId(), "--not-applied", "--evidence", "nothing at the PSP", "--operator", "bob");
+        CliRun reconciled = run("reconcile", other.operationId(), "--not-applied", "--evidence", "nothing at the PSP", "--operator", "bob");
         assertThat(reconciled.out()).contains("NOT_APPLIED");
-        Run redrive = run("redrive", other.operationId(), "--reason", "ledger back", "--operator", "bob");
+        CliRun redrive = run("redrive", other.operationId(), "--reason", "ledger back", "--operator", "bob");
         assertThat(redrive.exit()).isZero();
         assertThat(redrive.out()).contains("DONE redrive command");
-        Run again = run("discard", other.operationId(), "--reason", "dup", "--operator", "carol");
+        CliRun again = run("discard", other.operationId(), "--reason", "dup", "--operator", "carol");
         assertThat(again.exit()).isEqualTo(RedriveCommand.EXIT_BLOCKED);
         assertThat(again.out()).contains("already decided by bob");
 
         Path pdf = dir.resolve("incident.pdf");
-        Run report = run("report", other.operationId(), "--format", "pdf", "--out", pdf.toString());
+        CliRun report = run("report", other.operationId(), "--format", "pdf", "--out", pdf.toString());
         assertThat(report.exit()).isZero();
         try (PDDocument document = Loader.loadPDF(pdf.toFile())) {
             assertThat(new PDFTextStripper().getText(document)).contains(other.operationId(), "ledger back", "nothing at the PSP");
@@ -190,8 +175,8 @@ class TriageCliTest {
         Created a = fixture.deadLettered("run-cli-3", "charge-a").create();
         Created b = fixture.deadLettered("run-cli-3", "charge-b").create();
 
-        Run resolved = run("resolve", a.operationId(), "--reason", "done by hand", "--result", "{\"charge_id\":\"ch_1\"}");
-        Run discarded = run("discard", b.operationId(), "--reason", "customer cancelled", "--json");
+        CliRun resolved = run("resolve", a.operationId(), "--reason", "done by hand", "--result", "{\"charge_id\":\"ch_1\"}");
+        CliRun discarded = run("discard", b.operationId(), "--reason", "customer cancelled", "--json");
 
         assertThat(resolved.exit()).isZero();
         assertThat(resolved.out()).contains("DONE");

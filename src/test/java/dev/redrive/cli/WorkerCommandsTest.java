@@ -4,12 +4,6 @@ import dev.redrive.testing.TestNamespace;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import io.lettuce.core.Range;
-import picocli.CommandLine;
-
-import java.io.PrintWriter;
-import java.io.StringWriter;
-import java.util.ArrayList;
-import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -17,20 +11,8 @@ class WorkerCommandsTest {
     @RegisterExtension
     static final TestNamespace ns = new TestNamespace();
 
-    private record Outcome(int exitCode, String out, String err) {
-    }
-
-    private static Outcome run(String... args) {
-        List<String> withNamespace = new ArrayList<>(List.of(args));
-        withNamespace.add("--namespace");
-        withNamespace.add(ns.name());
-        StringWriter out = new StringWriter();
-        StringWriter err = new StringWriter();
-        CommandLine commandLine = RedriveCommand.commandLine();
-        commandLine.setOut(new PrintWriter(out, true));
-        commandLine.setErr(new PrintWriter(err, true));
-        int exit = commandLine.execute(withNamespace.toArray(String[]::new));
-        return new Outcome(exit, out.toString(), err.toString());
+    private static CliRun run(String... args) {
+        return CliRun.in(ns, args);
     }
 
     private static String query(String sql, Object... params) {
@@ -39,10 +21,10 @@ class WorkerCommandsTest {
 
     @Test
     void dispatch_recordsTheOperationThenPublishesIt() {
-        Outcome outcome = run("dispatch", "--run", "cli-run", "--node", "charge", "--tool", "demo.charge",
+        CliRun outcome = run("dispatch", "--run", "cli-run", "--node", "charge", "--tool", "demo.charge",
                 "--payload", "{\"amount\":5}", "--trace-id", "t-1");
 
-        assertThat(outcome.exitCode()).isZero();
+        assertThat(outcome.exit()).isZero();
         assertThat(outcome.out()).startsWith("dispatched cli-run:charge:0 attempt 1 as entry ");
         assertThat(query("SELECT status || '/' || tool_schema_version || '/' || trace_id FROM operations WHERE operation_id = 'cli-run:charge:0'"))
                 .isEqualTo("PENDING/1/t-1");
@@ -52,25 +34,25 @@ class WorkerCommandsTest {
 
     @Test
     void dispatch_withAPayloadThatIsNotJson_failsWithOneLine() {
-        Outcome outcome = run("dispatch", "--run", "cli-bad", "--node", "n", "--tool", "demo.charge", "--payload", "amount=5");
+        CliRun outcome = run("dispatch", "--run", "cli-bad", "--node", "n", "--tool", "demo.charge", "--payload", "amount=5");
 
-        assertThat(outcome.exitCode()).isEqualTo(RedriveCommand.EXIT_USAGE);
+        assertThat(outcome.exit()).isEqualTo(RedriveCommand.EXIT_USAGE);
         assertThat(outcome.err().strip()).startsWith("dispatch: payload is not JSON").doesNotContain("\n");
     }
 
     @Test
     void dispatchAgain_withTheSameParameters_isIdempotent_withOtherParameters_isAConflict() {
-        Outcome first = run("dispatch", "--run", "cli-reuse", "--node", "charge", "--tool", "demo.charge",
+        CliRun first = run("dispatch", "--run", "cli-reuse", "--node", "charge", "--tool", "demo.charge",
                 "--payload", "{\"amount\":10,\"currency\":\"EUR\"}");
-        Outcome same = run("dispatch", "--run", "cli-reuse", "--node", "charge", "--tool", "demo.charge",
+        CliRun same = run("dispatch", "--run", "cli-reuse", "--node", "charge", "--tool", "demo.charge",
                 "--payload", "{ \"currency\": \"EUR\", \"amount\": 10.0 }");
-        Outcome other = run("dispatch", "--run", "cli-reuse", "--node", "charge", "--tool", "demo.charge",
+        CliRun other = run("dispatch", "--run", "cli-reuse", "--node", "charge", "--tool", "demo.charge",
                 "--payload", "{\"amount\":99,\"currency\":\"EUR\"}");
 
-        assertThat(first.exitCode()).isZero();
-        assertThat(same.exitCode()).isZero();
+        assertThat(first.exit()).isZero();
+        assertThat(same.exit()).isZero();
         assertThat(same.out()).startsWith("already dispatched, published again: cli-reuse:charge:0 attempt 1");
-        assertThat(other.exitCode()).isEqualTo(RedriveCommand.EXIT_BLOCKED);
+        assertThat(other.exit()).isEqualTo(RedriveCommand.EXIT_BLOCKED);
         assertThat(other.out()).isEmpty();
         assertThat(other.err().strip()).doesNotContain("\n")
                 .matches("dispatch: conflict: operation cli-reuse:charge:0 was recorded with parameters [0-9a-f]{64}, "
@@ -86,22 +68,22 @@ class WorkerCommandsTest {
     void runCancel_cancelsTheRunOnce() {
         run("dispatch", "--run", "cli-cancel", "--node", "n", "--tool", "demo.charge", "--payload", "{}");
 
-        Outcome first = run("run", "cancel", "cli-cancel", "--reason", "order withdrawn");
-        Outcome second = run("run", "cancel", "cli-cancel");
+        CliRun first = run("run", "cancel", "cli-cancel", "--reason", "order withdrawn");
+        CliRun second = run("run", "cancel", "cli-cancel");
 
-        assertThat(first.exitCode()).isZero();
+        assertThat(first.exit()).isZero();
         assertThat(first.out()).contains("1 waiting operation(s) cancelled");
         assertThat(query("SELECT status || '/' || status_reason FROM runs WHERE run_id = 'cli-cancel'"))
                 .isEqualTo("CANCELLED/order withdrawn");
         assertThat(query("SELECT status FROM operations WHERE run_id = 'cli-cancel'")).isEqualTo("CANCELLED");
-        assertThat(second.exitCode()).isEqualTo(RedriveCommand.EXIT_USAGE);
+        assertThat(second.exit()).isEqualTo(RedriveCommand.EXIT_USAGE);
         assertThat(second.err()).contains("run cli-cancel is CANCELLED");
     }
 
     @Test
     void toolSchemaSet_replacesTheCurrentVersionAndKeepsTheHistory() {
-        assertThat(run("tool", "schema", "set", "cli.tool", "1").exitCode()).isZero();
-        Outcome second = run("tool", "schema", "set", "cli.tool", "2", "--by", "alice");
+        assertThat(run("tool", "schema", "set", "cli.tool", "1").exit()).isZero();
+        CliRun second = run("tool", "schema", "set", "cli.tool", "2", "--by", "alice");
 
         assertThat(second.out()).contains("cli.tool schema version is now 2 (was 1)");
         assertThat(query("SELECT string_agg(version || ':' || is_current, ',' ORDER BY version) FROM tool_schemas WHERE tool = 'cli.tool'"))
@@ -110,18 +92,18 @@ class WorkerCommandsTest {
 
     @Test
     void approvalGrantThenRevoke_isAuditedAndCannotBeRevokedTwice() {
-        Outcome grant = run("approval", "grant", "appr-1", "--scope", "charges<=500", "--expires-at", "2099-01-01T00:00:00Z",
+        CliRun grant = run("approval", "grant", "appr-1", "--scope", "charges<=500", "--expires-at", "2099-01-01T00:00:00Z",
                 "--by", "alice");
-        Outcome revoke = run("approval", "revoke", "appr-1", "--reason", "limit exceeded", "--by", "bob");
-        Outcome again = run("approval", "revoke", "appr-1");
+        CliRun revoke = run("approval", "revoke", "appr-1", "--reason", "limit exceeded", "--by", "bob");
+        CliRun again = run("approval", "revoke", "appr-1");
 
-        assertThat(grant.exitCode()).isZero();
-        assertThat(revoke.exitCode()).isZero();
+        assertThat(grant.exit()).isZero();
+        assertThat(revoke.exit()).isZero();
         assertThat(query("SELECT granted_by || '/' || revoked_by || '/' || revoke_reason FROM approvals WHERE approval_id = 'appr-1'"))
                 .isEqualTo("alice/bob/limit exceeded");
         assertThat(query("SELECT count(*)::text FROM audit_log WHERE action IN ('approval_granted', 'approval_revoked')"))
                 .isEqualTo("2");
-        assertThat(again.exitCode()).isEqualTo(RedriveCommand.EXIT_USAGE);
+        assertThat(again.exit()).isEqualTo(RedriveCommand.EXIT_USAGE);
         assertThat(again.err()).contains("approval appr-1 is already revoked");
     }
 }

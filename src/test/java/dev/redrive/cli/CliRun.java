@@ -1,0 +1,27 @@
+package dev.redrive.cli;
+
+import dev.redrive.testing.TestNamespace;
+import picocli.CommandLine;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.util.ArrayList;
+import java.util.List;
+
+/** One in-process run of the command line, typed as an operator would in a test's namespace: its exit code and output. */
+record CliRun(int exit, String out, String err) {
+
+    /** Runs {@code redrive ARGS --namespace <the test's namespace>}. */
+    static CliRun in(TestNamespace ns, String... args) {
+        CommandLine cli = RedriveCommand.commandLine();
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        cli.setOut(new PrintWriter(out, true));
+        cli.setErr(new PrintWriter(err, true));
+        List<String> all = new ArrayList<>(List.of(args));
+        all.add("--namespace");
+        all.add(ns.name());
+        int exit = cli.execute(all.toArray(String[]::new));
+        return new CliRun(exit, out.toString(), err.toString());
+    }
+}
