@@ -238,8 +238,10 @@ public final class Worker {
         }
 
         /**
-         * How many entries one read, claim or commit carries at most (default 64). Up to this many claimed attempts
-         * may wait for a pool thread; one whose lease expires while waiting is not run and stays pending.
+         * How many entries one read or claim carries at most (default 64). A worker never claims more than its pool
+         * can start soon, though: its free threads and a queue of a quarter of the pool ({@link #concurrency} 8 reads
+         * and claims at most 10 at a time); the rest stays in the stream for this worker or another. An attempt whose
+         * lease expires while it waits for a thread is not run and stays pending.
          */
         public Builder batchSize(int batchSize) {
             this.batchSize = atLeastOne(batchSize, "batchSize");

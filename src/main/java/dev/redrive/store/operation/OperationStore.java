@@ -18,12 +18,14 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Comparator;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
+import java.util.function.Function;
 
 /**
  * The worker's reads and writes of operations: load the facts, claim leases, commit attempts, defer and discard.
@@ -33,13 +35,28 @@ public final class OperationStore {
     private static final ObjectMapper JSON = new ObjectMapper();
 
     /*
+     * LOCK ORDER. A statement or transaction here that locks several operation rows and may wait for them takes them in
+     * operation_id order: one worker's group commit and another worker's batch claim often name the same operations
+     * (a lease that ran out while its attempt was committing, a redelivery), and if each took its rows in its own
+     * order (whatever order the join plan reads them in), each could hold a row the other waits for. PostgreSQL then
+     * aborts one of them after deadlock_timeout, which costs a whole batch: its claims are re-tried after the lease time,
+     * its commits one by one. So the rows are locked by a SELECT ... ORDER BY operation_id FOR ... UPDATE that feeds the
+     * UPDATE, and loops over several rows in one transaction go in the same order. The order is by bytes (COLLATE "C",
+     * whatever the database's collation), which for operation ids (ASCII) is Java's String order too. The lock is
+     * FOR NO KEY UPDATE, the one the UPDATE takes anyway, so inserting attempt rows (a foreign key) is never blocked.
+     * Statements that never wait for a lock (SKIP LOCKED: renewal, sweep) and single-row ones need no order.
+     */
+
+    /*
      * One statement per batch of dispatches: claims the leases asked for and reads the facts of every operation named,
      * as they were before the claim (the outer SELECT sees the statement's snapshot, not the CTE's update). A row is
      * claimed only when its status may become RUNNING, its run is still running, a RUNNING row's lease has expired, a
      * scheduled retry is due, the attempt is not older than the record's, the dispatch carries the operation's own
      * parameters, and a redrive command (if the record names one) is the one the dispatch carries and still open:
-     * everything the worker's eligibility rules ask of a claim that the facts decide. Each claim bumps the fencing token and counts a processing delivery; a claimed redrive
-     * command becomes EXECUTING in the same statement.
+     * everything the worker's eligibility rules ask of a claim that the facts decide. Each claim bumps the fencing
+     * token and counts a processing delivery; a claimed redrive command becomes EXECUTING in the same statement.
+     * The claimable rows are locked first, in operation_id order (see LOCK ORDER above); the lock checks the
+     * conditions again on a row that changed while the lock was awaited, so the UPDATE only writes rows still claimable.
      */
     private static final String CLAIM_AND_LOAD = """
             WITH requested AS (
@@ -47,14 +64,12 @@ public final class OperationStore {
                                      ?::text[], ?::text[]::jsonb[])
                            AS r(operation_id, attempt, delivery_id, command_id, tool, tool_schema_version,
                                 idempotency_key, payload)),
-            claimed AS (
-                UPDATE operations o
-                   SET status = 'RUNNING', attempt = r.attempt, lease_owner = ?, lease_delivery_id = r.delivery_id,
-                       lease_expires_at = ?, fencing_token = o.fencing_token + 1, next_eligible_at = NULL,
-                       processing_deliveries = o.processing_deliveries + 1, updated_at = ?
-                  FROM requested r, runs
-                 WHERE o.operation_id = r.operation_id
-                   AND runs.run_id = o.run_id AND runs.status = 'RUNNING'
+            claimable AS (
+                SELECT o.operation_id
+                  FROM operations o
+                  JOIN requested r ON r.operation_id = o.operation_id
+                  JOIN runs ON runs.run_id = o.run_id
+                 WHERE runs.status = 'RUNNING'
                    AND o.status = ANY (?)
                    AND o.attempt <= r.attempt
                    AND o.tool = r.tool AND o.tool_schema_version = r.tool_schema_version
@@ -66,6 +81,16 @@ public final class OperationStore {
                            SELECT 1 FROM redrive_commands c
                             WHERE c.command_id = r.command_id AND c.status IN ('ISSUED', 'EXECUTING')
                               AND c.to_attempt = r.attempt AND o.attempt = r.attempt))
+                 ORDER BY o.operation_id COLLATE "C"
+                   FOR NO KEY UPDATE OF o),
+            claimed AS (
+                UPDATE operations o
+                   SET status = 'RUNNING', attempt = r.attempt, lease_owner = ?, lease_delivery_id = r.delivery_id,
+                       lease_expires_at = ?, fencing_token = o.fencing_token + 1, next_eligible_at = NULL,
+                       processing_deliveries = o.processing_deliveries + 1, updated_at = ?
+                  FROM claimable c
+                  JOIN requested r ON r.operation_id = c.operation_id
+                 WHERE o.operation_id = c.operation_id
                 RETURNING o.operation_id, o.attempt, o.fencing_token, o.redrive_command_id, o.processing_deliveries),
             executing AS (
                 UPDATE redrive_commands c SET status = 'EXECUTING', executed_at = ?
@@ -86,6 +111,8 @@ public final class OperationStore {
     /*
      * One statement finishes a whole group of attempts and writes their attempt rows; a row whose fencing token moved on
      * is neither finished nor given an attempt row, and is not returned. Settling resets the processing deliveries.
+     * The rows are locked first, in operation_id order (see LOCK ORDER above), and the guard is checked again on a row
+     * that changed while the lock was awaited.
      */
     private static final String FINISH = """
             WITH v AS (
@@ -97,6 +124,13 @@ public final class OperationStore {
                            AS v(operation_id, fencing_token, status, next_attempt, result, side_effect, error_class,
                                 next_eligible_at, command_id, finished_at, attempt, delivery_id, delivery_count,
                                 consumer, lease_command_id, started_at, error_code, error_message, retry_after_ms)),
+            held AS (
+                SELECT o.operation_id
+                  FROM operations o
+                  JOIN v ON v.operation_id = o.operation_id
+                 WHERE o.fencing_token = v.fencing_token AND o.status = 'RUNNING'
+                 ORDER BY o.operation_id COLLATE "C"
+                   FOR NO KEY UPDATE OF o),
             finished AS (
                 UPDATE operations o
                    SET status = v.status, attempt = v.next_attempt, result = COALESCE(v.result, o.result),
@@ -105,8 +139,9 @@ public final class OperationStore {
                        next_eligible_at = v.next_eligible_at, redrive_command_id = v.command_id, lease_owner = NULL,
                        lease_delivery_id = NULL, lease_expires_at = NULL, processing_deliveries = 0,
                        updated_at = v.finished_at
-                  FROM v
-                 WHERE o.operation_id = v.operation_id AND o.fencing_token = v.fencing_token AND o.status = 'RUNNING'
+                  FROM held h
+                  JOIN v ON v.operation_id = h.operation_id
+                 WHERE o.operation_id = h.operation_id
                 RETURNING o.operation_id),
             recorded AS (
                 INSERT INTO attempts (operation_id, attempt, delivery_id, delivery_count, consumer, fencing_token,
@@ -261,8 +296,8 @@ public final class OperationStore {
                         record.status() == OperationStatus.RUNNING, row.getInt("claimed_processing_deliveries")));
             }
             return record;
-        }, ids, attempts, deliveries, commands, tools, schemaVersions, keys, payloads, owner, expiresAt, now,
-                OperationStatus.allowedBefore(OperationStatus.RUNNING), now, now, now,
+        }, ids, attempts, deliveries, commands, tools, schemaVersions, keys, payloads,
+                OperationStatus.allowedBefore(OperationStatus.RUNNING), now, now, owner, expiresAt, now, now,
                 operationIds.toArray(String[]::new));
         return new Sighting(records, leases);
     }
@@ -411,7 +446,7 @@ public final class OperationStore {
         }
         return jdbc.inTransaction(() -> {
             List<Deferral> deferred = new ArrayList<>();
-            for (Deferral deferral : deferrals) {
+            for (Deferral deferral : inLockOrder(deferrals, Deferral::operationId)) {
                 int updated = jdbc.update(DEFER, deferral.until(), deferral.because(), now, deferral.operationId(),
                         deferral.attempt(), OperationStatus.allowedBefore(OperationStatus.RETRY_SCHEDULED), now);
                 if (checkSingleRow(updated, deferral.operationId()) == 1) {
@@ -432,7 +467,7 @@ public final class OperationStore {
         }
         jdbc.inTransaction(() -> {
             List<Object[]> audit = new ArrayList<>(discards.size());
-            for (Discard discard : discards) {
+            for (Discard discard : inLockOrder(discards, Discard::operationId)) {
                 audit.add(new Object[]{now, discard.operationId(), discard.commandId(), discard.reason(),
                         new Json(json(discard.details()))});
                 if (discard.cancelOperation() && discard.operationId() != null) {
@@ -469,6 +504,12 @@ public final class OperationStore {
         List<String> ids = jdbc.query(SWEEP, row -> row.getString(1), stuckBefore, everyRetry, stuckBefore, stuckBefore,
                 sweptBefore, limit, now);
         return new ArrayList<>(load(ids).values());
+    }
+
+    /** The rows a loop of single-row statements in one transaction locks, in the order of LOCK ORDER above. */
+    private static <T> List<T> inLockOrder(List<T> rows, Function<T, String> operationId) {
+        return rows.stream().sorted(Comparator.comparing(operationId, Comparator.nullsFirst(Comparator.naturalOrder())))
+                .toList();
     }
 
     private static int checkSingleRow(int updated, String operationId) {

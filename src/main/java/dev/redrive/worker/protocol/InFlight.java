@@ -18,6 +18,9 @@ import java.util.concurrent.TimeUnit;
  * claimed while the last one commits without letting more attempts wait for a pool thread.
  */
 final class InFlight {
+    /** How many claimed attempts may wait for a thread, per thread of the pool. */
+    private static final int THREADS_PER_WAITING_ATTEMPT = 4;
+
     record Held(String entryId, Lease lease) {
     }
 
@@ -26,6 +29,21 @@ final class InFlight {
     private final Semaphore unfinishedSlots;
     private final Semaphore unsettledSlots;
     private final int capacity;
+    private final int unfinishedCapacity;
+
+    /**
+     * Sized for a tool pool of {@code threads}: a worker claims only what its pool can start within a lease, the free
+     * threads and a short queue behind them (a quarter of the pool, at least one). With no more attempts waiting than
+     * threads, each waits for at most one running call to end before it starts. A queue of a whole batch (64 behind 8
+     * threads) let attempts wait behind several rounds of slow calls (fault payloads that time out) until their leases
+     * ran out, whenever the renewals fell behind (a starved or frozen process); another worker then took them over and
+     * the claim was wasted. A worker killed with such a queue also left all of it waiting for the lease time. The
+     * ended attempts waiting for their commit may be a full commit group more.
+     */
+    static InFlight forPool(int threads) {
+        int startable = threads + Math.max(1, threads / THREADS_PER_WAITING_ATTEMPT);
+        return new InFlight(startable, startable + Committer.MAX_GROUP);
+    }
 
     /**
      * @param unfinished how many attempts may be running or waiting for a pool thread
@@ -36,6 +54,7 @@ final class InFlight {
             throw new IllegalArgumentException("unsettled attempts include the unfinished ones");
         }
         this.capacity = unsettled;
+        this.unfinishedCapacity = unfinished;
         this.unfinishedSlots = new Semaphore(unfinished);
         this.unsettledSlots = new Semaphore(unsettled);
     }
@@ -101,6 +120,11 @@ final class InFlight {
     /** The leases still held, for giving them back on shutdown. */
     List<Lease> leases() {
         return byOperation.values().stream().map(Held::lease).toList();
+    }
+
+    /** How many attempts may be claimed when none is running or waiting for a pool thread. */
+    int unfinishedCapacity() {
+        return unfinishedCapacity;
     }
 
     /** How many more attempts may be claimed now. */

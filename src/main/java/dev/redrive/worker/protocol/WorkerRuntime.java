@@ -66,11 +66,10 @@ public final class WorkerRuntime {
         this.settings = settings;
         this.stream = new DispatchStream(redis, settings.consumerName());
         this.retryQueue = new RetryQueue(redis);
-        // Room for a full batch beyond the running calls, so that reads, claims and commits stay batched while the
-        // pool is busy; claimed attempts wait in the pool's queue at most a batch deep. A commit group of ended
-        // attempts may wait for its commit meanwhile, so that claiming the next batch overlaps committing the last.
-        this.inFlight = new InFlight(settings.concurrency() + settings.batchSize(),
-                settings.concurrency() + settings.batchSize() + Committer.MAX_GROUP);
+        // Reads and claims only what the pool can start soon (see InFlight.forPool); the rest of the stream waits
+        // unread, for this worker or another. A commit group of ended attempts may wait for its commit meanwhile, so
+        // that claiming the next batch overlaps committing the last.
+        this.inFlight = InFlight.forPool(settings.concurrency());
         DeliveryHistory history = new DeliveryHistory(redis);
         DeadLetterStream deadLetterStream = new DeadLetterStream(redis);
         AttemptRunner runner = new AttemptRunner(settings.clock(), settings.retryPolicy(), settings.gate(), history,
@@ -137,12 +136,13 @@ public final class WorkerRuntime {
     }
 
     private void consume() {
+        int claimAtOnce = Math.max(1, Math.min(settings.batchSize(), inFlight.unfinishedCapacity()) / 2);
         long nextClaim = 0;
         while (reading) {
             try {
-                // Half a batch at least: claiming slot by slot as attempts end would spend a statement on each. The
-                // attempts still queued for a pool thread keep the pool busy meanwhile.
-                if (!inFlight.awaitFree(Math.max(1, settings.batchSize() / 2), Duration.ofMillis(200))) {
+                // Half of what may be claimed at least: claiming slot by slot as attempts end would spend a statement
+                // on each. The attempts still queued for a pool thread keep the pool busy meanwhile.
+                if (!inFlight.awaitFree(claimAtOnce, Duration.ofMillis(200))) {
                     continue;
                 }
                 if (System.nanoTime() >= nextClaim) {

@@ -1,0 +1,99 @@
+package dev.redrive.worker;
+
+import dev.redrive.identity.OperationId;
+import dev.redrive.testing.TestNamespace;
+import dev.redrive.worker.tool.HttpTool;
+import dev.redrive.worker.tool.Reconciliation;
+import dev.redrive.worker.tool.Tool;
+import dev.redrive.worker.tool.ToolCall;
+import dev.redrive.worker.tool.ToolFailure;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.IntStream;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * A worker claims only what its pool can start soon: with every thread held in a call it holds leases for its threads
+ * and a short queue behind them, and leaves the rest of the backlog unread in the stream for whoever is free (it used
+ * to take a whole batch, whose leases then ran out while it waited). Once the calls end the backlog runs, each
+ * operation called once.
+ */
+class ClaimCapTest {
+    @RegisterExtension
+    static final TestNamespace ns = new TestNamespace();
+
+    private static final int THREADS = 4;
+    private static final int QUEUED = 1;
+    private static final int BACKLOG = 40;
+
+    /** demo.charge with every call held before it reaches the tool until the test lets them all go. */
+    private static final class HeldCalls implements Tool {
+        private final HttpTool charge;
+        private final Semaphore entered = new Semaphore(0);
+        private final CountDownLatch release = new CountDownLatch(1);
+
+        HeldCalls(HttpTool charge) {
+            this.charge = charge;
+        }
+
+        @Override
+        public String name() {
+            return charge.name();
+        }
+
+        @Override
+        public String schemaVersion() {
+            return charge.schemaVersion();
+        }
+
+        @Override
+        public String execute(ToolCall call) throws ToolFailure {
+            entered.release();
+            try {
+                release.await(60, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException("call interrupted before it reached the tool", e);
+            }
+            return charge.execute(call);
+        }
+
+        @Override
+        public Reconciliation reconcile(String idempotencyKey) {
+            return charge.reconcile(idempotencyKey);
+        }
+    }
+
+    @Test
+    void everyThreadBusy_workerHoldsItsThreadsAndAShortQueue_theBacklogStaysInTheStream() throws Exception {
+        try (WorkerTestKit kit = new WorkerTestKit(ns)) {
+            List<OperationId> backlog = IntStream.range(0, BACKLOG)
+                    .mapToObj(i -> kit.dispatch("capped", "op" + i, "{\"amount\":1}").operationId()).toList();
+            HeldCalls calls = new HeldCalls(kit.charge(Duration.ofSeconds(5)));
+            // A long lease: what is asserted is how much the worker claims, not how its renewals keep up.
+            kit.start(kit.worker("capped", calls).concurrency(THREADS).leaseDuration(Duration.ofSeconds(30)));
+
+            assertThat(calls.entered.tryAcquire(THREADS, 30, TimeUnit.SECONDS)).as("every thread in a call").isTrue();
+            // The first read, with every slot free, took all the worker may claim; none frees while the calls are held.
+            assertThat(kit.pendingEntries()).as("entries read").isEqualTo(THREADS + QUEUED);
+            assertThat(kit.count("SELECT count(*) FROM operations WHERE status = 'RUNNING'")).as("leases held")
+                    .isEqualTo(THREADS + QUEUED);
+            assertThat(kit.count("SELECT count(*) FROM operations WHERE status = 'PENDING'")).as("left for later")
+                    .isEqualTo(BACKLOG - THREADS - QUEUED);
+
+            calls.release.countDown();
+            for (OperationId id : backlog) {
+                kit.awaitStatus(id, "SUCCEEDED", Duration.ofSeconds(30));
+                assertThat(kit.callsFor(id)).as("calls of %s", id).isEqualTo(1);
+            }
+            assertThat(kit.count("SELECT max(fencing_token) FROM operations")).as("each claimed once").isEqualTo(1);
+        }
+    }
+}
