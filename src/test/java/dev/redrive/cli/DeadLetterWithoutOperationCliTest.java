@@ -143,7 +143,7 @@ class DeadLetterWithoutOperationCliTest {
         assertThat(again.out()).contains("ALREADY_DECIDED already decided by alice at ", "(DISCARDED: legacy runtime fixed)");
         assertThat(query("SELECT count(*) FROM audit_log WHERE dlq_entry_id = ?", toDiscard)).isEqualTo("1");
         assertThat(run("op", "show", "--entry", String.valueOf(toDiscard)).out())
-                .contains("decision    DISCARDED by alice at ", "alice    DISCARD");
+                .contains("decision    DISCARDED by alice at ", "alice (login " + ns.config().pgUser() + ") DISCARD");
     }
 
     @Test

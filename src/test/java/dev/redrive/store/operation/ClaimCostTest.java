@@ -59,6 +59,6 @@ class ClaimCostTest {
 
     private static DispatchEnvelope envelope(OperationId id) {
         return new DispatchEnvelope(id, 1, "demo.charge", "1", id.idempotencyKey(), "{\"amount\":1}", null, null, "test",
-                T0, null, null, null, null);
+                T0, null, null, null, null, null);
     }
 }

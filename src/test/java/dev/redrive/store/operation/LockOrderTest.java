@@ -94,7 +94,7 @@ class LockOrderTest {
 
     private static DispatchEnvelope envelope(OperationId id) {
         return new DispatchEnvelope(id, 1, "demo.charge", "1", id.idempotencyKey(), "{\"amount\":1}", null, null, "test",
-                T0, null, null, null, null);
+                T0, null, null, null, null, null);
     }
 
     private static List<String> ids(OperationId... ids) {
