@@ -5,7 +5,6 @@ import dev.redrive.console.timeline.AttemptTimeline;
 import dev.redrive.console.ui.Clipboards;
 import dev.redrive.console.ui.DesktopServices;
 import dev.redrive.console.ui.SideEffectBadge;
-import dev.redrive.triage.detail.AttemptRecord;
 import dev.redrive.triage.detail.AuditEntry;
 import javafx.fxml.FXML;
 import javafx.scene.Parent;
@@ -16,7 +15,7 @@ import javafx.scene.control.ListCell;
 import javafx.scene.control.ListView;
 import javafx.scene.control.MenuItem;
 import javafx.scene.control.ScrollPane;
-import javafx.scene.control.TableView;
+import javafx.scene.layout.VBox;
 import javafx.scene.control.TextArea;
 
 import java.time.ZoneId;
@@ -52,7 +51,7 @@ public final class OperationDetailView {
     @FXML private Label dispatchedSchemaLabel;
     @FXML private Label currentSchemaLabel;
     @FXML private Label schemaNoteLabel;
-    @FXML private TableView<AttemptRecord> attemptTable;
+    @FXML private VBox attemptList;
     @FXML private TextArea payloadArea;
     @FXML private ListView<AuditEntry> auditList;
 
@@ -76,7 +75,6 @@ public final class OperationDetailView {
     }
 
     private void initializeParts() {
-        AttemptTable.setUp(attemptTable, TIME);
         auditList.setCellFactory(list -> new ListCell<>() {
             @Override
             protected void updateItem(AuditEntry entry, boolean empty) {
@@ -94,6 +92,8 @@ public final class OperationDetailView {
         messageLabel.textProperty().bind(model.messageProperty());
         messageLabel.visibleProperty().bind(model.loadedProperty().not().or(model.messageProperty().isNotEmpty()));
         operationLabel.textProperty().bind(model.operationIdProperty());
+        // Another entry starts at the top: its id, error and side-effect badge, not where the last one was scrolled to.
+        model.operationIdProperty().addListener((obs, was, now) -> content.setVvalue(content.getVmin()));
         model.sideEffectProperty().addListener((obs, was, state) -> sideEffectBadge.show(state));
         statusLabel.textProperty().bind(model.statusProperty());
         decisionLabel.textProperty().bind(model.decisionProperty());
@@ -117,7 +117,7 @@ public final class OperationDetailView {
         schemaNoteLabel.visibleProperty().bind(model.schemaChangedProperty());
         schemaNoteLabel.managedProperty().bind(model.schemaChangedProperty());
         payloadArea.textProperty().bind(model.payloadProperty());
-        attemptTable.setItems(model.attempts());
+        AttemptList.show(attemptList, model.attempts(), TIME);
         auditList.setItems(model.audit());
         wizardButton.disableProperty().bind(model.decidableProperty().not());
         resolveItem.disableProperty().bind(model.decidableProperty().not());
