@@ -146,8 +146,13 @@ public final class AttemptTimeline extends Region {
         if (current.deadLetteredAt() != null) {
             moments.add(current.deadLetteredAt());
         }
+        String previous = "";
         for (Instant moment : moments.tailSet(origin, false)) {
-            add(Kind.TICK, label("+" + Durations.human(java.time.Duration.between(origin, moment)), "timeline-tick"), moment, moment);
+            String offset = "+" + Durations.human(java.time.Duration.between(origin, moment));
+            if (!offset.equals(previous)) {
+                add(Kind.TICK, label(offset, "timeline-tick"), moment, moment);
+            }
+            previous = offset;
         }
     }
 

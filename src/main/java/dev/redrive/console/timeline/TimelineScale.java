@@ -17,7 +17,7 @@ import java.util.TreeSet;
 public final class TimelineScale {
     /** Only a stretch longer than this many times the median stretch between two moments is ever drawn as a break. */
     private static final double BREAK_FACTOR = 4;
-    /** The room, in pixels, two successive attempt starts (or the DLQ moment) need for their labels. */
+    /** The room, in pixels, two successive attempt starts need for their labels. */
     public static final double LABEL_SPACING = 36;
 
     private final List<Instant> stops;
@@ -51,13 +51,19 @@ public final class TimelineScale {
         double breakable = BREAK_FACTOR * median(real);
         boolean[] broken = new boolean[real.length];
         double[] xs = positions(real, broken, left, width);
-        while (closest(xs, labelled) < LABEL_SPACING) {
+        while (crowded(xs, labelled) > 0) {
             int longest = longestUnbroken(real, broken);
             if (longest < 0 || real[longest] <= breakable) {
                 break;
             }
             broken[longest] = true;
-            xs = positions(real, broken, left, width);
+            double[] tried = positions(real, broken, left, width);
+            // Two attempts a few milliseconds apart stay close whatever is broken: stop once breaking does not help.
+            if (!roomier(tried, xs, labelled)) {
+                broken[longest] = false;
+                break;
+            }
+            xs = tried;
         }
         List<Break> breaks = new ArrayList<>();
         for (int i = 0; i < real.length; i++) {
@@ -94,14 +100,18 @@ public final class TimelineScale {
         return xs;
     }
 
-    /** The indexes of the stops that carry a label: attempt starts and the DLQ moment. */
+    /** The indexes of the stops that carry an attempt's label (the DLQ moment has a row of its own). */
     private static List<Integer> labelledStops(TimelineData data, List<Instant> stops) {
         TreeSet<Instant> labelled = new TreeSet<>();
         data.attempts().forEach(attempt -> labelled.add(attempt.startedAt()));
-        if (data.deadLetteredAt() != null) {
-            labelled.add(data.deadLetteredAt());
-        }
         return labelled.stream().map(stops::indexOf).filter(index -> index >= 0).toList();
+    }
+
+    /** Fewer crowded labels, or as many with more room between the closest two. */
+    private static boolean roomier(double[] tried, double[] xs, List<Integer> labelled) {
+        int before = crowded(xs, labelled);
+        int after = crowded(tried, labelled);
+        return after < before || after == before && closest(tried, labelled) > closest(xs, labelled) * 1.01;
     }
 
     private static double closest(double[] xs, List<Integer> labelled) {
@@ -110,6 +120,17 @@ public final class TimelineScale {
             closest = Math.min(closest, xs[labelled.get(i)] - xs[labelled.get(i - 1)]);
         }
         return closest;
+    }
+
+    /** How many successive attempt starts lie closer than their labels need. */
+    private static int crowded(double[] xs, List<Integer> labelled) {
+        int crowded = 0;
+        for (int i = 1; i < labelled.size(); i++) {
+            if (xs[labelled.get(i)] - xs[labelled.get(i - 1)] < LABEL_SPACING) {
+                crowded++;
+            }
+        }
+        return crowded;
     }
 
     private static int longestUnbroken(double[] real, boolean[] broken) {

@@ -69,4 +69,22 @@ class TimelineScaleTest {
         assertThat(scale.x(T0.plusMillis(1_200)) - scale.x(T0)).as("one backoff").isGreaterThan(100);
         assertThat(scale.x(redrive.plusMillis(300))).isCloseTo(1000, within(0.001));
     }
+
+    @Test
+    void twoAttemptsMillisecondsApart_cannotBeSeparated_butTheIdleMinuteAfterThemIsStillBroken() {
+        Instant third = T0.plusMillis(2_600);
+        Instant redrive = third.plusSeconds(60);
+        TimelineData data = new TimelineData(List.of(
+                new TimelineAttempt(1, T0, T0.plusMillis(2), "RETRY_SCHEDULED", "TRANSIENT", "500", null, T0.plusMillis(3)),
+                new TimelineAttempt(2, T0.plusMillis(3), T0.plusMillis(600), "RETRY_SCHEDULED", "TRANSIENT", "500", null,
+                        third),
+                new TimelineAttempt(3, third, third.plusMillis(300), "DEAD_LETTERED", "TRANSIENT", "500", null, null),
+                new TimelineAttempt(4, redrive, redrive.plusMillis(300), "SUCCEEDED", null, null, null, null)),
+                third.plusMillis(300));
+
+        TimelineScale scale = TimelineScale.of(data, 0, 500);
+
+        assertThat(scale.breaks()).extracting(TimelineScale.Break::to).contains(redrive);
+        assertThat(scale.x(third) - scale.x(T0.plusMillis(3))).as("attempts 2 and 3").isGreaterThan(TimelineScale.LABEL_SPACING);
+    }
 }
