@@ -27,6 +27,8 @@ final class HtmlReportRenderer {
             dl{display:grid;grid-template-columns:max-content auto;gap:.15rem 1rem;margin:.5rem 0}
             dt{color:#59636e}dd{margin:0;font-family:ui-monospace,Menlo,Consolas,monospace;font-size:12.5px}
             pre{background:#f6f8fa;padding:.75rem;overflow:auto;font-size:12.5px}
+            .summary{background:#f6f8fa;border:1px solid #d0d7de;border-radius:6px;padding:.25rem 1rem;margin:1rem 0}
+            .summary dd{font-family:inherit;font-size:14px}
             .PASS{color:#1a7f37;font-weight:600}.FAIL{color:#cf222e;font-weight:600}
             svg text{font:11px system-ui,Helvetica,Arial,sans-serif}
             """;
@@ -39,18 +41,22 @@ final class HtmlReportRenderer {
         html.append("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>")
                 .append(escape(document.title())).append("</title><style>").append(STYLE).append("</style></head><body>\n");
         html.append("<h1>").append(escape(document.title())).append("</h1>\n");
-        facts(html, document.summary());
+        html.append("<section class=\"summary\">");
+        for (Block block : document.summary()) {
+            block(html, block, document.time());
+        }
+        html.append("</section>\n");
         for (Section section : document.sections()) {
             String tag = section.level() == 1 ? "h2" : "h3";
             html.append('<').append(tag).append('>').append(escape(section.title())).append("</").append(tag).append(">\n");
             for (Block block : section.blocks()) {
-                block(html, block);
+                block(html, block, document.time());
             }
         }
         return html.append("</body></html>\n").toString();
     }
 
-    private static void block(StringBuilder html, Block block) {
+    private static void block(StringBuilder html, Block block, ReportTime time) {
         if (block instanceof Paragraph paragraph) {
             html.append("<p>").append(escape(paragraph.text())).append("</p>\n");
         } else if (block instanceof Facts facts) {
@@ -60,7 +66,7 @@ final class HtmlReportRenderer {
         } else if (block instanceof Code code) {
             html.append("<pre>").append(escape(code.text())).append("</pre>\n");
         } else if (block instanceof Timeline timeline) {
-            svg(html, timeline);
+            svg(html, timeline, time);
         }
     }
 
@@ -89,7 +95,7 @@ final class HtmlReportRenderer {
         html.append("</tbody></table>\n");
     }
 
-    private static void svg(StringBuilder html, Timeline timeline) {
+    private static void svg(StringBuilder html, Timeline timeline, ReportTime time) {
         double left = 90;
         double plot = 900;
         int rowHeight = 24;
@@ -104,7 +110,7 @@ final class HtmlReportRenderer {
             html.append(String.format(Locale.ROOT, "<text x=\"4\" y=\"%d\">%s</text>", y + 15, escape(bar.label())));
             html.append(String.format(Locale.ROOT, "<rect x=\"%.1f\" y=\"%d\" width=\"%.1f\" height=\"16\" rx=\"2\" fill=\"%s\">"
                             + "<title>%s</title></rect>", x, y + 3, scale.width(bar.start(), bar.end()),
-                    TimelineScale.color(bar.outcome()), escape(bar.start() + " - " + bar.end() + ": " + bar.detail())));
+                    TimelineScale.color(bar.outcome()), escape(time.format(bar.start()) + " - " + time.format(bar.end()) + ": " + bar.detail())));
             html.append(String.format(Locale.ROOT, "<text x=\"%.1f\" y=\"%d\" fill=\"#59636e\">%s</text>",
                     Math.min(x + scale.width(bar.start(), bar.end()) + 4, left + plot - 120), y + 15, escape(bar.outcome())));
             y += rowHeight;
@@ -116,9 +122,9 @@ final class HtmlReportRenderer {
                     Math.min(x + 3, left + plot - 120), y + 12, escape(marker.label())));
         }
         html.append(String.format(Locale.ROOT, "<text x=\"%.0f\" y=\"%d\" fill=\"#59636e\">%s</text>", left, height - 4,
-                escape(timeline.from().toString())));
+                escape(time.format(timeline.from()))));
         html.append(String.format(Locale.ROOT, "<text x=\"%.0f\" y=\"%d\" fill=\"#59636e\" text-anchor=\"end\">%s</text>",
-                left + plot, height - 4, escape(timeline.to().toString())));
+                left + plot, height - 4, escape(time.format(timeline.to()))));
         html.append("</svg>\n");
     }
 

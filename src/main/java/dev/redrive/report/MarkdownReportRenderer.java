@@ -1,6 +1,5 @@
 package dev.redrive.report;
 
-import dev.redrive.report.ReportDocument.Bar;
 import dev.redrive.report.ReportDocument.Block;
 import dev.redrive.report.ReportDocument.Code;
 import dev.redrive.report.ReportDocument.Facts;
@@ -13,7 +12,7 @@ import dev.redrive.report.ReportDocument.Timeline;
 
 import java.util.List;
 
-/** GitHub-flavoured Markdown: facts as lists, tables as pipe tables, the timeline as a list of attempts. */
+/** GitHub-flavoured Markdown: facts as lists, tables as pipe tables, the timeline's redrive moments as a list. */
 final class MarkdownReportRenderer {
     private MarkdownReportRenderer() {
     }
@@ -21,17 +20,19 @@ final class MarkdownReportRenderer {
     static String render(ReportDocument document) {
         StringBuilder md = new StringBuilder(16_384);
         md.append("# ").append(inline(document.title())).append("\n\n");
-        facts(md, document.summary());
+        for (Block block : document.summary()) {
+            block(md, block, document.time());
+        }
         for (Section section : document.sections()) {
             md.append(section.level() == 1 ? "## " : "### ").append(inline(section.title())).append("\n\n");
             for (Block block : section.blocks()) {
-                block(md, block);
+                block(md, block, document.time());
             }
         }
         return md.toString();
     }
 
-    private static void block(StringBuilder md, Block block) {
+    private static void block(StringBuilder md, Block block, ReportTime time) {
         if (block instanceof Paragraph paragraph) {
             md.append(inline(paragraph.text())).append("\n\n");
         } else if (block instanceof Facts facts) {
@@ -41,7 +42,7 @@ final class MarkdownReportRenderer {
         } else if (block instanceof Code code) {
             md.append("```json\n").append(code.text().replace("```", "'''")).append("\n```\n\n");
         } else if (block instanceof Timeline timeline) {
-            timeline(md, timeline);
+            timeline(md, timeline, time);
         }
     }
 
@@ -70,15 +71,17 @@ final class MarkdownReportRenderer {
         md.append('\n');
     }
 
-    private static void timeline(StringBuilder md, Timeline timeline) {
-        for (Bar bar : timeline.bars()) {
-            md.append("- `").append(bar.start()).append("` ").append(inline(bar.label())).append(" **")
-                    .append(bar.outcome()).append("** ").append(inline(bar.detail())).append('\n');
-        }
+    /**
+     * Markdown cannot draw the bars, and the attempts table that follows lists every attempt: only the redrive moments
+     * are written here.
+     */
+    private static void timeline(StringBuilder md, Timeline timeline, ReportTime time) {
         for (Marker marker : timeline.markers()) {
-            md.append("- `").append(marker.at()).append("` ").append(inline(marker.label())).append('\n');
+            md.append("- `").append(time.format(marker.at())).append("` ").append(inline(marker.label())).append('\n');
         }
-        md.append('\n');
+        if (!timeline.markers().isEmpty()) {
+            md.append('\n');
+        }
     }
 
     private static String cell(String text) {

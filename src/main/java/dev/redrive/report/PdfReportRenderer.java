@@ -43,6 +43,11 @@ final class PdfReportRenderer {
     private static final float WIDTH = PDRectangle.A4.getWidth() - 2 * MARGIN;
     private static final String REGULAR_FONT = "/fonts/DejaVuSans.ttf";
     private static final String BOLD_FONT = "/fonts/DejaVuSans-Bold.ttf";
+    private static final float CELL_FONT = 7.5f;
+    private static final float CELL_LINE = 9.5f;
+    private static final float CELL_PADDING = 3;
+    /** A word longer than this (in points: a UUID fits) may be split inside its cell rather than widen the column further. */
+    private static final float LONGEST_UNBROKEN = 175;
     private static final int SUBSTITUTE = '\uFFFD';
     private static final COSName SPAN = COSName.getPDFName("Span");
 
@@ -86,21 +91,23 @@ final class PdfReportRenderer {
         newPage();
         text(document.title(), bold, 16, 0);
         y -= 4;
-        for (KeyValue value : document.summary()) {
-            keyValue(value);
+        for (Block block : document.summary()) {
+            block(block, document.time());
         }
         for (Section section : document.sections()) {
             y -= section.level() == 1 ? 14 : 8;
-            need(40);
+            // A heading stays with what it introduces: a timeline is drawn whole, so it must fit below the heading.
+            need(40 + (section.blocks().isEmpty() || !(section.blocks().get(0) instanceof Timeline timeline) ? 0
+                    : timelineHeight(timeline)));
             text(section.title(), bold, section.level() == 1 ? 13 : 11, 0);
             y -= 2;
             for (Block block : section.blocks()) {
-                block(block);
+                block(block, document.time());
             }
         }
     }
 
-    private void block(Block block) throws IOException {
+    private void block(Block block, ReportTime time) throws IOException {
         if (block instanceof Paragraph paragraph) {
             text(paragraph.text(), regular, 9, 0);
         } else if (block instanceof Facts facts) {
@@ -114,52 +121,177 @@ final class PdfReportRenderer {
                 text(line, regular, 8, 6);
             }
         } else if (block instanceof Timeline timeline) {
-            timeline(timeline);
+            timeline(timeline, time);
         }
         y -= 3;
     }
 
+    /** "key: value" with the key in bold and the value wrapped beside it, so the facts can be scanned by name. */
     private void keyValue(KeyValue value) throws IOException {
-        List<String> lines = wrap(value.key() + ": " + value.value(), regular, 9, WIDTH - 6);
-        for (String line : lines) {
+        String key = value.key() + ": ";
+        float keyWidth = Math.min(width(key, bold, 9), WIDTH / 2);
+        need(12);
+        show(key, bold, 9, MARGIN + 6, y);
+        for (String line : wrap(value.value(), regular, 9, WIDTH - 6 - keyWidth)) {
             need(12);
-            show(line, regular, 9, MARGIN + 6, y);
+            show(line, regular, 9, MARGIN + 6 + keyWidth, y);
             y -= 11;
         }
     }
 
-    /** Each row as one wrapped paragraph: "header: value" pairs, so nothing is cut off however wide. */
+    /**
+     * A real table: a header row, columns sized by their content, long cells wrapped inside their column, the header
+     * again at the top of each new page (and never alone at the bottom of one).
+     */
     private void table(Table table) throws IOException {
-        for (List<String> row : table.rows()) {
-            StringBuilder line = new StringBuilder();
-            for (int i = 0; i < row.size(); i++) {
-                if (row.get(i).isEmpty()) {
-                    continue;
-                }
-                if (line.length() > 0) {
-                    line.append("  |  ");
-                }
-                line.append(table.headers().get(i)).append(": ").append(row.get(i));
-            }
-            need(14);
-            content.setStrokingColor(new Color(0xd0, 0xd7, 0xde));
-            content.moveTo(MARGIN, y + 9);
-            content.lineTo(MARGIN + WIDTH, y + 9);
-            content.stroke();
-            for (String wrapped : wrap(line.toString(), regular, 8, WIDTH - 6)) {
-                need(11);
-                show(wrapped, regular, 8, MARGIN + 6, y);
-                y -= 10;
-            }
-            y -= 2;
+        float[] widths = columnWidths(table);
+        List<List<String>> header = cells(table.headers(), widths, bold);
+        float headerHeight = height(header);
+        if (!table.rows().isEmpty()) {
+            need(headerHeight + height(cells(table.rows().get(0), widths, regular)));
         }
+        drawRow(header, widths, bold, headerHeight);
+        for (List<String> row : table.rows()) {
+            List<List<String>> lines = cells(row, widths, regular);
+            float rowHeight = height(lines);
+            if (y - rowHeight < MARGIN) {
+                newPage();
+                drawRow(header, widths, bold, headerHeight);
+            }
+            drawRow(lines, widths, regular, rowHeight);
+        }
+        y -= 2;
     }
 
-    private void timeline(Timeline timeline) throws IOException {
+    /** Each cell's text wrapped to its column. */
+    private List<List<String>> cells(List<String> row, float[] widths, PDFont font) throws IOException {
+        List<List<String>> lines = new ArrayList<>();
+        for (int i = 0; i < widths.length; i++) {
+            lines.add(wrap(i < row.size() ? row.get(i) : "", font, CELL_FONT, widths[i] - 2 * CELL_PADDING));
+        }
+        return lines;
+    }
+
+    private static float height(List<List<String>> cells) {
+        int lines = cells.stream().mapToInt(List::size).max().orElse(1);
+        return Math.max(1, lines) * CELL_LINE + 2 * CELL_PADDING;
+    }
+
+    private void drawRow(List<List<String>> cells, float[] widths, PDFont font, float rowHeight) throws IOException {
+        float top = y + CELL_FONT;
+        content.setStrokingColor(new Color(0xd0, 0xd7, 0xde));
+        if (font == bold) {
+            content.setNonStrokingColor(new Color(0xf6, 0xf8, 0xfa));
+            content.addRect(MARGIN, top - rowHeight, WIDTH, rowHeight);
+            content.fill();
+            content.setNonStrokingColor(Color.BLACK);
+        }
+        float x = MARGIN;
+        for (int i = 0; i < widths.length; i++) {
+            content.addRect(x, top - rowHeight, widths[i], rowHeight);
+            float lineY = top - CELL_PADDING - CELL_FONT;
+            for (String line : cells.get(i)) {
+                show(line, font, CELL_FONT, x + CELL_PADDING, lineY);
+                lineY -= CELL_LINE;
+            }
+            x += widths[i];
+        }
+        content.stroke();
+        y -= rowHeight;
+    }
+
+    /**
+     * Column widths filling the page. When every column's longest line fits, each gets it (the spare goes to the
+     * widest); otherwise each gets at least its longest word (so "RETRY_SCHEDULED" is never split) and the rest of
+     * the page is shared in proportion to how much more each wants.
+     */
+    private float[] columnWidths(Table table) throws IOException {
+        int columns = table.headers().size();
+        float[] wanted = new float[columns];
+        float[] least = new float[columns];
+        for (int i = 0; i < columns; i++) {
+            measure(table.headers().get(i), bold, wanted, least, i);
+            for (List<String> row : table.rows()) {
+                measure(i < row.size() ? row.get(i) : "", regular, wanted, least, i);
+            }
+            wanted[i] += 2 * CELL_PADDING + 1;
+            least[i] += 2 * CELL_PADDING + 1;
+        }
+        float[] widths = new float[columns];
+        float wantedTotal = 0;
+        float leastTotal = 0;
+        for (int i = 0; i < columns; i++) {
+            wantedTotal += wanted[i];
+            leastTotal += least[i];
+        }
+        if (wantedTotal <= WIDTH) {
+            int widest = 0;
+            for (int i = 0; i < columns; i++) {
+                widths[i] = wanted[i];
+                widest = wanted[i] > wanted[widest] ? i : widest;
+            }
+            widths[widest] += WIDTH - wantedTotal;
+            return widths;
+        }
+        if (leastTotal > WIDTH) {
+            least = capped(least, WIDTH);
+            leastTotal = WIDTH;
+        }
+        float spare = WIDTH - leastTotal;
+        float more = 0;
+        for (int i = 0; i < columns; i++) {
+            more += Math.max(0, wanted[i] - least[i]);
+        }
+        for (int i = 0; i < columns; i++) {
+            widths[i] = least[i] + (more == 0 ? 0 : spare * Math.max(0, wanted[i] - least[i]) / more);
+        }
+        return widths;
+    }
+
+    /**
+     * The widths with the widest ones lowered to one common cap so that they add up to {@code total}: the narrow
+     * columns (numbers, states, times) keep their words whole, the wide free-text ones give way.
+     */
+    private static float[] capped(float[] widths, float total) {
+        float[] sorted = widths.clone();
+        java.util.Arrays.sort(sorted);
+        float below = 0;
+        float cap = total / widths.length;
+        for (int i = 0; i < sorted.length; i++) {
+            float candidate = (total - below) / (sorted.length - i);
+            if (sorted[i] >= candidate) {
+                cap = candidate;
+                break;
+            }
+            below += sorted[i];
+        }
+        float[] result = new float[widths.length];
+        for (int i = 0; i < widths.length; i++) {
+            result[i] = Math.min(widths[i], cap);
+        }
+        return result;
+    }
+
+    /** Widens column {@code i}'s wanted width to the text's longest line and its least width to its longest word. */
+    private void measure(String text, PDFont font, float[] wanted, float[] least, int i) throws IOException {
+        wanted[i] = Math.max(wanted[i], longest(clean(text).split("\n", -1), font));
+        least[i] = Math.max(least[i], Math.min(LONGEST_UNBROKEN, longest(clean(text).split("\\s+"), font)));
+    }
+
+    private float longest(String[] parts, PDFont font) throws IOException {
+        float longest = 0;
+        for (String part : parts) {
+            longest = Math.max(longest, width(part, font, CELL_FONT));
+        }
+        return longest;
+    }
+
+
+    private void timeline(Timeline timeline, ReportTime time) throws IOException {
         float left = MARGIN + 60;
         float plot = WIDTH - 140;
         TimelineScale scale = new TimelineScale(timeline, plot);
-        need(timeline.bars().size() * 16 + 30);
+        need(timelineHeight(timeline));
         float top = y;
         for (Bar bar : timeline.bars()) {
             show(bar.label(), regular, 8, MARGIN, y);
@@ -182,8 +314,12 @@ final class PdfReportRenderer {
             show(marker.label(), regular, 7, Math.min(x + 2, left + plot - 60), y);
             y -= 10;
         }
-        show(timeline.from() + "  ->  " + timeline.to(), regular, 7, left, y);
+        show(time.format(timeline.from()) + "  ->  " + time.format(timeline.to()), regular, 7, left, y);
         y -= 12;
+    }
+
+    private static float timelineHeight(Timeline timeline) {
+        return timeline.bars().size() * 16 + timeline.markers().size() * 10 + 30;
     }
 
     private void text(String text, PDFont font, float size, float indent) throws IOException {

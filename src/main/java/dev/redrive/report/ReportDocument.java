@@ -3,8 +3,14 @@ package dev.redrive.report;
 import java.time.Instant;
 import java.util.List;
 
-/** The layout every human-readable format renders: sections of facts, tables, timelines and code. */
-record ReportDocument(String title, List<KeyValue> summary, List<Section> sections) {
+/**
+ * The layout every human-readable format renders: the summary a reader sees first, then sections of facts, tables,
+ * timelines and code.
+ *
+ * @param summary what the first screen states: each operation's status, side effect, decisions and verification
+ * @param time    how the renderers write the moments they draw themselves (timeline axes)
+ */
+record ReportDocument(String title, List<Block> summary, List<Section> sections, ReportTime time) {
 
     record KeyValue(String key, String value) {
     }

@@ -11,6 +11,7 @@ import dev.redrive.report.ReportDocument.Paragraph;
 import dev.redrive.report.ReportDocument.Section;
 import dev.redrive.report.ReportDocument.Table;
 import dev.redrive.report.ReportDocument.Timeline;
+import dev.redrive.triage.decision.DecisionKind;
 import dev.redrive.triage.decision.RedriveVerification;
 import dev.redrive.triage.detail.AttemptRecord;
 import dev.redrive.triage.detail.AuditEntry;
@@ -24,30 +25,53 @@ import dev.redrive.triage.precondition.PreconditionResult;
 import dev.redrive.triage.query.FingerprintGroup;
 
 import java.time.Instant;
+import java.time.ZoneId;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
+import java.util.Set;
 import java.util.stream.Collectors;
 
-/** Lays an incident report out as sections, the same for HTML, Markdown and PDF. */
+/**
+ * Lays an incident report out as sections, the same for HTML, Markdown and PDF. It opens with the summary a reader at
+ * 3 a.m. needs before anything else (what the operation is, where it stands, whether its side effect happened, who
+ * decided what and why, and whether the redrive was verified), then the evidence.
+ */
 final class ReportLayout {
-    private ReportLayout() {
+    /** Audit actions that are decisions about the operation (the others record how they were carried out). */
+    private static final Set<String> DECISIONS = decisionActions();
+
+    private final ReportTime time;
+
+    private ReportLayout(ReportTime time) {
+        this.time = time;
     }
 
-    static ReportDocument of(IncidentReport report) {
-        List<KeyValue> summary = new ArrayList<>();
-        summary.add(kv("scope", report.scope()));
-        summary.add(kv("generated at", report.generatedAt()));
-        summary.add(kv("namespace", report.namespace()));
-        summary.add(kv("redrive version", report.runtimeVersion()));
-        summary.add(kv("operations", report.operations().size() + (report.omitted() > 0 ? " (" + report.omitted() + " more left out)" : "")));
-        if (!report.entries().isEmpty()) {
-            summary.add(kv("DLQ entries without an operation", report.entries().size()));
+    /** The report with every moment written in {@code zone}. */
+    static ReportDocument of(IncidentReport report, ZoneId zone) {
+        ReportTime time = new ReportTime(zone);
+        return new ReportLayout(time).layout(report);
+    }
+
+    private static Set<String> decisionActions() {
+        Set<String> actions = new java.util.HashSet<>(Set.of("RECONCILE"));
+        for (DecisionKind kind : DecisionKind.values()) {
+            actions.add(kind.name());
         }
-        summary.add(kv("redacted payload fields", String.join(", ", report.redactedFields())));
+        return Set.copyOf(actions);
+    }
+
+    private ReportDocument layout(IncidentReport report) {
         List<Section> sections = new ArrayList<>();
+        sections.add(new Section("About this report", 1, List.of(new Facts(List.of(
+                kv("scope", report.scope()),
+                kv("generated at", report.generatedAt()),
+                kv("namespace", report.namespace()),
+                kv("redrive version", report.runtimeVersion()),
+                kv("operations", report.operations().size() + (report.omitted() > 0 ? " (" + report.omitted() + " more left out)" : "")),
+                kv("DLQ entries without an operation", report.entries().size()),
+                kv("redacted payload fields", String.join(", ", report.redactedFields())))))));
         if (report.group() != null) {
             sections.add(group(report.group()));
         }
@@ -57,10 +81,68 @@ final class ReportLayout {
         for (EntryReport entry : report.entries()) {
             sections.addAll(entryWithoutOperation(entry));
         }
-        return new ReportDocument(report.title(), summary, sections);
+        return new ReportDocument(report.title(), summary(report), sections, time);
     }
 
-    private static Section group(FingerprintGroup group) {
+    /** One operation: its facts one per line; several: one row each; entries without an operation: one row each. */
+    private List<Block> summary(IncidentReport report) {
+        if (report.operations().isEmpty() && !report.entries().isEmpty()) {
+            List<List<String>> rows = new ArrayList<>();
+            for (EntryReport entry : report.entries()) {
+                DlqEntryRecord record = entry.details().entry();
+                rows.add(row("DLQ entry " + record.id() + " (no operation)", record.errorClass() + " "
+                        + record.errorCode(), record.sideEffect() + " (nothing ran)", decision(record)));
+            }
+            return List.of(new Table(List.of("entry", "error", "side effect", "decision"), rows));
+        }
+        if (report.operations().size() == 1) {
+            OperationReport only = report.operations().get(0);
+            List<KeyValue> facts = new ArrayList<>();
+            facts.add(kv("operation", only.details().operationId()));
+            facts.add(kv("current status", status(only.details())));
+            facts.add(kv("side effect", only.details().operation().sideEffect()));
+            List<String> decisions = decisions(only.details());
+            if (decisions.isEmpty()) {
+                facts.add(kv("decision", "none yet"));
+            }
+            decisions.forEach(decision -> facts.add(kv("decision", decision)));
+            facts.add(kv("verification", verification(only.verification())));
+            return List.of(new Facts(facts));
+        }
+        List<List<String>> rows = new ArrayList<>();
+        for (OperationReport operation : report.operations()) {
+            List<String> decisions = decisions(operation.details());
+            rows.add(row(operation.details().operationId(), status(operation.details()),
+                    operation.details().operation().sideEffect(),
+                    decisions.isEmpty() ? "none yet" : String.join("; ", decisions), verification(operation.verification())));
+        }
+        return List.of(new Table(List.of("operation", "current status", "side effect", "decisions", "verification"), rows));
+    }
+
+    private static String status(OperationDetails details) {
+        OperationRecord operation = details.operation();
+        return operation.status() + " (attempt " + operation.attempt() + ")"
+                + details.latestEntry().map(entry -> ", DLQ entry " + entry.id() + " " + entry.decisionState()).orElse("");
+    }
+
+    /** Who decided what, when and why, oldest first. */
+    private List<String> decisions(OperationDetails details) {
+        List<String> decisions = new ArrayList<>();
+        for (AuditEntry entry : details.audit()) {
+            if (DECISIONS.contains(entry.action())) {
+                decisions.add(entry.action() + " by " + entry.who() + " at " + time.format(entry.at())
+                        + (entry.reason() == null || entry.reason().isBlank() ? "" : ": " + entry.reason()));
+            }
+        }
+        return decisions;
+    }
+
+    private static String verification(RedriveVerification verification) {
+        return verification == null ? "not redriven, nothing to verify"
+                : verification.verdict() + ": " + verification.explanation();
+    }
+
+    private Section group(FingerprintGroup group) {
         return new Section("Fingerprint group " + group.fingerprint(), 1, List.of(new Facts(List.of(
                 kv("fingerprint", group.fingerprint()),
                 kv("tool", group.tool()),
@@ -72,7 +154,7 @@ final class ReportLayout {
                 kv("sample error", group.sampleMessage())))));
     }
 
-    private static List<Section> operation(OperationReport report) {
+    private List<Section> operation(OperationReport report) {
         OperationDetails details = report.details();
         OperationRecord operation = details.operation();
         DlqEntryRecord entry = details.latestEntry().orElse(null);
@@ -100,7 +182,7 @@ final class ReportLayout {
         }
         sections.add(new Section("Attempt timeline", 2, attempts(details)));
         sections.add(new Section("Side effect and reconciliation", 2, sideEffect(details)));
-        sections.add(new Section("Redrive preconditions (checked " + report.preconditions().checkedAt() + ")", 2,
+        sections.add(new Section("Redrive preconditions (checked " + time.format(report.preconditions().checkedAt()) + ")", 2,
                 List.of(preconditions(report.preconditions().results()))));
         sections.add(new Section("Redrive commands", 2, commands(details.redriveCommands(), report.verification())));
         sections.add(new Section("Decisions and audit trail", 2, List.of(audit(details.audit()))));
@@ -112,7 +194,7 @@ final class ReportLayout {
      * A message dead-lettered as itself: what it said, its error and decision. Nothing about an operation applies, so
      * the sections an operation has (attempts, reconciliation, redrive) are one line each or left out.
      */
-    private static List<Section> entryWithoutOperation(EntryReport report) {
+    private List<Section> entryWithoutOperation(EntryReport report) {
         DlqEntryRecord entry = report.details().entry();
         List<Section> sections = new ArrayList<>();
         sections.add(new Section("DLQ entry " + entry.id() + " (no operation)", 1, List.of(
@@ -131,17 +213,17 @@ final class ReportLayout {
         sections.add(normalizedError(entry));
         sections.add(new Section("Attempt timeline", 2, List.of(new Paragraph(
                 "No attempts: the message was dead-lettered when it was read, before any operation existed."))));
-        sections.add(new Section("Decision check (checked " + report.entryCheck().checkedAt() + ")", 2, List.of(
-                preconditions(report.entryCheck().results()),
-                new Paragraph("Redrive preconditions do not apply: there is no operation to run again; the entry can "
-                        + "be discarded or resolved."))));
+        sections.add(new Section("Decision check (checked " + time.format(report.entryCheck().checkedAt()) + ")", 2,
+                List.of(preconditions(report.entryCheck().results()),
+                        new Paragraph("Redrive preconditions do not apply: there is no operation to run again; the "
+                                + "entry can be discarded or resolved."))));
         sections.add(new Section("Decisions and audit trail", 2, List.of(audit(report.details().audit()))));
         sections.add(new Section("Raw message (redacted)", 2, List.of(new Code(pretty(entry.rawMessage())))));
         return sections;
     }
 
     /** Where the entry came from and its decision; {@code dispatched} is the operation's dispatch time, if it has one. */
-    private static Section messageMetadata(DlqEntryRecord entry, KeyValue dispatched) {
+    private Section messageMetadata(DlqEntryRecord entry, KeyValue dispatched) {
         List<KeyValue> facts = new ArrayList<>(List.of(
                 kv("DLQ entry", entry.id() + " (version " + entry.version() + ")"),
                 kv("stream", entry.stream()),
@@ -152,12 +234,16 @@ final class ReportLayout {
             facts.add(dispatched);
         }
         facts.add(kv("entered DLQ at", entry.enteredAt()));
-        facts.add(kv("decision", entry.decisionState() + (entry.decidedBy() == null ? ""
-                : " by " + entry.decidedBy() + " at " + entry.decidedAt() + ": " + entry.decisionReason())));
+        facts.add(kv("decision", decision(entry)));
         return new Section("Message metadata", 2, List.of(new Facts(facts)));
     }
 
-    private static Section normalizedError(DlqEntryRecord entry) {
+    private String decision(DlqEntryRecord entry) {
+        return entry.decisionState() + (entry.decidedBy() == null ? ""
+                : " by " + entry.decidedBy() + " at " + time.format(entry.decidedAt()) + ": " + entry.decisionReason());
+    }
+
+    private Section normalizedError(DlqEntryRecord entry) {
         return new Section("Normalized error", 2, List.of(new Facts(List.of(
                 kv("error class", entry.errorClass()),
                 kv("error code", entry.errorCode()),
@@ -165,17 +251,18 @@ final class ReportLayout {
                 kv("fingerprint", entry.errorFingerprint())))));
     }
 
-    private static String approval(OperationDetails details) {
+    private String approval(OperationDetails details) {
         if (details.approval() == null) {
             return details.operation().approvalId() + " (missing)";
         }
         var approval = details.approval();
-        String state = approval.revokedAt() != null ? "revoked by " + approval.revokedBy() + " at " + approval.revokedAt()
-                : approval.expiresAt() == null ? "no expiry" : "expires " + approval.expiresAt();
+        String state = approval.revokedAt() != null ? "revoked by " + approval.revokedBy() + " at " + time.format(approval.revokedAt())
+                : approval.expiresAt() == null ? "no expiry" : "expires " + time.format(approval.expiresAt());
         return approval.approvalId() + " granted by " + approval.grantedBy() + ", " + state;
     }
 
-    private static List<Block> attempts(OperationDetails details) {
+    /** The timeline, then one table row per attempt: what an operator compares across attempts, nothing more. */
+    private List<Block> attempts(OperationDetails details) {
         List<Block> blocks = new ArrayList<>();
         List<Bar> bars = new ArrayList<>();
         Instant from = null;
@@ -201,16 +288,28 @@ final class ReportLayout {
         blocks.add(new Timeline(from, to, bars, markers));
         List<List<String>> rows = new ArrayList<>();
         for (AttemptRecord attempt : details.attempts()) {
-            rows.add(row(attempt.attempt(), attempt.startedAt(), attempt.finishedAt(), attempt.outcome(), attempt.errorClass(),
-                    attempt.errorCode(), attempt.errorMessage(), attempt.nextEligibleAt(), attempt.sideEffect(),
-                    attempt.deliveryId(), attempt.consumer()));
+            rows.add(row(attempt.attempt(), attempt.startedAt(), took(attempt), attempt.outcome(),
+                    classAndCode(attempt), attempt.errorMessage(), attempt.nextEligibleAt(),
+                    attempt.consumer() == null ? "" : attempt.consumer() + (attempt.deliveryId() == null ? "" : " · " + attempt.deliveryId())));
         }
-        blocks.add(new Table(List.of("attempt", "started", "finished", "outcome", "error class", "code", "error message",
-                "next eligible", "side effect", "delivery", "consumer"), rows));
+        blocks.add(new Table(List.of("#", "started", "took", "outcome", "class · code", "error", "next eligible",
+                "consumer · delivery"), rows));
         return blocks;
     }
 
-    private static List<Block> sideEffect(OperationDetails details) {
+    private static String took(AttemptRecord attempt) {
+        return attempt.finishedAt() == null ? "unfinished"
+                : java.time.Duration.between(attempt.startedAt(), attempt.finishedAt()).toMillis() + " ms";
+    }
+
+    private static String classAndCode(AttemptRecord attempt) {
+        if (attempt.errorClass() == null) {
+            return "";
+        }
+        return attempt.errorClass() + (attempt.errorCode() == null ? "" : " · " + attempt.errorCode());
+    }
+
+    private List<Block> sideEffect(OperationDetails details) {
         List<Block> blocks = new ArrayList<>();
         blocks.add(new Facts(List.of(kv("side-effect state", details.operation().sideEffect()))));
         if (details.reconciliations().isEmpty()) {
@@ -226,7 +325,7 @@ final class ReportLayout {
         return blocks;
     }
 
-    private static Table preconditions(List<PreconditionResult> results) {
+    private Table preconditions(List<PreconditionResult> results) {
         List<List<String>> rows = new ArrayList<>();
         for (PreconditionResult result : results) {
             rows.add(row(result.id().key(), result.passed() ? "PASS" : "FAIL", result.explanation(), facts(result.facts())));
@@ -234,7 +333,11 @@ final class ReportLayout {
         return new Table(List.of("check", "result", "why", "facts"), rows);
     }
 
-    private static List<Block> commands(List<RedriveCommandRecord> commands, RedriveVerification verification) {
+    /**
+     * The commands, each with how its own checks went in one line: the full table of checks is the one above (as
+     * checked for this report); repeating it per command said the same thing twice.
+     */
+    private List<Block> commands(List<RedriveCommandRecord> commands, RedriveVerification verification) {
         List<Block> blocks = new ArrayList<>();
         if (commands.isEmpty()) {
             blocks.add(new Paragraph("Never redriven."));
@@ -243,18 +346,11 @@ final class ReportLayout {
         List<List<String>> rows = new ArrayList<>();
         for (RedriveCommandRecord command : commands) {
             rows.add(row(command.commandId(), command.issuedAt(), command.operator(), command.reason(),
-                    command.fromAttempt() + " -> " + command.toAttempt(), command.targetSchemaVersion(), command.status()));
+                    command.fromAttempt() + " -> " + command.toAttempt(), command.targetSchemaVersion(), command.status(),
+                    checksWhenIssued(command)));
         }
-        blocks.add(new Table(List.of("command", "issued", "operator", "reason", "attempts", "schema", "status"), rows));
-        for (RedriveCommandRecord command : commands) {
-            blocks.add(new Paragraph("Preconditions command " + command.commandId() + " was issued against:"));
-            List<List<String>> checks = new ArrayList<>();
-            for (JsonNode check : command.preconditions()) {
-                checks.add(row(check.path("id").asText(), check.path("passed").asBoolean() ? "PASS" : "FAIL",
-                        check.path("explanation").asText(), compact(check.path("facts"))));
-            }
-            blocks.add(new Table(List.of("check", "result", "why", "facts"), checks));
-        }
+        blocks.add(new Table(List.of("command", "issued", "operator", "reason", "attempts", "schema", "status",
+                "checks when issued"), rows));
         if (verification != null) {
             blocks.add(new Facts(List.of(
                     kv("verification", verification.verdict()),
@@ -265,7 +361,21 @@ final class ReportLayout {
         return blocks;
     }
 
-    private static Table audit(List<AuditEntry> audit) {
+    /** "all 5 passed", or how many passed and which failed with why. */
+    private static String checksWhenIssued(RedriveCommandRecord command) {
+        int total = 0;
+        List<String> failed = new ArrayList<>();
+        for (JsonNode check : command.preconditions()) {
+            total++;
+            if (!check.path("passed").asBoolean()) {
+                failed.add(check.path("id").asText() + " (" + check.path("explanation").asText() + ")");
+            }
+        }
+        return failed.isEmpty() ? "all " + total + " passed"
+                : (total - failed.size()) + " of " + total + " passed; failed: " + String.join(", ", failed);
+    }
+
+    private Table audit(List<AuditEntry> audit) {
         List<List<String>> rows = new ArrayList<>();
         for (AuditEntry entry : audit) {
             rows.add(row(entry.at(), entry.who(), entry.action(), entry.reason(), entry.dlqEntryId(), entry.commandId()));
@@ -273,16 +383,16 @@ final class ReportLayout {
         return new Table(List.of("at", "who", "what", "why", "entry", "command"), rows);
     }
 
-    private static String facts(Map<String, Object> facts) {
+    private String facts(Map<String, Object> facts) {
         return facts.entrySet().stream().filter(e -> e.getValue() != null)
-                .map(e -> e.getKey() + "=" + e.getValue()).collect(Collectors.joining("; "));
+                .map(e -> e.getKey() + "=" + time.text(e.getValue())).collect(Collectors.joining("; "));
     }
 
     private static String pretty(JsonNode json) {
         return json == null ? "(none)" : TriageJson.write(json);
     }
 
-    private static String compact(JsonNode json) {
+    private String compact(JsonNode json) {
         if (json == null || json.isMissingNode() || json.isNull()) {
             return "";
         }
@@ -292,7 +402,8 @@ final class ReportLayout {
             while (fields.hasNext()) {
                 Map.Entry<String, JsonNode> field = fields.next();
                 if (!field.getValue().isNull()) {
-                    parts.add(field.getKey() + "=" + (field.getValue().isValueNode() ? field.getValue().asText() : field.getValue().toString()));
+                    parts.add(field.getKey() + "=" + (field.getValue().isValueNode() ? time.text(field.getValue().asText())
+                            : field.getValue().toString()));
                 }
             }
             return String.join("; ", parts);
@@ -300,14 +411,14 @@ final class ReportLayout {
         return json.toString();
     }
 
-    private static KeyValue kv(String key, Object value) {
-        return new KeyValue(key, value == null ? "" : value.toString());
+    private KeyValue kv(String key, Object value) {
+        return new KeyValue(key, time.text(value));
     }
 
-    private static List<String> row(Object... cells) {
+    private List<String> row(Object... cells) {
         List<String> row = new ArrayList<>();
         for (Object cell : cells) {
-            row.add(Objects.toString(cell, ""));
+            row.add(time.text(cell));
         }
         return row;
     }

@@ -29,16 +29,26 @@ final class ScreensOnStage implements AutoCloseable {
     }
 
     static ScreensOnStage show(Stage stage, TestNamespace ns, Preferences preferences, DesktopServices desktop) {
+        return show(stage, ns, preferences, desktop, 1260, 780, 0.5);
+    }
+
+    /** In a window of the given size, the list taking {@code divider} of its width as the console's default does. */
+    static ScreensOnStage show(Stage stage, TestNamespace ns, Preferences preferences, DesktopServices desktop,
+                               double width, double height, double divider) {
         Theme.apply(false);
         ConsoleSession session = ConsoleSession.open(ConnectionProfile.of("test", ns.config()), ns.config(),
                 Clock.systemUTC());
         UiExecutor executor = UiExecutor.forFx(2);
         ConsoleScreens screens = new ConsoleScreens(session, executor, preferences, desktop);
-        BorderPane root = new BorderPane(new SplitPane(screens.browser(), screens.detail()));
+        SplitPane split = new SplitPane(screens.browser(), screens.detail());
+        split.setDividerPositions(divider);
+        BorderPane root = new BorderPane(split);
         root.setTop(screens.health());
-        Scene scene = new Scene(root, 1260, 780);
+        Scene scene = new Scene(root, width, height);
         scene.getStylesheets().add(Theme.stylesheet());
         stage.setScene(scene);
+        // The test stage is shared by test classes: one that resized it must not leave its size to the next.
+        stage.sizeToScene();
         stage.show();
         screens.start();
         return new ScreensOnStage(session, executor, screens);

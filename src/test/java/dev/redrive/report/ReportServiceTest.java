@@ -83,6 +83,51 @@ class ReportServiceTest {
     }
 
     @Test
+    void everyReadableFormat_opensWithTheSummary_beforeAnyEvidence() throws IOException {
+        IncidentReport report = reports.operation(redriven.operationId());
+        List<String> summary = List.of(redriven.operationId(), "current status", "PENDING (attempt 4), DLQ entry", "REDRIVEN",
+                "side effect", "NOT_APPLIED", "RECONCILE by alice at 2026-11-30 01:30:00.000 UTC",
+                "REDRIVE by alice at 2026-11-30 01:30:00.000 UTC: PSP confirmed nothing was charged", "verification",
+                "WAITING");
+
+        for (ReportFormat format : List.of(ReportFormat.HTML, ReportFormat.MARKDOWN)) {
+            String text = text(report, format);
+            String opening = text.substring(0, text.indexOf("About this report"));
+            assertThat(opening).as(format + " report before its first section").contains(summary);
+        }
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        reports.write(report, ReportFormat.PDF, out);
+        try (PDDocument pdf = Loader.loadPDF(out.toByteArray())) {
+            PDFTextStripper firstPage = new PDFTextStripper();
+            firstPage.setEndPage(1);
+            String page = firstPage.getText(pdf).replaceAll("\\s*\\R\\s*", " ");
+            assertThat(page.substring(0, page.indexOf("About this report"))).as("the PDF's first page").contains(summary);
+        }
+    }
+
+    @Test
+    void reports_listThePreconditionsOnce_andWriteTimesToTheMillisecondWithTheZone() {
+        for (ReportFormat format : List.of(ReportFormat.HTML, ReportFormat.MARKDOWN, ReportFormat.PDF)) {
+            String text = text(reports.operation(redriven.operationId()), format);
+
+            assertThat(text.split("entry_open", -1)).as(format + ": the entry check appears once").hasSize(2);
+            assertThat(text).as(format + " report").contains("all 5 passed", "2026-11-30 01:30:00.000 UTC")
+                    .doesNotContainPattern("\\d\\d:\\d\\d:\\d\\d\\.\\d{4,}")
+                    .doesNotContainPattern("\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d");
+        }
+    }
+
+    @Test
+    void aSelectionReport_summarisesEachOperationInOneRow() {
+        String markdown = text(reports.selection(List.of(redriven.operationId(), blocked.operationId())), ReportFormat.MARKDOWN);
+
+        String opening = markdown.substring(0, markdown.indexOf("About this report"));
+        assertThat(opening).contains("| operation | current status | side effect | decisions | verification |",
+                "| " + redriven.operationId() + " |", "| " + blocked.operationId() + " |", "none yet",
+                "not redriven, nothing to verify");
+    }
+
+    @Test
     void secretsInAnErrorMessage_appearInNoFormat() {
         Created leaky = new DeadLetterFixture(ns.database()).deadLettered("run-report-leaky", "charge-3").fingerprint("fp-leaky")
                 .message("charge failed: card 4111111111111111 declined, Authorization: Bearer abc.def, password=pw-planted-77")

@@ -5,7 +5,6 @@ import dev.redrive.console.timeline.AttemptTimeline;
 import dev.redrive.console.ui.Clipboards;
 import dev.redrive.console.ui.DesktopServices;
 import dev.redrive.console.ui.SideEffectBadge;
-import dev.redrive.triage.detail.AttemptRecord;
 import dev.redrive.triage.detail.AuditEntry;
 import javafx.beans.value.ObservableBooleanValue;
 import javafx.fxml.FXML;
@@ -18,7 +17,7 @@ import javafx.scene.control.ListCell;
 import javafx.scene.control.ListView;
 import javafx.scene.control.MenuItem;
 import javafx.scene.control.ScrollPane;
-import javafx.scene.control.TableView;
+import javafx.scene.layout.VBox;
 import javafx.scene.control.TextArea;
 import javafx.scene.layout.VBox;
 
@@ -69,7 +68,7 @@ public final class OperationDetailView {
     @FXML private Label dispatchedSchemaLabel;
     @FXML private Label currentSchemaLabel;
     @FXML private Label schemaNoteLabel;
-    @FXML private TableView<AttemptRecord> attemptTable;
+    @FXML private VBox attemptList;
     @FXML private TextArea payloadArea;
     @FXML private ListView<AuditEntry> auditList;
 
@@ -93,7 +92,6 @@ public final class OperationDetailView {
     }
 
     private void initializeParts() {
-        AttemptTable.setUp(attemptTable, TIME);
         auditList.setCellFactory(list -> new ListCell<>() {
             @Override
             protected void updateItem(AuditEntry entry, boolean empty) {
@@ -111,6 +109,8 @@ public final class OperationDetailView {
         messageLabel.textProperty().bind(model.messageProperty());
         messageLabel.visibleProperty().bind(model.loadedProperty().not().or(model.messageProperty().isNotEmpty()));
         operationLabel.textProperty().bind(model.titleProperty());
+        // Another entry starts at the top: its id, error and side-effect badge, not where the last one was scrolled to.
+        model.titleProperty().addListener((obs, was, now) -> content.setVvalue(content.getVmin()));
         model.sideEffectProperty().addListener((obs, was, state) -> sideEffectBadge.show(state));
         statusLabel.textProperty().bind(model.statusProperty());
         decisionLabel.textProperty().bind(model.decisionProperty());
@@ -144,8 +144,8 @@ public final class OperationDetailView {
         // An entry without an operation has no attempts, payload or versions to show, and shows its raw message instead.
         shownWhen(model.entryAloneProperty(), noOperationLabel, claimedBox, rawMessageTitle, rawMessageArea);
         shownWhen(model.entryAloneProperty().not(), timelineTitle, timeline, identityBox, versionsBox, attemptsTitle,
-                attemptTable, payloadTitle, payloadArea);
-        attemptTable.setItems(model.attempts());
+                attemptList, payloadTitle, payloadArea);
+        AttemptList.show(attemptList, model.attempts(), TIME);
         auditList.setItems(model.audit());
         wizardButton.disableProperty().bind(model.redrivableProperty().not());
         resolveItem.disableProperty().bind(model.decidableProperty().not());

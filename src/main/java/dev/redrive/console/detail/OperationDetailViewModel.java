@@ -99,6 +99,9 @@ public final class OperationDetailViewModel {
     private final ReadOnlyObjectWrapper<TimelineData> timeline = new ReadOnlyObjectWrapper<>(TimelineData.EMPTY);
     private final ObservableList<AttemptRecord> attempts = FXCollections.observableArrayList();
     private final ObservableList<AuditEntry> audit = FXCollections.observableArrayList();
+    // Held here: a read-only view follows its list only weakly, so a fresh one per call loses its listeners.
+    private final ObservableList<AttemptRecord> readOnlyAttempts = FXCollections.unmodifiableObservableList(attempts);
+    private final ObservableList<AuditEntry> readOnlyAudit = FXCollections.unmodifiableObservableList(audit);
     private long ticket;
     private Runnable showAgain = () -> { };
 
@@ -348,6 +351,6 @@ public final class OperationDetailViewModel {
     public ReadOnlyObjectProperty<SideEffectState> sideEffectProperty() { return sideEffect.getReadOnlyProperty(); }
     public ReadOnlyStringProperty payloadProperty() { return payload.getReadOnlyProperty(); }
     public ReadOnlyObjectProperty<TimelineData> timelineProperty() { return timeline.getReadOnlyProperty(); }
-    public ObservableList<AttemptRecord> attempts() { return FXCollections.unmodifiableObservableList(attempts); }
-    public ObservableList<AuditEntry> audit() { return FXCollections.unmodifiableObservableList(audit); }
+    public ObservableList<AttemptRecord> attempts() { return readOnlyAttempts; }
+    public ObservableList<AuditEntry> audit() { return readOnlyAudit; }
 }

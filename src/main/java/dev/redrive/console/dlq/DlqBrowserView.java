@@ -2,14 +2,15 @@ package dev.redrive.console.dlq;
 
 import dev.redrive.console.ui.Fxml;
 import dev.redrive.console.ui.Clipboards;
-import dev.redrive.console.ui.SideEffectBadge;
-import dev.redrive.console.ui.WholeTextCell;
+import dev.redrive.console.ui.RelativeTime;
 import dev.redrive.model.DecisionState;
 import dev.redrive.model.FailureClass;
 import dev.redrive.model.SideEffectState;
 import dev.redrive.triage.query.DlqOrder;
 import dev.redrive.triage.query.DlqRow;
 import dev.redrive.triage.query.FingerprintGroup;
+import javafx.animation.KeyFrame;
+import javafx.animation.Timeline;
 import javafx.application.Platform;
 import javafx.beans.property.ReadOnlyObjectWrapper;
 import javafx.collections.FXCollections;
@@ -38,10 +39,10 @@ import javafx.scene.input.KeyCombination;
 import javafx.scene.input.MouseButton;
 import javafx.scene.layout.HBox;
 import javafx.util.Callback;
+import javafx.util.Duration;
 
 import java.io.IOException;
 import java.time.ZoneId;
-import java.time.format.DateTimeFormatter;
 import java.util.List;
 import java.util.function.Consumer;
 import java.util.function.Function;
@@ -51,9 +52,10 @@ import java.util.function.Function;
  * column sorting newest or oldest first, an "N new" button for live arrivals, multi-select and keyboard shortcuts.
  */
 public final class DlqBrowserView {
-    /** Fixed row height: lets the table virtualise without measuring rows. */
-    public static final double ROW_HEIGHT = 30;
-    private static final DateTimeFormatter ENTERED = DateTimeFormatter.ofPattern("MM-dd HH:mm:ss").withZone(ZoneId.systemDefault());
+    /** Fixed row height (two lines): lets the table virtualise without measuring rows. */
+    public static final double ROW_HEIGHT = DlqColumns.ROW_HEIGHT;
+    /** How often "3 min ago" is brought up to date. */
+    private static final Duration AGE_REFRESH = Duration.seconds(15);
 
     @FXML private TextField textField;
     @FXML private ComboBox<FailureClass> classBox;
@@ -74,8 +76,10 @@ public final class DlqBrowserView {
     @FXML private TableView<DlqRow> table;
     @FXML private TableView<FingerprintGroup> groupTable;
 
-    private final TableColumn<DlqRow, String> enteredColumn = column("Entered", 125, row -> ENTERED.format(row.enteredAt()));
     private Parent root;
+    private DlqColumns columns;
+    private TableColumn<DlqRow, DlqRow> enteredColumn;
+    private final Timeline ageRefresh = new Timeline(new KeyFrame(AGE_REFRESH, event -> refreshAges()));
     private DlqBrowserViewModel model;
     private Consumer<List<DlqRow>> wizardOpener = rows -> { };
     private Consumer<FingerprintGroup> groupWizardOpener = group -> { };
@@ -101,20 +105,13 @@ public final class DlqBrowserView {
         optionBox(sideEffectBox, SideEffectState.values(), "Any side effect");
         optionBox(decisionBox, DecisionState.values(), "Any decision");
         timeBox.setItems(FXCollections.observableArrayList(TimeRange.values()));
+        columns = new DlqColumns(new RelativeTime(ZoneId.systemDefault()), model::now);
+        enteredColumn = columns.entered();
         table.setFixedCellSize(ROW_HEIGHT);
         table.getSelectionModel().setSelectionMode(SelectionMode.MULTIPLE);
         table.setPlaceholder(new Label("No DLQ entries match the filter."));
-        table.getColumns().setAll(List.of(
-                enteredColumn,
-                badgeColumn(),
-                column("Class", 180, row -> row.errorClass().name()),
-                column("Tool", 110, DlqRow::tool),
-                column("Operation", 250, DlqBrowserViewModel::operationText),
-                column("Att.", 45, row -> row.attempt() == null ? "" : String.valueOf(row.attempt())),
-                column("Decision", 95, row -> row.decisionState().name()),
-                withFullTextOnHover(column("Error", 520, DlqRow::errorMessage))));
-        table.getColumns().forEach(c -> c.setSortable(false));
-        enteredColumn.setSortable(true);
+        table.setColumnResizePolicy(TableView.CONSTRAINED_RESIZE_POLICY_FLEX_LAST_COLUMN);
+        table.getColumns().setAll(columns.entries(enteredColumn));
         table.setRowFactory(view -> {
             TableRow<DlqRow> row = new TableRow<>();
             row.indexProperty().addListener((obs, was, index) -> scheduleVisibleRangeCheck());
@@ -136,15 +133,8 @@ public final class DlqBrowserView {
 
         groupTable.setFixedCellSize(ROW_HEIGHT);
         groupTable.setPlaceholder(new Label("No fingerprint groups match the filter."));
-        groupTable.getColumns().setAll(List.of(
-                groupColumn("Entries", 70, group -> String.valueOf(group.count())),
-                groupColumn("Open", 60, group -> String.valueOf(group.openCount())),
-                groupColumn("Classes", 150, group -> group.classes().stream().map(Enum::name).reduce((a, b) -> a + ", " + b).orElse("")),
-                groupColumn("Tool", 110, FingerprintGroup::tool),
-                groupColumn("Sample error", 320, FingerprintGroup::sampleMessage),
-                groupColumn("First seen", 110, group -> ENTERED.format(group.firstSeen())),
-                groupColumn("Last seen", 110, group -> ENTERED.format(group.lastSeen()))));
-        groupTable.getColumns().forEach(c -> c.setSortable(false));
+        groupTable.setColumnResizePolicy(TableView.CONSTRAINED_RESIZE_POLICY_FLEX_LAST_COLUMN);
+        groupTable.getColumns().setAll(columns.groups());
         groupTable.setRowFactory(view -> {
             TableRow<FingerprintGroup> row = new TableRow<>();
             row.setOnMouseClicked(event -> {
@@ -199,8 +189,11 @@ public final class DlqBrowserView {
         groupTable.visibleProperty().bind(model.groupedProperty());
         groupChip.visibleProperty().bind(model.openGroupProperty().isNotNull());
         groupChip.managedProperty().bind(groupChip.visibleProperty());
-        model.openGroupProperty().addListener((obs, was, group) -> groupLabel.setText(group == null ? ""
-                : "Group " + group.fingerprint() + " · " + group.count() + " entries"));
+        model.openGroupProperty().addListener((obs, was, group) -> {
+            groupLabel.setText(group == null ? "" : DlqColumns.shortTitle(group));
+            groupLabel.setTooltip(group == null ? null
+                    : new Tooltip(DlqColumns.title(group) + "\nfingerprint " + group.fingerprint()));
+        });
         countLabel.textProperty().bind(model.countTextProperty());
         filterError.textProperty().bind(model.filterErrorProperty());
         loadingIndicator.visibleProperty().bind(model.loadingProperty());
@@ -215,7 +208,12 @@ public final class DlqBrowserView {
         table.getSelectionModel().getSelectedItems().addListener((ListChangeListener<DlqRow>) change ->
                 model.select(List.copyOf(table.getSelectionModel().getSelectedItems()),
                         table.getSelectionModel().getSelectedItem()));
-        model.rows().addListener((ListChangeListener<DlqRow>) change -> keepAnchorInView());
+        model.rows().addListener((ListChangeListener<DlqRow>) change -> {
+            columns.fitEntries(table, model.rows());
+            keepAnchorInView();
+        });
+        model.groups().addListener((ListChangeListener<FingerprintGroup>) change -> columns.fitGroups(groupTable, model.groups()));
+        ageRefresh.setCycleCount(Timeline.INDEFINITE);
         model.firstNewProperty().addListener((obs, was, row) -> reveal(row));
         model.reselectProperty().addListener((obs, was, again) -> again.forEach(table.getSelectionModel()::select));
         table.skinProperty().addListener((obs, was, skin) -> watchScrolling());
@@ -310,10 +308,19 @@ public final class DlqBrowserView {
         table.layout();
     }
 
+    /** "3 min ago" grows older: the texts are redrawn now and then, the columns widened if need be. */
+    private void refreshAges() {
+        columns.fitEntries(table, model.rows());
+        columns.fitGroups(groupTable, model.groups());
+        columns.tick();
+    }
+
     private void installShortcuts(Scene scene) {
         if (scene == null) {
+            ageRefresh.stop();
             return;
         }
+        ageRefresh.play();
         scene.getAccelerators().put(new KeyCodeCombination(KeyCode.F, KeyCombination.SHORTCUT_DOWN), this::focusFilter);
         scene.getAccelerators().put(new KeyCodeCombination(KeyCode.J, KeyCombination.SHORTCUT_DOWN), () -> move(1));
         scene.getAccelerators().put(new KeyCodeCombination(KeyCode.K, KeyCombination.SHORTCUT_DOWN), () -> move(-1));
@@ -408,32 +415,4 @@ public final class DlqBrowserView {
         return item;
     }
 
-    private static TableColumn<DlqRow, String> column(String title, double width, Function<DlqRow, String> value) {
-        TableColumn<DlqRow, String> column = new TableColumn<>(title);
-        column.setPrefWidth(width);
-        column.setCellValueFactory(cell -> new ReadOnlyObjectWrapper<>(value.apply(cell.getValue())));
-        return column;
-    }
-
-    /** The error is the widest column and the last: hovering a cell shows all of it. */
-    private static TableColumn<DlqRow, String> withFullTextOnHover(TableColumn<DlqRow, String> column) {
-        column.setCellFactory(c -> new WholeTextCell<>(false));
-        return column;
-    }
-
-    private static TableColumn<FingerprintGroup, String> groupColumn(String title, double width,
-                                                                     Function<FingerprintGroup, String> value) {
-        TableColumn<FingerprintGroup, String> column = new TableColumn<>(title);
-        column.setPrefWidth(width);
-        column.setCellValueFactory(cell -> new ReadOnlyObjectWrapper<>(value.apply(cell.getValue())));
-        return column;
-    }
-
-    private static TableColumn<DlqRow, SideEffectState> badgeColumn() {
-        TableColumn<DlqRow, SideEffectState> column = new TableColumn<>("Side effect");
-        column.setPrefWidth(110);
-        column.setCellValueFactory(cell -> new ReadOnlyObjectWrapper<>(cell.getValue().sideEffect()));
-        column.setCellFactory(c -> SideEffectBadge.tableCell());
-        return column;
-    }
 }

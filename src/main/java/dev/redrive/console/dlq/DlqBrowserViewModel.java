@@ -78,6 +78,11 @@ public final class DlqBrowserViewModel {
     private final ObservableList<DlqRow> rows = FXCollections.observableArrayList();
     private final ObservableList<FingerprintGroup> groups = FXCollections.observableArrayList();
     private final ObservableList<DlqRow> selection = FXCollections.observableArrayList();
+    // One read-only view each, held here: such a view follows its list only weakly, so a fresh one per call loses
+    // the listeners put on it as soon as it is collected.
+    private final ObservableList<DlqRow> readOnlyRows = FXCollections.unmodifiableObservableList(rows);
+    private final ObservableList<FingerprintGroup> readOnlyGroups = FXCollections.unmodifiableObservableList(groups);
+    private final ObservableList<DlqRow> readOnlySelection = FXCollections.unmodifiableObservableList(selection);
     private final ReadOnlyObjectWrapper<DlqRow> current = new ReadOnlyObjectWrapper<>();
     private final ReadOnlyObjectWrapper<DlqFilter> appliedFilter = new ReadOnlyObjectWrapper<>(DlqFilter.none());
     private final ReadOnlyStringWrapper countText = new ReadOnlyStringWrapper("");
@@ -434,6 +439,9 @@ public final class DlqBrowserViewModel {
         current.set(focused);
     }
 
+    /** Now, by the model's clock: what "3 min ago" is counted from. */
+    public java.time.Instant now() { return clock.instant(); }
+
     public ObjectProperty<FailureClass> errorClassProperty() { return errorClass; }
     public StringProperty toolProperty() { return tool; }
     /**
@@ -456,9 +464,9 @@ public final class DlqBrowserViewModel {
     public ReadOnlyObjectProperty<FingerprintGroup> openGroupProperty() { return openGroup.getReadOnlyProperty(); }
     public ReadOnlyBooleanProperty groupedProperty() { return grouped.getReadOnlyProperty(); }
     public ReadOnlyObjectProperty<DlqOrder> orderProperty() { return order.getReadOnlyProperty(); }
-    public ObservableList<DlqRow> rows() { return FXCollections.unmodifiableObservableList(rows); }
-    public ObservableList<FingerprintGroup> groups() { return FXCollections.unmodifiableObservableList(groups); }
-    public ObservableList<DlqRow> selection() { return FXCollections.unmodifiableObservableList(selection); }
+    public ObservableList<DlqRow> rows() { return readOnlyRows; }
+    public ObservableList<FingerprintGroup> groups() { return readOnlyGroups; }
+    public ObservableList<DlqRow> selection() { return readOnlySelection; }
     public ReadOnlyObjectProperty<DlqRow> currentProperty() { return current.getReadOnlyProperty(); }
     public ReadOnlyObjectProperty<DlqFilter> appliedFilterProperty() { return appliedFilter.getReadOnlyProperty(); }
     public ReadOnlyStringProperty countTextProperty() { return countText.getReadOnlyProperty(); }

@@ -1,5 +1,6 @@
 package dev.redrive.console.health;
 
+import dev.redrive.console.main.Theme;
 import dev.redrive.console.ui.Fxml;
 import dev.redrive.health.HealthAlert;
 import dev.redrive.health.HealthThresholds;
@@ -66,7 +67,6 @@ public final class HealthPanelView {
         updated.textProperty().bind(model.updatedProperty());
         bannerLabel.textProperty().bind(model.bannerProperty());
         banner.visibleProperty().bind(model.alertingProperty());
-        banner.managedProperty().bind(model.alertingProperty());
         model.alertingProperty().addListener((obs, was, now) -> dlqTile.pseudoClassStateChanged(
                 javafx.css.PseudoClass.getPseudoClass("alert"), now));
         Tooltip pendingTip = new Tooltip();
@@ -75,17 +75,27 @@ public final class HealthPanelView {
         model.onNewAlert(this::notify);
     }
 
+    /**
+     * A desktop notification at the bottom right, over the status bar's connection text rather than the toolbar's
+     * controls; alerts arriving while one shows collapse into one notification.
+     */
     private void notify(HealthAlert alert) {
         if (root.getScene() == null || root.getScene().getWindow() == null) {
             return;
         }
-        Notifications.create()
-                .owner(root.getScene().getWindow())
+        Notifications collapsed = styled(Notifications.create()
+                .title("Redrive · DLQ alerts")
+                .text("Several DLQ alerts: the banner above the list shows the current one."));
+        styled(Notifications.create()
                 .title("Redrive · DLQ alert")
                 .text(alert.message())
-                .position(Pos.TOP_RIGHT)
-                .hideAfter(Duration.seconds(8))
+                .threshold(1, collapsed))
                 .showWarning();
+    }
+
+    private Notifications styled(Notifications notification) {
+        notification.owner(root.getScene().getWindow()).position(Pos.BOTTOM_RIGHT).hideAfter(Duration.seconds(8));
+        return Theme.isDark() ? notification.darkStyle() : notification;
     }
 
     /** Where changed thresholds are saved (the user's preferences). */

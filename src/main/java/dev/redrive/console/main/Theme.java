@@ -16,6 +16,11 @@ public final class Theme {
                 : new PrimerLight().getUserAgentStylesheet());
     }
 
+    /** Whether the dark theme is the one applied (for controls that style themselves, like notifications). */
+    public static boolean isDark() {
+        return new PrimerDark().getUserAgentStylesheet().equals(Application.getUserAgentStylesheet());
+    }
+
     public static String stylesheet() {
         return Theme.class.getResource(CONSOLE_CSS).toExternalForm();
     }

@@ -3,56 +3,185 @@ package dev.redrive.console.timeline;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
+import java.util.TreeSet;
 
 /**
- * Maps instants of a {@link TimelineData} onto a horizontal pixel range: the earliest start on the left, the latest
- * moment (finish, retry due, DLQ) on the right, with a small margin. Pure arithmetic, no toolkit.
+ * Maps instants of a {@link TimelineData} onto a horizontal pixel range with a broken axis: the first attempt's start
+ * on the left, the latest moment (finish, retry due, DLQ) on the right. Linear while that leaves every attempt room
+ * for its label; otherwise the longest idle stretches (a redrive an hour after the DLQ) are drawn shorter, one by one,
+ * as marked breaks, until it does. A linear axis would give such a stretch nearly all the width and pile the attempts
+ * before it onto one another. Pure arithmetic, no toolkit.
  */
 public final class TimelineScale {
-    private static final double MARGIN = 0.04;
+    /** Only a stretch longer than this many times the median stretch between two moments is ever drawn as a break. */
+    private static final double BREAK_FACTOR = 4;
+    /** The room, in pixels, two successive attempt starts need for their labels. */
+    public static final double LABEL_SPACING = 36;
 
-    private final Instant origin;
-    private final double spanMillis;
-    private final double left;
-    private final double width;
+    private final List<Instant> stops;
+    private final double[] xs;
+    private final List<Break> breaks;
 
-    private TimelineScale(Instant origin, double spanMillis, double left, double width) {
-        this.origin = origin;
-        this.spanMillis = spanMillis;
-        this.left = left;
-        this.width = width;
+    /** A stretch of time drawn shorter than it lasted, from {@code fromX} to {@code toX}. */
+    public record Break(Instant from, Instant to, double fromX, double toX) {
+        public Duration length() {
+            return Duration.between(from, to);
+        }
+    }
+
+    private TimelineScale(List<Instant> stops, double[] xs, List<Break> breaks) {
+        this.stops = stops;
+        this.xs = xs;
+        this.breaks = breaks;
     }
 
     public static TimelineScale of(TimelineData data, double left, double width) {
-        Instant first = null;
-        Instant last = null;
+        List<Instant> stops = new ArrayList<>(moments(data));
+        if (stops.size() < 2) {
+            Instant only = stops.isEmpty() ? Instant.EPOCH : stops.get(0);
+            stops = List.of(only, only.plusSeconds(1));
+        }
+        double[] real = new double[stops.size() - 1];
+        for (int i = 0; i < real.length; i++) {
+            real[i] = Duration.between(stops.get(i), stops.get(i + 1)).toNanos() / 1e6;
+        }
+        List<Integer> labelled = labelledStops(data, stops);
+        double breakable = BREAK_FACTOR * median(real);
+        boolean[] broken = new boolean[real.length];
+        double[] xs = positions(real, broken, left, width);
+        while (crowded(xs, labelled) > 0) {
+            int longest = longestUnbroken(real, broken);
+            if (longest < 0 || real[longest] <= breakable) {
+                break;
+            }
+            broken[longest] = true;
+            double[] tried = positions(real, broken, left, width);
+            // Two attempts a few milliseconds apart stay close whatever is broken: stop once breaking does not help.
+            if (!roomier(tried, xs, labelled)) {
+                broken[longest] = false;
+                break;
+            }
+            xs = tried;
+        }
+        List<Break> breaks = new ArrayList<>();
+        for (int i = 0; i < real.length; i++) {
+            if (broken[i]) {
+                breaks.add(new Break(stops.get(i), stops.get(i + 1), xs[i], xs[i + 1]));
+            }
+        }
+        return new TimelineScale(List.copyOf(stops), xs, List.copyOf(breaks));
+    }
+
+    /**
+     * Pixel positions of the stops: unbroken stretches in proportion to their length; a broken one as long as the
+     * longest unbroken stretch, a little more the longer it lasted, so breaks still show their order of size.
+     */
+    private static double[] positions(double[] real, boolean[] broken, double left, double width) {
+        double unit = 0;
+        for (int i = 0; i < real.length; i++) {
+            if (!broken[i]) {
+                unit = Math.max(unit, real[i]);
+            }
+        }
+        unit = Math.max(unit, 1);
+        double[] drawn = new double[real.length];
+        double total = 0;
+        for (int i = 0; i < real.length; i++) {
+            drawn[i] = broken[i] ? unit * (1 + Math.log10(real[i] / unit) / 2) : real[i];
+            total += drawn[i];
+        }
+        double[] xs = new double[real.length + 1];
+        xs[0] = left;
+        for (int i = 0; i < real.length; i++) {
+            xs[i + 1] = xs[i] + (total == 0 ? 0 : drawn[i] / total * width);
+        }
+        return xs;
+    }
+
+    /** The indexes of the stops that carry an attempt's label (the DLQ moment has a row of its own). */
+    private static List<Integer> labelledStops(TimelineData data, List<Instant> stops) {
+        TreeSet<Instant> labelled = new TreeSet<>();
+        data.attempts().forEach(attempt -> labelled.add(attempt.startedAt()));
+        return labelled.stream().map(stops::indexOf).filter(index -> index >= 0).toList();
+    }
+
+    /** Fewer crowded labels, or as many with more room between the closest two. */
+    private static boolean roomier(double[] tried, double[] xs, List<Integer> labelled) {
+        int before = crowded(xs, labelled);
+        int after = crowded(tried, labelled);
+        return after < before || after == before && closest(tried, labelled) > closest(xs, labelled) * 1.01;
+    }
+
+    private static double closest(double[] xs, List<Integer> labelled) {
+        double closest = Double.MAX_VALUE;
+        for (int i = 1; i < labelled.size(); i++) {
+            closest = Math.min(closest, xs[labelled.get(i)] - xs[labelled.get(i - 1)]);
+        }
+        return closest;
+    }
+
+    /** How many successive attempt starts lie closer than their labels need. */
+    private static int crowded(double[] xs, List<Integer> labelled) {
+        int crowded = 0;
+        for (int i = 1; i < labelled.size(); i++) {
+            if (xs[labelled.get(i)] - xs[labelled.get(i - 1)] < LABEL_SPACING) {
+                crowded++;
+            }
+        }
+        return crowded;
+    }
+
+    private static int longestUnbroken(double[] real, boolean[] broken) {
+        int longest = -1;
+        for (int i = 0; i < real.length; i++) {
+            if (!broken[i] && (longest < 0 || real[i] > real[longest])) {
+                longest = i;
+            }
+        }
+        return longest;
+    }
+
+    /** Every moment the timeline marks, in order, without repeats: the corners of the broken axis. */
+    private static TreeSet<Instant> moments(TimelineData data) {
+        TreeSet<Instant> moments = new TreeSet<>();
         for (TimelineAttempt attempt : data.attempts()) {
-            first = min(first, attempt.startedAt());
-            last = max(last, attempt.endOrStart());
+            moments.add(attempt.startedAt());
+            moments.add(attempt.endOrStart());
             if (attempt.nextEligibleAt() != null) {
-                last = max(last, attempt.nextEligibleAt());
+                moments.add(attempt.nextEligibleAt());
             }
             if (attempt.retryAfter() != null) {
-                last = max(last, attempt.endOrStart().plus(attempt.retryAfter()));
+                moments.add(attempt.endOrStart().plus(attempt.retryAfter()));
             }
         }
         if (data.deadLetteredAt() != null) {
-            first = min(first, data.deadLetteredAt());
-            last = max(last, data.deadLetteredAt());
+            moments.add(data.deadLetteredAt());
         }
-        if (first == null) {
-            first = Instant.EPOCH;
-            last = Instant.EPOCH.plusSeconds(1);
-        }
-        double span = Math.max(1, Duration.between(first, last).toMillis());
-        double padded = span * (1 + 2 * MARGIN);
-        Instant origin = first.minusMillis((long) (span * MARGIN));
-        return new TimelineScale(origin, padded, left, width);
+        return moments;
     }
 
+    /** The median of the positive lengths; 1 ms when none is positive. */
+    private static double median(double[] lengths) {
+        double[] positive = Arrays.stream(lengths).filter(length -> length > 0).sorted().toArray();
+        return positive.length == 0 ? 1 : positive[positive.length / 2];
+    }
+
+    /** Where an instant is drawn: linear between the two moments around it; clamped to the ends. */
     public double x(Instant instant) {
-        return left + Duration.between(origin, instant).toMillis() / spanMillis * width;
+        if (!instant.isAfter(stops.get(0))) {
+            return xs[0];
+        }
+        for (int i = 1; i < stops.size(); i++) {
+            Instant stop = stops.get(i);
+            if (!instant.isAfter(stop)) {
+                Instant previous = stops.get(i - 1);
+                double part = Duration.between(previous, instant).toNanos() / (double) Duration.between(previous, stop).toNanos();
+                return xs[i - 1] + part * (xs[i] - xs[i - 1]);
+            }
+        }
+        return xs[xs.length - 1];
     }
 
     /** The pixel width between two instants, never less than {@code minimum}. */
@@ -60,24 +189,13 @@ public final class TimelineScale {
         return Math.max(minimum, x(to) - x(from));
     }
 
+    /** The first moment, the left end of the axis (the first attempt's start). */
     public Instant origin() {
-        return origin;
+        return stops.get(0);
     }
 
-    /** {@code count} evenly spaced instants across the range, for axis labels. */
-    public List<Instant> ticks(int count) {
-        List<Instant> ticks = new ArrayList<>();
-        for (int i = 0; i < count; i++) {
-            ticks.add(origin.plusMillis((long) (spanMillis * i / Math.max(1, count - 1))));
-        }
-        return ticks;
-    }
-
-    private static Instant min(Instant a, Instant b) {
-        return a == null || b.isBefore(a) ? b : a;
-    }
-
-    private static Instant max(Instant a, Instant b) {
-        return a == null || b.isAfter(a) ? b : a;
+    /** The stretches drawn shorter than they lasted, in order. */
+    public List<Break> breaks() {
+        return breaks;
     }
 }

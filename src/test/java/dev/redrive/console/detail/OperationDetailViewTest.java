@@ -11,10 +11,13 @@ import dev.redrive.triage.detail.AttemptRecord;
 import dev.redrive.triage.detail.EntryDetailsLoader;
 import dev.redrive.triage.detail.OperationDetailsLoader;
 import dev.redrive.triage.generate.DlqGenerator;
+import javafx.scene.Node;
+import javafx.scene.Parent;
 import javafx.scene.Scene;
-import javafx.scene.control.TableColumn;
-import javafx.scene.control.TableRow;
-import javafx.scene.control.TableView;
+import javafx.scene.control.Label;
+import javafx.scene.control.ScrollPane;
+import javafx.scene.control.Tooltip;
+import javafx.scene.layout.VBox;
 import javafx.stage.Stage;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -27,20 +30,22 @@ import org.testfx.framework.junit5.Start;
 
 import java.time.Clock;
 import java.time.Duration;
+import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.within;
 import static org.awaitility.Awaitility.await;
 
-/** The detail pane as wide as it is in the console's default window (the part right of the list). */
+/** The detail pane as wide as it is right of the list, in the default window and at 1280 px. */
 @ExtendWith(ApplicationExtension.class)
 class OperationDetailViewTest {
     @RegisterExtension
     static final TestNamespace ns = new TestNamespace();
     private static final double DEFAULT_PANE_WIDTH = WindowLayout.DEFAULT.width() * (1 - WindowLayout.DEFAULT.browserDivider());
+    private static final double NARROW_PANE_WIDTH = 1280 * (1 - WindowLayout.DEFAULT.browserDivider());
 
     private final UiExecutor executor = UiExecutor.forFx(2);
     private OperationDetailViewModel model;
+    private Parent root;
 
     @BeforeAll
     static void seed() {
@@ -53,7 +58,8 @@ class OperationDetailViewTest {
         model = new OperationDetailViewModel(new OperationDetailsLoader(ns.database())::require,
                 new EntryDetailsLoader(ns.database())::require, executor,
                 Redactor.defaults(), "");
-        Scene scene = new Scene(OperationDetailView.load(model, new RecordingDesktop()).root(), DEFAULT_PANE_WIDTH, 760);
+        root = OperationDetailView.load(model, new RecordingDesktop()).root();
+        Scene scene = new Scene(root, DEFAULT_PANE_WIDTH, 760);
         scene.getStylesheets().add(Theme.stylesheet());
         stage.setScene(scene);
         stage.show();
@@ -64,27 +70,56 @@ class OperationDetailViewTest {
         executor.close();
     }
 
-    @Test
-    void theErrorsPerAttemptFitTheDefaultPaneWithWholeHeadersAndTheErrorTakingTheRest(FxRobot robot) throws Exception {
-        String[] entry = ns.database().jdbc().queryOne("SELECT operation_id, id, attempt FROM dlq_entries "
-                        + "WHERE attempt > 2 AND error_code IS NOT NULL ORDER BY id LIMIT 1",
-                row -> new String[]{row.getString(1), row.getString(2), row.getString(3)}).orElseThrow();
+    /** The id, dlq entry id and attempt count of entries with several attempts, oldest first. */
+    private static List<String[]> entries() {
+        return ns.database().jdbc().query("SELECT operation_id, id, attempt FROM dlq_entries "
+                        + "WHERE attempt > 2 AND error_code IS NOT NULL ORDER BY id LIMIT 2",
+                row -> new String[]{row.getString(1), row.getString(2), row.getString(3)});
+    }
+
+    private VBox showAndWait(FxRobot robot, String[] entry) {
         robot.interact(() -> model.show(entry[0], Long.parseLong(entry[1])));
-        TableView<AttemptRecord> table = robot.lookup("#attemptTable").queryTableView();
-        await().atMost(Duration.ofSeconds(20)).until(() -> table.getItems().size() == Integer.parseInt(entry[2]));
+        VBox list = robot.lookup("#attemptList").queryAs(VBox.class);
+        await().atMost(Duration.ofSeconds(20)).until(() -> list.getChildren().size() == Integer.parseInt(entry[2])
+                && entry[0].equals(model.operationIdProperty().get()));
         robot.interact(() -> { });
+        return list;
+    }
 
-        assertThat(Truncations.under(table)).isEmpty();
-        TableColumn<AttemptRecord, ?> error = table.getColumns().get(table.getColumns().size() - 1);
-        assertThat(error.getText()).isEqualTo("Error");
-        double others = table.getColumns().stream().filter(column -> column != error).mapToDouble(TableColumn::getWidth).sum();
-        double inside = table.lookup(".clipped-container").getLayoutBounds().getWidth();
-        assertThat(error.getWidth()).isGreaterThanOrEqualTo(160).isCloseTo(inside - others, within(1.0));
+    @Test
+    void theErrorsPerAttempt_showEveryFieldAndTheWholeError_withNothingCut_atBothWidths(FxRobot robot) throws Exception {
+        VBox list = showAndWait(robot, entries().get(0));
 
-        AttemptRecord first = table.getItems().get(0);
-        String tooltip = robot.lookup("#attemptTable .table-row-cell").queryAllAs(TableRow.class).stream()
-                .filter(row -> row.getItem() == first).findFirst().orElseThrow().getTooltip().getText();
-        assertThat(tooltip).contains("attempt " + first.attempt() + " · " + first.outcome(), "consumer " + first.consumer(),
-                first.errorCode(), first.errorMessage());
+        try {
+            for (double width : new double[]{DEFAULT_PANE_WIDTH, NARROW_PANE_WIDTH}) {
+                robot.interact(() -> root.getScene().getWindow().setWidth(width));
+                assertThat(Truncations.under(root)).as("at %s px", width).isEmpty();
+            }
+        } finally {
+            robot.interact(() -> root.getScene().getWindow().sizeToScene());
+        }
+        for (Node block : list.getChildren()) {
+            AttemptRecord attempt = (AttemptRecord) block.getUserData();
+            List<String> texts = block.lookupAll(".label").stream().map(label -> ((Label) label).getText()).toList();
+            assertThat(texts).contains("#" + attempt.attempt(), attempt.outcome().replace('_', ' '), attempt.errorMessage());
+            assertThat(texts).anyMatch(text -> text.contains(attempt.errorCode()));
+        }
+        AttemptRecord first = (AttemptRecord) list.getChildren().get(0).getUserData();
+        Tooltip tooltip = (Tooltip) list.getChildren().get(0).getProperties().values().stream()
+                .filter(Tooltip.class::isInstance).findFirst().orElseThrow();
+        assertThat(tooltip.getText()).contains("attempt " + first.attempt() + " · " + first.outcome(),
+                "consumer " + first.consumer(), first.errorCode());
+    }
+
+    @Test
+    void selectingAnotherOperation_scrollsTheDetailBackToTheTop(FxRobot robot) {
+        List<String[]> entries = entries();
+        showAndWait(robot, entries.get(0));
+        ScrollPane content = robot.lookup(".operation-detail > .scroll-pane").queryAs(ScrollPane.class);
+        robot.interact(() -> content.setVvalue(content.getVmax()));
+
+        showAndWait(robot, entries.get(1));
+
+        assertThat(content.getVvalue()).isEqualTo(content.getVmin());
     }
 }

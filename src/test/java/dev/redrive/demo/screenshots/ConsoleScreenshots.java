@@ -37,24 +37,29 @@ import java.util.function.Predicate;
  * tools and a worker running, as {@code console --demo} does), walks through the screens and writes one PNG per
  * screen. Run it through {@code installer/screenshots.sh}, which builds the jar and runs this under {@code xvfb-run}.
  *
- * <p>Arguments: {@code [OUTPUT_DIR] [NAMESPACE] [--reuse]}, defaults {@code screenshots} and
- * {@value Sandbox#NAMESPACE}; {@code --reuse} keeps a namespace seeded before instead of re-seeding it.
+ * <p>Arguments: {@code [OUTPUT_DIR] [NAMESPACE] [--reuse] [--size=WIDTHxHEIGHT]}, defaults {@code screenshots},
+ * {@value Sandbox#NAMESPACE} and 1680x1050; {@code --reuse} keeps a namespace seeded before instead of re-seeding it;
+ * {@code --size} photographs the window at another size (the console must read at 1280x800 too).
  */
 public final class ConsoleScreenshots {
     private static final Duration WINDOW_TIMEOUT = Duration.ofSeconds(60);
     private static final Duration DATA_TIMEOUT = Duration.ofSeconds(30);
-    /** The window size of every screenshot; the script's virtual screen is at least this big. */
-    private static final int WIDTH = 1680;
-    private static final int HEIGHT = 1050;
+    /** The default window size of every screenshot; the script's virtual screen is at least this big. */
+    private static final String DEFAULT_SIZE = "1680x1050";
 
     private final Path output;
+    private final int width;
+    private final int height;
     private final Set<String> recoverable;
     private final List<String> written = new ArrayList<>();
     private final List<String> skipped = new java.util.concurrent.CopyOnWriteArrayList<>();
     private Stage main;
 
-    private ConsoleScreenshots(Path output, Set<String> recoverable) {
+    private ConsoleScreenshots(Path output, String size, Set<String> recoverable) {
         this.output = output;
+        String[] sides = size.split("x");
+        this.width = Integer.parseInt(sides[0]);
+        this.height = Integer.parseInt(sides[1]);
         this.recoverable = recoverable;
     }
 
@@ -69,8 +74,11 @@ public final class ConsoleScreenshots {
     }
 
     public static void main(String[] args) {
-        Path output = Path.of(args.length > 0 ? args[0] : "screenshots");
-        String namespace = args.length > 1 ? args[1] : Sandbox.NAMESPACE;
+        List<String> positional = List.of(args).stream().filter(arg -> !arg.startsWith("--")).toList();
+        Path output = Path.of(positional.size() > 0 ? positional.get(0) : "screenshots");
+        String namespace = positional.size() > 1 ? positional.get(1) : Sandbox.NAMESPACE;
+        String size = List.of(args).stream().filter(arg -> arg.startsWith("--size=")).map(arg -> arg.substring(7))
+                .findFirst().orElse(DEFAULT_SIZE);
         RedriveConfig config = RedriveConfig.fromEnvironment(System.getenv()).withNamespace(namespace);
         boolean reuse = List.of(args).contains("--reuse");
         int exit;
@@ -85,7 +93,7 @@ public final class ConsoleScreenshots {
             Thread console = new Thread(() -> ConsoleLauncher.launch(config, true, null, lookups), "console");
             console.setDaemon(true);
             console.start();
-            exit = new ConsoleScreenshots(output, recoverable).takeAll();
+            exit = new ConsoleScreenshots(output, size, recoverable).takeAll();
             Platform.exit();
         }
         System.exit(exit);
@@ -100,8 +108,8 @@ public final class ConsoleScreenshots {
         Fx.run(() -> {
             main.setX(0);
             main.setY(0);
-            main.setWidth(WIDTH);
-            main.setHeight(HEIGHT);
+            main.setWidth(width);
+            main.setHeight(height);
         });
         awaitText("#healthDlqOpen", "the queue health panel");
         Fx.pause(Duration.ofSeconds(2));

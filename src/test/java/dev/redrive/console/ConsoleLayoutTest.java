@@ -1,0 +1,104 @@
+package dev.redrive.console;
+
+import dev.redrive.console.main.WindowLayout;
+import dev.redrive.console.ui.Truncations;
+import dev.redrive.testing.TestNamespace;
+import dev.redrive.triage.generate.DlqGenerator;
+import dev.redrive.triage.query.DlqRow;
+import javafx.application.Platform;
+import javafx.geometry.Orientation;
+import javafx.scene.Node;
+import javafx.scene.control.Label;
+import javafx.scene.control.ScrollBar;
+import javafx.scene.control.TableView;
+import javafx.scene.control.ToggleButton;
+import javafx.stage.Stage;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import org.testfx.api.FxRobot;
+import org.testfx.framework.junit5.ApplicationExtension;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.util.prefs.Preferences;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * The console at the two window sizes operators use, 1600×1000 and 1280×800, with the list taking its default share:
+ * no text cut anywhere (labels, headers, the cells of every table), the error visible in the list without scrolling
+ * sideways.
+ */
+@ExtendWith(ApplicationExtension.class)
+class ConsoleLayoutTest {
+    @RegisterExtension
+    static final TestNamespace ns = new TestNamespace();
+    private static final Duration WAIT = Duration.ofSeconds(20);
+    private static final Preferences PREFERENCES = Preferences.userRoot().node("dev/redrive/console-test-layout");
+
+    private ScreensOnStage screens;
+    private Stage stage;
+
+    @BeforeAll
+    static void seed() {
+        new DlqGenerator(ns.database(), Clock.systemUTC()).generate(120, "layout");
+    }
+
+    @AfterAll
+    static void forgetPreferences() throws java.util.prefs.BackingStoreException {
+        PREFERENCES.removeNode();
+    }
+
+    @AfterEach
+    void close() {
+        if (screens != null) {
+            screens.close();
+        }
+        if (stage != null) {
+            Platform.runLater(stage::close);
+        }
+    }
+
+    @ParameterizedTest(name = "{0}×{1}")
+    @CsvSource({"1600, 1000", "1280, 800"})
+    void nothingIsCut_andTheListShowsTheError_inEntriesDetailAndGroups(double width, double height, FxRobot robot)
+            throws Exception {
+        robot.interact(() -> {
+            stage = new Stage();
+            screens = ScreensOnStage.show(stage, ns, PREFERENCES, new RecordingDesktop(), width, height,
+                    WindowLayout.DEFAULT.browserDivider());
+        });
+        Node root = stage.getScene().getRoot();
+        TableView<DlqRow> table = robot.from(root).lookup("#dlqTable").queryTableView();
+        await().atMost(WAIT).until(() -> !table.getItems().isEmpty());
+        robot.interact(() -> table.getSelectionModel().clearAndSelect(0));
+        await().atMost(WAIT).until(() -> robot.from(root).lookup("#attemptList .attempt-block").tryQuery().isPresent());
+        robot.interact(() -> { });
+
+        assertThat(Truncations.under(stage.getScene().getRoot())).as("entries and detail").isEmpty();
+        assertThat(horizontalScrollBarShows(table)).as("the list scrolls sideways").isFalse();
+        assertThat(robot.from(table).lookup(".cell-bottom").queryAllAs(Label.class))
+                .as("the error line of every row is on screen").isNotEmpty()
+                .allSatisfy(line -> assertThat(line.localToScene(line.getLayoutBounds()).getMaxX())
+                        .isLessThanOrEqualTo(table.localToScene(table.getLayoutBounds()).getMaxX()));
+
+        robot.interact(() -> ((ToggleButton) root.lookup("#groupedView")).fire());
+        TableView<?> groups = robot.from(root).lookup("#groupTable").queryTableView();
+        await().atMost(WAIT).until(() -> !groups.getItems().isEmpty());
+        robot.interact(() -> { });
+        assertThat(Truncations.under(stage.getScene().getRoot())).as("groups").isEmpty();
+        assertThat(horizontalScrollBarShows(groups)).as("the groups scroll sideways").isFalse();
+        assertThat(root.getScene().getWindow().getWidth()).isEqualTo(width);
+    }
+
+    private static boolean horizontalScrollBarShows(TableView<?> table) {
+        return table.lookupAll(".scroll-bar").stream().filter(ScrollBar.class::isInstance).map(ScrollBar.class::cast)
+                .anyMatch(bar -> bar.getOrientation() == Orientation.HORIZONTAL && bar.isVisible());
+    }
+}
