@@ -84,10 +84,12 @@ class ReportServiceTest {
 
     @Test
     void everyReadableFormat_opensWithTheSummary_beforeAnyEvidence() throws IOException {
+        // The typed name, with the login that decided beside it (the test decides as the namespace's owner).
+        String alice = "alice (login " + ns.config().pgUser() + ")";
         IncidentReport report = reports.operation(redriven.operationId());
         List<String> summary = List.of(redriven.operationId(), "current status", "PENDING (attempt 4), DLQ entry", "REDRIVEN",
-                "side effect", "NOT_APPLIED", "RECONCILE by alice at 2026-11-30 01:30:00.000 UTC",
-                "REDRIVE by alice at 2026-11-30 01:30:00.000 UTC: PSP confirmed nothing was charged", "verification",
+                "side effect", "NOT_APPLIED", "RECONCILE by " + alice + " at 2026-11-30 01:30:00.000 UTC",
+                "REDRIVE by " + alice + " at 2026-11-30 01:30:00.000 UTC: PSP confirmed nothing was charged", "verification",
                 "WAITING");
 
         for (ReportFormat format : List.of(ReportFormat.HTML, ReportFormat.MARKDOWN)) {

@@ -285,13 +285,25 @@ public final class DlqBrowserView {
         if (flow == null) {
             return;
         }
-        int index = anchor == null ? -1 : model.rows().indexOf(anchor);
+        // By id: a row read again in place (a decision changed it) is another object with the same id.
+        int index = anchor == null ? -1 : indexOfEntry(anchor.id());
         if (index < 0) {
             anchor = null;
             flow.scrollTo(0);
         } else {
+            anchor = model.rows().get(index);
             flow.scrollToTop(index);
         }
+    }
+
+    private int indexOfEntry(long id) {
+        List<DlqRow> rows = model.rows();
+        for (int i = 0; i < rows.size(); i++) {
+            if (rows.get(i).id() == id) {
+                return i;
+            }
+        }
+        return -1;
     }
 
     /** Brings the first new entry to the top of the table (or as near as the end of the list lets it come). */
