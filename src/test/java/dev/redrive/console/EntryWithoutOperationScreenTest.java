@@ -147,6 +147,8 @@ class EntryWithoutOperationScreenTest {
                 .isEqualTo("1 of 2 checks pass; blocked by: no operation of its own");
         assertThat(robot.lookup("#check-own_operation").queryAs(Label.class).getText())
                 .isEqualTo("✘ entry has an operation of its own: no operation of its own");
+        assertThat(robot.lookup("#blockedReason").queryAs(Label.class).getText()).isEqualTo("No redrive: no operation "
+                + "of its own: nothing was recorded to run again. You can still decide: resolve, discard.");
 
         robot.clickOn("#remedy-discard");
         await().atMost(WAIT).until(() -> robot.lookup("#decisionDiscard").tryQuery().map(n -> n.isVisible()).orElse(false));

@@ -291,7 +291,9 @@ public final class ReconciliationWizardViewModel {
         }
         String schema = item.entryOnly() || item.reportProperty().get().result(PreconditionId.TOOL_SCHEMA).passed() ? ""
                 : " (or choose the current schema version above, if the payload fits it)";
-        return "A redrive is " + item.whyNot(DecisionKind.REDRIVE) + schema + ". You can still decide: "
+        // An entry alone is never redriven: the reason is no blocking state ("blocked by ...") but the entry's nature.
+        String redrive = item.entryOnly() ? "No redrive: " : "A redrive is ";
+        return redrive + item.whyNot(DecisionKind.REDRIVE) + schema + ". You can still decide: "
                 + item.stillPossibleProperty().get() + ".";
     }
 
