@@ -29,7 +29,8 @@ final class DiscardCommand implements Callable<Integer> {
     public Integer call() {
         DecisionTarget target = subject.target();
         try (TriageSession session = new TriageSession(connection)) {
-            DecisionResult decided = session.decisions().discard(target, decision.operator(), decision.reason);
+            DecisionResult decided = EntriesNamingHint.decide(session.database(), target,
+                    () -> session.decisions().discard(target, decision.operator(), decision.reason));
             return decision.report(spec.commandLine().getOut(), decided);
         }
     }

@@ -47,7 +47,7 @@ final class ReconcileCommand implements Callable<Integer> {
     @Option(names = "--evidence", paramLabel = "TEXT", description = "what shows it (required unless --lookup)")
     String evidence;
 
-    @Option(names = "--result", paramLabel = "JSON", description = "the applied effect's result")
+    @Option(names = "--result", paramLabel = "JSON", description = "the applied effect's result, a JSON object (what resolve takes)")
     String result;
 
     @Option(names = "--operator", paramLabel = "NAME", description = "who records it (default: the OS user)")

@@ -5,6 +5,7 @@ import dev.redrive.triage.decision.BatchListener;
 import dev.redrive.triage.decision.BatchOptions;
 import dev.redrive.triage.decision.BatchReport;
 import dev.redrive.triage.decision.Decisions;
+import dev.redrive.triage.decision.OpenEntries;
 import dev.redrive.triage.decision.Sleeper;
 import dev.redrive.triage.precondition.DecisionTarget;
 import dev.redrive.triage.query.JdbcDlqQueries;
@@ -69,8 +70,11 @@ final class RedriveOperationsCommand implements Callable<Integer> {
             BatchDecisions batch = new BatchDecisions(decisions, new JdbcDlqQueries(session.database()), session.clock(), Sleeper.SYSTEM);
             List<DecisionTarget> targets = new ArrayList<>();
             operationIds.forEach(id -> targets.add(DecisionTarget.operation(id)));
+            List<Long> leftOut = List.of();
             if (group != null) {
-                targets.addAll(batch.group(group));
+                OpenEntries open = batch.group(group);
+                targets.addAll(open.targets());
+                leftOut = open.withoutOperation();
             }
             BatchOptions options = new BatchOptions(TriageSession.operator(operator), reason, schemaVersion, rate, dryRun);
             BatchReport report = batch.redrive(targets, options, BatchListener.NONE);
@@ -79,9 +83,22 @@ final class RedriveOperationsCommand implements Callable<Integer> {
             } else {
                 DecisionPrinter.print(out, report);
             }
+            if (!leftOut.isEmpty()) {
+                // Beside JSON it goes to stderr, so the output stays one document.
+                PrintWriter note = json ? spec.commandLine().getErr() : out;
+                note.println(leftOutLine(leftOut));
+                note.flush();
+            }
             out.flush();
             return DecisionPrinter.exitCode(report.items());
         }
     }
 
+    /** "left out 3 entries without an operation of their own (12, 13, 14); decide them with --entry ID". */
+    static String leftOutLine(List<Long> ids) {
+        String shown = ids.stream().limit(10).map(String::valueOf).collect(java.util.stream.Collectors.joining(", "))
+                + (ids.size() > 10 ? ", …" : "");
+        return "left out " + ids.size() + (ids.size() == 1 ? " entry" : " entries") + " without an operation of "
+                + (ids.size() == 1 ? "its own" : "their own") + " (" + shown + "); decide them with --entry ID";
+    }
 }

@@ -10,7 +10,6 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
-import java.io.IOException;
 import java.util.concurrent.Callable;
 
 @Command(name = "resolve", mixinStandardHelpOptions = true,
@@ -27,7 +26,7 @@ final class ResolveCommand implements Callable<Integer> {
     SingleDecisionOptions decision;
 
     @Option(names = "--result", paramLabel = "JSON",
-            description = "the operation's result (default: the result of its latest APPLIED reconciliation); for an entry "
+            description = "the operation's result, a JSON object (default: the result of its latest APPLIED reconciliation); for an entry "
                     + "without an operation it is optional and only kept in the audit log")
     String result;
 
@@ -39,16 +38,13 @@ final class ResolveCommand implements Callable<Integer> {
         DecisionTarget target = subject.target();
         JsonNode parsed = result == null ? null : parseResult(result);
         try (TriageSession session = new TriageSession(connection)) {
-            DecisionResult decided = session.decisions().resolve(target, parsed, decision.operator(), decision.reason);
+            DecisionResult decided = EntriesNamingHint.decide(session.database(), target,
+                    () -> session.decisions().resolve(target, parsed, decision.operator(), decision.reason));
             return decision.report(spec.commandLine().getOut(), decided);
         }
     }
 
     static JsonNode parseResult(String text) {
-        try {
-            return TriageJson.mapper().readTree(text);
-        } catch (IOException e) {
-            throw new IllegalArgumentException("--result must be JSON, got '" + text + "'");
-        }
+        return TriageJson.parseObject(text, "--result");
     }
 }

@@ -101,8 +101,7 @@ final class ConsoleScreens implements SessionScreens {
         this.executor = executor;
         this.operator = session.profile().operatorOrOsUser();
         dialogs = new DecisionDialogs(backend, executor);
-        browser.onOpenWizard(rows -> openWizard(rows.stream()
-                .map(row -> new WizardItem(row.operationId(), row.id(), row.version())).toList()));
+        browser.onOpenWizard(rows -> openWizard(rows.stream().map(WizardItem::of).toList()));
         browser.onOpenGroupWizard(this::openGroupWizard);
         detail.onOpenWizard(() -> currentItem(detailModel).ifPresent(item -> openWizard(List.of(item))));
         detail.onResolve(() -> currentItem(detailModel).ifPresent(item -> dialogs.decide(window(), DecisionKind.RESOLVE,
@@ -134,7 +133,7 @@ final class ConsoleScreens implements SessionScreens {
     private static Optional<WizardItem> currentItem(OperationDetailViewModel detailModel) {
         DlqEntryRecord entry = detailModel.entryProperty().get();
         return entry == null ? Optional.empty()
-                : Optional.of(new WizardItem(entry.ofOperation() ? entry.operationId() : null, entry.id(), entry.version()));
+                : Optional.of(WizardItem.of(entry));
     }
 
     private void afterDecision(OperationDetailViewModel model) {

@@ -23,6 +23,7 @@ class EntriesNamingAnOperationCliTest {
 
     private static Dead discarded;
     private static Dead grouped;
+    private static long ghost;
 
     /** An operation's own entry and the newer conflict entry that names it. */
     record Dead(String operationId, long ownEntry, long conflictEntry) {
@@ -36,6 +37,7 @@ class EntriesNamingAnOperationCliTest {
         try {
             discarded = deadLetteredThenConflicted(letters, new OperationId("naming", "discard", 0), "test.refuses-discard");
             grouped = deadLetteredThenConflicted(letters, new OperationId("naming", "group", 0), "test.refuses-group");
+            ghost = letters.awaitEntry(letters.publishWithoutTool(new OperationId("naming", "ghost", 0), "{}", "trace-ghost"));
         } finally {
             worker.shutdown().join();
         }
@@ -73,6 +75,12 @@ class EntriesNamingAnOperationCliTest {
                 .as("the operation shows its own entry, not the one that names it")
                 .contains("dlq entry " + discarded.ownEntry() + " ").doesNotContain("dlq entry " + discarded.conflictEntry() + " ");
 
+        CliRun again = run("discard", discarded.operationId(), "--reason", "customer withdrew", "--operator", "alice");
+        assertThat(again.exit()).isEqualTo(RedriveCommand.EXIT_BLOCKED);
+        assertThat(again.out().lines().findFirst().orElseThrow()).startsWith(discarded.operationId() + ": ALREADY_DECIDED "
+                + "already decided by alice").endsWith("; open entries that only name it: " + discarded.conflictEntry()
+                + "; decide them with --entry ID");
+
         CliRun conflict = run("discard", "--entry", String.valueOf(discarded.conflictEntry()), "--reason", "duplicate publish",
                 "--operator", "alice");
         assertThat(conflict.exit()).as(conflict.err()).isZero();
@@ -85,7 +93,9 @@ class EntriesNamingAnOperationCliTest {
                 "--operator", "bob");
 
         assertThat(conflictGroup.exit()).as(conflictGroup.err()).isZero();
-        assertThat(conflictGroup.out()).contains("0 item(s): nothing to do");
+        assertThat(conflictGroup.out()).contains("0 item(s): nothing to do")
+                .contains("left out 1 entry without an operation of its own (" + grouped.conflictEntry()
+                        + "); decide them with --entry ID");
         assertThat(state(grouped.conflictEntry())).isEqualTo("OPEN");
         assertThat(query("SELECT status FROM operations WHERE operation_id = ?", grouped.operationId())).isEqualTo("DEAD_LETTERED");
 
@@ -98,6 +108,16 @@ class EntriesNamingAnOperationCliTest {
         assertThat(state(grouped.conflictEntry())).isEqualTo("OPEN");
         assertThat(query("SELECT dlq_entry_id::text FROM redrive_commands WHERE operation_id = ?", grouped.operationId()))
                 .isEqualTo(String.valueOf(grouped.ownEntry()));
+    }
+
+    @Test
+    void resolveAnOperationNoneWasRecordedFor_pointsAtTheEntryThatNamesIt() {
+        CliRun resolve = run("resolve", "naming:ghost:0", "--reason", "handled", "--operator", "carol");
+
+        assertThat(resolve.exit()).isEqualTo(RedriveCommand.EXIT_USAGE);
+        assertThat(resolve.err().strip()).isEqualTo("resolve: no operation 'naming:ghost:0' in this namespace; open "
+                + "entries that only name it: " + ghost + "; decide them with --entry ID");
+        assertThat(state(ghost)).isEqualTo("OPEN");
     }
 
     private static CliRun run(String... args) {

@@ -182,6 +182,6 @@ class TriageCliTest {
         assertThat(resolved.out()).contains("DONE");
         assertThat(discarded.exit()).isZero();
         assertThat(TriageJson.parse(discarded.out()).path("outcome").asText()).isEqualTo("DONE");
-        assertThat(run("resolve", a.operationId(), "--reason", "x", "--result", "{oops").err()).contains("--result must be JSON");
+        assertThat(run("resolve", a.operationId(), "--reason", "x", "--result", "{oops").err()).contains("--result must be a JSON object such as {\"charge_id\":\"ch_1\"}, got '{oops'");
     }
 }

@@ -147,7 +147,9 @@ public final class OperationDetailView {
                 attemptList, payloadTitle, payloadArea);
         AttemptList.show(attemptList, model.attempts(), TIME);
         auditList.setItems(model.audit());
-        wizardButton.disableProperty().bind(model.redrivableProperty().not());
+        // Any open entry opens the wizard, as a double-click in the list does; for an entry without an operation it
+        // offers discard and resolve and says why a redrive cannot be had.
+        wizardButton.disableProperty().bind(model.decidableProperty().not());
         resolveItem.disableProperty().bind(model.decidableProperty().not());
         discardItem.disableProperty().bind(model.decidableProperty().not());
     }

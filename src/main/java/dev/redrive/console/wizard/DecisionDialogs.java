@@ -1,5 +1,6 @@
 package dev.redrive.console.wizard;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import dev.redrive.console.concurrent.UiExecutor;
 import dev.redrive.triage.decision.DecisionKind;
 import dev.redrive.triage.decision.DecisionResult;
@@ -29,14 +30,15 @@ public final class DecisionDialogs {
         this.executor = executor;
     }
 
-    /** What the operator typed: why, and under which name. */
-    public record Reasoned(String reason, String operator) {
+    /** What the operator typed: why, under which name, and for a resolve the result (null: the reconciled one). */
+    public record Reasoned(String reason, String operator, JsonNode result) {
     }
 
     public void decide(Window owner, DecisionKind kind, WizardItem item, String operator, Consumer<DecisionResult> done) {
         ask(owner, kind, item, operator).ifPresent(answer -> executor.submit(
                 verb(kind) + " " + subject(item),
-                () -> kind == DecisionKind.RESOLVE ? backend.resolve(item.target(), answer.operator(), answer.reason())
+                () -> kind == DecisionKind.RESOLVE
+                        ? backend.resolve(item.target(), answer.result(), answer.operator(), answer.reason())
                         : backend.discard(item.target(), answer.operator(), answer.reason()),
                 result -> {
                     show(owner, result);
@@ -55,6 +57,15 @@ public final class DecisionDialogs {
         grid.setVgap(8);
         grid.addRow(0, new Label("Reason"), reason);
         grid.addRow(1, new Label("Operator"), who);
+        ResultInput result = new ResultInput();
+        Label problem = new Label();
+        if (kind == DecisionKind.RESOLVE) {
+            grid.addRow(2, new Label("Result"), resultField(result, item.operationId() == null));
+            problem.textProperty().bind(result.problemProperty());
+            problem.getStyleClass().add("read-only-warning");
+            problem.setWrapText(true);
+            grid.add(problem, 1, 3);
+        }
         Dialog<Reasoned> dialog = new Dialog<>();
         dialog.initOwner(owner);
         dialog.setTitle(verb(kind) + " " + subject(item));
@@ -63,10 +74,22 @@ public final class DecisionDialogs {
         dialog.getDialogPane().getButtonTypes().addAll(confirm, ButtonType.CANCEL);
         dialog.getDialogPane().setContent(grid);
         dialog.getDialogPane().lookupButton(confirm).disableProperty()
-                .bind(reason.textProperty().isEmpty().or(who.textProperty().isEmpty()));
+                .bind(reason.textProperty().isEmpty().or(who.textProperty().isEmpty())
+                        .or(result.problemProperty().isNotEmpty()));
         dialog.setResultConverter(button -> button == confirm
-                ? new Reasoned(reason.getText().strip(), who.getText().strip()) : null);
+                ? new Reasoned(reason.getText().strip(), who.getText().strip(), result.value()) : null);
         return dialog.showAndWait();
+    }
+
+    /** Like {@code resolve --result}: empty takes the APPLIED reconciliation's result; an entry alone needs none. */
+    private static TextField resultField(ResultInput result, boolean entryAlone) {
+        TextField field = new TextField();
+        field.setId("decisionDialogResult");
+        field.setPromptText(entryAlone ? "optional, kept in the audit log: a JSON object"
+                : "the tool's result, a JSON object; empty: the APPLIED reconciliation's");
+        field.setPrefColumnCount(36);
+        field.textProperty().bindBidirectional(result.textProperty());
+        return field;
     }
 
     /** The operation, or the DLQ entry when it has no operation of its own. */

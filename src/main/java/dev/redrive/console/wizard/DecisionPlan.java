@@ -36,13 +36,27 @@ final class DecisionPlan {
                     + "next attempt with its own idempotency key, " + perSecond + " per second (about "
                     + Math.max(1, (eligible.size() + perSecond - 1) / perSecond) + " s). Each is checked again as it is "
                     + "issued; Stop halts the batch after the item in hand." + rest;
-            case RESOLVE -> "Marks " + eligible.size() + " operations SUCCEEDED with the result of their APPLIED "
-                    + "reconciliation; they never run again." + rest;
+            case RESOLVE -> resolveMany(eligible) + rest;
             case DISCARD -> "Gives up " + eligible.size() + " entries: their operations never run again." + rest;
         };
     }
 
+    private static String resolveMany(List<WizardItem> eligible) {
+        long alone = eligible.stream().filter(WizardItem::entryOnly).count();
+        long operations = eligible.size() - alone;
+        String ops = operations == 0 ? "" : "Marks " + operations + " operations SUCCEEDED with the result of their "
+                + "APPLIED reconciliation; they never run again.";
+        String entries = alone == 0 ? "" : (ops.isEmpty() ? "" : " ") + "Marks " + alone + " entries without an "
+                + "operation RESOLVED; nothing else changes.";
+        return ops + entries;
+    }
+
     private static String single(DecisionKind kind, WizardItem item) {
+        if (item.entryOnly()) {
+            return "Marks DLQ entry " + item.dlqEntryId() + " " + (kind == DecisionKind.RESOLVE ? "RESOLVED (handled "
+                    + "elsewhere)" : "DISCARDED") + ". It has no operation of its own, so nothing else changes: no "
+                    + "operation is touched, not even one its message names.";
+        }
         OperationDetails details = item.detailsProperty().get();
         PreconditionReport report = item.reportProperty().get();
         String key = details == null ? "" : details.operation().idempotencyKey();

@@ -9,7 +9,10 @@ import dev.redrive.triage.query.PageDirection;
 import java.util.ArrayList;
 import java.util.List;
 
-/** The open entries of a fingerprint group as wizard items, each at the version it has now. Runs off the FX thread. */
+/**
+ * The open entries of a fingerprint group as wizard items, each at the version it has now; an entry without an
+ * operation of its own is an item that can only be discarded or resolved. Runs off the FX thread.
+ */
 public final class GroupItems {
     private static final int PAGE = 500;
 
@@ -22,7 +25,7 @@ public final class GroupItems {
         DlqPage page = queries.firstPage(filter, Math.min(PAGE, limit));
         while (true) {
             page.rows().stream().limit(limit - items.size())
-                    .forEach(row -> items.add(new WizardItem(row.operationId(), row.id(), row.version())));
+                    .forEach(row -> items.add(WizardItem.of(row)));
             if (!page.hasNext() || items.size() >= limit) {
                 return items;
             }

@@ -80,6 +80,10 @@ public final class ReconciliationWizardView {
     @FXML private Button askToolButton;
     @FXML private ComboBox<ReconciliationOutcome> manualOutcome;
     @FXML private TextField manualEvidence;
+    @FXML private Button recordButton;
+    @FXML private HBox manualResultRow;
+    @FXML private TextField manualResult;
+    @FXML private Label manualResultProblem;
     @FXML private Label reconcileMessage;
     @FXML private Label reconcileReadOnly;
     @FXML private Label decisionReadOnly;
@@ -140,16 +144,16 @@ public final class ReconciliationWizardView {
         showIf(batch, evidenceTable, tallyTable, batchRemedies, checkTable, resultTable, rateLabel, rateSpinner);
         evidenceTitle.setText(batch ? model.items().size() + " DLQ entries" : "Evidence");
         evidenceTable.getColumns().setAll(List.of(
-                column("Operation", 260, item -> item.operationId()),
+                column("Operation", 260, WizardItem::subject),
                 column("Class", 150, item -> entry(item).map(e -> e.errorClass().name()).orElse("")),
                 badgeColumn(),
                 column("Last error", 340, item -> entry(item).map(DlqEntryRecord::errorMessage).orElse(""))));
         reconcileTable.getColumns().setAll(List.of(
-                column("Operation", 260, WizardItem::operationId),
+                column("Operation", 260, WizardItem::subject),
                 badgeColumn(),
                 column("Reconciliation", 460, item -> item.reconciliationProperty().get())));
         checkTable.getColumns().setAll(List.of(
-                column("Operation", 260, WizardItem::operationId),
+                column("Operation", 260, WizardItem::subject),
                 column("Checks", 380, item -> item.checkSummaryProperty().get()),
                 column("Can still get", 180, item -> item.stillPossibleProperty().get())));
         tallyTable.getColumns().setAll(List.of(
@@ -161,7 +165,7 @@ public final class ReconciliationWizardView {
         tallyTable.setColumnResizePolicy(TableView.CONSTRAINED_RESIZE_POLICY_FLEX_LAST_COLUMN);
         tallyTable.setPlaceholder(new Label("No check blocks any entry."));
         resultTable.getColumns().setAll(List.of(
-                column("Operation", 260, WizardItem::operationId),
+                column("Operation", 260, WizardItem::subject),
                 column("What happened", 640, item -> item.outcomeProperty().get() == null ? ""
                         : item.outcomeProperty().get().text())));
         for (TableView<WizardItem> table : List.of(evidenceTable, reconcileTable, checkTable, resultTable)) {
@@ -177,7 +181,7 @@ public final class ReconciliationWizardView {
         rateSpinner.setValueFactory(new SpinnerValueFactory.IntegerSpinnerValueFactory(1, 100, 5));
         decisionScope.setText(batch ? "Decide about " + model.items().size()
                 + " entries. Each decision goes only to the entries that can get it; each is checked again as it is recorded."
-                : "Decide about " + model.items().get(0).operationId() + ".");
+                : "Decide about " + model.items().get(0).subject() + ".");
         for (ItemResult.Kind kind : ItemResult.Kind.values()) {
             Label count = new Label();
             count.setId("result-" + kind.name().toLowerCase(Locale.ROOT));
@@ -202,6 +206,11 @@ public final class ReconciliationWizardView {
         if (!model.isBatch()) {
             WizardItem item = model.items().get(0);
             item.detailsProperty().addListener((obs, was, details) -> showEvidence(details));
+            item.entryProperty().addListener((obs, was, entry) -> {
+                if (item.entryOnly()) {
+                    showEntryAlone(entry);
+                }
+            });
             item.sideEffectProperty().addListener((obs, was, state) -> evidenceBadge.show(state));
             item.outcomeProperty().addListener((obs, was, now) -> showOutcome(now));
         }
@@ -212,6 +221,7 @@ public final class ReconciliationWizardView {
         });
         askToolButton.disableProperty().bind(model.busyProperty().or(model.unsettledProperty().isEqualTo(0)));
         reconcileMessage.textProperty().bind(model.reconcileTextProperty());
+        bindManualResult();
         for (Label readOnly : List.of(reconcileReadOnly, decisionReadOnly)) {
             readOnly.textProperty().bind(model.readOnlyReasonProperty());
             readOnly.visibleProperty().bind(model.readOnlyReasonProperty().isNotEmpty());
@@ -243,6 +253,20 @@ public final class ReconciliationWizardView {
                 value.addListener((obs, was, now) -> refreshTables());
             }
         }
+    }
+
+    /** The tool's result goes with an APPLIED finding only; a result that is no JSON object says so and is not recorded. */
+    private void bindManualResult() {
+        BooleanBinding applied = manualOutcome.valueProperty().isEqualTo(ReconciliationOutcome.APPLIED);
+        manualResultRow.visibleProperty().bind(applied);
+        manualResultRow.managedProperty().bind(applied);
+        manualResult.setPromptText("{\"charge_id\":\"ch_1\"} (optional: resolving as succeeded takes it)");
+        manualResult.textProperty().bindBidirectional(model.manualResult().textProperty());
+        manualResultProblem.textProperty().bind(model.manualResult().problemProperty());
+        BooleanBinding problem = applied.and(model.manualResult().problemProperty().isNotEmpty());
+        manualResultProblem.visibleProperty().bind(problem);
+        manualResultProblem.managedProperty().bind(problem);
+        recordButton.disableProperty().bind(problem.or(model.busyProperty()));
     }
 
     private void bindChoice(RadioButton choice, Label note, DecisionKind kind) {
@@ -290,6 +314,20 @@ public final class ReconciliationWizardView {
         evidenceTimeline.setData(OperationDetailViewModel.timelineOf(details, entry));
     }
 
+    /** An entry without an operation: what the message said and why it was refused; no attempts to draw. */
+    private void showEntryAlone(DlqEntryRecord entry) {
+        if (entry == null) {
+            return;
+        }
+        evidenceOperation.setText("DLQ entry " + entry.id() + " · no operation of its own"
+                + (entry.operationId() == null ? "" : " · names " + entry.operationId()));
+        evidenceError.setText(entry.errorClass() + " " + Objects.toString(entry.errorCode(), "") + ": " + entry.errorMessage());
+        evidenceSchema.setText(entry.tool() == null ? "no tool named" : entry.tool() + " v" + entry.toolSchemaVersion());
+        evidenceRuntime.setText(Objects.toString(entry.runtimeVersion(), ""));
+        evidenceRun.setText(entry.runId() == null ? "none named" : entry.runId() + " (named by the message)");
+        showIf(false, evidenceTimeline);
+    }
+
     private void showChecks() {
         blockedReason.pseudoClassStateChanged(BLOCKED, !model.canLeavePreconditions().get());
         if (model.isBatch()) {
@@ -316,13 +354,8 @@ public final class ReconciliationWizardView {
         showIf(linked, newEntryLink);
     }
 
-    private java.util.Optional<DlqEntryRecord> entry(WizardItem item) {
-        OperationDetails details = item.detailsProperty().get();
-        if (details == null) {
-            return java.util.Optional.empty();
-        }
-        return details.dlqEntries().stream().filter(e -> item.dlqEntryId() == null || e.id() == item.dlqEntryId())
-                .findFirst();
+    private static java.util.Optional<DlqEntryRecord> entry(WizardItem item) {
+        return java.util.Optional.ofNullable(item.entryProperty().get());
     }
 
     private void buildWizard(Window owner, String stylesheet) {
@@ -480,7 +513,8 @@ public final class ReconciliationWizardView {
 
     @FXML
     private void copyIds() {
-        Clipboards.copy(model.items().stream().map(WizardItem::operationId).collect(Collectors.joining("\n")));
+        Clipboards.copy(model.items().stream().map(WizardItem::operationId).filter(Objects::nonNull)
+                .collect(Collectors.joining("\n")));
     }
 
     /** A result row coloured by how the item ended; a double-click shows where the item is now in the console. */

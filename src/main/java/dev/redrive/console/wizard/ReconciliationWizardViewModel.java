@@ -1,5 +1,6 @@
 package dev.redrive.console.wizard;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import dev.redrive.console.concurrent.UiExecutor;
 import dev.redrive.model.SideEffectState;
 import dev.redrive.triage.decision.DecisionKind;
@@ -65,6 +66,7 @@ public final class ReconciliationWizardViewModel {
     private final ReadOnlyStringWrapper readOnlyReason = new ReadOnlyStringWrapper("");
     private final ReadOnlyIntegerWrapper unsettled = new ReadOnlyIntegerWrapper();
     private final ReadOnlyStringWrapper reconcileText = new ReadOnlyStringWrapper("");
+    private final ResultInput manualResult = new ResultInput();
     private final ReadOnlyBooleanWrapper checked = new ReadOnlyBooleanWrapper();
     private final ReadOnlyIntegerWrapper passing = new ReadOnlyIntegerWrapper();
     private final ReadOnlyBooleanWrapper anyDecision = new ReadOnlyBooleanWrapper();
@@ -131,19 +133,22 @@ public final class ReconciliationWizardViewModel {
 
     private void load(boolean acceptCurrentVersion, Runnable done) {
         run("Loading evidence", List.copyOf(items), item -> {
-            OperationDetails details = backend.load(item.operationId());
-            executor.onUi(() -> {
-                item.loaded(details);
-                if (acceptCurrentVersion) {
-                    shownEntry(item, details).ifPresent(entry -> item.seenVersion(entry.version()));
-                }
-            });
+            if (item.entryOnly()) {
+                DlqEntryRecord entry = backend.entry(item.dlqEntryId());
+                executor.onUi(() -> item.loadedAlone(entry));
+            } else {
+                OperationDetails details = backend.load(item.operationId());
+                executor.onUi(() -> item.loaded(details));
+            }
+            if (acceptCurrentVersion) {
+                executor.onUi(() -> {
+                    DlqEntryRecord shown = item.entryProperty().get();
+                    if (shown != null) {
+                        item.seenVersion(shown.version());
+                    }
+                });
+            }
         }, done);
-    }
-
-    private static java.util.Optional<DlqEntryRecord> shownEntry(WizardItem item, OperationDetails details) {
-        return details.dlqEntries().stream().filter(e -> item.dlqEntryId() == null ? e.isOpen() : e.id() == item.dlqEntryId())
-                .findFirst();
     }
 
     // 2. Reconcile ---------------------------------------------------------------------------------------------------
@@ -159,17 +164,31 @@ public final class ReconciliationWizardViewModel {
         }, this::countUnsettled);
     }
 
-    /** Records the operator's own finding (APPLIED or NOT_APPLIED) with the evidence they give. */
+    /**
+     * Records the operator's own finding (APPLIED or NOT_APPLIED) with the evidence they give and, for APPLIED, the
+     * tool's result from {@link #manualResult()}: what a resolve takes, as {@code reconcile --applied --result} records.
+     */
     public void recordByOperator(WizardItem item, ReconciliationOutcome outcome, String evidence) {
+        if (item.entryOnly()) {
+            reconcileText.set(item.subject() + ": nothing to reconcile, no operation ran for it.");
+            return;
+        }
         if (evidence == null || evidence.isBlank()) {
             reconcileText.set("Say what shows the effect was " + outcome.name().replace('_', ' ').toLowerCase()
                     + ": the evidence is kept with the decision.");
             return;
         }
+        boolean applied = outcome == ReconciliationOutcome.APPLIED;
+        if (applied && !manualResult.isValid()) {
+            reconcileText.set(manualResult.problemProperty().get());
+            return;
+        }
+        JsonNode result = applied ? manualResult.value() : null;
         String who = operator.get();
         run("Recording the reconciliation", List.of(item), one -> {
-            ReconciliationResult answer = backend.recordReconciliation(one.operationId(), outcome, evidence, who);
-            executor.onUi(() -> reconciled(one, answer, "recorded by " + who + ": " + outcome + " · " + evidence));
+            ReconciliationResult answer = backend.recordReconciliation(one.operationId(), outcome, evidence, result, who);
+            executor.onUi(() -> reconciled(one, answer, "recorded by " + who + ": " + outcome + " · " + evidence
+                    + (result == null ? "" : " · result " + TriageJson.compact(result))));
         }, this::countUnsettled);
     }
 
@@ -196,7 +215,7 @@ public final class ReconciliationWizardViewModel {
         Set<String> toolsLoaded = new LinkedHashSet<>();
         run("Checking preconditions", List.copyOf(items), item -> {
             PreconditionReport report = backend.check(item.target());
-            String tool = schemaChangedTool(report);
+            String tool = item.entryOnly() ? null : schemaChangedTool(report);
             List<ToolSchemaRecord> versions = tool != null && toolsLoaded.add(tool) ? backend.schemaVersions(tool) : null;
             executor.onUi(() -> {
                 if (versions != null) {
@@ -270,13 +289,18 @@ public final class ReconciliationWizardViewModel {
             return "No decision is possible: " + discard + ". " + item.reportProperty().get()
                     .result(PreconditionId.ENTRY_OPEN).explanation();
         }
-        String schema = item.reportProperty().get().result(PreconditionId.TOOL_SCHEMA).passed() ? ""
+        String schema = item.entryOnly() || item.reportProperty().get().result(PreconditionId.TOOL_SCHEMA).passed() ? ""
                 : " (or choose the current schema version above, if the payload fits it)";
-        return "A redrive is " + item.whyNot(DecisionKind.REDRIVE) + schema + ". You can still decide: "
+        // An entry alone is never redriven: the reason is no blocking state ("blocked by ...") but the entry's nature.
+        String redrive = item.entryOnly() ? "No redrive: " : "A redrive is ";
+        return redrive + item.whyNot(DecisionKind.REDRIVE) + schema + ". You can still decide: "
                 + item.stillPossibleProperty().get() + ".";
     }
 
     private String describeSchemaChange(WizardItem item) {
+        if (item.entryOnly()) {
+            return "";
+        }
         PreconditionResult schema = item.reportProperty().get().result(PreconditionId.TOOL_SCHEMA);
         Object current = schema.facts().get("current_version");
         String tool = item.tool();
@@ -292,7 +316,7 @@ public final class ReconciliationWizardViewModel {
     private List<Remedy> findRemedies() {
         List<Remedy> found = new ArrayList<>();
         Map<String, String> schemaChoices = new LinkedHashMap<>();
-        for (WizardItem item : items) {
+        for (WizardItem item : items.filtered(item -> !item.entryOnly())) {
             PreconditionResult schema = item.reportProperty().get().result(PreconditionId.TOOL_SCHEMA);
             Object current = schema.facts().get("current_version");
             if (item.tool() != null && current != null && !current.equals(schema.facts().get("dispatched_version"))) {
@@ -307,7 +331,15 @@ public final class ReconciliationWizardViewModel {
         if (!batch) {
             WizardItem item = items.get(0);
             for (PreconditionResult failed : item.reportProperty().get().failed()) {
-                if (failed.id() == PreconditionId.SIDE_EFFECT && item.allows(DecisionKind.RESOLVE)) {
+                if (failed.id() == PreconditionId.OWN_OPERATION) {
+                    // Nothing to run again: the entry is handled elsewhere (resolve) or given up (discard).
+                    if (item.allows(DecisionKind.DISCARD)) {
+                        found.add(new Remedy(failed.id(), Remedy.Action.DISCARD, "Discard the entry…", null, null));
+                    }
+                    if (item.allows(DecisionKind.RESOLVE)) {
+                        found.add(new Remedy(failed.id(), Remedy.Action.RESOLVE, "Resolve the entry…", null, null));
+                    }
+                } else if (failed.id() == PreconditionId.SIDE_EFFECT && item.allows(DecisionKind.RESOLVE)) {
                     found.add(new Remedy(failed.id(), Remedy.Action.RESOLVE, "Resolve as succeeded instead…", null, null));
                 } else if ((failed.id() == PreconditionId.RUN_ACTIVE || failed.id() == PreconditionId.APPROVAL)
                         && item.allows(DecisionKind.DISCARD) && found.stream().noneMatch(r -> r.advances())) {
@@ -381,7 +413,7 @@ public final class ReconciliationWizardViewModel {
         run(kind == DecisionKind.REDRIVE ? "Issuing redrives" : "Recording decisions", eligible, item -> {
             DecisionResult result = switch (kind) {
                 case REDRIVE -> backend.redrive(item.target(), who, why);
-                case RESOLVE -> backend.resolve(item.target(), who, why);
+                case RESOLVE -> backend.resolve(item.target(), null, who, why);
                 case DISCARD -> backend.discard(item.target(), who, why);
             };
             executor.onUi(() -> item.decided(result));
@@ -453,7 +485,7 @@ public final class ReconciliationWizardViewModel {
                     throw e;
                 } catch (Exception e) {
                     executor.onUi(() -> item.outcome(ItemResult.error(e.getMessage())));
-                    throw new IllegalStateException(item.operationId() + ": " + e.getMessage(), e);
+                    throw new IllegalStateException(item.subject() + ": " + e.getMessage(), e);
                 }
                 int finished = i + 1;
                 executor.onUi(() -> {
@@ -532,6 +564,8 @@ public final class ReconciliationWizardViewModel {
     /** Empty when the connected role may decide; else why the database will refuse (a viewer looks, never decides). */
     public ReadOnlyStringProperty readOnlyReasonProperty() { return readOnlyReason.getReadOnlyProperty(); }
     public ReadOnlyStringProperty reconcileTextProperty() { return reconcileText.getReadOnlyProperty(); }
+    /** The tool's result the operator gives with an APPLIED finding: optional, a JSON object. */
+    public ResultInput manualResult() { return manualResult; }
     public ReadOnlyBooleanProperty checkedProperty() { return checked.getReadOnlyProperty(); }
     /** One item: "4 of 5 checks pass; blocked by: run cancelled". A batch: how many entries pass every check. */
     public ReadOnlyStringProperty checkSummaryProperty() { return checkSummary.getReadOnlyProperty(); }

@@ -1,5 +1,6 @@
 package dev.redrive.console.wizard;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import dev.redrive.report.Redactor;
 import dev.redrive.store.Database;
 import dev.redrive.triage.decision.DecisionAccess;
@@ -7,10 +8,12 @@ import dev.redrive.triage.decision.DecisionResult;
 import dev.redrive.triage.decision.Decisions;
 import dev.redrive.triage.decision.ReconciliationResult;
 import dev.redrive.triage.decision.SideEffectLookup;
+import dev.redrive.triage.detail.DlqEntryRecord;
 import dev.redrive.triage.detail.OperationDetails;
 import dev.redrive.triage.detail.OperationDetailsLoader;
 import dev.redrive.triage.detail.ReconciliationOutcome;
 import dev.redrive.triage.detail.ToolSchemaRecord;
+import dev.redrive.triage.detail.UnknownEntryException;
 import dev.redrive.triage.precondition.DecisionTarget;
 import dev.redrive.triage.precondition.PreconditionReport;
 
@@ -44,6 +47,11 @@ public final class TriageWizardBackend implements WizardBackend {
     }
 
     @Override
+    public DlqEntryRecord entry(long entryId) {
+        return redactor.redact(loader.entry(entryId).orElseThrow(() -> new UnknownEntryException(entryId)));
+    }
+
+    @Override
     public List<ToolSchemaRecord> schemaVersions(String tool) {
         return loader.schemaVersions(tool);
     }
@@ -60,8 +68,8 @@ public final class TriageWizardBackend implements WizardBackend {
 
     @Override
     public ReconciliationResult recordReconciliation(String operationId, ReconciliationOutcome outcome, String evidence,
-                                                     String operator) {
-        return decisions.recordReconciliation(operationId, outcome, evidence, null, operator);
+                                                     JsonNode result, String operator) {
+        return decisions.recordReconciliation(operationId, outcome, evidence, result, operator);
     }
 
     @Override
@@ -70,8 +78,8 @@ public final class TriageWizardBackend implements WizardBackend {
     }
 
     @Override
-    public DecisionResult resolve(DecisionTarget target, String operator, String reason) {
-        return decisions.resolve(target, null, operator, reason);
+    public DecisionResult resolve(DecisionTarget target, JsonNode result, String operator, String reason) {
+        return decisions.resolve(target, result, operator, reason);
     }
 
     @Override

@@ -1,8 +1,10 @@
 package dev.redrive.console.wizard;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import dev.redrive.triage.decision.DecisionAccess;
 import dev.redrive.triage.decision.DecisionResult;
 import dev.redrive.triage.decision.ReconciliationResult;
+import dev.redrive.triage.detail.DlqEntryRecord;
 import dev.redrive.triage.detail.OperationDetails;
 import dev.redrive.triage.detail.ReconciliationOutcome;
 import dev.redrive.triage.detail.ToolSchemaRecord;
@@ -14,6 +16,9 @@ import java.util.List;
 /** What the reconciliation wizard asks of the triage core. Every call runs off the FX thread. */
 public interface WizardBackend {
     OperationDetails load(String operationId);
+
+    /** One DLQ entry: the evidence of an entry without an operation of its own. */
+    DlqEntryRecord entry(long entryId);
 
     /** What the connected role may decide: a viewer is told up front that the database will refuse its decisions. */
     DecisionAccess access();
@@ -27,13 +32,17 @@ public interface WizardBackend {
     /** Asks the tool's reconciliation look-up and records its answer. */
     ReconciliationResult reconcileWithTool(String operationId, String operator);
 
-    /** Records what the operator established about the side effect, with their evidence. */
+    /**
+     * Records what the operator established about the side effect, with their evidence and, for APPLIED, the tool's
+     * result (null: none), which a resolve then takes.
+     */
     ReconciliationResult recordReconciliation(String operationId, ReconciliationOutcome outcome, String evidence,
-                                              String operator);
+                                              JsonNode result, String operator);
 
     DecisionResult redrive(DecisionTarget target, String operator, String reason);
 
-    DecisionResult resolve(DecisionTarget target, String operator, String reason);
+    /** Resolves with {@code result}, or with the latest APPLIED reconciliation's when it is null. */
+    DecisionResult resolve(DecisionTarget target, JsonNode result, String operator, String reason);
 
     DecisionResult discard(DecisionTarget target, String operator, String reason);
 }

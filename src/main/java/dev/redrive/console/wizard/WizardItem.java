@@ -4,10 +4,12 @@ import dev.redrive.model.SideEffectState;
 import dev.redrive.triage.decision.DecisionChoices;
 import dev.redrive.triage.decision.DecisionKind;
 import dev.redrive.triage.decision.DecisionResult;
+import dev.redrive.triage.detail.DlqEntryRecord;
 import dev.redrive.triage.detail.OperationDetails;
 import dev.redrive.triage.precondition.DecisionTarget;
 import dev.redrive.triage.precondition.PreconditionReport;
 import dev.redrive.triage.precondition.PreconditionResult;
+import dev.redrive.triage.query.DlqRow;
 import javafx.beans.property.ReadOnlyObjectProperty;
 import javafx.beans.property.ReadOnlyObjectWrapper;
 import javafx.beans.property.ReadOnlyStringProperty;
@@ -28,6 +30,7 @@ public final class WizardItem {
     private String chosenSchemaVersion;
     private DecisionChoices choices;
     private final ReadOnlyObjectWrapper<OperationDetails> details = new ReadOnlyObjectWrapper<>();
+    private final ReadOnlyObjectWrapper<DlqEntryRecord> entry = new ReadOnlyObjectWrapper<>();
     private final ReadOnlyObjectWrapper<SideEffectState> sideEffect = new ReadOnlyObjectWrapper<>();
     private final ReadOnlyStringWrapper reconciliation = new ReadOnlyStringWrapper("");
     private final ReadOnlyObjectWrapper<PreconditionReport> report = new ReadOnlyObjectWrapper<>();
@@ -36,14 +39,39 @@ public final class WizardItem {
     private final ReadOnlyObjectWrapper<DecisionResult> result = new ReadOnlyObjectWrapper<>();
     private final ReadOnlyObjectWrapper<ItemResult> outcome = new ReadOnlyObjectWrapper<>();
 
+    /**
+     * @param operationId the operation the entry was entered for; null for an entry without an operation of its own,
+     *                    which is decided by its entry id alone
+     */
     public WizardItem(String operationId, Long dlqEntryId, Integer seenVersion) {
         this.operationId = operationId;
         this.dlqEntryId = dlqEntryId;
         this.seenVersion = seenVersion;
     }
 
+    /** A row as the list shows it: an entry that only names an operation (its raw field) is an entry alone. */
+    public static WizardItem of(DlqRow row) {
+        return new WizardItem(row.ownEntry() ? row.operationId() : null, row.id(), row.version());
+    }
+
+    /** An entry as the detail pane shows it, with the same rule as {@link #of(DlqRow)}. */
+    public static WizardItem of(DlqEntryRecord entry) {
+        return new WizardItem(entry.ofOperation() ? entry.operationId() : null, entry.id(), entry.version());
+    }
+
+    /** The operation; null for an entry without an operation of its own. */
     public String operationId() {
         return operationId;
+    }
+
+    /** A DLQ entry without an operation of its own: nothing to reconcile or redrive, only discard or resolve. */
+    public boolean entryOnly() {
+        return operationId == null;
+    }
+
+    /** What a list names the item by: the operation id, or "DLQ entry N (no operation)". */
+    public String subject() {
+        return operationId != null ? operationId : "DLQ entry " + dlqEntryId + " (no operation)";
     }
 
     public Long dlqEntryId() {
@@ -80,12 +108,20 @@ public final class WizardItem {
     }
 
     void loaded(OperationDetails loaded) {
+        DlqEntryRecord shown = loaded.dlqEntries().stream()
+                .filter(e -> dlqEntryId == null ? e.isOpen() : e.id() == dlqEntryId).findFirst().orElse(null);
+        entry.set(shown);
         details.set(loaded);
         SideEffectState state = loaded.operation().sideEffect();
         boolean reconciled = state == SideEffectState.APPLIED || state == SideEffectState.NOT_APPLIED;
-        sideEffect.set(reconciled ? state : loaded.dlqEntries().stream()
-                .filter(entry -> dlqEntryId == null || entry.id() == dlqEntryId)
-                .findFirst().map(entry -> entry.sideEffect()).orElse(state));
+        sideEffect.set(reconciled || shown == null ? state : shown.sideEffect());
+    }
+
+    /** An entry without an operation: its evidence is the entry itself, and no operation ran to have an effect. */
+    void loadedAlone(DlqEntryRecord loaded) {
+        entry.set(loaded);
+        sideEffect.set(loaded.sideEffect());
+        reconciliation.set("nothing to reconcile: no operation ran for this message");
     }
 
     void sideEffect(SideEffectState state, String what) {
@@ -134,7 +170,7 @@ public final class WizardItem {
     }
 
     public boolean isUnsettled() {
-        return sideEffect.get() == SideEffectState.POSSIBLE;
+        return !entryOnly() && sideEffect.get() == SideEffectState.POSSIBLE;
     }
 
     /** A redrive issued for this item that the worker has not finished yet. */
@@ -143,7 +179,10 @@ public final class WizardItem {
                 && result.get().commandId() != null;
     }
 
+    /** The operation with its evidence; stays null for an entry without an operation. */
     public ReadOnlyObjectProperty<OperationDetails> detailsProperty() { return details.getReadOnlyProperty(); }
+    /** The DLQ entry decided about, as last loaded. */
+    public ReadOnlyObjectProperty<DlqEntryRecord> entryProperty() { return entry.getReadOnlyProperty(); }
     public ReadOnlyObjectProperty<SideEffectState> sideEffectProperty() { return sideEffect.getReadOnlyProperty(); }
     public ReadOnlyStringProperty reconciliationProperty() { return reconciliation.getReadOnlyProperty(); }
     public ReadOnlyObjectProperty<PreconditionReport> reportProperty() { return report.getReadOnlyProperty(); }

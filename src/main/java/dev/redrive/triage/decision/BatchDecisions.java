@@ -2,6 +2,7 @@ package dev.redrive.triage.decision;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.redrive.model.DecisionState;
+import dev.redrive.triage.detail.UnknownEntryException;
 import dev.redrive.triage.detail.UnknownOperationException;
 import dev.redrive.triage.precondition.DecisionTarget;
 import dev.redrive.triage.query.DlqFilter;
@@ -37,29 +38,32 @@ public final class BatchDecisions {
 
     /**
      * The open entries matching a filter (e.g. one fingerprint group), newest first, as the operator sees them now:
-     * operations' own entries only. A message dead-lettered as itself is decided by its entry id, even when it names an
-     * operation: deciding the operation for it would decide the wrong entry.
+     * operations' own entries as targets. A message dead-lettered as itself is decided by its entry id, even when it
+     * names an operation (deciding the operation for it would decide the wrong entry): it is left out, and counted.
      */
-    public List<DecisionTarget> openTargets(DlqFilter filter) {
+    public OpenEntries openEntries(DlqFilter filter) {
         DlqFilter open = filter.withDecisionState(DecisionState.OPEN);
         List<DecisionTarget> targets = new ArrayList<>();
+        List<Long> withoutOperation = new ArrayList<>();
         DlqPage page = queries.firstPage(open, 500);
         while (true) {
             for (DlqRow row : page.rows()) {
-                if (row.ownEntry() && targets.size() < MAX_ITEMS) {
+                if (!row.ownEntry()) {
+                    withoutOperation.add(row.id());
+                } else if (targets.size() < MAX_ITEMS) {
                     targets.add(DecisionTarget.of(row));
                 }
             }
             if (!page.hasNext() || targets.size() >= MAX_ITEMS) {
-                return targets;
+                return new OpenEntries(targets, withoutOperation);
             }
             page = queries.page(open, page.next(), PageDirection.NEXT, 500);
         }
     }
 
     /** The open entries of one fingerprint group. */
-    public List<DecisionTarget> group(String fingerprint) {
-        return openTargets(DlqFilter.none().withFingerprint(fingerprint));
+    public OpenEntries group(String fingerprint) {
+        return openEntries(DlqFilter.none().withFingerprint(fingerprint));
     }
 
     public BatchReport redrive(List<DecisionTarget> targets, BatchOptions options, BatchListener listener) {
@@ -108,7 +112,7 @@ public final class BatchDecisions {
             DecisionResult result;
             try {
                 result = decision.decide(target);
-            } catch (UnknownOperationException e) {
+            } catch (UnknownOperationException | UnknownEntryException e) {
                 result = new DecisionResult(kind, DecisionOutcome.BLOCKED, target.operationId(), target.dlqEntryId(),
                         e.getMessage(), null, null, null, null, null);
             }

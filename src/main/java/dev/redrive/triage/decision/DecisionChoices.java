@@ -12,7 +12,7 @@ import java.util.stream.Collectors;
  * Which decisions one entry can still get, judged from its precondition report, and why not for the others. A redrive
  * needs every check; a resolve an open entry whose side effect was reconciled APPLIED with a result; a discard only an
  * open entry. So a blocked redrive is rarely a dead end: a cancelled run can still be discarded, an applied effect
- * resolved.
+ * resolved. An entry without an operation of its own is never redriven, and is resolved or discarded while open.
  */
 public final class DecisionChoices {
     private final Map<DecisionKind, String> whyNot;
@@ -23,7 +23,10 @@ public final class DecisionChoices {
 
     public static DecisionChoices of(PreconditionReport report) {
         Map<DecisionKind, String> whyNot = new EnumMap<>(DecisionKind.class);
-        if (!report.allPassed()) {
+        boolean entryAlone = report.operationId() == null;
+        if (entryAlone) {
+            whyNot.put(DecisionKind.REDRIVE, "no operation of its own: nothing was recorded to run again");
+        } else if (!report.allPassed()) {
             whyNot.put(DecisionKind.REDRIVE, "blocked by " + report.failed().stream().map(PreconditionResult::found)
                     .collect(Collectors.joining(", ")));
         }
@@ -31,7 +34,8 @@ public final class DecisionChoices {
         if (!entry.passed()) {
             whyNot.put(DecisionKind.DISCARD, entry.found());
             whyNot.put(DecisionKind.RESOLVE, entry.found());
-        } else {
+        } else if (!entryAlone) {
+            // An entry alone is resolved without a result: nothing ran, so there is none to record.
             String resolve = whyNoResolve(report.result(PreconditionId.SIDE_EFFECT));
             if (resolve != null) {
                 whyNot.put(DecisionKind.RESOLVE, resolve);
@@ -46,7 +50,7 @@ public final class DecisionChoices {
             return "nothing shows the effect was applied (side effect " + facts.get("side_effect") + ")";
         }
         if (!Boolean.TRUE.equals(facts.get("result_recorded"))) {
-            return "the APPLIED reconciliation recorded no result to resolve with";
+            return "the APPLIED reconciliation recorded no result to resolve with (record it again with the tool's result)";
         }
         return null;
     }

@@ -30,6 +30,12 @@ public record DecisionResult(
         return outcome.recorded();
     }
 
+    /** The same result told with another line, e.g. with a hint of what to do instead. */
+    public DecisionResult withMessage(String line) {
+        return new DecisionResult(kind, outcome, operationId, dlqEntryId, line, preconditions, commandId, newAttempt,
+                operator, decidedAt);
+    }
+
     /** What was decided, for a line: the operation id, or "entry N" for a DLQ entry without an operation. */
     public String subject() {
         return operationId != null ? operationId : "entry " + dlqEntryId;

@@ -29,6 +29,8 @@ public final class OperationDetailsLoader {
     private static final String OWN_ENTRIES = "FROM dlq_entries WHERE operation_id = ? AND " + DeadLetterStore.OWN_ENTRY;
     private static final String ENTRIES = "SELECT * " + OWN_ENTRIES + " ORDER BY entered_at DESC, id DESC";
     private static final String ENTRY = "SELECT * FROM dlq_entries WHERE id = ?";
+    private static final String OPEN_ENTRIES_NAMING = "SELECT id FROM dlq_entries WHERE operation_id = ? "
+            + "AND decision_state = 'OPEN' AND NOT coalesce(" + DeadLetterStore.OWN_ENTRY + ", false) ORDER BY id";
     private static final String RECONCILIATIONS = "SELECT * FROM reconciliations WHERE operation_id = ? ORDER BY recorded_at, id";
     private static final String COMMANDS = "SELECT * FROM redrive_commands WHERE operation_id = ? ORDER BY issued_at, command_id";
     private static final String AUDIT = """
@@ -84,6 +86,14 @@ public final class OperationDetailsLoader {
     /** The operation's own open entry, or its newest own one when none is open. */
     public Optional<DlqEntryRecord> entryOf(String operationId) {
         return jdbc.queryOne(NEWEST_ENTRY, OperationDetailsLoader::entry, operationId);
+    }
+
+    /**
+     * The open entries that only name the operation (messages dead-lettered as themselves, such as a conflicting
+     * dispatch's): the operation id does not take them, their entry ids do.
+     */
+    public List<Long> openEntriesNaming(String operationId) {
+        return jdbc.query(OPEN_ENTRIES_NAMING, row -> row.getLong(1), operationId);
     }
 
     public Optional<ReconciliationRecord> latestReconciliation(String operationId) {

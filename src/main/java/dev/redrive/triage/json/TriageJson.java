@@ -40,6 +40,27 @@ public final class TriageJson {
         }
     }
 
+    /**
+     * A JSON object an operator typed (a tool's result): null when blank; otherwise the object, or one line naming
+     * {@code what} and the expected form. The CLI's {@code --result} and the console's result fields both read it so.
+     */
+    public static JsonNode parseObject(String text, String what) {
+        if (text == null || text.isBlank()) {
+            return null;
+        }
+        JsonNode node;
+        try {
+            node = MAPPER.readTree(text);
+        } catch (JsonProcessingException e) {
+            node = null;
+        }
+        if (node == null || !node.isObject()) {
+            throw new IllegalArgumentException(what + " must be a JSON object such as {\"charge_id\":\"ch_1\"}, got '"
+                    + text.strip() + "'");
+        }
+        return node;
+    }
+
     /** Writes any value with the snake_case conventions, indented. */
     public static String write(Object value) {
         try {

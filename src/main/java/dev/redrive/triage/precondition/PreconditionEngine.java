@@ -56,12 +56,18 @@ public final class PreconditionEngine {
         return onlyNamesIt ? new DecisionTarget(null, target.dlqEntryId(), target.seenVersion(), null) : target;
     }
 
-    /** All five checks for a redrive. */
+    /**
+     * All five checks for a redrive. A DLQ entry without an operation of its own fails {@link PreconditionId#OWN_OPERATION}
+     * (nothing was recorded to run again) beside its entry check, so a batch or a wizard meets it as a blocked redrive
+     * that can still be discarded or resolved, never as an error.
+     */
     public PreconditionReport check(DecisionTarget named) {
         DecisionTarget target = resolve(named);
         if (target.entryOnly()) {
-            throw new IllegalArgumentException("DLQ entry " + target.dlqEntryId() + " has no operation (a message "
-                    + "dead-lettered as itself): there is nothing to redrive; discard or resolve it");
+            PreconditionReport entryCheck = checkEntryOnly(target);
+            DlqEntryRecord entry = loader.entry(target.dlqEntryId()).orElseThrow();
+            return new PreconditionReport(null, entryCheck.dlqEntryId(), entryCheck.entryVersion(), 0, null,
+                    entryCheck.checkedAt(), List.of(noOperation(entry), entryCheck.results().get(0)));
         }
         OperationRecord operation = loader.operation(target.operationId())
                 .orElseThrow(() -> new UnknownOperationException(target.operationId()));
@@ -230,6 +236,16 @@ public final class PreconditionEngine {
         }
         return PreconditionResult.pass(PreconditionId.ENTRY_OPEN, "entry " + entry.id() + " is still OPEN at version "
                 + entry.version(), facts);
+    }
+
+    static PreconditionResult noOperation(DlqEntryRecord entry) {
+        Map<String, Object> facts = facts("dlq_entry_id", entry.id());
+        facts.put("named_operation_id", entry.operationId());
+        facts.put("error_code", entry.errorCode());
+        return PreconditionResult.fail(PreconditionId.OWN_OPERATION, "DLQ entry " + entry.id() + " is a message "
+                + "dead-lettered as itself (" + entry.errorCode() + ")"
+                + (entry.operationId() == null ? "" : ", not an attempt of " + entry.operationId() + " it names")
+                + ": nothing was recorded to run again; discard or resolve it by its entry id", facts);
     }
 
     /** The entry check of a message dead-lettered as itself: there is no operation whose status could matter. */

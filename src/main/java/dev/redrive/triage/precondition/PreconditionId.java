@@ -9,6 +9,11 @@ import java.util.Locale;
  * that must hold ("run is active"), so a failed check never reads as the state it found.
  */
 public enum PreconditionId {
+    /**
+     * 0. The DLQ entry was entered for an operation's attempt. Only the report of an entry without one has this check
+     * (failed, beside its entry check): an operation's report has the five below, which all belong to the operation.
+     */
+    OWN_OPERATION("entry has an operation of its own"),
     /** 1. The run is neither cancelled nor terminal. */
     RUN_ACTIVE("run is active"),
     /** 2. The tool's schema version is the one dispatched, or an explicitly chosen compatible current one. */

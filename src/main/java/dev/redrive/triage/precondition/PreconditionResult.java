@@ -36,6 +36,7 @@ public record PreconditionResult(PreconditionId id, boolean passed, String expla
             return null;
         }
         return switch (id) {
+            case OWN_OPERATION -> "no operation of its own";
             case RUN_ACTIVE -> facts.get("run_status") == null ? "run unknown" : "run " + lower(facts.get("run_status"));
             case TOOL_SCHEMA -> facts.get("current_version") == null ? "no current schema registered"
                     : facts.get("chosen_version") != null ? "chosen version " + facts.get("chosen_version") + " not current"

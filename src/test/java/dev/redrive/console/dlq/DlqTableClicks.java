@@ -32,13 +32,22 @@ public final class DlqTableClicks {
         click(robot, row -> row.getItem() instanceof DlqRow item && item.id() == entryId);
     }
 
+    /** Double-clicks the entry with this DLQ entry id: what opens the wizard on it. */
+    public static void doubleClickEntry(FxRobot robot, long entryId) {
+        robot.doubleClickOn(firstCell(robot, row -> row.getItem() instanceof DlqRow item && item.id() == entryId));
+    }
+
     private static void click(FxRobot robot, Predicate<TableRow<?>> which) {
+        robot.clickOn(firstCell(robot, which));
+    }
+
+    private static Node firstCell(FxRobot robot, Predicate<TableRow<?>> which) {
         Node row = robot.lookup("#dlqTable .table-row-cell")
                 .match(node -> node instanceof TableRow<?> tableRow && !tableRow.isEmpty() && which.test(tableRow))
                 .query();
         Node firstCell = robot.from(row).lookup(".table-cell").queryAllAs(TableCell.class).stream()
                 .min(Comparator.comparingDouble(cell -> cell.localToScene(0, 0).getX()))
                 .orElseThrow();
-        robot.clickOn(firstCell);
+        return firstCell;
     }
 }

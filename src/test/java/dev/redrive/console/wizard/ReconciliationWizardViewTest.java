@@ -25,6 +25,7 @@ import javafx.scene.control.Button;
 import javafx.scene.control.ButtonBar;
 import javafx.scene.control.Label;
 import javafx.scene.control.RadioButton;
+import javafx.scene.control.TextField;
 import javafx.scene.control.TableCell;
 import javafx.scene.layout.StackPane;
 import javafx.scene.layout.VBox;
@@ -410,6 +411,46 @@ class ReconciliationWizardViewTest {
         assertThat(robot.lookup("#remedy-discard").queryButton().getText()).isEqualTo("Discard instead…");
         assertThat(dispatched()).isEqualTo(before);
         assertThat(redriveCommands()).isEqualTo(commands);
+    }
+
+    @Test
+    void theOperatorRecordsAppliedWithTheToolsResult_andResolvesWithItFromTheWizard(FxRobot robot) {
+        WizardItem item = deadLettered("wiz-manual-applied", "timeout_after_apply;lookup_down");
+        long before = dispatched();
+        open(robot, item);
+        await().atMost(WAIT).until(() -> text(robot, "#evidenceBadge").equals("⚠ POSSIBLE"));
+        next(robot);
+        await().atMost(WAIT).until(() -> text(robot, "#reconcileMessage").startsWith("1 side effect(s) still POSSIBLE"));
+
+        robot.clickOn(".combo-box").clickOn("APPLIED");
+        robot.clickOn("#manualEvidence").write("PSP ledger shows the charge");
+        robot.clickOn("#manualResult").write("ch_77");
+        assertThat(text(robot, "#manualResultProblem"))
+                .isEqualTo("the result must be a JSON object such as {\"charge_id\":\"ch_1\"}, got 'ch_77'");
+        assertThat(robot.lookup("#recordManual").queryButton().isDisabled()).isTrue();
+        robot.interact(() -> robot.lookup("#manualResult").queryAs(TextField.class).setText(""));
+        robot.clickOn("#manualResult").write("{\"charge_id\":\"ch_77\"}");
+        assertThat(robot.lookup("#manualResultProblem").query().isVisible()).isFalse();
+        robot.clickOn("#recordManual");
+        await().atMost(WAIT).until(() -> text(robot, "#reconcileMessage").startsWith("1 applied"));
+        next(robot);
+
+        await().atMost(WAIT).until(() -> text(robot, "#checkSummary")
+                .equals("4 of 5 checks pass; blocked by: side effect APPLIED"));
+        robot.clickOn("#remedy-resolve");
+        await().atMost(WAIT).until(() -> robot.lookup("#decisionResolve").tryQuery().map(Node::isVisible).orElse(false));
+        assertThat(robot.lookup("#decisionResolve").queryAs(RadioButton.class).isDisabled()).isFalse();
+        robot.clickOn("#decisionReason").write("charged, the answer was lost");
+        issue(robot, "Resolve as succeeded");
+
+        await().atMost(WAIT).until(() -> text(robot, "#result-succeeded").equals("1 succeeded"));
+        assertThat(ns.database().jdbc().queryOne("SELECT o.status || ' ' || (o.result ->> 'charge_id') || ' ' || "
+                + "e.decision_state FROM operations o JOIN dlq_entries e ON e.operation_id = o.operation_id WHERE e.id = ?",
+                row -> row.getString(1), item.dlqEntryId())).contains("SUCCEEDED ch_77 RESOLVED");
+        assertThat(ns.database().jdbc().queryOne("SELECT recorded_by || ' ' || source || ' ' || (result ->> 'charge_id') "
+                + "FROM reconciliations WHERE operation_id = ? AND outcome = 'APPLIED'", row -> row.getString(1),
+                item.operationId())).contains("ana OPERATOR ch_77");
+        assertThat(dispatched()).isEqualTo(before);
     }
 
     @Test

@@ -37,15 +37,15 @@ import java.util.function.Predicate;
  * tools and a worker running, as {@code console --demo} does), walks through the screens and writes one PNG per
  * screen. Run it through {@code installer/screenshots.sh}, which builds the jar and runs this under {@code xvfb-run}.
  *
- * <p>Arguments: {@code [OUTPUT_DIR] [NAMESPACE] [--reuse] [--size=WIDTHxHEIGHT]}, defaults {@code screenshots},
- * {@value Sandbox#NAMESPACE} and 1680x1050; {@code --reuse} keeps a namespace seeded before instead of re-seeding it;
- * {@code --size} photographs the window at another size (the console must read at 1280x800 too).
+ * <p>Arguments: {@code [OUTPUT_DIR] [NAMESPACE] [--reuse] [--size WxH]}, defaults {@code screenshots},
+ * {@value Sandbox#NAMESPACE} and 1600x1000; {@code --reuse} keeps a namespace seeded before instead of re-seeding it;
+ * {@code --size 1280x800} photographs the smallest window the console is made for.
  */
 public final class ConsoleScreenshots {
     private static final Duration WINDOW_TIMEOUT = Duration.ofSeconds(60);
     private static final Duration DATA_TIMEOUT = Duration.ofSeconds(30);
-    /** The default window size of every screenshot; the script's virtual screen is at least this big. */
-    private static final String DEFAULT_SIZE = "1680x1050";
+    /** The window size of every screenshot unless {@code --size} says otherwise; the script's screen is bigger. */
+    private static final String DEFAULT_SIZE = "1600x1000";
 
     private final Path output;
     private final int width;
@@ -55,12 +55,15 @@ public final class ConsoleScreenshots {
     private final List<String> skipped = new java.util.concurrent.CopyOnWriteArrayList<>();
     private Stage main;
 
-    private ConsoleScreenshots(Path output, String size, Set<String> recoverable) {
+    private ConsoleScreenshots(Path output, Set<String> recoverable, String size) {
         this.output = output;
-        String[] sides = size.split("x");
-        this.width = Integer.parseInt(sides[0]);
-        this.height = Integer.parseInt(sides[1]);
         this.recoverable = recoverable;
+        String[] parts = size.split("x");
+        if (parts.length != 2) {
+            throw new IllegalArgumentException("--size must be WIDTHxHEIGHT, e.g. 1280x800, got '" + size + "'");
+        }
+        this.width = Integer.parseInt(parts[0]);
+        this.height = Integer.parseInt(parts[1]);
     }
 
     /** Open entries whose dependency has recovered since (their fault count is used up): a redrive of one succeeds. */
@@ -74,13 +77,12 @@ public final class ConsoleScreenshots {
     }
 
     public static void main(String[] args) {
-        List<String> positional = List.of(args).stream().filter(arg -> !arg.startsWith("--")).toList();
-        Path output = Path.of(positional.size() > 0 ? positional.get(0) : "screenshots");
-        String namespace = positional.size() > 1 ? positional.get(1) : Sandbox.NAMESPACE;
-        String size = List.of(args).stream().filter(arg -> arg.startsWith("--size=")).map(arg -> arg.substring(7))
-                .findFirst().orElse(DEFAULT_SIZE);
+        Path output = Path.of(args.length > 0 ? args[0] : "screenshots");
+        String namespace = args.length > 1 ? args[1] : Sandbox.NAMESPACE;
         RedriveConfig config = RedriveConfig.fromEnvironment(System.getenv()).withNamespace(namespace);
         boolean reuse = List.of(args).contains("--reuse");
+        int sizeAt = List.of(args).indexOf("--size");
+        String size = sizeAt >= 0 && sizeAt + 1 < args.length ? args[sizeAt + 1] : DEFAULT_SIZE;
         int exit;
         try (Sandbox sandbox = reuse ? Sandbox.openForConsole(config, Clock.systemUTC(), System.out::println)
                 : Sandbox.connect(config, Clock.systemUTC(), System.out::println)) {
@@ -93,7 +95,7 @@ public final class ConsoleScreenshots {
             Thread console = new Thread(() -> ConsoleLauncher.launch(config, true, null, lookups), "console");
             console.setDaemon(true);
             console.start();
-            exit = new ConsoleScreenshots(output, size, recoverable).takeAll();
+            exit = new ConsoleScreenshots(output, recoverable, size).takeAll();
             Platform.exit();
         }
         System.exit(exit);
@@ -130,6 +132,13 @@ public final class ConsoleScreenshots {
                 null, null, "11-wizard-blocked-cancelled-run");
         shootWizard(row -> row.runId().startsWith("refunds-") && row.decisionState() == DecisionState.OPEN,
                 null, null, "12-wizard-blocked-revoked-approval");
+        shootRemedy(row -> row.tool().equals("demo.ship") && row.errorClass() == FailureClass.INVALID_INPUT
+                        && row.decisionState() == DecisionState.OPEN, "#remedy-choose-schema",
+                "demo.ship version 2 takes the same fields; redrive with it",
+                "16-wizard-remedy-schema-changed", "17-wizard-confirm", "18-wizard-result");
+        shootDetail("19-detail-entry-without-operation", row -> !row.ownEntry());
+        shootWizard(row -> !row.ownEntry() && row.decisionState() == DecisionState.OPEN,
+                null, null, "20-wizard-entry-without-operation");
         shootDialog("13-connection-profiles", () -> fireMenuItem("#connectionMenu", "Connection profiles…"));
         shootDialog("14-alert-thresholds", () -> fireButton("Alert thresholds…"));
         shootDark("15-dark-theme");
@@ -206,6 +215,47 @@ public final class ConsoleScreenshots {
         });
         Fx.pause(Duration.ofSeconds(1));
         shoot(decision, wizard);
+        next(wizard);
+        Fx.pause(Duration.ofSeconds(6));
+        Fx.lookup(wizard, "#verifyRedrive").filter(ButtonBase.class::isInstance).map(ButtonBase.class::cast)
+                .ifPresent(verify -> Fx.run(verify::fire));
+        Fx.pause(Duration.ofSeconds(2));
+        shoot(result, wizard);
+        Fx.run(wizard::hide);
+        Fx.pause(Duration.ofSeconds(1));
+    }
+
+    /**
+     * Takes a blocked case to its decision: the failed check with its remedy (photographed), the remedy taken, the
+     * decision step's confirmation with its reason, and the result once the worker has run it.
+     */
+    private void shootRemedy(Predicate<DlqRow> which, String remedySelector, String reason, String remedy,
+                             String confirm, String result) {
+        Optional<Window> opened = openWizard(which, remedy);
+        if (opened.isEmpty()) {
+            return;
+        }
+        Window wizard = opened.get();
+        next(wizard);
+        Fx.pause(Duration.ofSeconds(1));
+        next(wizard);
+        Fx.pause(Duration.ofSeconds(3));
+        shoot(remedy, wizard);
+        Fx.lookup(wizard, remedySelector).filter(ButtonBase.class::isInstance).map(ButtonBase.class::cast)
+                .ifPresent(button -> Fx.run(button::fire));
+        Fx.pause(Duration.ofSeconds(3));
+        // A remedy that decides instead moves on by itself; choosing a schema version checks again and stays.
+        if (Fx.lookup(wizard, "#decisionReason").isEmpty()) {
+            next(wizard);
+            Fx.pause(Duration.ofSeconds(1));
+        }
+        Fx.run(() -> {
+            if (wizard.getScene().lookup("#decisionReason") instanceof TextInputControl text) {
+                text.setText(reason);
+            }
+        });
+        Fx.pause(Duration.ofSeconds(1));
+        shoot(confirm, wizard);
         next(wizard);
         Fx.pause(Duration.ofSeconds(6));
         Fx.lookup(wizard, "#verifyRedrive").filter(ButtonBase.class::isInstance).map(ButtonBase.class::cast)

@@ -54,7 +54,7 @@ class BatchDecisionsTest {
 
     @Test
     void dryRunOverAGroup_listsEachItemsChecks_thenTheRealRunDecidesThePassingOnesAtTheConfiguredRate() {
-        List<DecisionTarget> group = batch.group("fp-batch");
+        List<DecisionTarget> group = batch.group("fp-batch").targets();
         assertThat(group).hasSize(6);
         long streamBefore = streamLength();
 
