@@ -56,33 +56,25 @@ public final class WorkerMetrics {
         List<String> classes = new ArrayList<>();
         Arrays.stream(FailureClass.values()).forEach(failureClass -> classes.add(failureClass.name()));
         for (String tool : tools) {
-            counter("redrive.attempts.started", "attempts handed to a tool", "tool", tool);
+            started(tool);
             for (String outcome : OUTCOMES) {
-                counter("redrive.redrive.commands", "redrive commands executed, by the outcome of their attempt",
-                        "tool", tool, "outcome", outcome);
-                counter("redrive.attempts", "attempts committed, by failure class and outcome", "tool", tool,
-                        "class", NONE, "outcome", outcome);
-                classes.forEach(failureClass -> counter("redrive.attempts",
-                        "attempts committed, by failure class and outcome", "tool", tool, "class", failureClass,
-                        "outcome", outcome));
+                redrives(tool, outcome);
+                attempts(tool, NONE, outcome);
+                classes.forEach(failureClass -> attempts(tool, failureClass, outcome));
             }
             for (String failureClass : classes) {
-                counter("redrive.retries.scheduled", "retries put into the retry set", "tool", tool, "class",
-                        failureClass);
-                counter("redrive.dead.letters", "DLQ entries written", "tool", tool, "class", failureClass);
+                retries(tool, failureClass);
+                deadLetters(tool, failureClass);
             }
             for (String result : List.of("APPLIED", "NOT_APPLIED", "UNKNOWN")) {
-                counter("redrive.reconciliations", "reconciliations with a tool, by result", "tool", tool, "result",
-                        result);
+                reconciliations(tool, result);
             }
-            counter("redrive.lease.takeovers", "claims of an operation whose earlier lease had expired", "tool", tool);
-            counter("redrive.commits.fenced", "commits refused because another worker took the lease over", "tool",
-                    tool);
+            takeovers(tool);
+            fenced(tool);
         }
-        counter("redrive.dead.letters", "DLQ entries written", "tool", NONE, "class", FailureClass.INVALID_INPUT.name());
+        deadLetters(NONE, FailureClass.INVALID_INPUT.name());
         for (String reason : List.of("duplicate", "done", "not_due", "paused", "discarded")) {
-            counter("redrive.deliveries.skipped", "deliveries acked or left without an attempt, by reason", "reason",
-                    reason);
+            skipped(reason);
         }
         return this;
     }
@@ -93,7 +85,7 @@ public final class WorkerMetrics {
     }
 
     public void attemptStarted(String tool) {
-        counter("redrive.attempts.started", "attempts handed to a tool", "tool", tool).increment();
+        started(tool).increment();
     }
 
     /**
@@ -101,11 +93,9 @@ public final class WorkerMetrics {
      * class of its error ({@link #NONE} for a clean success).
      */
     public void attemptFinished(String tool, String failureClass, String outcome) {
-        counter("redrive.attempts", "attempts committed, by failure class and outcome", "tool", tool,
-                "class", failureClass, "outcome", outcome).increment();
+        attempts(tool, failureClass, outcome).increment();
         if (outcome.equals("RETRY_SCHEDULED")) {
-            counter("redrive.retries.scheduled", "retries put into the retry set", "tool", tool, "class",
-                    failureClass).increment();
+            retries(tool, failureClass).increment();
         } else if (outcome.equals("DEAD_LETTERED")) {
             deadLettered(tool, failureClass);
         }
@@ -113,7 +103,7 @@ public final class WorkerMetrics {
 
     /** A dead letter: of a committed attempt, or of a message that is no valid dispatch (tool {@link #NONE}). */
     public void deadLettered(String tool, String failureClass) {
-        counter("redrive.dead.letters", "DLQ entries written", "tool", tool, "class", failureClass).increment();
+        deadLetters(tool, failureClass).increment();
     }
 
     /** One call of a tool, timed; {@code outcome} is {@code ok}, the failure class it raised, or {@code crashed}. */
@@ -125,20 +115,17 @@ public final class WorkerMetrics {
 
     /** A look-up of a tool by idempotency key: APPLIED, NOT_APPLIED or UNKNOWN. */
     public void reconciliation(String tool, String result) {
-        counter("redrive.reconciliations", "reconciliations with a tool, by result", "tool", tool, "result", result)
-                .increment();
+        reconciliations(tool, result).increment();
     }
 
     /** A claim that took over an expired lease of another attempt (which is reconciled before any call). */
     public void leaseTakeover(String tool) {
-        counter("redrive.lease.takeovers", "claims of an operation whose earlier lease had expired", "tool", tool)
-                .increment();
+        takeovers(tool).increment();
     }
 
     /** A commit the fencing token refused: another worker had taken the operation over meanwhile. */
     public void fencedCommit(String tool) {
-        counter("redrive.commits.fenced", "commits refused because another worker took the lease over", "tool", tool)
-                .increment();
+        fenced(tool).increment();
     }
 
     /**
@@ -147,14 +134,12 @@ public final class WorkerMetrics {
      * paused or over budget), {@code discarded} (cancelled run, stale command, ...).
      */
     public void deliverySkipped(String reason) {
-        counter("redrive.deliveries.skipped", "deliveries acked or left without an attempt, by reason", "reason", reason)
-                .increment();
+        skipped(reason).increment();
     }
 
     /** A redrive command whose attempt was committed, by the attempt's outcome. */
     public void redriveExecuted(String tool, String outcome) {
-        counter("redrive.redrive.commands", "redrive commands executed, by the outcome of their attempt", "tool", tool,
-                "outcome", outcome).increment();
+        redrives(tool, outcome).increment();
     }
 
     public void batch(int size, Duration claimTook) {
@@ -166,6 +151,51 @@ public final class WorkerMetrics {
     public void sampled(long retrySetMembers, Duration dispatchLag) {
         retrySetSize.set(retrySetMembers);
         dispatchLagMillis.set(dispatchLag.toMillis());
+    }
+
+    // One method per counter, so that its name, description and tags are written once: the events move them, and
+    // withTools creates them at zero.
+
+    private Counter started(String tool) {
+        return counter("redrive.attempts.started", "attempts handed to a tool", "tool", tool);
+    }
+
+    private Counter attempts(String tool, String failureClass, String outcome) {
+        return counter("redrive.attempts", "attempts committed, by failure class and outcome", "tool", tool,
+                "class", failureClass, "outcome", outcome);
+    }
+
+    private Counter retries(String tool, String failureClass) {
+        return counter("redrive.retries.scheduled", "retries put into the retry set", "tool", tool, "class",
+                failureClass);
+    }
+
+    private Counter deadLetters(String tool, String failureClass) {
+        return counter("redrive.dead.letters", "DLQ entries written", "tool", tool, "class", failureClass);
+    }
+
+    private Counter reconciliations(String tool, String result) {
+        return counter("redrive.reconciliations", "reconciliations with a tool, by result", "tool", tool, "result",
+                result);
+    }
+
+    private Counter takeovers(String tool) {
+        return counter("redrive.lease.takeovers", "claims of an operation whose earlier lease had expired", "tool", tool);
+    }
+
+    private Counter fenced(String tool) {
+        return counter("redrive.commits.fenced", "commits refused because another worker took the lease over", "tool",
+                tool);
+    }
+
+    private Counter skipped(String reason) {
+        return counter("redrive.deliveries.skipped", "deliveries acked or left without an attempt, by reason", "reason",
+                reason);
+    }
+
+    private Counter redrives(String tool, String outcome) {
+        return counter("redrive.redrive.commands", "redrive commands executed, by the outcome of their attempt", "tool",
+                tool, "outcome", outcome);
     }
 
     private Counter counter(String name, String description, String... tags) {

@@ -174,8 +174,7 @@ public final class ConsoleScreenshots {
             shoot(evidence, wizard.get());
         }
         next(wizard.get());
-        Fx.lookup(wizard.get(), "#askTool").filter(ButtonBase.class::isInstance).map(ButtonBase.class::cast)
-                .ifPresent(ask -> Fx.run(ask::fire));
+        fire(wizard.get(), "#askTool");
         Fx.pause(Duration.ofSeconds(3));
         if (reconcile != null) {
             shoot(reconcile, wizard.get());
@@ -215,14 +214,7 @@ public final class ConsoleScreenshots {
         });
         Fx.pause(Duration.ofSeconds(1));
         shoot(decision, wizard);
-        next(wizard);
-        Fx.pause(Duration.ofSeconds(6));
-        Fx.lookup(wizard, "#verifyRedrive").filter(ButtonBase.class::isInstance).map(ButtonBase.class::cast)
-                .ifPresent(verify -> Fx.run(verify::fire));
-        Fx.pause(Duration.ofSeconds(2));
-        shoot(result, wizard);
-        Fx.run(wizard::hide);
-        Fx.pause(Duration.ofSeconds(1));
+        issueAndShootResult(wizard, result);
     }
 
     /**
@@ -241,8 +233,7 @@ public final class ConsoleScreenshots {
         next(wizard);
         Fx.pause(Duration.ofSeconds(3));
         shoot(remedy, wizard);
-        Fx.lookup(wizard, remedySelector).filter(ButtonBase.class::isInstance).map(ButtonBase.class::cast)
-                .ifPresent(button -> Fx.run(button::fire));
+        fire(wizard, remedySelector);
         Fx.pause(Duration.ofSeconds(3));
         // A remedy that decides instead moves on by itself; choosing a schema version checks again and stays.
         if (Fx.lookup(wizard, "#decisionReason").isEmpty()) {
@@ -256,14 +247,24 @@ public final class ConsoleScreenshots {
         });
         Fx.pause(Duration.ofSeconds(1));
         shoot(confirm, wizard);
+        issueAndShootResult(wizard, result);
+    }
+
+    /** Issues the decision of the last step, lets the worker run it, and photographs the result. */
+    private void issueAndShootResult(Window wizard, String result) {
         next(wizard);
         Fx.pause(Duration.ofSeconds(6));
-        Fx.lookup(wizard, "#verifyRedrive").filter(ButtonBase.class::isInstance).map(ButtonBase.class::cast)
-                .ifPresent(verify -> Fx.run(verify::fire));
+        fire(wizard, "#verifyRedrive");
         Fx.pause(Duration.ofSeconds(2));
         shoot(result, wizard);
         Fx.run(wizard::hide);
         Fx.pause(Duration.ofSeconds(1));
+    }
+
+    /** Clicks the button {@code selector} names, when the wizard shows one. */
+    private static void fire(Window wizard, String selector) {
+        Fx.lookup(wizard, selector).filter(ButtonBase.class::isInstance).map(ButtonBase.class::cast)
+                .ifPresent(button -> Fx.run(button::fire));
     }
 
     /** Selects the first matching entry and opens the wizard on it from the detail pane. */
