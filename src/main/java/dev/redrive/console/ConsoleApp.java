@@ -4,7 +4,7 @@ import dev.redrive.config.UrlCredentials;
 import dev.redrive.console.concurrent.UiExecutor;
 import dev.redrive.console.main.MainWindowView;
 import dev.redrive.console.main.MainWindowViewModel;
-import dev.redrive.console.main.Theme;
+import dev.redrive.console.ui.Theme;
 import dev.redrive.console.main.WindowLayout;
 import dev.redrive.console.profile.ConfigDirectory;
 import dev.redrive.console.profile.ConnectionProfile;

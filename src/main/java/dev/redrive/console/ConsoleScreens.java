@@ -1,5 +1,6 @@
 package dev.redrive.console;
 
+import dev.redrive.console.main.ConsoleSession;
 import dev.redrive.console.concurrent.UiExecutor;
 import dev.redrive.console.detail.OperationDetailView;
 import dev.redrive.console.detail.OperationDetailViewModel;
@@ -9,7 +10,7 @@ import dev.redrive.console.health.HealthPanelView;
 import dev.redrive.console.health.HealthPanelViewModel;
 import dev.redrive.console.health.ThresholdPreferences;
 import dev.redrive.console.main.SessionScreens;
-import dev.redrive.console.main.Theme;
+import dev.redrive.console.ui.Theme;
 import dev.redrive.console.report.ReportExportView;
 import dev.redrive.console.report.ReportExportViewModel;
 import dev.redrive.console.ui.DesktopServices;

@@ -7,6 +7,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 import static org.assertj.core.api.Assertions.assertThat;
 
 class LayeringTest {
@@ -33,6 +34,21 @@ class LayeringTest {
         noClasses().that().resideInAPackage("dev.redrive.console..")
                 .should().dependOnClassesThat().resideInAnyPackage("java.sql..", "io.lettuce..")
                 .because("views and view-models call the triage and store APIs, never the servers directly")
+                .check(production);
+    }
+
+    @Test
+    void noPackageCycles() {
+        slices().matching("dev.redrive.(**)").should().beFreeOfCycles()
+                .because("a package that reaches back up through another cannot be read, tested or moved on its own")
+                .check(production);
+    }
+
+    @Test
+    void viewModelsNeverTouchTheSceneGraph() {
+        noClasses().that().haveSimpleNameEndingWith("ViewModel")
+                .should().dependOnClassesThat().resideInAnyPackage("javafx.scene..", "javafx.stage..")
+                .because("a view model is tested without a toolkit; only its view knows nodes and windows")
                 .check(production);
     }
 }

@@ -3,7 +3,7 @@ package dev.redrive.console;
 import dev.redrive.console.concurrent.UiExecutor;
 import dev.redrive.console.main.MainWindowView;
 import dev.redrive.console.main.MainWindowViewModel;
-import dev.redrive.console.main.Theme;
+import dev.redrive.console.ui.Theme;
 import dev.redrive.console.main.WindowLayout;
 import dev.redrive.console.profile.ConnectionProfile;
 import dev.redrive.testing.TestNamespace;

@@ -1,7 +1,8 @@
 package dev.redrive.console;
 
+import dev.redrive.console.main.ConsoleSession;
 import dev.redrive.console.concurrent.UiExecutor;
-import dev.redrive.console.main.Theme;
+import dev.redrive.console.ui.Theme;
 import dev.redrive.console.profile.ConnectionProfile;
 import dev.redrive.console.ui.DesktopServices;
 import dev.redrive.testing.TestNamespace;

@@ -1,6 +1,6 @@
 package dev.redrive.console.health;
 
-import dev.redrive.console.main.Theme;
+import dev.redrive.console.ui.Theme;
 import dev.redrive.console.ui.Fxml;
 import dev.redrive.health.HealthAlert;
 import dev.redrive.health.HealthThresholds;

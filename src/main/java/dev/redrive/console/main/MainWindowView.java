@@ -1,8 +1,8 @@
 package dev.redrive.console.main;
 
+import dev.redrive.console.ui.Theme;
 import dev.redrive.console.ui.Fxml;
 import atlantafx.base.controls.ToggleSwitch;
-import dev.redrive.console.ConsoleSession;
 import javafx.beans.binding.Bindings;
 import javafx.fxml.FXML;
 import javafx.scene.Parent;

@@ -1,6 +1,5 @@
 package dev.redrive.console.main;
 
-import dev.redrive.console.ConsoleSession;
 import dev.redrive.console.concurrent.UiExecutor;
 import dev.redrive.console.concurrent.UiExecutor.TaskFailure;
 import dev.redrive.console.profile.ConnectionProfile;

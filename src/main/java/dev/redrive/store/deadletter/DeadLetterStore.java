@@ -5,9 +5,6 @@ import dev.redrive.store.Jdbc;
 import dev.redrive.store.Jdbc.Json;
 import dev.redrive.store.StorableText;
 import dev.redrive.store.StoreException;
-import dev.redrive.store.operation.AttemptCommit;
-import dev.redrive.store.operation.AttemptError;
-import dev.redrive.store.operation.DeliveryInfo;
 
 import java.util.Map;
 import java.util.Optional;
@@ -75,21 +72,13 @@ public final class DeadLetterStore {
      * Enters the dead-lettered attempt of an operation, inside the caller's transaction (the one that sets the
      * operation DEAD_LETTERED and inserts the attempt row).
      */
-    public DeadLetterEvent enterForOperation(AttemptCommit commit) {
-        String operationId = commit.lease().operationId();
-        String dedupKey = operationDedupKey(operationId, commit.lease().attempt());
-        AttemptCommit.DeadLetterEvidence evidence = commit.deadLetter();
-        DeliveryInfo delivery = commit.delivery();
-        AttemptError error = commit.error();
-        jdbc.query(ENTER_OPERATION, row -> row.getLong(1), dedupKey, commit.lease().attempt(),
-                evidence.runtimeVersion(),
-                delivery == null ? null : delivery.stream(),
-                delivery == null ? null : delivery.entryId(),
-                delivery == null ? null : (int) delivery.deliveryCount(),
-                delivery == null ? null : delivery.consumer(),
-                error.failureClass(), error.code(), error.message(), evidence.fingerprint(),
-                commit.sideEffect(), new Json(RawMessage.json(RawMessage.kept(evidence.rawMessage()))), commit.finishedAt(),
-                new Json(evidence.deliveryHistory()), operationId);
+    public DeadLetterEvent enterForOperation(OperationDeadLetter letter) {
+        String dedupKey = letter.dedupKey();
+        jdbc.query(ENTER_OPERATION, row -> row.getLong(1), dedupKey, letter.attempt(), letter.runtimeVersion(),
+                letter.stream(), letter.entryId(), letter.deliveryCount(), letter.consumer(), letter.errorClass(),
+                letter.errorCode(), letter.errorMessage(), letter.fingerprint(), letter.sideEffect(),
+                new Json(RawMessage.json(RawMessage.kept(letter.rawMessage()))), letter.enteredAt(),
+                new Json(letter.deliveryHistory()), letter.operationId());
         return eventFor(dedupKey).orElseThrow(() -> new StoreException("no DLQ entry for " + dedupKey));
     }
 

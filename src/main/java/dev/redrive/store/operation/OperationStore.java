@@ -11,6 +11,7 @@ import dev.redrive.store.Jdbc.Json;
 import dev.redrive.store.StoreException;
 import dev.redrive.store.deadletter.DeadLetterEvent;
 import dev.redrive.store.deadletter.DeadLetterStore;
+import dev.redrive.store.deadletter.OperationDeadLetter;
 
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -389,7 +390,21 @@ public final class OperationStore {
             jdbc.update(COMMAND_DONE, commit.outcome() == OperationStatus.SUCCEEDED ? "SUCCEEDED" : "FAILED",
                     commit.finishedAt(), lease.redriveCommandId());
         }
-        return commit.outcome() == OperationStatus.DEAD_LETTERED ? deadLetters.enterForOperation(commit) : null;
+        return commit.outcome() == OperationStatus.DEAD_LETTERED ? deadLetters.enterForOperation(deadLetter(commit)) : null;
+    }
+
+    private static OperationDeadLetter deadLetter(AttemptCommit commit) {
+        Lease lease = commit.lease();
+        DeliveryInfo delivery = commit.delivery();
+        AttemptError error = commit.error();
+        AttemptCommit.DeadLetterEvidence evidence = commit.deadLetter();
+        return new OperationDeadLetter(lease.operationId(), lease.attempt(),
+                delivery == null ? null : delivery.stream(),
+                delivery == null ? null : delivery.entryId(),
+                delivery == null ? null : (int) delivery.deliveryCount(),
+                delivery == null ? null : delivery.consumer(),
+                error.failureClass(), error.code(), error.message(), commit.sideEffect(), evidence.rawMessage(),
+                evidence.deliveryHistory(), evidence.fingerprint(), evidence.runtimeVersion(), commit.finishedAt());
     }
 
     private static Object[] reconciliationParameters(AttemptCommit commit) {

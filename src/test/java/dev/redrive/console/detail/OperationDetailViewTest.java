@@ -2,7 +2,7 @@ package dev.redrive.console.detail;
 
 import dev.redrive.console.RecordingDesktop;
 import dev.redrive.console.concurrent.UiExecutor;
-import dev.redrive.console.main.Theme;
+import dev.redrive.console.ui.Theme;
 import dev.redrive.console.main.WindowLayout;
 import dev.redrive.console.ui.Truncations;
 import dev.redrive.report.Redactor;

@@ -1,7 +1,7 @@
 package dev.redrive.console.dlq;
 
 import dev.redrive.console.concurrent.UiExecutor;
-import dev.redrive.console.main.Theme;
+import dev.redrive.console.ui.Theme;
 import dev.redrive.health.DlqEventTail;
 import dev.redrive.health.DlqFixture;
 import dev.redrive.testing.TestNamespace;

@@ -2,7 +2,7 @@ package dev.redrive.console.health;
 
 import dev.redrive.broker.StreamKeys;
 import dev.redrive.console.concurrent.UiExecutor;
-import dev.redrive.console.main.Theme;
+import dev.redrive.console.ui.Theme;
 import dev.redrive.health.DlqFixture;
 import dev.redrive.health.HealthThresholds;
 import dev.redrive.health.QueueHealthReader;

@@ -1,7 +1,7 @@
 package dev.redrive.console.profile;
 
 import dev.redrive.console.concurrent.UiExecutor;
-import dev.redrive.console.main.Theme;
+import dev.redrive.console.ui.Theme;
 import dev.redrive.console.ui.Truncations;
 import dev.redrive.testing.TestNamespace;
 import javafx.scene.Scene;

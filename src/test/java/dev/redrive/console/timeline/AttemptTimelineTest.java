@@ -1,6 +1,6 @@
 package dev.redrive.console.timeline;
 
-import dev.redrive.console.main.Theme;
+import dev.redrive.console.ui.Theme;
 import javafx.geometry.Bounds;
 import javafx.scene.Node;
 import javafx.scene.Scene;

@@ -1,7 +1,7 @@
 package dev.redrive.console.wizard;
 
 import dev.redrive.console.concurrent.UiExecutor;
-import dev.redrive.console.main.Theme;
+import dev.redrive.console.ui.Theme;
 import dev.redrive.console.ui.Truncations;
 import dev.redrive.demo.tools.DemoToolServer;
 import dev.redrive.identity.OperationId;

@@ -1,4 +1,4 @@
-package dev.redrive.console;
+package dev.redrive.console.main;
 
 import dev.redrive.broker.Redis;
 import dev.redrive.config.RedriveConfig;

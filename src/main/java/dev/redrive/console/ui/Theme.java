@@ -1,4 +1,4 @@
-package dev.redrive.console.main;
+package dev.redrive.console.ui;
 
 import atlantafx.base.theme.PrimerDark;
 import atlantafx.base.theme.PrimerLight;

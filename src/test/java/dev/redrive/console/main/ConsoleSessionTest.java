@@ -1,4 +1,4 @@
-package dev.redrive.console;
+package dev.redrive.console.main;
 
 import dev.redrive.config.RedriveConfig;
 import dev.redrive.console.profile.ConnectionProfile;
