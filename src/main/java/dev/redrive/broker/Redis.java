@@ -1,11 +1,18 @@
 package dev.redrive.broker;
 
+import dev.redrive.config.ConfigurationException;
 import dev.redrive.config.RedriveConfig;
 import dev.redrive.config.ServiceUnavailableException;
+import dev.redrive.config.TlsSettings;
 import dev.redrive.config.UrlCredentials;
+import dev.redrive.tls.CertificateProbe;
+import dev.redrive.tls.TrustedCas;
 import io.lettuce.core.AbstractRedisClient;
+import io.lettuce.core.ClientOptions;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisURI;
+import io.lettuce.core.SslOptions;
+import io.lettuce.core.SslVerifyMode;
 import io.lettuce.core.api.StatefulConnection;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.cluster.ClusterClientOptions;
@@ -22,6 +29,7 @@ import io.lettuce.core.codec.StringCodec;
 import java.net.URI;
 import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * One Redis client and a shared connection for a namespace, on a standalone server or a Redis Cluster. The URI
@@ -63,11 +71,13 @@ public final class Redis implements AutoCloseable {
     public static Redis connect(RedriveConfig config) {
         StreamKeys keys = new StreamKeys(config.namespace());
         try {
-            List<RedisURI> seeds = seeds(config.redisUri());
+            List<RedisURI> seeds = seeds(config.redisUri(), config.tls());
+            Optional<SslOptions> ssl = sslOptions(seeds, config.tls());
             if (seeds.size() > 1) {
-                return cluster(seeds, keys, config.redisUri());
+                return cluster(seeds, ssl, keys, config.redisUri());
             }
             RedisClient client = RedisClient.create(seeds.get(0));
+            ssl.ifPresent(options -> client.setOptions(ClientOptions.builder().sslOptions(options).build()));
             StatefulRedisConnection<String, String> connection;
             boolean clusterNode;
             try {
@@ -83,35 +93,84 @@ public final class Redis implements AutoCloseable {
             }
             connection.close();
             client.shutdown(Duration.ZERO, Duration.ofSeconds(1));
-            return cluster(seeds, keys, config.redisUri());
+            return cluster(seeds, ssl, keys, config.redisUri());
+        } catch (ConfigurationException e) {
+            throw e;
         } catch (RuntimeException e) {
+            Optional<String> certificate = certificateProblem(config, e);
+            if (certificate.isPresent()) {
+                throw new ServiceUnavailableException(UrlCredentials.mask("Redis at " + config.redisUri()
+                        + " failed TLS verification: " + certificate.get()), e);
+            }
             // The client's own words may quote the URI too, so the whole line is masked.
             throw new ServiceUnavailableException(UrlCredentials.mask("Redis at " + config.redisUri() + " is not reachable: "
                     + ServiceUnavailableException.rootMessage(e)), e);
         }
     }
 
-    private static List<RedisURI> seeds(String uri) {
+    /** The URI's nodes; TLS settings of their own make every node TLS, verified as their mode says. */
+    private static List<RedisURI> seeds(String uri, TlsSettings tls) {
         List<RedisURI> seeds = uri.contains(",") ? RedisClusterURIUtil.toRedisURIs(URI.create(uri))
                 : List.of(RedisURI.create(uri));
-        seeds.forEach(seed -> seed.setTimeout(COMMAND_TIMEOUT));
+        for (RedisURI seed : seeds) {
+            seed.setTimeout(COMMAND_TIMEOUT);
+            if (tls.enabled()) {
+                seed.setSsl(true);
+                seed.setVerifyPeer(switch (tls.mode()) {
+                    case VERIFY_FULL -> SslVerifyMode.FULL;
+                    case VERIFY_CA -> SslVerifyMode.CA;
+                    default -> SslVerifyMode.NONE;
+                });
+            }
+        }
         return seeds;
+    }
+
+    /** Over TLS, trust exactly the CAs of the settings (Lettuce's default is the JVM's, which a CA file replaces). */
+    private static Optional<SslOptions> sslOptions(List<RedisURI> seeds, TlsSettings tls) {
+        if (tls.caFile() == null || !seeds.get(0).isSsl()) {
+            return Optional.empty();
+        }
+        return Optional.of(SslOptions.builder().jdkSslProvider().trustManager(TrustedCas.trustManagers(tls)).build());
+    }
+
+    /** When the node's certificate was to be verified and may have been refused: what is wrong with it. */
+    private static Optional<String> certificateProblem(RedriveConfig config, RuntimeException failure) {
+        if (!CertificateProbe.mayBeCertificateFailure(failure)) {
+            return Optional.empty();
+        }
+        for (RedisURI seed : seeds(config.redisUri(), config.tls())) {
+            TlsSettings.Mode mode = !seed.isSsl() ? TlsSettings.Mode.AS_URLS : switch (seed.getVerifyMode()) {
+                case FULL -> TlsSettings.Mode.VERIFY_FULL;
+                case CA -> TlsSettings.Mode.VERIFY_CA;
+                case NONE -> TlsSettings.Mode.REQUIRE;
+            };
+            if (mode.verifiesCertificate()) {
+                Optional<String> problem = CertificateProbe.problem(CertificateProbe.Protocol.REDIS, seed.getHost(),
+                        seed.getPort(), mode, config.tls());
+                if (problem.isPresent()) {
+                    return problem;
+                }
+            }
+        }
+        return Optional.empty();
     }
 
     private static boolean isClusterNode(StatefulRedisConnection<String, String> connection) {
         return connection.sync().info("cluster").contains("cluster_enabled:1");
     }
 
-    private static Redis cluster(List<RedisURI> seeds, StreamKeys keys, String uri) {
+    private static Redis cluster(List<RedisURI> seeds, Optional<SslOptions> ssl, StreamKeys keys, String uri) {
         RedisClusterClient client = RedisClusterClient.create(seeds);
         // Adaptive refresh follows a failover or resharding as soon as a MOVED or a reconnect hints at one; the
         // periodic refresh catches what no command has run into yet.
-        client.setOptions(ClusterClientOptions.builder()
+        ClusterClientOptions.Builder options = ClusterClientOptions.builder()
                 .topologyRefreshOptions(ClusterTopologyRefreshOptions.builder()
                         .enableAllAdaptiveRefreshTriggers()
                         .enablePeriodicRefresh(Duration.ofSeconds(30))
-                        .build())
-                .build());
+                        .build());
+        ssl.ifPresent(options::sslOptions);
+        client.setOptions(options.build());
         StatefulRedisClusterConnection<String, String> connection;
         try {
             connection = client.connect();

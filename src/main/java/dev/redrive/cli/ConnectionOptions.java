@@ -1,6 +1,7 @@
 package dev.redrive.cli;
 
 import dev.redrive.config.RedriveConfig;
+import dev.redrive.config.TlsSettings;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParseResult;
@@ -39,9 +40,22 @@ public final class ConnectionOptions {
             defaultValue = "${env:REDRIVE_NAMESPACE:-" + RedriveConfig.DEFAULT_NAMESPACE + "}")
     String namespace;
 
+    @Option(names = "--tls", paramLabel = "MODE",
+            description = "TLS to PostgreSQL and Redis: require (encrypted, any certificate), verify-ca (signed by a "
+                    + "trusted CA) or verify-full (and issued for the host); default: as the URLs say (env REDRIVE_TLS)",
+            defaultValue = "${env:REDRIVE_TLS:-}")
+    String tls;
+
+    @Option(names = "--tls-ca", paramLabel = "FILE",
+            description = "PEM file of the CAs that sign the servers' certificates, instead of the JVM's; alone it "
+                    + "means --tls verify-full (env REDRIVE_TLS_CA)",
+            defaultValue = "${env:REDRIVE_TLS_CA:-}")
+    String tlsCa;
+
     public RedriveConfig config() {
         return new RedriveConfig(given("--pg-url", pgUrl), given("--pg-user", pgUser), given("--pg-password", pgPassword),
-                given("--redis-uri", redisUri), given("--namespace", namespace));
+                given("--redis-uri", redisUri), given("--namespace", namespace),
+                TlsSettings.parse(given("--tls", tls), given("--tls-ca", tlsCa)));
     }
 
     /** Whether {@code -n} was given, before the command or after it (else the namespace is REDRIVE_NAMESPACE's). */

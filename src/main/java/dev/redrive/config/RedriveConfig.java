@@ -1,15 +1,19 @@
 package dev.redrive.config;
 
 import java.net.URI;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
+import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * Where Redrive finds its operation store and its broker, and which namespace it works in. The console, the CLI,
- * the worker and the tests all read the same {@code REDRIVE_*} variables.
+ * Where Redrive finds its operation store and its broker, which namespace it works in and how it verifies the
+ * servers' TLS certificates. The console, the CLI, the worker and the tests all read the same {@code REDRIVE_*}
+ * variables.
  */
-public record RedriveConfig(String pgUrl, String pgUser, String pgPassword, String redisUri, String namespace) {
+public record RedriveConfig(String pgUrl, String pgUser, String pgPassword, String redisUri, String namespace,
+                            TlsSettings tls) {
 
     public static final String DEFAULT_PG_URL = "jdbc:postgresql://127.0.0.1:5432/postgres";
     public static final String DEFAULT_PG_USER = "postgres";
@@ -25,12 +29,16 @@ public record RedriveConfig(String pgUrl, String pgUser, String pgPassword, Stri
     /** A namespace names a PostgreSQL schema and prefixes Redis keys, so it must be safe for both. */
     private static final Pattern NAMESPACE = Pattern.compile("[a-z][a-z0-9_]{0,47}");
 
+    /** A JDBC URL parameter the TLS settings would contradict: the driver lets the URL win, silently. */
+    private static final Pattern PG_SSL_PARAMETER = Pattern.compile("(?i)[?&](sslmode|sslrootcert|sslfactory)=([^&#]*)");
+
     public RedriveConfig {
         pgUrl = requireText(pgUrl, "REDRIVE_PG_URL");
         pgUser = requireText(pgUser, "REDRIVE_PG_USER");
         pgPassword = pgPassword == null ? "" : pgPassword;
         redisUri = requireText(redisUri, "REDRIVE_REDIS_URI");
         namespace = requireText(namespace, "REDRIVE_NAMESPACE");
+        tls = tls == null ? TlsSettings.AS_URLS : tls;
         if (!pgUrl.startsWith("jdbc:postgresql:")) {
             throw new ConfigurationException("REDRIVE_PG_URL must be a PostgreSQL JDBC URL (jdbc:postgresql://host:port/db), got: "
                     + UrlCredentials.mask(pgUrl));
@@ -41,6 +49,7 @@ public record RedriveConfig(String pgUrl, String pgUser, String pgPassword, Stri
                     + UrlCredentials.mask(pgUrl));
         }
         checkRedisUri(redisUri);
+        checkPgTlsAgrees(pgUrl, tls);
         if (!NAMESPACE.matcher(namespace).matches()) {
             throw new ConfigurationException("REDRIVE_NAMESPACE must match [a-z][a-z0-9_]{0,47} (it names a schema and prefixes Redis keys), got: " + namespace);
         }
@@ -49,6 +58,11 @@ public record RedriveConfig(String pgUrl, String pgUser, String pgPassword, Stri
                     + "and public are PostgreSQL's system and shared schemas, not Redrive's to fill or drop; expected a "
                     + "name of its own, e.g. " + DEFAULT_NAMESPACE);
         }
+    }
+
+    /** Without TLS settings of its own: TLS as the URLs say. */
+    public RedriveConfig(String pgUrl, String pgUser, String pgPassword, String redisUri, String namespace) {
+        this(pgUrl, pgUser, pgPassword, redisUri, namespace, TlsSettings.AS_URLS);
     }
 
     public static RedriveConfig defaults() {
@@ -61,18 +75,23 @@ public record RedriveConfig(String pgUrl, String pgUser, String pgPassword, Stri
                 env.getOrDefault("REDRIVE_PG_USER", DEFAULT_PG_USER),
                 env.getOrDefault("REDRIVE_PG_PASSWORD", ""),
                 env.getOrDefault("REDRIVE_REDIS_URI", DEFAULT_REDIS_URI),
-                env.getOrDefault("REDRIVE_NAMESPACE", DEFAULT_NAMESPACE));
+                env.getOrDefault("REDRIVE_NAMESPACE", DEFAULT_NAMESPACE),
+                TlsSettings.parse(env.get("REDRIVE_TLS"), env.get("REDRIVE_TLS_CA")));
     }
 
     public RedriveConfig withNamespace(String otherNamespace) {
-        return new RedriveConfig(pgUrl, pgUser, pgPassword, redisUri, otherNamespace);
+        return new RedriveConfig(pgUrl, pgUser, pgPassword, redisUri, otherNamespace, tls);
+    }
+
+    public RedriveConfig withTls(TlsSettings otherTls) {
+        return new RedriveConfig(pgUrl, pgUser, pgPassword, redisUri, namespace, otherTls);
     }
 
     /** For logs and error lines: never shows a password, neither the separate one nor one inside a URL. */
     @Override
     public String toString() {
         return "RedriveConfig[pg=" + UrlCredentials.mask(pgUrl) + " user=" + pgUser + ", redis=" + UrlCredentials.mask(redisUri)
-                + ", namespace=" + namespace + "]";
+                + ", namespace=" + namespace + (tls.enabled() ? ", " + tls : "") + "]";
     }
 
     /**
@@ -81,6 +100,22 @@ public record RedriveConfig(String pgUrl, String pgUser, String pgPassword, Stri
      */
     private static boolean isPostgresSchema(String namespace) {
         return namespace.startsWith("pg_") || namespace.equals("information_schema") || namespace.equals("public");
+    }
+
+    /** The TLS settings set sslmode, sslrootcert and the socket factory; a URL that sets them too must not differ. */
+    private static void checkPgTlsAgrees(String pgUrl, TlsSettings tls) {
+        if (!tls.enabled()) {
+            return;
+        }
+        Matcher parameter = PG_SSL_PARAMETER.matcher(pgUrl);
+        while (parameter.find()) {
+            String name = parameter.group(1).toLowerCase(Locale.ROOT);
+            if (!name.equals("sslmode") || !parameter.group(2).equalsIgnoreCase(tls.mode().option())) {
+                throw new ConfigurationException("REDRIVE_PG_URL sets " + name + "=" + parameter.group(2)
+                        + " and REDRIVE_TLS (--tls) says " + tls.mode().option()
+                        + ": give TLS in one place, expected the URL without " + name + "=, got: " + UrlCredentials.mask(pgUrl));
+            }
+        }
     }
 
     private static void checkRedisUri(String uri) {

@@ -5,14 +5,20 @@ import com.zaxxer.hikari.HikariDataSource;
 import dev.redrive.config.AccessRefusedException;
 import dev.redrive.config.RedriveConfig;
 import dev.redrive.config.ServiceUnavailableException;
+import dev.redrive.config.TlsSettings;
 import dev.redrive.config.UrlCredentials;
+import dev.redrive.tls.CertificateProbe;
 import org.flywaydb.core.Flyway;
 import org.flywaydb.core.api.output.MigrateResult;
+import org.postgresql.Driver;
+import org.postgresql.ssl.DefaultJavaSSLFactory;
 
 import javax.sql.DataSource;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.List;
+import java.util.Optional;
+import java.util.Properties;
 
 /**
  * The one connection pool to the operation store, bound to the namespace's schema. Every store class borrows
@@ -47,6 +53,7 @@ public final class Database implements AutoCloseable {
         hikari.addDataSourceProperty("connectTimeout", "5");
         hikari.addDataSourceProperty("ApplicationName", "redrive");
         hikari.addDataSourceProperty("reWriteBatchedInserts", "true");
+        applyTls(config.tls(), hikari);
         try {
             return new Database(new HikariDataSource(hikari), config.namespace());
         } catch (RuntimeException e) {
@@ -56,8 +63,50 @@ public final class Database implements AutoCloseable {
             if (loginRefused(e)) {
                 throw new AccessRefusedException(UrlCredentials.mask(server + " refused the login: " + why), e);
             }
+            Optional<String> certificate = certificateProblem(config, e);
+            if (certificate.isPresent()) {
+                throw new ServiceUnavailableException(UrlCredentials.mask(server + " failed TLS verification: "
+                        + certificate.get()), e);
+            }
             throw new ServiceUnavailableException(UrlCredentials.mask(server + " is not reachable: " + why), e);
         }
+    }
+
+    /**
+     * pgjdbc's own names for the settings: {@code sslmode}, {@code sslrootcert} for a CA file, and without one the
+     * JVM's trusted CAs (its default would be {@code ~/.postgresql/root.crt}, which Redis's side does not read).
+     */
+    private static void applyTls(TlsSettings tls, HikariConfig hikari) {
+        if (!tls.enabled()) {
+            return;
+        }
+        hikari.addDataSourceProperty("sslmode", tls.mode().option());
+        if (tls.caFile() != null) {
+            hikari.addDataSourceProperty("sslrootcert", tls.caFile().toString());
+        } else if (tls.mode().verifiesCertificate()) {
+            hikari.addDataSourceProperty("sslfactory", DefaultJavaSSLFactory.class.getName());
+        }
+    }
+
+    /** When the settings verify certificates and the driver's failure may be a refused one: what is wrong with it. */
+    private static Optional<String> certificateProblem(RedriveConfig config, RuntimeException failure) {
+        if (!config.tls().mode().verifiesCertificate() || !CertificateProbe.mayBeCertificateFailure(failure)) {
+            return Optional.empty();
+        }
+        Properties parsed = Driver.parseURL(config.pgUrl(), null);
+        if (parsed == null) {
+            return Optional.empty();
+        }
+        String[] hosts = parsed.getProperty("PGHOST").split(",");
+        String[] ports = parsed.getProperty("PGPORT").split(",");
+        for (int i = 0; i < hosts.length; i++) {
+            Optional<String> problem = CertificateProbe.problem(CertificateProbe.Protocol.POSTGRESQL, hosts[i],
+                    Integer.parseInt(ports[Math.min(i, ports.length - 1)]), config.tls().mode(), config.tls());
+            if (problem.isPresent()) {
+                return problem;
+            }
+        }
+        return Optional.empty();
     }
 
     /** Class 28 (invalid authorization: no such role, wrong password, no pg_hba.conf entry) or 42501 (no CONNECT). */

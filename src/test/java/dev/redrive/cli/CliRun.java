@@ -13,15 +13,20 @@ record CliRun(int exit, String out, String err) {
 
     /** Runs {@code redrive ARGS --namespace <the test's namespace>}. */
     static CliRun in(TestNamespace ns, String... args) {
+        List<String> all = new ArrayList<>(List.of(args));
+        all.add("--namespace");
+        all.add(ns.name());
+        return of(all.toArray(String[]::new));
+    }
+
+    /** Runs {@code redrive ARGS} as typed, for a server of the test's own. */
+    static CliRun of(String... args) {
         CommandLine cli = RedriveCommand.commandLine();
         StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();
         cli.setOut(new PrintWriter(out, true));
         cli.setErr(new PrintWriter(err, true));
-        List<String> all = new ArrayList<>(List.of(args));
-        all.add("--namespace");
-        all.add(ns.name());
-        int exit = cli.execute(all.toArray(String[]::new));
+        int exit = cli.execute(args);
         return new CliRun(exit, out.toString(), err.toString());
     }
 }

@@ -5,6 +5,7 @@ import java.io.UncheckedIOException;
 import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.nio.file.attribute.UserPrincipal;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -31,6 +32,7 @@ public final class PostgresServerProcess implements AutoCloseable {
     private final int port;
     private final Path dir;
     private final Path data;
+    private String tlsOptions = "";
     private boolean running;
 
     private PostgresServerProcess(int port, Path dir) {
@@ -41,6 +43,15 @@ public final class PostgresServerProcess implements AutoCloseable {
 
     /** Creates a cluster (trust authentication, superuser {@code postgres}) and starts it. */
     public static PostgresServerProcess start() {
+        return start(null);
+    }
+
+    /** As {@link #start()}, with {@code ssl=on} and the server's certificate and key of {@code certificates}. */
+    public static PostgresServerProcess startWithTls(TestCertificates certificates) {
+        return start(certificates);
+    }
+
+    private static PostgresServerProcess start(TestCertificates certificates) {
         Path dir;
         try {
             dir = Files.createTempDirectory("redrive-pg-");
@@ -51,6 +62,9 @@ public final class PostgresServerProcess implements AutoCloseable {
         try {
             server = new PostgresServerProcess(freePort(), dir);
             server.initdb();
+            if (certificates != null) {
+                server.installTls(certificates);
+            }
             server.launch();
             return server;
         } catch (RuntimeException e) {
@@ -94,10 +108,28 @@ public final class PostgresServerProcess implements AutoCloseable {
                 "-E", "UTF8", "--locale=C", "--no-sync"));
     }
 
+    /** PostgreSQL reads its key only when the server's OS user owns it and nobody else may read it. */
+    private void installTls(TestCertificates certificates) {
+        Path certificate = dir.resolve("server.crt");
+        Path key = dir.resolve("server.key");
+        try {
+            Files.copy(certificates.serverCertificate(), certificate);
+            Files.copy(certificates.serverKey(), key);
+            Files.setPosixFilePermissions(key, PosixFilePermissions.fromString("rw-------"));
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot install the server certificate in " + dir, e);
+        }
+        if (isRoot()) {
+            chownToServerUser(certificate);
+            chownToServerUser(key);
+        }
+        tlsOptions = " -c ssl=on -c ssl_cert_file=" + certificate + " -c ssl_key_file=" + key;
+    }
+
     private void launch() {
         // The socket directory in the cluster's own directory, so that it never collides with the shared server's.
         String options = "-p " + port + " -c listen_addresses=127.0.0.1 -k " + dir + " -c fsync=off"
-                + " -c full_page_writes=off";
+                + " -c full_page_writes=off" + tlsOptions;
         pgCtl("start", "-l", dir.resolve("server.log").toString(), "-o", options);
         running = true;
     }

@@ -6,6 +6,7 @@ import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
@@ -16,16 +17,28 @@ import java.util.concurrent.TimeUnit;
 public final class RedisServerProcess implements AutoCloseable {
     private final int port;
     private final Path dir;
+    private final TestCertificates certificates;
     private Process process;
 
-    private RedisServerProcess(int port, Path dir) {
+    private RedisServerProcess(int port, Path dir, TestCertificates certificates) {
         this.port = port;
         this.dir = dir;
+        this.certificates = certificates;
     }
 
     public static RedisServerProcess start() {
+        return start(null);
+    }
+
+    /** A server that speaks TLS only (its plain port is off), with the server certificate of {@code certificates}. */
+    public static RedisServerProcess startWithTls(TestCertificates certificates) {
+        return start(certificates);
+    }
+
+    private static RedisServerProcess start(TestCertificates certificates) {
         try {
-            RedisServerProcess server = new RedisServerProcess(freePort(), Files.createTempDirectory("redrive-redis-"));
+            RedisServerProcess server = new RedisServerProcess(freePort(), Files.createTempDirectory("redrive-redis-"),
+                    certificates);
             server.launch();
             return server;
         } catch (IOException e) {
@@ -34,7 +47,11 @@ public final class RedisServerProcess implements AutoCloseable {
     }
 
     public String uri() {
-        return "redis://127.0.0.1:" + port;
+        return (certificates == null ? "redis://" : "rediss://") + "127.0.0.1:" + port;
+    }
+
+    public int port() {
+        return port;
     }
 
     /** Kills the server (SIGKILL, as a crash) and starts it again on the same port, empty. */
@@ -53,8 +70,17 @@ public final class RedisServerProcess implements AutoCloseable {
 
     private void launch() {
         try {
-            process = new ProcessBuilder(List.of("redis-server", "--port", Integer.toString(port), "--bind", "127.0.0.1",
-                    "--save", "", "--appendonly", "no", "--dir", dir.toString()))
+            List<String> command = new ArrayList<>(List.of("redis-server", "--bind", "127.0.0.1", "--save", "",
+                    "--appendonly", "no", "--dir", dir.toString()));
+            if (certificates == null) {
+                command.addAll(List.of("--port", Integer.toString(port)));
+            } else {
+                command.addAll(List.of("--port", "0", "--tls-port", Integer.toString(port),
+                        "--tls-cert-file", certificates.serverCertificate().toString(),
+                        "--tls-key-file", certificates.serverKey().toString(),
+                        "--tls-ca-cert-file", certificates.ca().toString(), "--tls-auth-clients", "no"));
+            }
+            process = new ProcessBuilder(command)
                     .redirectErrorStream(true).redirectOutput(dir.resolve("redis.log").toFile()).start();
             long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
             while (!answers()) {
@@ -72,7 +98,12 @@ public final class RedisServerProcess implements AutoCloseable {
     }
 
     private boolean answers() throws IOException, InterruptedException {
-        Process ping = new ProcessBuilder("redis-cli", "-p", Integer.toString(port), "ping").redirectErrorStream(true).start();
+        List<String> command = new ArrayList<>(List.of("redis-cli", "-p", Integer.toString(port)));
+        if (certificates != null) {
+            command.addAll(List.of("--tls", "--cacert", certificates.ca().toString()));
+        }
+        command.add("ping");
+        Process ping = new ProcessBuilder(command).redirectErrorStream(true).start();
         String answer = new String(ping.getInputStream().readAllBytes()).strip();
         return ping.waitFor() == 0 && answer.equals("PONG");
     }

@@ -2,6 +2,7 @@ package dev.redrive.console.profile;
 
 import dev.redrive.config.ConfigurationException;
 import dev.redrive.config.RedriveConfig;
+import dev.redrive.config.TlsSettings;
 
 import java.util.Map;
 import java.util.TreeMap;
@@ -9,21 +10,27 @@ import java.util.TreeMap;
 /**
  * A saved place to connect to. Holds no password: that is asked at connect time or kept in the {@link PasswordVault}.
  *
- * @param tls                 require TLS to both servers ({@code sslmode=require} for PostgreSQL, {@code rediss://})
+ * @param tls                 TLS to both servers as {@code tlsVerify} and {@code tlsCaFile} say; without it, TLS as
+ *                            the URLs say ({@code sslmode=} in the JDBC URL, {@code rediss://})
+ * @param tlsVerify           {@code require}, {@code verify-ca} or {@code verify-full}; profiles saved before it
+ *                            existed meant {@code require}
+ * @param tlsCaFile           PEM file of the CAs that sign the servers' certificates; blank: the JVM's trusted CAs
  * @param tracerUrlTemplate   where "open in tracer" goes; {@code {trace_id}} is replaced by the trace id
  * @param operator            the name decisions are recorded under; blank means the OS user
  * @param lookupEndpoints     per tool, the URL its reconciliation look-up answers under (the idempotency key is
  *                            appended), e.g. {@code demo.charge -> http://127.0.0.1:8080/tools/demo.charge/effects/}
  */
 public record ConnectionProfile(String name, String pgUrl, String pgUser, String redisUri, String namespace,
-                                boolean tls, String tracerUrlTemplate, String operator,
-                                Map<String, String> lookupEndpoints) {
+                                boolean tls, String tlsVerify, String tlsCaFile, String tracerUrlTemplate,
+                                String operator, Map<String, String> lookupEndpoints) {
 
     public ConnectionProfile {
         if (name == null || name.isBlank()) {
             throw new ConfigurationException("a connection profile needs a name");
         }
         name = name.trim();
+        tlsVerify = tlsVerify == null || tlsVerify.isBlank() ? TlsSettings.Mode.REQUIRE.option() : tlsVerify.trim();
+        tlsCaFile = tlsCaFile == null ? "" : tlsCaFile.trim();
         tracerUrlTemplate = tracerUrlTemplate == null ? "" : tracerUrlTemplate.trim();
         operator = operator == null ? "" : operator.trim();
         lookupEndpoints = lookupEndpoints == null ? Map.of() : Map.copyOf(new TreeMap<>(lookupEndpoints));
@@ -31,12 +38,17 @@ public record ConnectionProfile(String name, String pgUrl, String pgUser, String
 
     public ConnectionProfile(String name, String pgUrl, String pgUser, String redisUri, String namespace,
                              boolean tls, String tracerUrlTemplate, String operator) {
-        this(name, pgUrl, pgUser, redisUri, namespace, tls, tracerUrlTemplate, operator, Map.of());
+        this(name, pgUrl, pgUser, redisUri, namespace, tls, "", "", tracerUrlTemplate, operator, Map.of());
     }
 
     public ConnectionProfile withLookupEndpoints(Map<String, String> endpoints) {
-        return new ConnectionProfile(name, pgUrl, pgUser, redisUri, namespace, tls, tracerUrlTemplate, operator,
-                endpoints);
+        return new ConnectionProfile(name, pgUrl, pgUser, redisUri, namespace, tls, tlsVerify, tlsCaFile,
+                tracerUrlTemplate, operator, endpoints);
+    }
+
+    public ConnectionProfile withTls(String verify, String caFile) {
+        return new ConnectionProfile(name, pgUrl, pgUser, redisUri, namespace, true, verify, caFile,
+                tracerUrlTemplate, operator, lookupEndpoints);
     }
 
     /** Parses {@code tool=url, tool=url} (REDRIVE_LOOKUP_ENDPOINTS and the profile editor's field). */
@@ -66,29 +78,20 @@ public record ConnectionProfile(String name, String pgUrl, String pgUser, String
 
     /** The profile for the REDRIVE_* settings the console was started with. */
     public static ConnectionProfile of(String name, RedriveConfig config) {
+        TlsSettings settings = config.tls();
         return new ConnectionProfile(name, config.pgUrl(), config.pgUser(), config.redisUri(), config.namespace(),
-                config.redisUri().startsWith("rediss:"), "", "");
+                settings.enabled(), settings.mode().option(), settings.caFile() == null ? "" : settings.caFile().toString(),
+                "", "", Map.of());
     }
 
     /** The configuration to connect with; validates every field and names the one that is wrong. */
     public RedriveConfig toConfig(String password) {
-        return new RedriveConfig(tls ? withPgTls(pgUrl) : pgUrl, pgUser, password, tls ? withRedisTls(redisUri) : redisUri,
-                namespace);
+        return new RedriveConfig(pgUrl, pgUser, password, redisUri, namespace,
+                tls ? TlsSettings.parse(tlsVerify, tlsCaFile) : TlsSettings.AS_URLS);
     }
 
     /** The operator decisions are recorded under: the profile's, else the OS account's name. */
     public String operatorOrOsUser() {
         return operator.isBlank() ? System.getProperty("user.name", "operator") : operator;
-    }
-
-    private static String withPgTls(String url) {
-        if (url == null || url.contains("sslmode=")) {
-            return url;
-        }
-        return url + (url.contains("?") ? "&" : "?") + "sslmode=require";
-    }
-
-    private static String withRedisTls(String uri) {
-        return uri != null && uri.startsWith("redis://") ? "rediss://" + uri.substring("redis://".length()) : uri;
     }
 }

@@ -8,6 +8,7 @@ import javafx.scene.Parent;
 import javafx.scene.control.Button;
 import javafx.scene.control.ButtonType;
 import javafx.scene.control.CheckBox;
+import javafx.scene.control.ComboBox;
 import javafx.scene.control.Dialog;
 import javafx.scene.control.Label;
 import javafx.scene.control.ListCell;
@@ -27,6 +28,8 @@ public final class ProfilesView {
     @FXML private TextField redisField;
     @FXML private TextField namespaceField;
     @FXML private CheckBox tlsBox;
+    @FXML private ComboBox<String> tlsVerifyBox;
+    @FXML private TextField tlsCaField;
     @FXML private TextField tracerField;
     @FXML private TextField operatorField;
     @FXML private TextField lookupField;
@@ -64,6 +67,11 @@ public final class ProfilesView {
         redisField.textProperty().bindBidirectional(model.redisUriProperty());
         namespaceField.textProperty().bindBidirectional(model.namespaceProperty());
         tlsBox.selectedProperty().bindBidirectional(model.tlsProperty());
+        tlsVerifyBox.getItems().setAll(ProfilesViewModel.tlsVerifyChoices());
+        tlsVerifyBox.valueProperty().bindBidirectional(model.tlsVerifyProperty());
+        tlsVerifyBox.disableProperty().bind(model.tlsProperty().not());
+        tlsCaField.textProperty().bindBidirectional(model.tlsCaFileProperty());
+        tlsCaField.disableProperty().bind(model.tlsProperty().not());
         tracerField.textProperty().bindBidirectional(model.tracerUrlTemplateProperty());
         operatorField.textProperty().bindBidirectional(model.operatorProperty());
         lookupField.textProperty().bindBidirectional(model.lookupEndpointsProperty());

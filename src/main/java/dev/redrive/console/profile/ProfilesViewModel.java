@@ -1,6 +1,7 @@
 package dev.redrive.console.profile;
 
 import dev.redrive.config.ConfigurationException;
+import dev.redrive.config.TlsSettings;
 import dev.redrive.console.concurrent.UiExecutor;
 import dev.redrive.health.ConnectionCheck;
 import javafx.beans.property.BooleanProperty;
@@ -14,7 +15,9 @@ import javafx.beans.property.StringProperty;
 import javafx.collections.FXCollections;
 import javafx.collections.ObservableList;
 
+import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.function.BiConsumer;
 
@@ -37,6 +40,8 @@ public final class ProfilesViewModel {
     private final StringProperty redisUri = new SimpleStringProperty("");
     private final StringProperty namespace = new SimpleStringProperty("");
     private final BooleanProperty tls = new SimpleBooleanProperty();
+    private final StringProperty tlsVerify = new SimpleStringProperty("");
+    private final StringProperty tlsCaFile = new SimpleStringProperty("");
     private final StringProperty tracerUrlTemplate = new SimpleStringProperty("");
     private final StringProperty operator = new SimpleStringProperty("");
     private final StringProperty lookupEndpoints = new SimpleStringProperty("");
@@ -60,7 +65,8 @@ public final class ProfilesViewModel {
     /** Clears the form to the defaults for a new profile. */
     public void newProfile() {
         edit(new ConnectionProfile("new profile", "jdbc:postgresql://127.0.0.1:5432/postgres", "postgres",
-                "redis://127.0.0.1:6379", "redrive", false, "", ""), Optional.empty());
+                "redis://127.0.0.1:6379", "redrive", false, TlsSettings.Mode.VERIFY_FULL.option(), "", "", "",
+                Map.of()), Optional.empty());
     }
 
     public void select(ConnectionProfile profile) {
@@ -78,6 +84,8 @@ public final class ProfilesViewModel {
         redisUri.set(profile.redisUri());
         namespace.set(profile.namespace());
         tls.set(profile.tls());
+        tlsVerify.set(profile.tlsVerify());
+        tlsCaFile.set(profile.tlsCaFile());
         tracerUrlTemplate.set(profile.tracerUrlTemplate());
         operator.set(profile.operator());
         lookupEndpoints.set(profile.lookupEndpointsText());
@@ -91,7 +99,7 @@ public final class ProfilesViewModel {
     public Optional<ConnectionProfile> formProfile() {
         try {
             ConnectionProfile profile = new ConnectionProfile(name.get(), pgUrl.get(), pgUser.get(), redisUri.get(),
-                    namespace.get(), tls.get(), tracerUrlTemplate.get(), operator.get(),
+                    namespace.get(), tls.get(), tlsVerify.get(), tlsCaFile.get(), tracerUrlTemplate.get(), operator.get(),
                     ConnectionProfile.parseLookupEndpoints(lookupEndpoints.get()));
             profile.toConfig(password.get());
             return Optional.of(profile);
@@ -173,6 +181,14 @@ public final class ProfilesViewModel {
     public StringProperty redisUriProperty() { return redisUri; }
     public StringProperty namespaceProperty() { return namespace; }
     public BooleanProperty tlsProperty() { return tls; }
+    public StringProperty tlsVerifyProperty() { return tlsVerify; }
+    public StringProperty tlsCaFileProperty() { return tlsCaFile; }
+
+    /** The verification modes a profile may choose, as typed in {@code --tls}. */
+    public static List<String> tlsVerifyChoices() {
+        return Arrays.stream(TlsSettings.Mode.values()).filter(TlsSettings.Mode::enabled)
+                .map(TlsSettings.Mode::option).toList();
+    }
     public StringProperty tracerUrlTemplateProperty() { return tracerUrlTemplate; }
     public StringProperty operatorProperty() { return operator; }
     public StringProperty lookupEndpointsProperty() { return lookupEndpoints; }

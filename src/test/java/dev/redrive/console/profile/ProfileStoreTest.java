@@ -1,5 +1,6 @@
 package dev.redrive.console.profile;
 
+import dev.redrive.config.TlsSettings;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -39,12 +40,26 @@ class ProfileStoreTest {
     }
 
     @Test
-    void tlsTurnsOnTlsForBothServers() {
+    void tlsOfAProfileSavedBeforeVerificationExistedMeansRequire() {
         ConnectionProfile profile = new ConnectionProfile("prod", "jdbc:postgresql://db:5432/app", "triage",
                 "redis://cache:6379", "payments", true, "", "");
 
-        assertThat(profile.toConfig("pw").pgUrl()).isEqualTo("jdbc:postgresql://db:5432/app?sslmode=require");
-        assertThat(profile.toConfig("pw").redisUri()).isEqualTo("rediss://cache:6379");
+        assertThat(profile.toConfig("pw").tls()).isEqualTo(new TlsSettings(TlsSettings.Mode.REQUIRE, null));
+        assertThat(profile.toConfig("pw").pgUrl()).isEqualTo("jdbc:postgresql://db:5432/app");
+    }
+
+    @Test
+    void tlsVerificationAndCaFileAreSavedAndReachTheConfiguration() throws Exception {
+        Path ca = Files.writeString(directory.resolve("ca.pem"), "");
+        ConnectionProfile profile = new ConnectionProfile("prod", "jdbc:postgresql://db:5432/app", "triage",
+                "redis://cache:6379", "payments", false, "", "").withTls("verify-ca", ca.toString());
+        ProfileStore store = new ProfileStore(directory);
+
+        store.save(profile);
+
+        assertThat(store.find("prod")).contains(profile);
+        assertThat(store.find("prod").orElseThrow().toConfig("pw").tls())
+                .isEqualTo(new TlsSettings(TlsSettings.Mode.VERIFY_CA, ca));
     }
 
     @Test
