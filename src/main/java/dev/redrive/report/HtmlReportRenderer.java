@@ -11,6 +11,8 @@ import dev.redrive.report.ReportDocument.Section;
 import dev.redrive.report.ReportDocument.Table;
 import dev.redrive.report.ReportDocument.Timeline;
 
+import dev.redrive.timeline.BrokenTimeAxis;
+
 import java.util.List;
 import java.util.Locale;
 
@@ -95,31 +97,48 @@ final class HtmlReportRenderer {
         html.append("</tbody></table>\n");
     }
 
+    /**
+     * One row per attempt, then one per redrive marker, then the breaks of the axis (a pale band across the rows with
+     * how long nothing happened there), then the first and last moment.
+     */
     private static void svg(StringBuilder html, Timeline timeline, ReportTime time) {
         double left = 90;
         double plot = 900;
         int rowHeight = 24;
+        int textRow = 14;
         int top = 10;
-        int height = top + timeline.bars().size() * rowHeight + 40;
-        TimelineScale scale = new TimelineScale(timeline, plot);
+        ReportTimelineAxis axis = new ReportTimelineAxis(timeline, plot, 30);
+        int barsBottom = top + timeline.bars().size() * rowHeight;
+        int breaksRow = barsBottom + timeline.markers().size() * textRow + (axis.breaks().isEmpty() ? 0 : textRow);
+        int height = breaksRow + 24;
         html.append(String.format(Locale.ROOT, "<svg xmlns=\"http://www.w3.org/2000/svg\" role=\"img\" aria-label=\"attempt timeline\" "
                 + "width=\"100%%\" viewBox=\"0 0 %.0f %d\">", left + plot + 20, height));
+        for (BrokenTimeAxis.Break gap : axis.breaks()) {
+            double x = left + (gap.fromX() + gap.toX()) / 2;
+            html.append(String.format(Locale.ROOT, "<g class=\"axis-break\"><title>%s</title><rect x=\"%.1f\" y=\"%d\" width=\"6\" "
+                            + "height=\"%d\" fill=\"#eaeef2\"/><text x=\"%.1f\" y=\"%d\" fill=\"#59636e\" text-anchor=\"middle\">≈ %s</text></g>",
+                    escape("axis broken: " + ReportTimelineAxis.idle(gap) + " between " + time.format(gap.from()) + " and "
+                            + time.format(gap.to())), x - 3, top, breaksRow - top - 10, x, breaksRow,
+                    escape(ReportTimelineAxis.idle(gap))));
+        }
         int y = top;
         for (Bar bar : timeline.bars()) {
-            double x = left + scale.x(bar.start());
+            double x = left + axis.x(bar.start());
+            double width = axis.width(bar.start(), bar.end());
             html.append(String.format(Locale.ROOT, "<text x=\"4\" y=\"%d\">%s</text>", y + 15, escape(bar.label())));
             html.append(String.format(Locale.ROOT, "<rect x=\"%.1f\" y=\"%d\" width=\"%.1f\" height=\"16\" rx=\"2\" fill=\"%s\">"
-                            + "<title>%s</title></rect>", x, y + 3, scale.width(bar.start(), bar.end()),
-                    TimelineScale.color(bar.outcome()), escape(time.format(bar.start()) + " - " + time.format(bar.end()) + ": " + bar.detail())));
+                            + "<title>%s</title></rect>", x, y + 3, width, ReportTimelineAxis.color(bar.outcome()),
+                    escape(time.format(bar.start()) + " - " + time.format(bar.end()) + ": " + bar.detail())));
             html.append(String.format(Locale.ROOT, "<text x=\"%.1f\" y=\"%d\" fill=\"#59636e\">%s</text>",
-                    Math.min(x + scale.width(bar.start(), bar.end()) + 4, left + plot - 120), y + 15, escape(bar.outcome())));
+                    Math.min(x + width + 4, left + plot - 120), y + 15, escape(bar.outcome())));
             y += rowHeight;
         }
         for (Marker marker : timeline.markers()) {
-            double x = left + scale.x(marker.at());
+            double x = left + axis.x(marker.at());
+            y += textRow;
             html.append(String.format(Locale.ROOT, "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" stroke=\"#0969da\" "
-                    + "stroke-dasharray=\"4 3\"/><text x=\"%.1f\" y=\"%d\" fill=\"#0969da\">%s</text>", x, top, x, y,
-                    Math.min(x + 3, left + plot - 120), y + 12, escape(marker.label())));
+                    + "stroke-dasharray=\"4 3\"/><text x=\"%.1f\" y=\"%d\" fill=\"#0969da\">%s</text>", x, top, x, y - 10,
+                    Math.min(x + 3, left + plot - 120), y, escape(marker.label())));
         }
         html.append(String.format(Locale.ROOT, "<text x=\"%.0f\" y=\"%d\" fill=\"#59636e\">%s</text>", left, height - 4,
                 escape(time.format(timeline.from()))));

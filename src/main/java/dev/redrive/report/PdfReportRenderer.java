@@ -10,6 +10,7 @@ import dev.redrive.report.ReportDocument.Paragraph;
 import dev.redrive.report.ReportDocument.Section;
 import dev.redrive.report.ReportDocument.Table;
 import dev.redrive.report.ReportDocument.Timeline;
+import dev.redrive.timeline.BrokenTimeAxis;
 import org.apache.pdfbox.cos.COSDictionary;
 import org.apache.pdfbox.cos.COSName;
 import org.apache.pdfbox.cos.COSString;
@@ -41,6 +42,8 @@ import java.util.Map;
 final class PdfReportRenderer {
     private static final float MARGIN = 40;
     private static final float WIDTH = PDRectangle.A4.getWidth() - 2 * MARGIN;
+    /** A timeline's drawing width: a column of attempt names on its left, the outcomes on its right. */
+    private static final float TIMELINE_PLOT = WIDTH - 140;
     private static final String REGULAR_FONT = "/fonts/DejaVuSans.ttf";
     private static final String BOLD_FONT = "/fonts/DejaVuSans-Bold.ttf";
     private static final float CELL_FONT = 7.5f;
@@ -287,24 +290,35 @@ final class PdfReportRenderer {
     }
 
 
+    /**
+     * One row per attempt, then one per redrive marker, then the breaks of the axis (a pale band across the rows with
+     * how long nothing happened there), then the first and last moment.
+     */
     private void timeline(Timeline timeline, ReportTime time) throws IOException {
         float left = MARGIN + 60;
-        float plot = WIDTH - 140;
-        TimelineScale scale = new TimelineScale(timeline, plot);
+        float plot = TIMELINE_PLOT;
+        ReportTimelineAxis axis = axis(timeline);
         need(timelineHeight(timeline));
         float top = y;
+        float rows = timeline.bars().size() * 16;
+        content.setNonStrokingColor(new Color(0xea, 0xee, 0xf2));
+        for (BrokenTimeAxis.Break gap : axis.breaks()) {
+            content.addRect(left + (float) (gap.fromX() + gap.toX()) / 2 - 2, top + 12 - rows, 4, rows);
+            content.fill();
+        }
+        content.setNonStrokingColor(Color.BLACK);
         for (Bar bar : timeline.bars()) {
             show(bar.label(), regular, 8, MARGIN, y);
-            Color color = Color.decode(TimelineScale.color(bar.outcome()));
+            Color color = Color.decode(ReportTimelineAxis.color(bar.outcome()));
             content.setNonStrokingColor(color);
-            content.addRect(left + (float) scale.x(bar.start()), y - 2, (float) scale.width(bar.start(), bar.end()), 10);
+            content.addRect(left + (float) axis.x(bar.start()), y - 2, (float) axis.width(bar.start(), bar.end()), 10);
             content.fill();
             content.setNonStrokingColor(Color.BLACK);
             show(bar.outcome(), regular, 7, left + plot + 8, y);
             y -= 16;
         }
         for (Marker marker : timeline.markers()) {
-            float x = left + (float) scale.x(marker.at());
+            float x = left + (float) axis.x(marker.at());
             content.setStrokingColor(new Color(0x09, 0x69, 0xda));
             content.setLineDashPattern(new float[]{3, 2}, 0);
             content.moveTo(x, top + 10);
@@ -314,12 +328,26 @@ final class PdfReportRenderer {
             show(marker.label(), regular, 7, Math.min(x + 2, left + plot - 60), y);
             y -= 10;
         }
+        if (!axis.breaks().isEmpty()) {
+            for (BrokenTimeAxis.Break gap : axis.breaks()) {
+                String mark = "≈ " + ReportTimelineAxis.idle(gap);
+                float middle = left + (float) (gap.fromX() + gap.toX()) / 2;
+                show(mark, regular, 7, Math.max(left, middle - width(mark, regular, 7) / 2), y);
+            }
+            y -= 10;
+        }
         show(time.format(timeline.from()) + "  ->  " + time.format(timeline.to()), regular, 7, left, y);
         y -= 12;
     }
 
+    /** Attempt starts 16 points apart can be told apart by their bars. */
+    private static ReportTimelineAxis axis(Timeline timeline) {
+        return new ReportTimelineAxis(timeline, TIMELINE_PLOT, 16);
+    }
+
     private static float timelineHeight(Timeline timeline) {
-        return timeline.bars().size() * 16 + timeline.markers().size() * 10 + 30;
+        return timeline.bars().size() * 16 + timeline.markers().size() * 10
+                + (axis(timeline).breaks().isEmpty() ? 0 : 10) + 30;
     }
 
     private void text(String text, PDFont font, float size, float indent) throws IOException {

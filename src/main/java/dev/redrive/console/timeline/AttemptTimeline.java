@@ -1,6 +1,7 @@
 package dev.redrive.console.timeline;
 
 import dev.redrive.health.Durations;
+import dev.redrive.timeline.BrokenTimeAxis;
 import javafx.beans.property.ObjectProperty;
 import javafx.geometry.Bounds;
 import javafx.beans.property.SimpleObjectProperty;
@@ -23,7 +24,7 @@ import java.util.Locale;
  * An operation's attempts on a time axis: one bar per attempt coloured by outcome and failure class, the backoff gap
  * to the next eligible time (dashed), the Retry-After the tool asked for (a band under the gap), and the moment the
  * operation entered the DLQ. Hovering a bar shows the attempt's normalized error. The axis starts at the first attempt
- * and is broken where nothing happened for long ({@link TimelineScale}), so attempts an hour apart stay readable;
+ * and is broken where nothing happened for long ({@link BrokenTimeAxis}), so attempts an hour apart stay readable;
  * labels are laid out left to right in rows of their own and never drawn over one another.
  */
 public final class AttemptTimeline extends Region {
@@ -203,7 +204,7 @@ public final class AttemptTimeline extends Region {
     protected void layoutChildren() {
         double width = Math.max(1, getWidth() - 2 * PADDING);
         TimelineData current = data.get();
-        TimelineScale scale = TimelineScale.of(current, PADDING, width);
+        BrokenTimeAxis scale = current.axis(PADDING, width);
         double dlqRow = 2;
         double labelRow = dlqRow + ROW;
         double barTop = labelRow + ROW;
@@ -255,7 +256,7 @@ public final class AttemptTimeline extends Region {
     }
 
     /** A "≈" on the axis in the middle of each break, its tooltip telling how long the stretch really was. */
-    private void markBreaks(List<TimelineScale.Break> breaks, double axisY) {
+    private void markBreaks(List<BrokenTimeAxis.Break> breaks, double axisY) {
         while (breakMarks.size() > breaks.size()) {
             getChildren().remove(breakMarks.remove(breakMarks.size() - 1));
         }
@@ -267,7 +268,7 @@ public final class AttemptTimeline extends Region {
             getChildren().add(mark);
         }
         for (int i = 0; i < breaks.size(); i++) {
-            TimelineScale.Break gap = breaks.get(i);
+            BrokenTimeAxis.Break gap = breaks.get(i);
             Label mark = breakMarks.get(i);
             mark.getTooltip().setText(Durations.human(gap.length()) + " without activity between " + CLOCK.format(gap.from())
                     + " and " + CLOCK.format(gap.to()) + ", drawn shorter");

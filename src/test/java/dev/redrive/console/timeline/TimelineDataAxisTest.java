@@ -1,5 +1,6 @@
 package dev.redrive.console.timeline;
 
+import dev.redrive.timeline.BrokenTimeAxis;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
@@ -9,7 +10,8 @@ import java.util.List;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
-class TimelineScaleTest {
+/** The broken axis as the console's attempt timeline builds it from its attempts and DLQ moment. */
+class TimelineDataAxisTest {
     private static final Instant T0 = Instant.parse("2026-11-30T10:00:00Z");
 
     private static TimelineAttempt retried(int attempt, Instant start, Duration backoff) {
@@ -24,7 +26,7 @@ class TimelineScaleTest {
                 new TimelineAttempt(2, T0.plusMillis(2_200), T0.plusMillis(2_400), "DEAD_LETTERED", "PERMISSION", "403",
                         null, null)), T0.plusMillis(2_500));
 
-        TimelineScale scale = TimelineScale.of(data, 10, 1000);
+        BrokenTimeAxis scale = data.axis(10, 1000);
 
         assertThat(scale.origin()).isEqualTo(T0);
         assertThat(scale.x(T0)).isEqualTo(10);
@@ -40,7 +42,7 @@ class TimelineScaleTest {
                 retried(1, T0, Duration.ofMillis(800)), retried(2, T0.plusSeconds(1), Duration.ofMillis(800)),
                 retried(3, T0.plusSeconds(2), Duration.ofMillis(800))), null);
 
-        TimelineScale scale = TimelineScale.of(data, 0, 300);
+        BrokenTimeAxis scale = data.axis(0, 300);
 
         assertThat(scale.breaks()).isEmpty();
         assertThat(scale.x(T0.plusSeconds(1))).isCloseTo(100, within(0.001));
@@ -58,7 +60,7 @@ class TimelineScaleTest {
                 new TimelineAttempt(5, redrive, redrive.plusMillis(300), "SUCCEEDED", null, null, null, null)),
                 T0.plusMillis(3_800));
 
-        TimelineScale scale = TimelineScale.of(data, 0, 1000);
+        BrokenTimeAxis scale = data.axis(0, 1000);
 
         assertThat(scale.breaks()).singleElement().satisfies(gap -> {
             assertThat(gap.from()).isEqualTo(T0.plusMillis(3_800));
@@ -82,9 +84,9 @@ class TimelineScaleTest {
                 new TimelineAttempt(4, redrive, redrive.plusMillis(300), "SUCCEEDED", null, null, null, null)),
                 third.plusMillis(300));
 
-        TimelineScale scale = TimelineScale.of(data, 0, 500);
+        BrokenTimeAxis scale = data.axis(0, 500);
 
-        assertThat(scale.breaks()).extracting(TimelineScale.Break::to).contains(redrive);
-        assertThat(scale.x(third) - scale.x(T0.plusMillis(3))).as("attempts 2 and 3").isGreaterThan(TimelineScale.LABEL_SPACING);
+        assertThat(scale.breaks()).extracting(BrokenTimeAxis.Break::to).contains(redrive);
+        assertThat(scale.x(third) - scale.x(T0.plusMillis(3))).as("attempts 2 and 3").isGreaterThan(TimelineData.LABEL_SPACING);
     }
 }

@@ -1,24 +1,25 @@
-package dev.redrive.console.timeline;
+package dev.redrive.timeline;
 
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collection;
 import java.util.List;
+import java.util.SortedSet;
 import java.util.TreeSet;
 
 /**
- * Maps instants of a {@link TimelineData} onto a horizontal pixel range with a broken axis: the first attempt's start
- * on the left, the latest moment (finish, retry due, DLQ) on the right. Linear while that leaves every attempt room
- * for its label; otherwise the longest idle stretches (a redrive an hour after the DLQ) are drawn shorter, one by one,
- * as marked breaks, until it does. A linear axis would give such a stretch nearly all the width and pile the attempts
- * before it onto one another. Pure arithmetic, no toolkit.
+ * Maps the instants of a timeline onto a horizontal range with a broken axis: the first moment (the first attempt's
+ * start) on the left, the last (finish, retry due, DLQ, redrive) on the right. Linear while that leaves every labelled
+ * moment (an attempt's start) the room its label needs; otherwise the longest idle stretches (a redrive an hour after
+ * the DLQ) are drawn shorter, one by one, as breaks to be marked, until it does. A linear axis would give such a
+ * stretch nearly all the width and pile the attempts before it onto one another. The console's attempt timeline and
+ * the reports' timelines both draw with it. Pure arithmetic, no toolkit.
  */
-public final class TimelineScale {
+public final class BrokenTimeAxis {
     /** Only a stretch longer than this many times the median stretch between two moments is ever drawn as a break. */
     private static final double BREAK_FACTOR = 4;
-    /** The room, in pixels, two successive attempt starts need for their labels. */
-    public static final double LABEL_SPACING = 36;
 
     private final List<Instant> stops;
     private final double[] xs;
@@ -31,14 +32,20 @@ public final class TimelineScale {
         }
     }
 
-    private TimelineScale(List<Instant> stops, double[] xs, List<Break> breaks) {
+    private BrokenTimeAxis(List<Instant> stops, double[] xs, List<Break> breaks) {
         this.stops = stops;
         this.xs = xs;
         this.breaks = breaks;
     }
 
-    public static TimelineScale of(TimelineData data, double left, double width) {
-        List<Instant> stops = new ArrayList<>(moments(data));
+    /**
+     * @param moments      every moment the timeline marks: the corners of the axis
+     * @param labelled     the moments that carry a label, each of which needs {@code labelSpacing} before the next
+     * @param labelSpacing the room, in the drawing's units, two successive labelled moments need
+     */
+    public static BrokenTimeAxis of(SortedSet<Instant> moments, Collection<Instant> labelled, double labelSpacing,
+                                    double left, double width) {
+        List<Instant> stops = new ArrayList<>(moments);
         if (stops.size() < 2) {
             Instant only = stops.isEmpty() ? Instant.EPOCH : stops.get(0);
             stops = List.of(only, only.plusSeconds(1));
@@ -47,11 +54,11 @@ public final class TimelineScale {
         for (int i = 0; i < real.length; i++) {
             real[i] = Duration.between(stops.get(i), stops.get(i + 1)).toNanos() / 1e6;
         }
-        List<Integer> labelled = labelledStops(data, stops);
+        List<Integer> labelledStops = labelledStops(labelled, stops);
         double breakable = BREAK_FACTOR * median(real);
         boolean[] broken = new boolean[real.length];
         double[] xs = positions(real, broken, left, width);
-        while (crowded(xs, labelled) > 0) {
+        while (crowded(xs, labelledStops, labelSpacing) > 0) {
             int longest = longestUnbroken(real, broken);
             if (longest < 0 || real[longest] <= breakable) {
                 break;
@@ -59,7 +66,7 @@ public final class TimelineScale {
             broken[longest] = true;
             double[] tried = positions(real, broken, left, width);
             // Two attempts a few milliseconds apart stay close whatever is broken: stop once breaking does not help.
-            if (!roomier(tried, xs, labelled)) {
+            if (!roomier(tried, xs, labelledStops, labelSpacing)) {
                 broken[longest] = false;
                 break;
             }
@@ -71,7 +78,7 @@ public final class TimelineScale {
                 breaks.add(new Break(stops.get(i), stops.get(i + 1), xs[i], xs[i + 1]));
             }
         }
-        return new TimelineScale(List.copyOf(stops), xs, List.copyOf(breaks));
+        return new BrokenTimeAxis(List.copyOf(stops), xs, List.copyOf(breaks));
     }
 
     /**
@@ -100,17 +107,15 @@ public final class TimelineScale {
         return xs;
     }
 
-    /** The indexes of the stops that carry an attempt's label (the DLQ moment has a row of its own). */
-    private static List<Integer> labelledStops(TimelineData data, List<Instant> stops) {
-        TreeSet<Instant> labelled = new TreeSet<>();
-        data.attempts().forEach(attempt -> labelled.add(attempt.startedAt()));
-        return labelled.stream().map(stops::indexOf).filter(index -> index >= 0).toList();
+    /** The indexes of the stops that carry a label, in order. */
+    private static List<Integer> labelledStops(Collection<Instant> labelled, List<Instant> stops) {
+        return new TreeSet<>(labelled).stream().map(stops::indexOf).filter(index -> index >= 0).toList();
     }
 
     /** Fewer crowded labels, or as many with more room between the closest two. */
-    private static boolean roomier(double[] tried, double[] xs, List<Integer> labelled) {
-        int before = crowded(xs, labelled);
-        int after = crowded(tried, labelled);
+    private static boolean roomier(double[] tried, double[] xs, List<Integer> labelled, double spacing) {
+        int before = crowded(xs, labelled, spacing);
+        int after = crowded(tried, labelled, spacing);
         return after < before || after == before && closest(tried, labelled) > closest(xs, labelled) * 1.01;
     }
 
@@ -122,11 +127,11 @@ public final class TimelineScale {
         return closest;
     }
 
-    /** How many successive attempt starts lie closer than their labels need. */
-    private static int crowded(double[] xs, List<Integer> labelled) {
+    /** How many successive labelled moments lie closer than their labels need. */
+    private static int crowded(double[] xs, List<Integer> labelled, double spacing) {
         int crowded = 0;
         for (int i = 1; i < labelled.size(); i++) {
-            if (xs[labelled.get(i)] - xs[labelled.get(i - 1)] < LABEL_SPACING) {
+            if (xs[labelled.get(i)] - xs[labelled.get(i - 1)] < spacing) {
                 crowded++;
             }
         }
@@ -141,25 +146,6 @@ public final class TimelineScale {
             }
         }
         return longest;
-    }
-
-    /** Every moment the timeline marks, in order, without repeats: the corners of the broken axis. */
-    private static TreeSet<Instant> moments(TimelineData data) {
-        TreeSet<Instant> moments = new TreeSet<>();
-        for (TimelineAttempt attempt : data.attempts()) {
-            moments.add(attempt.startedAt());
-            moments.add(attempt.endOrStart());
-            if (attempt.nextEligibleAt() != null) {
-                moments.add(attempt.nextEligibleAt());
-            }
-            if (attempt.retryAfter() != null) {
-                moments.add(attempt.endOrStart().plus(attempt.retryAfter()));
-            }
-        }
-        if (data.deadLetteredAt() != null) {
-            moments.add(data.deadLetteredAt());
-        }
-        return moments;
     }
 
     /** The median of the positive lengths; 1 ms when none is positive. */
@@ -189,7 +175,7 @@ public final class TimelineScale {
         return Math.max(minimum, x(to) - x(from));
     }
 
-    /** The first moment, the left end of the axis (the first attempt's start). */
+    /** The first moment, the left end of the axis. */
     public Instant origin() {
         return stops.get(0);
     }
