@@ -12,6 +12,7 @@ import java.io.PrintWriter;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 
@@ -31,38 +32,56 @@ import java.util.Locale;
 public final class WorkerBenchmark {
     private static final String SUCCEEDED = "SELECT count(*) FROM operations WHERE status = 'SUCCEEDED'";
     private static final String COMMITS = "SELECT xact_commit FROM pg_stat_database WHERE datname = current_database()";
-    private static final Duration CEILING_RUN = Duration.ofSeconds(4);
+    static final Duration CEILING_RUN = Duration.ofSeconds(4);
 
     private final RedriveConfig config;
     private final int operations;
     private final int concurrency;
+    private final int drains;
     private final PrintWriter out;
 
-    public WorkerBenchmark(RedriveConfig config, int operations, int concurrency, PrintWriter out) {
+    /**
+     * @param drains how many drains of {@code operations} to run one after the other, each in a fresh namespace: with
+     *               more than one, the spread of their rates shows whether some drains fall into a slow mode
+     */
+    public WorkerBenchmark(RedriveConfig config, int operations, int concurrency, int drains, PrintWriter out) {
         this.config = config;
         this.operations = operations;
         this.concurrency = concurrency;
+        this.drains = drains;
         this.out = out;
     }
 
     public Result run() throws Exception {
         try (Database admin = Database.open(config, concurrency + 2); Redis redis = Redis.connect(config)) {
-            admin.dropSchema();
-            redis.deleteNamespaceKeys();
-            admin.migrate();
             try {
-                publish(admin, redis);
-                double before = CommitCeiling.commitsPerSecond(admin, concurrency, CEILING_RUN);
+                double before = CommitCeiling.commitsPerSecond(fresh(admin, redis), concurrency, CEILING_RUN);
                 out.printf(Locale.ROOT, "baseline: PostgreSQL commits %.0f single-row transactions/s from %d connections%n",
                         before, concurrency);
-                Measured worker = measureWorker(admin, redis);
+                List<Measured> measured = new ArrayList<>();
+                for (int drain = 1; drain <= drains; drain++) {
+                    Measured worker = drain(admin, redis, drain == 1);
+                    measured.add(worker);
+                    out.printf(Locale.ROOT, "worker:   drain %d: %d operations in %.2f s = %.0f operations/s, "
+                                    + "%.2f server transactions per operation (reads included), longest stall %d ms, "
+                                    + "load %s%n", drain, operations, worker.seconds(), worker.operationsPerSecond(),
+                            worker.commitsPerOperation(), worker.longestStall().toMillis(), LoadAverage.now());
+                }
                 double after = CommitCeiling.commitsPerSecond(admin, concurrency, CEILING_RUN);
                 out.printf(Locale.ROOT, "baseline: %.0f transactions/s again after the worker; mean %.0f%n", after,
                         (before + after) / 2);
-                Result result = new Result(worker.operationsPerSecond(), (before + after) / 2,
-                        worker.commitsPerOperation());
+                Measured median = median(measured);
+                Result result = new Result(median.operationsPerSecond(), (before + after) / 2,
+                        median.commitsPerOperation());
                 out.printf(Locale.ROOT, "ratio:    %.2fx of the commit ceiling (target >= 0.60x), %.2f commits/operation (target <= 1.20)%n",
                         result.ratio(), result.commitsPerOperation());
+                if (drains > 1) {
+                    Measured slowest = measured.stream().min(Comparator.comparingDouble(Measured::operationsPerSecond))
+                            .orElseThrow();
+                    out.printf(Locale.ROOT, "spread:   median drain %.0f operations/s, slowest %.0f: %.2fx of the median "
+                                    + "(target >= 0.70x)%n", median.operationsPerSecond(), slowest.operationsPerSecond(),
+                            slowest.operationsPerSecond() / median.operationsPerSecond());
+                }
                 return result;
             } finally {
                 admin.dropSchema();
@@ -72,12 +91,35 @@ public final class WorkerBenchmark {
     }
 
     /**
+     * One drain in a fresh namespace: publishes the dispatches in bulk (comparing that with one client's commits when
+     * asked), then times the worker until every operation has SUCCEEDED.
+     */
+    Measured drain(Database admin, Redis redis, boolean comparePublishing) throws Exception {
+        fresh(admin, redis);
+        publish(admin, redis, comparePublishing);
+        return measureWorker(admin, redis);
+    }
+
+    static Database fresh(Database admin, Redis redis) {
+        admin.dropSchema();
+        redis.deleteNamespaceKeys();
+        admin.migrate();
+        return admin;
+    }
+
+    static Measured median(List<Measured> measured) {
+        List<Measured> sorted = measured.stream().sorted(Comparator.comparingDouble(Measured::operationsPerSecond))
+                .toList();
+        return sorted.get(sorted.size() / 2);
+    }
+
+    /**
      * Publishes every dispatch in bulk, and compares its rate with what one client commits one row at a time,
      * measured right before: the ratio says what recording many operations per statement and pipelining the
      * publishes buys over dispatching them one by one.
      */
-    private void publish(Database database, Redis redis) throws Exception {
-        double oneClient = CommitCeiling.commitsPerSecond(database, 1, CEILING_RUN);
+    private void publish(Database database, Redis redis, boolean compare) throws Exception {
+        double oneClient = compare ? CommitCeiling.commitsPerSecond(database, 1, CEILING_RUN) : 0;
         WorkerClient client = new WorkerClient(database, redis, Clock.systemUTC());
         List<DispatchEnvelope> dispatches = new ArrayList<>(operations);
         for (int i = 0; i < operations; i++) {
@@ -87,17 +129,22 @@ public final class WorkerBenchmark {
         long started = System.nanoTime();
         client.dispatchAll(dispatches);
         double perSecond = operations / ((System.nanoTime() - started) / 1e9);
+        if (!compare) {
+            return;
+        }
         out.printf(Locale.ROOT, "published %d dispatches in bulk: %.0f/s; one client commits %.0f single-row "
                 + "transactions/s: %.2fx (target >= 3x)%n", operations, perSecond, oneClient, perSecond / oneClient);
     }
 
-    private record Measured(double operationsPerSecond, double commitsPerOperation) {
+    record Measured(double seconds, double operationsPerSecond, double commitsPerOperation,
+                            Duration longestStall) {
     }
 
     private Measured measureWorker(Database admin, Redis redis) throws Exception {
         long commitsBefore;
         long started;
         long finished;
+        long longestStall = 0;
         try (Database workerStore = Database.open(config, concurrency + 4)) {
             Worker worker = Worker.builder(workerStore, redis)
                     .tool(new NoOpTool())
@@ -107,8 +154,17 @@ public final class WorkerBenchmark {
             commitsBefore = serverCommits(admin);
             started = System.nanoTime();
             worker.start();
-            while (admin.jdbc().queryLong(SUCCEEDED) < operations) {
+            // The longest time without progress: a drain that falls into a slow mode shows it here.
+            long done = 0;
+            long lastProgress = started;
+            while (done < operations) {
                 Thread.sleep(100);
+                long now = admin.jdbc().queryLong(SUCCEEDED);
+                if (now > done) {
+                    longestStall = Math.max(longestStall, System.nanoTime() - lastProgress);
+                    lastProgress = System.nanoTime();
+                    done = now;
+                }
             }
             finished = System.nanoTime();
             worker.shutdown().get();
@@ -116,10 +172,7 @@ public final class WorkerBenchmark {
         // Closing the worker's pool ends its sessions, which flushes their statistics to the server's counters.
         long commits = settledCommits(admin) - commitsBefore;
         double seconds = (finished - started) / 1e9;
-        Measured measured = new Measured(operations / seconds, (double) commits / operations);
-        out.printf(Locale.ROOT, "worker:   %d operations in %.2f s = %.0f operations/s, %.2f server transactions per operation (reads included)%n",
-                operations, seconds, measured.operationsPerSecond(), measured.commitsPerOperation());
-        return measured;
+        return new Measured(seconds, operations / seconds, (double) commits / operations, Duration.ofNanos(longestStall));
     }
 
     private static long serverCommits(Database database) {

@@ -5,6 +5,7 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
 import java.util.concurrent.Callable;
@@ -27,14 +28,22 @@ final class BenchCommand {
         @Option(names = "--concurrency", defaultValue = "8", description = "worker concurrency and baseline connections (default ${DEFAULT-VALUE})")
         int concurrency;
 
+        @Option(names = "--drains", defaultValue = "1", description = "drains to run one after the other, each in a fresh"
+                + " namespace; with more than one the slowest is compared with the median (default ${DEFAULT-VALUE})")
+        int drains;
+
         @Spec
         CommandSpec spec;
 
         @Override
         public Integer call() throws Exception {
+            if (operations < 1 || concurrency < 1 || drains < 1) {
+                throw new ParameterException(spec.commandLine(), "--operations, --concurrency and --drains take a "
+                        + "number of at least 1");
+            }
             String given = connection.config().namespace();
-        String namespace = given.equals("redrive") ? "bench_worker" : given;
-            new WorkerBenchmark(connection.config().withNamespace(namespace), operations, concurrency,
+            String namespace = given.equals("redrive") ? "bench_worker" : given;
+            new WorkerBenchmark(connection.config().withNamespace(namespace), operations, concurrency, drains,
                     spec.commandLine().getOut()).run();
             return 0;
         }

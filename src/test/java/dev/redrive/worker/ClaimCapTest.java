@@ -1,5 +1,6 @@
 package dev.redrive.worker;
 
+import dev.redrive.envelope.DispatchEnvelope;
 import dev.redrive.identity.OperationId;
 import dev.redrive.testing.TestNamespace;
 import dev.redrive.worker.tool.HttpTool;
@@ -18,12 +19,14 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.IntStream;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 /**
  * A worker claims only what its pool can start soon: with every thread held in a call it holds leases for its threads
- * and a short queue behind them, and leaves the rest of the backlog unread in the stream for whoever is free (it used
- * to take a whole batch, whose leases then ran out while it waited). Once the calls end the backlog runs, each
- * operation called once.
+ * and a queue behind them, and leaves the rest of the backlog unread in the stream for whoever is free (it used to take
+ * a whole batch, whose leases then ran out while it waited behind slow calls). The queue is short until calls have
+ * been seen to answer fast, and a whole batch deep once they have, so that claims carry many operations. Once the
+ * calls end the backlog runs, each operation called once.
  */
 class ClaimCapTest {
     @RegisterExtension
@@ -33,11 +36,15 @@ class ClaimCapTest {
     private static final int QUEUED = 1;
     private static final int BACKLOG = 40;
 
-    /** demo.charge with every call held before it reaches the tool until the test lets them all go. */
+    /**
+     * demo.charge with every call held before it reaches the tool until the test lets them all go; while {@code fast},
+     * calls answer at once without reaching the tool.
+     */
     private static final class HeldCalls implements Tool {
         private final HttpTool charge;
         private final Semaphore entered = new Semaphore(0);
         private final CountDownLatch release = new CountDownLatch(1);
+        private volatile boolean fast;
 
         HeldCalls(HttpTool charge) {
             this.charge = charge;
@@ -55,6 +62,9 @@ class ClaimCapTest {
 
         @Override
         public String execute(ToolCall call) throws ToolFailure {
+            if (fast) {
+                return "{\"fast\":true}";
+            }
             entered.release();
             try {
                 release.await(60, TimeUnit.SECONDS);
@@ -95,5 +105,44 @@ class ClaimCapTest {
             }
             assertThat(kit.count("SELECT max(fencing_token) FROM operations")).as("each claimed once").isEqualTo(1);
         }
+    }
+
+    @Test
+    void callsSeenToAnswerAtOnce_workerQueuesAWholeBatchBehindItsThreads() throws Exception {
+        int batch = 32;
+        int fastCalls = 250;
+        try (WorkerTestKit kit = new WorkerTestKit(ns)) {
+            HeldCalls calls = new HeldCalls(kit.charge(Duration.ofSeconds(5)));
+            calls.fast = true;
+            List<OperationId> warmUp = dispatchAll(kit, "warm", fastCalls);
+            kit.start(kit.worker("queued", calls).concurrency(THREADS).batchSize(batch)
+                    .leaseDuration(Duration.ofSeconds(30)));
+            for (OperationId id : warmUp) {
+                kit.awaitStatus(id, "SUCCEEDED", Duration.ofSeconds(60));
+            }
+
+            calls.fast = false;
+            List<OperationId> backlog = dispatchAll(kit, "deep", BACKLOG + batch);
+            assertThat(calls.entered.tryAcquire(THREADS, 30, TimeUnit.SECONDS)).as("every thread in a call").isTrue();
+            String running = "SELECT count(*) FROM operations WHERE run_id = 'deep' AND status = 'RUNNING'";
+            await().atMost(Duration.ofSeconds(30)).until(() -> kit.count(running) == THREADS + batch);
+            assertThat(kit.count("SELECT count(*) FROM operations WHERE run_id = 'deep' AND status = 'PENDING'"))
+                    .as("left for later").isEqualTo(BACKLOG - THREADS);
+
+            calls.release.countDown();
+            for (OperationId id : backlog) {
+                kit.awaitStatus(id, "SUCCEEDED", Duration.ofSeconds(30));
+                assertThat(kit.callsFor(id)).as("calls of %s", id).isEqualTo(1);
+            }
+        }
+    }
+
+    private static List<OperationId> dispatchAll(WorkerTestKit kit, String run, int count) {
+        List<DispatchEnvelope> dispatches = IntStream.range(0, count)
+                .mapToObj(i -> kit.client().newDispatch(new OperationId(run, "op" + i, 0), "demo.charge", "1",
+                        "{\"amount\":1}", "trace-" + run, null, null))
+                .toList();
+        kit.client().dispatchAll(dispatches);
+        return dispatches.stream().map(DispatchEnvelope::operationId).toList();
     }
 }

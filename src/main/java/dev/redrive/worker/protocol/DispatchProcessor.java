@@ -370,8 +370,9 @@ final class DispatchProcessor {
                 committer.submit(end);
             } else {
                 tools.execute(() -> {
+                    long started = System.nanoTime();
                     AttemptEnd end = runSafely(job);
-                    inFlight.ended(delivery.entryId());
+                    inFlight.ended(delivery.entryId(), System.nanoTime() - started);
                     committer.submit(end);
                 });
             }

@@ -8,55 +8,47 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.Semaphore;
-import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * The attempts this worker holds leases for, by operation id, with the stream entry each came from and the lease as
- * last renewed. Bounded twice: attempts that have not ended (running, or waiting for a pool thread) by one capacity,
- * and all of them, ended ones waiting for their commit included, by a larger one, so that the next batch can be
- * claimed while the last one commits without letting more attempts wait for a pool thread.
+ * last renewed. Bounded twice: attempts that have not ended (running, or waiting for a pool thread) by the pool's
+ * threads and the queue the {@link WaitingAllowance} allows behind them now, and all of them, ended ones waiting for
+ * their commit included, by a full commit group more, so that the next batch can be claimed while the last one
+ * commits without letting more attempts wait for a pool thread.
  */
 final class InFlight {
-    /** How many claimed attempts may wait for a thread, per thread of the pool. */
-    private static final int THREADS_PER_WAITING_ATTEMPT = 4;
-
     record Held(String entryId, Lease lease) {
     }
 
     private final Map<String, Held> byOperation = new ConcurrentHashMap<>();
     private final Set<String> endedEntries = ConcurrentHashMap.newKeySet();
-    private final Semaphore unfinishedSlots;
-    private final Semaphore unsettledSlots;
-    private final int capacity;
-    private final int unfinishedCapacity;
+    private final ReentrantLock lock = new ReentrantLock();
+    private final Condition slotsFreed = lock.newCondition();
+    private final int threads;
+    private final WaitingAllowance waiting;
+    private final int unsettledCapacity;
+    private int unfinished;
+    private int unsettled;
 
     /**
-     * Sized for a tool pool of {@code threads}: a worker claims only what its pool can start within a lease, the free
-     * threads and a short queue behind them (a quarter of the pool, at least one). With no more attempts waiting than
-     * threads, each waits for at most one running call to end before it starts. A queue of a whole batch (64 behind 8
-     * threads) let attempts wait behind several rounds of slow calls (fault payloads that time out) until their leases
-     * ran out, whenever the renewals fell behind (a starved or frozen process); another worker then took them over and
-     * the claim was wasted. A worker killed with such a queue also left all of it waiting for the lease time. The
-     * ended attempts waiting for their commit may be a full commit group more.
+     * Sized for a tool pool of {@code threads}: a worker claims only what its pool can start soon, the free threads and
+     * a queue behind them as deep as the recent calls' durations allow (see {@link WaitingAllowance}). A fixed queue
+     * of a whole batch (64 behind 8 threads) let attempts wait behind several rounds of slow calls until their leases
+     * ran out whenever the renewals fell behind (a starved or frozen process), and a worker killed with such a queue
+     * left all of it waiting for the lease time; a fixed short queue made every claim and commit carry a handful of
+     * operations when the calls answer at once.
      */
-    static InFlight forPool(int threads) {
-        int startable = threads + Math.max(1, threads / THREADS_PER_WAITING_ATTEMPT);
-        return new InFlight(startable, startable + Committer.MAX_GROUP);
+    static InFlight forPool(int threads, int batchSize, Duration lease) {
+        WaitingAllowance waiting = new WaitingAllowance(threads, batchSize, lease);
+        return new InFlight(threads, waiting, threads + Math.max(batchSize, waiting.floor()) + Committer.MAX_GROUP);
     }
 
-    /**
-     * @param unfinished how many attempts may be running or waiting for a pool thread
-     * @param unsettled  how many may be held in all, those waiting for their commit included
-     */
-    InFlight(int unfinished, int unsettled) {
-        if (unsettled < unfinished) {
-            throw new IllegalArgumentException("unsettled attempts include the unfinished ones");
-        }
-        this.capacity = unsettled;
-        this.unfinishedCapacity = unfinished;
-        this.unfinishedSlots = new Semaphore(unfinished);
-        this.unsettledSlots = new Semaphore(unsettled);
+    private InFlight(int threads, WaitingAllowance waiting, int unsettledCapacity) {
+        this.threads = threads;
+        this.waiting = waiting;
+        this.unsettledCapacity = unsettledCapacity;
     }
 
     /** The entry this worker is handling the operation for, or null. */
@@ -66,21 +58,33 @@ final class InFlight {
     }
 
     boolean tryAdd(String entryId, Lease lease) {
-        if (!unfinishedSlots.tryAcquire()) {
-            return false;
-        }
-        if (!unsettledSlots.tryAcquire()) {
-            unfinishedSlots.release();
-            return false;
+        lock.lock();
+        try {
+            if (freeLocked() == 0) {
+                return false;
+            }
+            unfinished++;
+            unsettled++;
+        } finally {
+            lock.unlock();
         }
         byOperation.put(lease.operationId(), new Held(entryId, lease));
         return true;
     }
 
-    /** The attempt of this entry has ended and waits for its commit: its slot among the unfinished ones is free. */
+    /**
+     * The attempt of this entry has ended after holding a pool thread for {@code callNanos}, and waits for its commit:
+     * its slot among the unfinished ones is free.
+     */
+    void ended(String entryId, long callNanos) {
+        waiting.observed(callNanos);
+        ended(entryId);
+    }
+
+    /** The attempt of this entry has ended without a call and waits for its commit. */
     void ended(String entryId) {
         if (endedEntries.add(entryId)) {
-            unfinishedSlots.release();
+            release(1, 0);
         }
     }
 
@@ -90,13 +94,21 @@ final class InFlight {
         // A renewal may replace the entry between the read and the removal: read again until the removal holds.
         while (held != null && held.entryId().equals(entryId)) {
             if (byOperation.remove(operationId, held)) {
-                if (!endedEntries.remove(entryId)) {
-                    unfinishedSlots.release();
-                }
-                unsettledSlots.release();
+                release(endedEntries.remove(entryId) ? 0 : 1, 1);
                 return;
             }
             held = byOperation.get(operationId);
+        }
+    }
+
+    private void release(int unfinishedSlots, int unsettledSlots) {
+        lock.lock();
+        try {
+            unfinished -= unfinishedSlots;
+            unsettled -= unsettledSlots;
+            slotsFreed.signalAll();
+        } finally {
+            lock.unlock();
         }
     }
 
@@ -122,18 +134,32 @@ final class InFlight {
         return byOperation.values().stream().map(Held::lease).toList();
     }
 
-    /** How many attempts may be claimed when none is running or waiting for a pool thread. */
+    /** How many attempts may be claimed now when none is running or waiting for a pool thread. */
     int unfinishedCapacity() {
-        return unfinishedCapacity;
+        return threads + waiting.allowed();
     }
 
     /** How many more attempts may be claimed now. */
     int free() {
-        return Math.min(unfinishedSlots.availablePermits(), unsettledSlots.availablePermits());
+        lock.lock();
+        try {
+            return freeLocked();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private int freeLocked() {
+        return Math.max(0, Math.min(unfinishedCapacity() - unfinished, unsettledCapacity - unsettled));
     }
 
     boolean isEmpty() {
-        return unsettledSlots.availablePermits() == capacity;
+        lock.lock();
+        try {
+            return unsettled == 0;
+        } finally {
+            lock.unlock();
+        }
     }
 
     /**
@@ -141,17 +167,15 @@ final class InFlight {
      * rather than the one slot the last ended attempt freed; returns whether at least one may be claimed then.
      */
     boolean awaitFree(int wanted, Duration wait) throws InterruptedException {
-        long deadline = System.nanoTime() + wait.toNanos();
-        if (unfinishedSlots.tryAcquire(wanted, wait.toNanos(), TimeUnit.NANOSECONDS)) {
-            try {
-                if (unsettledSlots.tryAcquire(wanted, Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS)) {
-                    unsettledSlots.release(wanted);
-                    return true;
-                }
-            } finally {
-                unfinishedSlots.release(wanted);
+        long remaining = wait.toNanos();
+        lock.lock();
+        try {
+            while (freeLocked() < wanted && remaining > 0) {
+                remaining = slotsFreed.awaitNanos(remaining);
             }
+            return freeLocked() > 0;
+        } finally {
+            lock.unlock();
         }
-        return free() > 0;
     }
 }

@@ -69,7 +69,7 @@ public final class WorkerRuntime {
         // Reads and claims only what the pool can start soon (see InFlight.forPool); the rest of the stream waits
         // unread, for this worker or another. A commit group of ended attempts may wait for its commit meanwhile, so
         // that claiming the next batch overlaps committing the last.
-        this.inFlight = InFlight.forPool(settings.concurrency());
+        this.inFlight = InFlight.forPool(settings.concurrency(), settings.batchSize(), settings.leaseDuration());
         DeliveryHistory history = new DeliveryHistory(redis);
         DeadLetterStream deadLetterStream = new DeadLetterStream(redis);
         AttemptRunner runner = new AttemptRunner(settings.clock(), settings.retryPolicy(), settings.gate(), history,
@@ -136,12 +136,12 @@ public final class WorkerRuntime {
     }
 
     private void consume() {
-        int claimAtOnce = Math.max(1, Math.min(settings.batchSize(), inFlight.unfinishedCapacity()) / 2);
         long nextClaim = 0;
         while (reading) {
             try {
                 // Half of what may be claimed at least: claiming slot by slot as attempts end would spend a statement
                 // on each. The attempts still queued for a pool thread keep the pool busy meanwhile.
+                int claimAtOnce = Math.max(1, Math.min(settings.batchSize(), inFlight.unfinishedCapacity()) / 2);
                 if (!inFlight.awaitFree(claimAtOnce, Duration.ofMillis(200))) {
                     continue;
                 }
