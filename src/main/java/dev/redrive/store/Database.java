@@ -45,6 +45,7 @@ public final class Database implements AutoCloseable {
         hikari.setUsername(config.pgUser());
         hikari.setPassword(config.pgPassword());
         hikari.setSchema(config.namespace());
+        hikari.setConnectionInitSql(MaskedReads.connectionInitSql(config.namespace()));
         hikari.setMaximumPoolSize(maxPoolSize);
         hikari.setMinimumIdle(1);
         hikari.setPoolName("redrive-" + config.namespace());
@@ -130,10 +131,11 @@ public final class Database implements AutoCloseable {
     }
 
     /**
-     * Drops the namespace's schema with everything in it, and its operator and viewer roles (logins lose their
-     * membership); used by tests and by re-seeding the sandbox.
+     * Drops the namespace's schema with everything in it, the schema of its masked views, and its operator and viewer
+     * roles (logins lose their membership); used by tests and by re-seeding the sandbox.
      */
     public void dropSchema() {
+        jdbc.update("DROP SCHEMA IF EXISTS \"" + MaskedReads.schema(schema) + "\" CASCADE");
         jdbc.update("DROP SCHEMA IF EXISTS \"" + schema + "\" CASCADE");
         for (String role : List.of(operatorRole(), viewerRole())) {
             try {
@@ -176,6 +178,15 @@ public final class Database implements AutoCloseable {
      */
     public String operatorRole() {
         return schema + "_operator";
+    }
+
+    /**
+     * Whether this login reads payloads, raw messages, results and free text masked by the database (a viewer) rather
+     * than as stored; see {@link MaskedReads}.
+     */
+    public boolean readsMasked() {
+        return jdbc.queryOne("SELECT current_schemas(false)[1] = ?", row -> row.getBoolean(1), MaskedReads.schema(schema))
+                .orElse(false);
     }
 
     public String schema() {
