@@ -1,6 +1,8 @@
 package dev.redrive.report;
 
+import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectReader;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.databind.node.TextNode;
@@ -39,8 +41,13 @@ import java.util.regex.Pattern;
 public final class Redactor {
     /** The mask that replaces a redacted value. */
     public static final String MASK = "[redacted]";
+    /** The names masked by default; the database masks what viewers read by the same list (secret_field_names()). */
     public static final List<String> DEFAULT_FIELDS = List.of("password", "token", "secret", "card_number", "authorization", "api_key");
 
+    // Text that only starts with JSON ("{...} and more") is free text, not the JSON it starts with: the database's
+    // masking (V120) reads it the same way.
+    private static final ObjectReader JSON_TEXT = TriageJson.mapper().reader()
+            .with(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
     private static final Pattern CAMEL = Pattern.compile("([a-z0-9])([A-Z])");
     private static final Pattern NON_WORD = Pattern.compile("[^a-z0-9]+");
 
@@ -210,7 +217,7 @@ public final class Redactor {
             return null;
         }
         try {
-            return TriageJson.mapper().readTree(trimmed);
+            return JSON_TEXT.readTree(trimmed);
         } catch (IOException e) {
             return null;
         }
