@@ -36,7 +36,7 @@ final class TriageSession implements AutoCloseable {
         return clock;
     }
 
-    /** The DLQ as the commands print it: error messages masked as free text (filters still see the stored text). */
+    /** The DLQ as the commands print it: error messages masked as free text (filters see the text the login reads). */
     DlqQueries dlqQueries() {
         return new RedactedDlqQueries(new JdbcDlqQueries(database), Redactor.defaults());
     }

@@ -15,7 +15,8 @@ import java.util.List;
 
 /**
  * DLQ queries whose answers are fit to show: each row's error message and each group's sample error masked by the
- * redactor. Filtering still runs over the stored text, so a search finds an entry by what its error really says.
+ * redactor. Filtering runs over the text the login reads: the stored text for an operator, so a search finds an entry
+ * by what its error really says; the text the database masked for a viewer, so a secret cannot be found by search.
  */
 public final class RedactedDlqQueries implements DlqQueries {
     private final DlqQueries queries;

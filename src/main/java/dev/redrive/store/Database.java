@@ -185,7 +185,7 @@ public final class Database implements AutoCloseable {
      * than as stored; see {@link MaskedReads}.
      */
     public boolean readsMasked() {
-        return jdbc.queryOne("SELECT current_schemas(false)[1] = ?", row -> row.getBoolean(1), MaskedReads.schema(schema))
+        return jdbc.queryOne("SELECT (current_schemas(false))[1] = ?", row -> row.getBoolean(1), MaskedReads.schema(schema))
                 .orElse(false);
     }
 

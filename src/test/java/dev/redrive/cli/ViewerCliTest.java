@@ -1,0 +1,63 @@
+package dev.redrive.cli;
+
+import dev.redrive.testing.DatabaseLogin;
+import dev.redrive.testing.TestNamespace;
+import dev.redrive.triage.DeadLetterFixture;
+import dev.redrive.triage.DeadLetterFixture.Created;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** The triage commands run by a viewer login read the rows the database masked for it, and say nothing secret. */
+class ViewerCliTest {
+    @RegisterExtension
+    static final TestNamespace ns = new TestNamespace();
+
+    private static final String CARD = "4111 1111 1111 1111";
+    private static DatabaseLogin viewer;
+    private static Created op;
+
+    @BeforeAll
+    static void start() {
+        DeadLetterFixture fixture = new DeadLetterFixture(ns.database());
+        fixture.toolSchema("demo.charge", "1");
+        op = fixture.deadLettered("run-cli-viewer", "charge").message("declined: card " + CARD + ", password=hunter2")
+                .create();
+        viewer = DatabaseLogin.viewer(ns, "vik");
+    }
+
+    @AfterAll
+    static void stop() {
+        viewer.close();
+    }
+
+    private static CliRun asViewer(String... args) {
+        List<String> all = new ArrayList<>(List.of(args));
+        all.addAll(List.of("--pg-user", viewer.login(), "--pg-password", viewer.config().pgPassword()));
+        return CliRun.in(ns, all.toArray(String[]::new));
+    }
+
+    @Test
+    void dlqList_opShow_andReport_workForAViewer_withoutASecret(@TempDir Path dir) throws Exception {
+        CliRun list = asViewer("dlq", "list", "--json");
+        CliRun show = asViewer("op", "show", op.operationId(), "--json");
+        CliRun entry = asViewer("op", "show", "--entry", String.valueOf(op.dlqEntryId()));
+        Path report = dir.resolve("report.md");
+        CliRun written = asViewer("report", op.operationId(), "--format", "md", "--out", report.toString());
+
+        assertThat(List.of(list, show, entry, written)).allSatisfy(run -> assertThat(run.exit()).as(run.err()).isZero());
+        assertThat(list.out()).contains(op.operationId(), "declined: card [redacted], password=[redacted]");
+        assertThat(show.out()).contains("[redacted]");
+        assertThat(List.of(list.out(), show.out(), entry.out(), Files.readString(report)))
+                .allSatisfy(text -> assertThat(text).doesNotContain(CARD, "4111111111111111", "hunter2"));
+    }
+}

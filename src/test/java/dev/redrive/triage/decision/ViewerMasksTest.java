@@ -1,0 +1,230 @@
+package dev.redrive.triage.decision;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.redrive.health.QueueHealthReader;
+import dev.redrive.report.IncidentReport;
+import dev.redrive.report.Redactor;
+import dev.redrive.report.ReportFormat;
+import dev.redrive.report.ReportService;
+import dev.redrive.store.Jdbc;
+import dev.redrive.store.Jdbc.Json;
+import dev.redrive.store.StoreException;
+import dev.redrive.testing.DatabaseLogin;
+import dev.redrive.testing.TestNamespace;
+import dev.redrive.triage.DeadLetterFixture;
+import dev.redrive.triage.DeadLetterFixture.Created;
+import dev.redrive.triage.detail.EntryDetailsLoader;
+import dev.redrive.triage.detail.OperationDetails;
+import dev.redrive.triage.detail.OperationDetailsLoader;
+import dev.redrive.triage.query.DlqFilter;
+import dev.redrive.triage.query.DlqRow;
+import dev.redrive.triage.query.JdbcDlqQueries;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+import java.io.ByteArrayOutputStream;
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/**
+ * A viewer login reads no secret, not even with plain SQL: the raw columns are refused to it, the masked views show
+ * every row with card numbers, passwords at any depth, bearer tokens and key=value secrets masked, and the triage read
+ * paths (DLQ page, details, report, health) work for it on those views. An operator keeps reading the raw rows.
+ */
+class ViewerMasksTest {
+    @RegisterExtension
+    static final TestNamespace ns = new TestNamespace();
+
+    /** Where secrets land, table by table: what a viewer must never read as stored. */
+    private static final Map<String, List<String>> SECRET_COLUMNS = Map.of(
+            "operations", List.of("payload", "result"),
+            "attempts", List.of("error_message"),
+            "dlq_entries", List.of("error_message", "attempt_history", "delivery_history", "raw_message", "payload",
+                    "decision_reason"),
+            "reconciliations", List.of("evidence", "result"),
+            "redrive_commands", List.of("reason", "preconditions"),
+            "audit_log", List.of("reason", "details"),
+            "runs", List.of("status_reason"),
+            "approvals", List.of("revoke_reason"),
+            "demo_tool_calls", List.of("body"),
+            "demo_tool_effects", List.of("result"));
+
+    private static final List<String> SECRETS = List.of("hunter2", "4111 1111 1111 1111", "4111111111111111",
+            "sk_live_51", "eyJsecret", "tok_9");
+    private static final String PAYLOAD = """
+            {"amount":10,"card_number":"4111 1111 1111 1111","customer":{"auth":{"password":"hunter2"}},
+             "note":"card 4111111111111111"}""";
+    private static final String ERROR = "ledger refused: Authorization: Bearer eyJsecret, api_key=sk_live_51";
+
+    private static DatabaseLogin viewer;
+    private static DatabaseLogin operator;
+    private static Created op;
+
+    @BeforeAll
+    static void start() {
+        DeadLetterFixture fixture = new DeadLetterFixture(ns.database());
+        fixture.toolSchema("demo.charge", "1");
+        op = fixture.deadLettered("run-secret", "charge").payload(PAYLOAD).message(ERROR).create();
+        Created commanded = fixture.deadLettered("run-secret", "refund").payload(PAYLOAD).message(ERROR).create();
+        secretsEverywhereElse(ns.database().jdbc(), commanded);
+        viewer = DatabaseLogin.viewer(ns, "vera");
+        operator = DatabaseLogin.operator(ns, "otto");
+    }
+
+    /** Puts a secret in every other column where one can land: results, evidence, reasons, history, the demo ledger. */
+    private static void secretsEverywhereElse(Jdbc admin, Created commanded) {
+        admin.update("UPDATE operations SET result = CAST(? AS jsonb) WHERE operation_id = ?",
+                "{\"receipt\":\"Bearer eyJsecret\"}", commanded.operationId());
+        admin.update("UPDATE runs SET status_reason = 'paused: password=hunter2' WHERE run_id = 'run-secret'");
+        admin.update("""
+                UPDATE dlq_entries SET decision_reason = 'secret=tok_9', delivery_history = CAST(? AS jsonb) WHERE id = ?""",
+                "[{\"consumer\":\"w-1\",\"error\":\"crashed on token=tok_9\"}]", op.dlqEntryId());
+        admin.update("""
+                INSERT INTO approvals (approval_id, scope, granted_by, revoked_at, revoked_by, revoke_reason)
+                VALUES ('appr-secret', 'demo.charge', 'carol', now(), 'carol', 'leaked api_key=sk_live_51')""");
+        admin.update("""
+                INSERT INTO reconciliations (operation_id, outcome, source, evidence, result, recorded_by)
+                VALUES (?, 'UNKNOWN', 'OPERATOR', 'ledger shows 4111111111111111 and token=tok_9', ?, 'carol')""",
+                commanded.operationId(), new Json("{\"password\":\"hunter2\"}"));
+        admin.update("""
+                INSERT INTO redrive_commands (command_id, operation_id, dlq_entry_id, operator, reason, from_attempt,
+                                              to_attempt, target_schema_version, preconditions, status)
+                VALUES (?, ?, ?, 'carol', 'retry with Authorization: Bearer eyJsecret', 3, 4, '1', ?, 'FAILED')""",
+                UUID.randomUUID(), commanded.operationId(), commanded.dlqEntryId(),
+                new Json("{\"facts\":{\"api_key\":\"sk_live_51\"}}"));
+        admin.update("""
+                INSERT INTO audit_log (actor, action, operation_id, dlq_entry_id, reason, details)
+                VALUES ('carol', 'NOTE', ?, ?, 'customer said password=hunter2', ?)""",
+                commanded.operationId(), commanded.dlqEntryId(), new Json("{\"token\":\"tok_9\"}"));
+        admin.update("INSERT INTO demo_tool_calls (tool, idempotency_key, http_status, body) VALUES ('demo.charge', ?, 200, ?)",
+                op.idempotencyKey(), new Json(PAYLOAD));
+        admin.update("INSERT INTO demo_tool_effects (idempotency_key, tool, result) VALUES (?, 'demo.charge', ?)",
+                op.idempotencyKey(), new Json("{\"charge_id\":\"ch_1\",\"card_number\":\"4111111111111111\"}"));
+    }
+
+    @AfterAll
+    static void stop() {
+        viewer.close();
+        operator.close();
+    }
+
+    @Test
+    void everyRawSecretColumn_isRefusedToTheViewer_whileItsOtherColumnsStayReadable() {
+        Jdbc asViewer = viewer.database().jdbc();
+        SECRET_COLUMNS.forEach((table, columns) -> columns.forEach(column ->
+                assertThatThrownBy(() -> asViewer.query("SELECT " + column + " FROM " + ns.name() + "." + table,
+                        row -> row.getString(1)))
+                        .as(table + "." + column)
+                        .isInstanceOf(StoreException.class)
+                        .matches(e -> ((StoreException) e).isRefused())));
+        assertThatThrownBy(() -> asViewer.query("SELECT * FROM " + ns.name() + ".dlq_entries", row -> row.getString(1)))
+                .isInstanceOf(StoreException.class).matches(e -> ((StoreException) e).isRefused());
+
+        assertThat(asViewer.queryLong("SELECT count(*) FROM " + ns.name() + ".dlq_entries WHERE error_class = 'TRANSIENT'"))
+                .isEqualTo(2);
+    }
+
+    @Test
+    void theColumnsRefusedToTheViewer_areExactlyTheSecretOnes() {
+        Set<String> refused = new HashSet<>(viewer.database().jdbc().query("""
+                SELECT c.relname || '.' || a.attname
+                  FROM pg_attribute a JOIN pg_class c ON c.oid = a.attrelid JOIN pg_namespace n ON n.oid = c.relnamespace
+                 WHERE n.nspname = ? AND c.relkind = 'r' AND a.attnum > 0 AND NOT a.attisdropped
+                   AND NOT has_column_privilege(c.oid, a.attnum, 'SELECT')""", row -> row.getString(1), ns.name()));
+
+        Set<String> secret = new HashSet<>();
+        SECRET_COLUMNS.forEach((table, columns) -> columns.forEach(column -> secret.add(table + "." + column)));
+        assertThat(refused).isEqualTo(secret);
+    }
+
+    @Test
+    void theMaskedViews_haveEveryColumnOfTheirTables_andShowNoSecret() {
+        Jdbc asViewer = viewer.database().jdbc();
+        for (String table : SECRET_COLUMNS.keySet()) {
+            assertThat(columns(ns.name() + "_masked", table)).as(table).isEqualTo(columns(ns.name(), table));
+            String rows = asViewer.queryOne("SELECT string_agg(v::text, ' ') FROM " + ns.name() + "_masked." + table + " v",
+                    row -> row.getString(1)).orElseThrow();
+            assertThat(rows).as(table).isNotEmpty().doesNotContain(SECRETS);
+        }
+
+        String payload = asViewer.queryOne("SELECT payload::text FROM " + ns.name() + "_masked.operations WHERE operation_id = ?",
+                row -> row.getString(1), op.operationId()).orElseThrow();
+        assertThat(payload).contains("\"card_number\": \"[redacted]\"", "\"password\": \"[redacted]\"",
+                "\"note\": \"card [redacted]\"", "\"amount\": 10");
+        String error = asViewer.queryOne("SELECT error_message FROM " + ns.name() + "_masked.dlq_entries WHERE id = ?",
+                row -> row.getString(1), op.dlqEntryId()).orElseThrow();
+        assertThat(error).isEqualTo("ledger refused: Authorization: [redacted], api_key=[redacted]");
+    }
+
+    @Test
+    void theTriageReadPaths_workForTheViewer_onRowsTheDatabaseMasked() {
+        assertThat(viewer.database().readsMasked()).isTrue();
+        JdbcDlqQueries queries = new JdbcDlqQueries(viewer.database());
+
+        List<DlqRow> page = queries.firstPage(DlqFilter.none().withRunId("run-secret"), 50).rows();
+        assertThat(page).hasSize(2).allSatisfy(row ->
+                assertThat(row.errorMessage()).isEqualTo("ledger refused: Authorization: [redacted], api_key=[redacted]"));
+        assertThat(queries.groups(DlqFilter.none())).singleElement()
+                .satisfies(group -> assertThat(group.sampleMessage()).doesNotContain(SECRETS));
+        assertThat(queries.count(DlqFilter.none()).value()).isEqualTo(2);
+
+        OperationDetails details = new OperationDetailsLoader(viewer.database()).require(op.operationId());
+        JsonNode payload = details.operation().payload();
+        assertThat(payload.path("card_number").asText()).isEqualTo(Redactor.MASK);
+        assertThat(payload.path("customer").path("auth").path("password").asText()).isEqualTo(Redactor.MASK);
+        assertThat(details.attempts()).allSatisfy(attempt -> assertThat(attempt.errorMessage()).doesNotContain(SECRETS));
+        assertThat(details.dlqEntries().get(0).rawMessage().toString()).doesNotContain(SECRETS);
+        assertThat(details.run().statusReason()).isEqualTo("paused: password=[redacted]");
+        assertThat(new EntryDetailsLoader(viewer.database()).require(op.dlqEntryId()).entry().decisionReason())
+                .isEqualTo("secret=[redacted]");
+
+        ReportService reports = new ReportService(viewer.database(), Clock.systemUTC(), Redactor.defaults());
+        assertThat(render(reports, reports.operation(op.operationId()))).contains(op.operationId()).doesNotContain(SECRETS);
+        assertThat(render(reports, reports.entry(op.dlqEntryId()))).doesNotContain(SECRETS);
+        assertThat(new QueueHealthReader(viewer.database(), ns.redis(), Clock.systemUTC()).read().dlqOpen()).isEqualTo(2);
+    }
+
+    @Test
+    void aViewersSearch_findsWhatTheMaskedTextSays_andNoSecret() {
+        DlqFilter bySecret = DlqFilter.none().withText("sk_live_51");
+        DlqFilter byWords = DlqFilter.none().withText("ledger refused");
+
+        assertThat(new JdbcDlqQueries(viewer.database()).firstPage(bySecret, 50).rows()).isEmpty();
+        assertThat(new JdbcDlqQueries(viewer.database()).firstPage(byWords, 50).rows()).hasSize(2);
+        assertThat(new JdbcDlqQueries(operator.database()).firstPage(bySecret, 50).rows()).hasSize(2);
+    }
+
+    @Test
+    void anOperator_readsTheRawRows_thatDecisionsNeed() {
+        assertThat(operator.database().readsMasked()).isFalse();
+        assertThat(ns.database().readsMasked()).isFalse();
+
+        OperationDetails details = new OperationDetailsLoader(operator.database()).require(op.operationId());
+
+        assertThat(details.operation().payload().path("card_number").asText()).isEqualTo("4111 1111 1111 1111");
+        assertThat(details.dlqEntries().get(0).errorMessage()).isEqualTo(ERROR);
+    }
+
+    private static List<String> columns(String schema, String table) {
+        return ns.database().jdbc().query("""
+                SELECT a.attname FROM pg_attribute a
+                 WHERE a.attrelid = CAST(? AS regclass) AND a.attnum > 0 AND NOT a.attisdropped ORDER BY a.attnum""",
+                row -> row.getString(1), schema + "." + table);
+    }
+
+    private static String render(ReportService reports, IncidentReport report) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        reports.write(report, ReportFormat.JSON, out);
+        return out.toString(StandardCharsets.UTF_8);
+    }
+}
