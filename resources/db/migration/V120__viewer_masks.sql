@@ -18,8 +18,8 @@ $$;
 -- "_name": token masks access_token, api_key masks x-api-key and apiKey.
 CREATE FUNCTION is_secret_key(field_name text) RETURNS boolean LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE AS $$
 DECLARE
-    normal constant text := regexp_replace(regexp_replace(lower(regexp_replace(field_name, '([a-z0-9])([A-Z])', '\1_\2', 'g')),
-                                                          '[^a-z0-9]+', '_', 'g'), '^_+|_+$', '', 'g');
+    snake constant text := lower(regexp_replace(field_name, '([a-z0-9])([A-Z])', '\1_\2', 'g'));
+    normal constant text := regexp_replace(regexp_replace(snake, '[^a-z0-9]+', '_', 'g'), '^_+|_+$', '', 'g');
     field text;
 BEGIN
     FOREACH field IN ARRAY "${flyway:defaultSchema}".secret_field_names() LOOP
@@ -58,7 +58,8 @@ DECLARE
         || '|[Dd][Ii][Gg][Ee][Ss][Tt])[ \t\n\v\f\r]+)?[^ \t\n\v\f\r,;&"''<>]+))';
     bearer constant text := '\y([Bb][Ee][Aa][Rr][Ee][Rr][ \t\n\v\f\r]+)[A-Za-z0-9._~+/=-]+';
     basic constant text := '\y(Basic[ \t\n\v\f\r]+)[A-Za-z0-9+/]{8,}={0,2}';
-    card constant text := '(?<![A-Za-z0-9_-])([0-9]{13,19}|[0-9]{4}([ -])[0-9]{4}\2[0-9]{4}\2[0-9]{1,7})(?![A-Za-z0-9_-])';
+    card constant text := '(?<![A-Za-z0-9_-])([0-9]{13,19}|[0-9]{4}([ -])[0-9]{4}\2[0-9]{4}\2[0-9]{1,7})'
+        || '(?![A-Za-z0-9_-])';
     pair text[];
     pair_start int;
     value_start int;
@@ -106,7 +107,8 @@ BEGIN
     cards := pieces[1];
     FOR run IN SELECT m.found[1] AS digits, m.n FROM regexp_matches(masked, card, 'g') WITH ORDINALITY AS m (found, n)
                ORDER BY m.n LOOP
-        cards := cards || CASE WHEN "${flyway:defaultSchema}".luhn_valid(run.digits) THEN '[redacted]' ELSE run.digits END
+        cards := cards
+                 || CASE WHEN "${flyway:defaultSchema}".luhn_valid(run.digits) THEN '[redacted]' ELSE run.digits END
                  || pieces[run.n + 1];
     END LOOP;
     RETURN cards;
@@ -114,7 +116,8 @@ END $$;
 
 -- Any text: JSON held as text ({...} or [...]) is masked field by field and written compactly, anything else is
 -- masked as free text.
-CREATE FUNCTION mask_secret_text(input text) RETURNS text LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE AS $$
+-- Not parallel safe: the block that catches what is not JSON is a subtransaction, which parallel workers cannot start.
+CREATE FUNCTION mask_secret_text(input text) RETURNS text LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL UNSAFE AS $$
 DECLARE
     trimmed text := btrim(input, E' \t\n\r\f\v');
 BEGIN
@@ -130,7 +133,7 @@ END $$;
 
 -- JSON with the value of every secret-named field replaced by "[redacted]" at any depth and every string masked as
 -- text, written compactly with the fields in their order (as Jackson writes it for the console).
-CREATE FUNCTION mask_json(value json) RETURNS text LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE AS $$
+CREATE FUNCTION mask_json(value json) RETURNS text LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL UNSAFE AS $$
 BEGIN
     CASE json_typeof(value)
     WHEN 'object' THEN
@@ -151,7 +154,7 @@ BEGIN
     END CASE;
 END $$;
 
-CREATE FUNCTION mask_secrets(value jsonb) RETURNS jsonb LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE AS $$
+CREATE FUNCTION mask_secrets(value jsonb) RETURNS jsonb LANGUAGE sql IMMUTABLE STRICT PARALLEL UNSAFE AS $$
     SELECT "${flyway:defaultSchema}".mask_json(value::json)::jsonb
 $$;
 
@@ -207,7 +210,7 @@ BEGIN
          WHERE a.attrelid = format('%I.%I', namespace, masked_table.table_name)::regclass AND a.attnum > 0
            AND NOT a.attisdropped;
         IF maskable <> cardinality(masked_table.secrets) THEN
-            RAISE EXCEPTION 'viewer_masked_columns names columns of %.% that it lacks or that are neither text nor jsonb: %',
+            RAISE EXCEPTION 'viewer_masked_columns names columns of %.% that it lacks or that are not text or jsonb: %',
                 namespace, masked_table.table_name, masked_table.secrets;
         END IF;
         EXECUTE format('DROP VIEW IF EXISTS %I.%I', masked, masked_table.table_name);
@@ -215,7 +218,8 @@ BEGIN
                        namespace, masked_table.table_name);
         IF grants THEN
             EXECUTE format('REVOKE SELECT ON %I.%I FROM %I', namespace, masked_table.table_name, viewer);
-            EXECUTE format('GRANT SELECT (%s) ON %I.%I TO %I', readable_columns, namespace, masked_table.table_name, viewer);
+            EXECUTE format('GRANT SELECT (%s) ON %I.%I TO %I', readable_columns, namespace, masked_table.table_name,
+                           viewer);
             EXECUTE format('GRANT SELECT ON %I.%I TO %I', masked, masked_table.table_name, viewer);
         END IF;
     END LOOP;
