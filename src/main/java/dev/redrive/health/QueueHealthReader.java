@@ -24,13 +24,6 @@ public final class QueueHealthReader {
     static final int PENDING_SAMPLE = 100;
     private static final int PENDING_SHOWN = 10;
 
-    private static final String DLQ_STATS = """
-            SELECT (SELECT count(*) FROM dlq_entries WHERE decision_state = 'OPEN')         AS open_count,
-                   (SELECT count(*) FROM dlq_entries WHERE entered_at >= ?)                 AS last_minute,
-                   (SELECT count(*) FROM dlq_entries WHERE entered_at >= ?)                 AS last_hour,
-                   (SELECT min(entered_at) FROM dlq_entries WHERE decision_state = 'OPEN') AS oldest_open
-            """;
-
     private final Jdbc jdbc;
     private final Redis redis;
     private final Clock clock;
@@ -59,11 +52,10 @@ public final class QueueHealthReader {
         List<ScoredValue<String>> first = commands.zrangeWithScores(keys.retry(), 0, 0);
         Instant nextDue = first.isEmpty() ? null : scoreToInstant(first.get(0).getScore());
 
-        return jdbc.queryOne(DLQ_STATS, row -> new QueueHealth(now, length, lag, pendingCount, oldestIdle,
-                        pending.subList(0, Math.min(PENDING_SHOWN, pending.size())), retrySize, nextDue,
-                        row.getLong("open_count"), row.getLong("last_minute"), row.getLong("last_hour"),
-                        Jdbc.instant(row, "oldest_open")),
-                now.minus(Duration.ofMinutes(1)), now.minus(Duration.ofHours(1))).orElseThrow();
+        DlqDepth dlq = DlqDepth.read(jdbc, now);
+        return new QueueHealth(now, length, lag, pendingCount, oldestIdle,
+                pending.subList(0, Math.min(PENDING_SHOWN, pending.size())), retrySize, nextDue,
+                dlq.open(), dlq.newLastMinute(), dlq.newLastHour(), dlq.oldestOpen());
     }
 
     private static boolean groupExists(RedisClusterCommands<String, String> commands, String stream) {

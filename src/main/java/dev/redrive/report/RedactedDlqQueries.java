@@ -12,6 +12,7 @@ import dev.redrive.triage.query.PageDirection;
 
 import java.util.Collection;
 import java.util.List;
+import java.util.Set;
 
 /**
  * DLQ queries whose answers are fit to show: each row's error message and each group's sample error masked by the
@@ -37,6 +38,11 @@ public final class RedactedDlqQueries implements DlqQueries {
     @Override
     public List<DlqRow> rows(Collection<Long> ids) {
         return queries.rows(ids).stream().map(redactor::redact).toList();
+    }
+
+    @Override
+    public Set<Long> matching(DlqFilter filter, Collection<Long> ids) {
+        return queries.matching(filter, ids);
     }
 
     @Override

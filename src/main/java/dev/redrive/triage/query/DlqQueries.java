@@ -2,6 +2,7 @@ package dev.redrive.triage.query;
 
 import java.util.Collection;
 import java.util.List;
+import java.util.Set;
 
 /** Reads the DLQ: filtered pages, fingerprint groups and counts. Never changes anything. */
 public interface DlqQueries {
@@ -34,10 +35,19 @@ public interface DlqQueries {
     /** The entries with these ids as they are now, in no particular order; ids that do not exist are left out. */
     List<DlqRow> rows(Collection<Long> ids);
 
+    /**
+     * Of the entries with these ids, those the filter matches, in no particular order: how the console tells which
+     * of the entries that have just arrived belong to the list it shows.
+     */
+    Set<Long> matching(DlqFilter filter, Collection<Long> ids);
+
     /** The matching entries grouped by error fingerprint, largest group first. */
     List<FingerprintGroup> groups(DlqFilter filter);
 
-    /** How many entries match: exact while that is cheap, the planner's estimate when it is large. */
+    /**
+     * How many entries match: exact while that is cheap, the planner's estimate when it is large, and for a text
+     * search at least {@link JdbcDlqQueries#TEXT_COUNT_CAP} when there are more.
+     */
     DlqCount count(DlqFilter filter);
 
     /** How many entries match, counted exactly whatever it costs. */

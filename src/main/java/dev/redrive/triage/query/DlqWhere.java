@@ -8,6 +8,9 @@ import java.util.List;
  * user typed ever becomes part of the SQL text.
  */
 final class DlqWhere {
+    /** The expression must stay exactly the one dlq_error_text_idx is built on, or the GIN index is not used. */
+    static final String TEXT_MATCH = "to_tsvector('simple', error_message) @@ websearch_to_tsquery('simple', ?)";
+
     private final List<String> conditions = new ArrayList<>();
     private final List<Object> params = new ArrayList<>();
 
@@ -25,8 +28,7 @@ final class DlqWhere {
         where.add("entered_at < ?", filter.enteredTo());
         where.add("side_effect = ?", filter.sideEffect());
         where.add("decision_state = ?", filter.decisionState());
-        // The expression must stay exactly the one dlq_error_text_idx is built on, or the GIN index is not used.
-        where.add("to_tsvector('simple', error_message) @@ websearch_to_tsquery('simple', ?)", filter.text());
+        where.add(TEXT_MATCH, filter.text());
         where.add("error_fingerprint = ?", filter.fingerprint());
         return where;
     }

@@ -19,6 +19,7 @@ import java.util.Collection;
 import java.util.Collections;
 import java.util.List;
 import java.util.Locale;
+import java.util.Set;
 import java.util.stream.Collectors;
 
 /**
@@ -29,7 +30,13 @@ import java.util.stream.Collectors;
 public final class JdbcDlqQueries implements DlqQueries {
     /** Above this many estimated rows a count returns the planner's estimate instead of counting. */
     public static final long EXACT_COUNT_LIMIT = 100_000;
+    /** A text search counts its matches up to this many and then says "10,000+". */
+    public static final long TEXT_COUNT_CAP = 10_000;
     public static final int MAX_PAGE_SIZE = 1000;
+    /** A text search with fewer matches than this past the cursor reads them all from the full-text index. */
+    static final int TEXT_FEW_MATCHES = 500;
+    /** How many entries a text search with more matches reads in keyset order to fill its page. */
+    static final int TEXT_WALK_WINDOW = 5_000;
 
     private static final String ROW_COLUMNS = """
             SELECT id, operation_id, run_id, node_id, tool, error_class, error_message, error_fingerprint,
@@ -37,31 +44,51 @@ public final class JdbcDlqQueries implements DlqQueries {
                    (%s) IS TRUE AS own_entry
             FROM dlq_entries""".formatted(DeadLetterStore.OWN_ENTRY);
 
-    // One bool_or per class instead of array_agg(DISTINCT ...): no sort per group, so dlq_group_idx answers it alone.
+    // The sample is the newest entry of the group, one probe of dlq_fingerprint_idx per group.
     private static final String GROUPS = """
             SELECT g.*,
                    (SELECT s.error_message FROM dlq_entries s
                      WHERE s.error_fingerprint = g.error_fingerprint
                      ORDER BY s.entered_at DESC, s.id DESC LIMIT 1) AS sample_message
-            FROM (SELECT error_fingerprint, min(tool) AS tool,
-                         %s,
-                         count(*) AS total,
-                         count(*) FILTER (WHERE decision_state = 'OPEN') AS open,
-                         min(entered_at) AS first_seen, max(entered_at) AS last_seen
-                  FROM dlq_entries%s
-                  GROUP BY error_fingerprint) g
+            FROM (%s) g
             ORDER BY g.total DESC, g.last_seen DESC, g.error_fingerprint""";
+
+    // One bool_or per class instead of array_agg(DISTINCT ...): no sort per group, so dlq_group_idx answers it alone.
+    private static final String ENTRY_GROUPS = """
+            SELECT error_fingerprint, min(tool) AS tool, %s,
+                   count(*) AS total, count(*) FILTER (WHERE decision_state = 'OPEN') AS open,
+                   min(entered_at) AS first_seen, max(entered_at) AS last_seen
+            FROM dlq_entries%s
+            GROUP BY error_fingerprint""";
+
+    private static final String SUMMARY_GROUPS = """
+            SELECT error_fingerprint, min(NULLIF(tool, '')) AS tool, %s,
+                   sum(entries) AS total, coalesce(sum(entries) FILTER (WHERE decision_state = 'OPEN'), 0) AS open,
+                   min(first_seen) AS first_seen, max(last_seen) AS last_seen
+            FROM dlq_summary%s
+            GROUP BY error_fingerprint""";
 
     private static final String CLASS_FLAGS = Arrays.stream(FailureClass.values())
             .map(failureClass -> "bool_or(error_class = '" + failureClass.name() + "') AS has_" + failureClass.name().toLowerCase(Locale.ROOT))
             .collect(Collectors.joining(", "));
 
+    private static final String ANY_ID = "id = ANY(CAST(? AS bigint[]))";
+
     private static final ObjectMapper JSON = new ObjectMapper();
 
     private final Jdbc jdbc;
+    private final int textFewMatches;
+    private final int textWalkWindow;
 
     public JdbcDlqQueries(Database database) {
+        this(database, TEXT_FEW_MATCHES, TEXT_WALK_WINDOW);
+    }
+
+    /** With other text-search thresholds: tests make them small so that one search takes every way. */
+    JdbcDlqQueries(Database database, int textFewMatches, int textWalkWindow) {
         this.jdbc = database.jdbc();
+        this.textFewMatches = textFewMatches;
+        this.textWalkWindow = textWalkWindow;
     }
 
     @Override
@@ -70,8 +97,7 @@ public final class JdbcDlqQueries implements DlqQueries {
             throw new IllegalArgumentException("page size must be between 1 and " + MAX_PAGE_SIZE + ", got " + limit);
         }
         boolean backwards = cursor != null && direction == PageDirection.PREVIOUS;
-        Statement statement = pageStatement(filter, order, cursor, direction, limit);
-        List<DlqRow> fetched = new ArrayList<>(jdbc.query(statement.sql(), JdbcDlqQueries::row, statement.params()));
+        List<DlqRow> fetched = new ArrayList<>(fetch(filter, order, cursor, direction, limit));
         boolean hasMore = fetched.size() > limit;
         List<DlqRow> rows = fetched.subList(0, Math.min(limit, fetched.size()));
         if (backwards) {
@@ -85,28 +111,74 @@ public final class JdbcDlqQueries implements DlqQueries {
         return new DlqPage(rows, hasMore ? last : null, cursor == null ? null : first, hasMore);
     }
 
+    /** Up to limit + 1 rows in reading order: the page and, when there is one, the row that says more follow. */
+    private List<DlqRow> fetch(DlqFilter filter, DlqOrder order, DlqCursor cursor, PageDirection direction, int limit) {
+        if (filter.text() == null) {
+            return query(pageStatement(filter, order, cursor, direction, limit));
+        }
+        // A rare phrase: the full-text index finds every match past the cursor at once, and sorting them is cheap.
+        Statement probe = textMatchesStatement(filter, order, cursor, direction, limit, textFewMatches);
+        List<Matched> few = jdbc.query(probe.sql(), matched -> new Matched(row(matched), matched.getLong("matches")),
+                probe.params());
+        if (few.isEmpty() || few.get(0).matches() < textFewMatches) {
+            return few.stream().map(Matched::row).toList();
+        }
+        // A common one fills the page within the walk's window: its first limit + 1 matches there are the first ones
+        // overall. Between the two, every match past the cursor is read and sorted after all.
+        List<DlqRow> walked = query(textWalkStatement(filter, order, cursor, direction, limit, textWalkWindow));
+        if (walked.size() > limit) {
+            return walked;
+        }
+        return query(textMatchesStatement(filter, order, cursor, direction, limit, Long.MAX_VALUE));
+    }
+
+    /** A row of a text search through the full-text index, with how many matches that search read. */
+    private record Matched(DlqRow row, long matches) {
+    }
+
+    private List<DlqRow> query(Statement statement) {
+        return jdbc.query(statement.sql(), JdbcDlqQueries::row, statement.params());
+    }
+
     @Override
     public List<DlqRow> rows(Collection<Long> ids) {
         if (ids.isEmpty()) {
             return List.of();
         }
-        String[] wanted = ids.stream().map(String::valueOf).toArray(String[]::new);
-        return jdbc.query(ROW_COLUMNS + " WHERE id = ANY(CAST(? AS bigint[]))", JdbcDlqQueries::row, (Object) wanted);
+        return jdbc.query(ROW_COLUMNS + " WHERE " + ANY_ID, JdbcDlqQueries::row, (Object) idArray(ids));
+    }
+
+    @Override
+    public Set<Long> matching(DlqFilter filter, Collection<Long> ids) {
+        if (ids.isEmpty()) {
+            return Set.of();
+        }
+        DlqWhere where = DlqWhere.of(filter).and(ANY_ID, (Object) idArray(ids));
+        return Set.copyOf(jdbc.query("SELECT id FROM dlq_entries" + where.sql(), row -> row.getLong(1), where.params()));
     }
 
     @Override
     public List<FingerprintGroup> groups(DlqFilter filter) {
-        Statement statement = groupsStatement(filter);
-        return jdbc.query(statement.sql(), JdbcDlqQueries::group, statement.params());
+        return groups(groupsStatement(filter));
     }
 
     @Override
     public DlqCount count(DlqFilter filter) {
+        if (DlqSummaryWhere.of(filter).isPresent()) {
+            return DlqCount.exact(exactCount(filter));
+        }
+        if (filter.text() != null) {
+            // The planner misjudges how many entries a phrase matches by orders of magnitude either way, so a text
+            // search is counted, but only up to the cap.
+            Statement capped = cappedCountStatement(filter, TEXT_COUNT_CAP + 1);
+            long counted = jdbc.queryLong(capped.sql(), capped.params());
+            return counted > TEXT_COUNT_CAP ? DlqCount.atLeast(TEXT_COUNT_CAP) : DlqCount.exact(counted);
+        }
         long estimate = estimate(filter);
         if (estimate > EXACT_COUNT_LIMIT) {
-            return new DlqCount(estimate, false);
+            return DlqCount.estimate(estimate);
         }
-        return new DlqCount(exactCount(filter), true);
+        return DlqCount.exact(exactCount(filter));
     }
 
     @Override
@@ -115,30 +187,82 @@ public final class JdbcDlqQueries implements DlqQueries {
         return jdbc.queryLong(statement.sql(), statement.params());
     }
 
+    private static String[] idArray(Collection<Long> ids) {
+        return ids.stream().map(String::valueOf).toArray(String[]::new);
+    }
+
     /** A statement with the values it binds. */
     record Statement(String sql, Object[] params) {
     }
 
+    /** One page as the planner sees fit: for every filter but a text search, which it misjudges. */
     Statement pageStatement(DlqFilter filter, DlqOrder order, DlqCursor cursor, PageDirection direction, int limit) {
-        boolean backwards = cursor != null && direction == PageDirection.PREVIOUS;
-        // Paging backwards reads the other way from the cursor; page() turns those rows back into the asked order.
-        boolean ascending = (order == DlqOrder.OLDEST_FIRST) != backwards;
-        DlqWhere where = DlqWhere.of(filter);
-        if (cursor != null) {
-            where.and(ascending ? "(entered_at, id) > (?, ?)" : "(entered_at, id) < (?, ?)", cursor.enteredAt(), cursor.id());
-        }
-        String orderBy = ascending ? " ORDER BY entered_at ASC, id ASC LIMIT ?" : " ORDER BY entered_at DESC, id DESC LIMIT ?";
-        return new Statement(ROW_COLUMNS + where.sql() + orderBy, where.params(limit + 1));
+        DlqKeyset keyset = DlqKeyset.of(order, cursor, direction);
+        DlqWhere where = keyset.bound(DlqWhere.of(filter));
+        return new Statement(ROW_COLUMNS + where.sql() + keyset.orderByLimit(), where.params(limit + 1));
     }
 
+    /**
+     * A text search that walks the keyset order: it reads at most {@code window} entries past the cursor that pass the
+     * other filters, on their index, and keeps those whose error matches; then it reads the rows of those alone.
+     * Without other filters the walk is an index-only scan of dlq_entered_idx, which carries the error text. The inner
+     * LIMIT keeps the planner from answering it from the full-text index, which reads every match and sorts them all.
+     */
+    Statement textWalkStatement(DlqFilter filter, DlqOrder order, DlqCursor cursor, PageDirection direction, int limit,
+                                int window) {
+        DlqKeyset keyset = DlqKeyset.of(order, cursor, direction);
+        DlqWhere walked = keyset.bound(DlqWhere.of(filter.withText(null)));
+        String sql = ROW_COLUMNS + " WHERE id IN (SELECT id FROM (SELECT id, entered_at, error_message FROM dlq_entries"
+                + walked.sql() + keyset.orderByLimit() + ") walked WHERE " + DlqWhere.TEXT_MATCH + keyset.orderByLimit()
+                + ")" + keyset.orderBy();
+        return new Statement(sql, walked.params(window, filter.text(), limit + 1));
+    }
+
+    /**
+     * A text search through the full-text index: up to {@code cap} matches past the cursor, sorted, with how many it
+     * read in the column "matches". Cheap when the matches are few, which is when walking the keyset order would read
+     * many entries for each match.
+     */
+    Statement textMatchesStatement(DlqFilter filter, DlqOrder order, DlqCursor cursor, PageDirection direction, int limit,
+                                   long cap) {
+        DlqKeyset keyset = DlqKeyset.of(order, cursor, direction);
+        DlqWhere where = keyset.bound(DlqWhere.of(filter));
+        return new Statement("WITH matches AS MATERIALIZED (" + ROW_COLUMNS + where.sql() + " LIMIT ?)"
+                + " SELECT *, count(*) OVER () AS matches FROM matches" + keyset.orderByLimit(), where.params(cap, limit + 1));
+    }
+
+    /** From the summary when the filter allows it, else by aggregating the matching entries. */
     Statement groupsStatement(DlqFilter filter) {
-        DlqWhere where = DlqWhere.of(filter);
-        return new Statement(GROUPS.formatted(CLASS_FLAGS, where.sql()), where.params());
+        return DlqSummaryWhere.of(filter)
+                .map(where -> new Statement(GROUPS.formatted(SUMMARY_GROUPS.formatted(CLASS_FLAGS, where.sql())), where.params()))
+                .orElseGet(() -> entryGroupsStatement(filter));
     }
 
-    Statement countStatement(DlqFilter filter) {
+    /** The groups aggregated from the matching entries themselves. */
+    Statement entryGroupsStatement(DlqFilter filter) {
         DlqWhere where = DlqWhere.of(filter);
-        return new Statement("SELECT count(*) FROM dlq_entries" + where.sql(), where.params());
+        return new Statement(GROUPS.formatted(ENTRY_GROUPS.formatted(CLASS_FLAGS, where.sql())), where.params());
+    }
+
+    List<FingerprintGroup> groups(Statement statement) {
+        return jdbc.query(statement.sql(), JdbcDlqQueries::group, statement.params());
+    }
+
+    /** Counts the matching entries: from the summary when the filter allows it, else entry by entry. */
+    Statement countStatement(DlqFilter filter) {
+        return DlqSummaryWhere.of(filter)
+                .map(where -> new Statement("SELECT coalesce(sum(entries), 0) FROM dlq_summary" + where.sql(), where.params()))
+                .orElseGet(() -> {
+                    DlqWhere where = DlqWhere.of(filter);
+                    return new Statement("SELECT count(*) FROM dlq_entries" + where.sql(), where.params());
+                });
+    }
+
+    /** Counts the matching entries up to {@code cap}: the scan stops at the cap'th match. */
+    Statement cappedCountStatement(DlqFilter filter, long cap) {
+        DlqWhere where = DlqWhere.of(filter);
+        return new Statement("SELECT count(*) FROM (SELECT 1 FROM dlq_entries" + where.sql() + " LIMIT ?) matches",
+                where.params(cap));
     }
 
     /** The plan PostgreSQL chooses for a statement, as EXPLAIN prints it. */

@@ -58,16 +58,15 @@ class DlqIndexUsageTest {
         for (DlqOrder order : DlqOrder.values()) {
             filters().forEach((name, filter) -> {
                 String what = name + " " + order + " ";
-                assertIndexed(what + "first page", queries.pageStatement(filter, order, null, PageDirection.NEXT, 50));
-                assertIndexed(what + "next page", queries.pageStatement(filter, order, deep.cursor(), PageDirection.NEXT, 50));
-                assertIndexed(what + "previous page",
-                        queries.pageStatement(filter, order, deep.cursor(), PageDirection.PREVIOUS, 50));
+                assertPageIndexed(what + "first page", filter, order, null, PageDirection.NEXT);
+                assertPageIndexed(what + "next page", filter, order, deep.cursor(), PageDirection.NEXT);
+                assertPageIndexed(what + "previous page", filter, order, deep.cursor(), PageDirection.PREVIOUS);
             });
         }
     }
 
     @Test
-    void selectiveCountsAndGroups_useAnIndex() {
+    void selectiveCountsAndGroups_useAnIndexOrTheSummary() {
         for (String name : new String[]{"class", "run", "trace", "time", "decision", "text", "fingerprint"}) {
             DlqFilter filter = filters().get(name);
             assertIndexed(name + " count", queries.countStatement(filter));
@@ -76,14 +75,45 @@ class DlqIndexUsageTest {
     }
 
     @Test
-    void aLargeCount_isTheEstimate_andAPageDeepInTheQueue_isAsFastAsTheFirst() {
-        DlqCount count = queries.count(DlqFilter.none());
-        assertThat(count.exact()).isFalse();
+    void groupsAndCountsFromTheSummary_areWhatAggregatingTheEntriesGives() {
+        for (String name : new String[]{"none", "class", "tool", "decision", "fingerprint", "class+tool+open"}) {
+            DlqFilter filter = filters().get(name);
+            assertThat(queries.countStatement(filter).sql()).as(name).contains("dlq_summary");
+            assertThat(queries.groups(filter)).as(name).isEqualTo(queries.groups(queries.entryGroupsStatement(filter)));
+            long counted = ns.database().jdbc().queryLong("SELECT count(*) FROM dlq_entries" + DlqWhere.of(filter).sql(),
+                    DlqWhere.of(filter).params());
+            assertThat(queries.count(filter)).as(name).isEqualTo(DlqCount.exact(counted));
+        }
+    }
+
+    @Test
+    void aTextSearchCount_stopsAtTheCap_andIsExactBelowIt() {
+        assertThat(queries.count(DlqFilter.none().withText("timed out"))).isEqualTo(DlqCount.atLeast(JdbcDlqQueries.TEXT_COUNT_CAP));
+        assertThat(queries.count(DlqFilter.none().withText("timed out")).display()).isEqualTo("10,000+");
+        DlqFilter rare = DlqFilter.none().withText("timed out").withRunId(sample.runId());
+        assertThat(queries.count(rare)).isEqualTo(DlqCount.exact(queries.exactCount(rare)));
+    }
+
+    @Test
+    void aLargeCountOutsideTheSummary_isTheEstimate_andAPageDeepInTheQueue_isAsFastAsTheFirst() {
+        DlqCount count = queries.count(DlqFilter.none().withEnteredBetween(NOW.minusSeconds(40L * 24 * 3600), NOW));
+        assertThat(count.precision()).isEqualTo(DlqCount.Precision.ESTIMATE);
         assertThat(count.value()).isBetween(150_000L, 250_000L);
 
         DlqPage page = queries.page(DlqFilter.none(), deep.cursor(), PageDirection.NEXT, 100);
         assertThat(page.rows()).hasSize(100);
         assertThat(page.rows().get(0).enteredAt()).isBeforeOrEqualTo(deep.enteredAt());
+    }
+
+    /** The statements a page runs: a text search asks the text index for a few matches, then walks the keyset order. */
+    private static void assertPageIndexed(String what, DlqFilter filter, DlqOrder order, DlqCursor cursor, PageDirection direction) {
+        if (filter.text() == null) {
+            assertIndexed(what, queries.pageStatement(filter, order, cursor, direction, 50));
+            return;
+        }
+        assertIndexed(what + " (walk)", queries.textWalkStatement(filter, order, cursor, direction, 50, JdbcDlqQueries.TEXT_WALK_WINDOW));
+        assertIndexed(what + " (text index)", queries.textMatchesStatement(filter, order, cursor, direction, 50,
+                JdbcDlqQueries.TEXT_FEW_MATCHES));
     }
 
     private static void assertIndexed(String what, JdbcDlqQueries.Statement statement) {
