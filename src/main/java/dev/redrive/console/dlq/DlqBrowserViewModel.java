@@ -271,16 +271,18 @@ public final class DlqBrowserViewModel {
         mostRowsHeld.set(Math.max(mostRowsHeld.get(), rows.size()));
     }
 
-    /** Reads new DLQ events in the background and counts those the current filter would show. */
+    /** Reads new DLQ events in the background and counts those the applied filter matches. */
     public void pollLive() {
         if (polling) {
             return;
         }
         polling = true;
-        executor.submit("Reading new DLQ events", live::poll, events -> {
+        long ticket = generation;
+        DlqFilter filter = appliedFilter.get();
+        executor.submit("Reading new DLQ events", () -> arrivedMatching(filter), matching -> {
             polling = false;
-            List<Long> matching = events.stream().filter(this::matches).map(DlqEvent::dlqEntryId).toList();
-            if (unseen.addAll(matching)) {
+            // A reload since the poll began shows the newest entries anyway and forgets what was new.
+            if (ticket == generation && unseen.addAll(matching)) {
                 showCount();
                 if (order.get() == DlqOrder.OLDEST_FIRST && !rows.isEmpty() && !grouped.get()) {
                     // Oldest first, new entries lie past the last row: scrolling down reaches them, the list stays put.
@@ -297,14 +299,11 @@ public final class DlqBrowserViewModel {
         });
     }
 
-    /** Whether an event could belong to the applied filter; fields the event does not carry are not held against it. */
-    boolean matches(DlqEvent event) {
-        DlqFilter filter = appliedFilter.get();
-        return (filter.errorClass() == null || filter.errorClass().name().equals(event.errorClass()))
-                && (filter.tool() == null || filter.tool().equals(event.tool()))
-                && (filter.fingerprint() == null || filter.fingerprint().equals(event.fingerprint()))
-                && (filter.runId() == null || event.operationId() != null && event.operationId().startsWith(filter.runId() + ":"))
-                && (filter.decisionState() == null || filter.decisionState() == DecisionState.OPEN);
+    /** The ids of the entries announced since the last poll that the filter matches, in the order they arrived. */
+    private List<Long> arrivedMatching(DlqFilter filter) {
+        List<Long> arrived = live.poll().stream().map(DlqEvent::dlqEntryId).toList();
+        Set<Long> matching = queries.matching(filter, arrived);
+        return arrived.stream().filter(matching::contains).toList();
     }
 
     /**
@@ -331,7 +330,7 @@ public final class DlqBrowserViewModel {
                         hasNext.set(false);
                         hasPrevious.set(page.hasNext());
                         noteSize();
-                        // Events the filter could not check (free text, time) may have no row: then the newest row.
+                        // With more new entries than a page, the first of them is not on it: then the newest row.
                         rows.stream().filter(row -> arrived.contains(row.id())).findFirst()
                                 .or(() -> rows.isEmpty() ? Optional.empty() : Optional.of(rows.get(rows.size() - 1)))
                                 .ifPresent(firstNew::set);

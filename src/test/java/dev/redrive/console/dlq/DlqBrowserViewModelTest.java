@@ -4,6 +4,7 @@ import dev.redrive.console.concurrent.UiExecutor;
 import dev.redrive.health.DlqEventTail;
 import dev.redrive.health.DlqFixture;
 import dev.redrive.model.FailureClass;
+import dev.redrive.model.SideEffectState;
 import dev.redrive.testing.TestNamespace;
 import dev.redrive.triage.query.DlqOrder;
 import dev.redrive.triage.query.DlqRow;
@@ -123,19 +124,22 @@ class DlqBrowserViewModelTest {
         model.pollLive();
         List<DlqRow> before = List.copyOf(model.rows());
         assertThat(model.hasNextProperty().get()).isFalse();
+        try {
+            List<Long> arrived = insertLive(1, "fp-live-new", NOW);
+            announce(arrived);
+            model.pollLive();
 
-        ns.redis().sync().xadd(ns.redis().keys().dlq(), Map.of("dlq_entry_id", "999997", "operation_id", "run-y:n:0",
-                "error_class", "PERMISSION", "tool", "crm.sync", "fingerprint", "fp-permission",
-                "entered_at", NOW.toString()));
-        model.pollLive();
-
-        assertThat(model.newTextProperty().get()).isEqualTo("1 new");
-        assertThat(model.rows()).containsExactlyElementsOf(before);
-        assertThat(model.hasNextProperty().get()).isTrue();
-        model.showNew();
-        assertThat(model.newCountProperty().get()).isZero();
-        assertThat(model.rows()).containsExactlyElementsOf(before);
-        assertThat(model.hasNextProperty().get()).isFalse();
+            assertThat(model.newTextProperty().get()).isEqualTo("1 new");
+            assertThat(model.rows()).containsExactlyElementsOf(before);
+            assertThat(model.hasNextProperty().get()).isTrue();
+            model.showNew();
+            assertThat(model.newCountProperty().get()).isZero();
+            assertThat(model.rows()).startsWith(before.toArray(DlqRow[]::new)).last().extracting(DlqRow::id)
+                    .isEqualTo(arrived.get(0));
+            assertThat(model.hasNextProperty().get()).isFalse();
+        } finally {
+            removeLive();
+        }
     }
 
     /** Entries of run "run-live" (older ones first, then those the tests announce as new); removed after each test. */
@@ -260,20 +264,52 @@ class DlqBrowserViewModelTest {
         model.applyFilter();
         model.pollLive();
         List<DlqRow> before = List.copyOf(model.rows());
+        try {
+            List<Long> permission = insertLive(1, "fp-live-new", NOW);
+            DlqFixture.insert(ns.database(), "run-live", 1, "TRANSIENT", "crm.sync", "fp-live-other", "NONE", "OPEN", NOW);
+            announce(permission);
+            announce(ns.database().jdbc().query("SELECT id FROM dlq_entries WHERE error_fingerprint = 'fp-live-other'",
+                    row -> row.getLong(1)));
+            model.pollLive();
 
-        ns.redis().sync().xadd(ns.redis().keys().dlq(), Map.of("dlq_entry_id", "999999", "operation_id", "run-z:n:0",
-                "error_class", "PERMISSION", "tool", "crm.sync", "fingerprint", "fp-permission",
-                "entered_at", NOW.toString()));
-        ns.redis().sync().xadd(ns.redis().keys().dlq(), Map.of("dlq_entry_id", "999998", "operation_id", "run-z:m:0",
-                "error_class", "TRANSIENT", "tool", "crm.sync", "fingerprint", "fp-other",
-                "entered_at", NOW.toString()));
+            assertThat(model.newTextProperty().get()).isEqualTo("1 new");
+            assertThat(model.rows()).containsExactlyElementsOf(before);
+            model.showNew();
+            assertThat(model.newCountProperty().get()).isZero();
+            assertThat(model.firstNewProperty().get()).isEqualTo(model.rows().get(0));
+            assertThat(model.rows().get(0).id()).isEqualTo(permission.get(0));
+        } finally {
+            removeLive();
+        }
+    }
+
+    @Test
+    void theNewCount_countsOnlyTheArrivalsThatTheFreeTextAndSideEffectFiltersMatch() {
+        DlqEventTail tail = new DlqEventTail(ns.redis());
+        DlqBrowserViewModel model = model(tail::poll);
+        model.textProperty().set("order 2");
+        model.applyFilter();
         model.pollLive();
+        try {
+            // "charge failed for order 1", "... order 2", "... order 3": one of the three matches the text.
+            announce(insertLive(3, "fp-live-new", NOW));
+            model.pollLive();
+            assertThat(model.newTextProperty().get()).isEqualTo("1 new");
 
-        assertThat(model.newTextProperty().get()).isEqualTo("1 new");
-        assertThat(model.rows()).containsExactlyElementsOf(before);
-        model.showNew();
-        assertThat(model.newCountProperty().get()).isZero();
-        assertThat(model.firstNewProperty().get()).isEqualTo(model.rows().get(0));
+            model.textProperty().set("");
+            model.sideEffectProperty().set(SideEffectState.POSSIBLE);
+            model.applyFilter();
+            model.pollLive();
+            DlqFixture.insert(ns.database(), "run-live", 2, "UNKNOWN_SIDE_EFFECT", "demo.charge", "fp-live-possible",
+                    "POSSIBLE", "OPEN", NOW);
+            announce(ns.database().jdbc().query("SELECT id FROM dlq_entries WHERE error_fingerprint = 'fp-live-possible'",
+                    row -> row.getLong(1)));
+            announce(insertLive(4, "fp-live-more", NOW));
+            model.pollLive();
+            assertThat(model.newTextProperty().get()).isEqualTo("2 new");
+        } finally {
+            removeLive();
+        }
     }
 
     @Test
