@@ -94,6 +94,7 @@ final class DlqCommand {
             root.put("has_more", page.hasMore());
             root.put("total", count.value());
             root.put("total_exact", count.exact());
+            root.put("total_at_least", count.precision() == DlqCount.Precision.AT_LEAST);
             return root;
         }
 
