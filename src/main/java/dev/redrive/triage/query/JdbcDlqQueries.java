@@ -33,7 +33,11 @@ public final class JdbcDlqQueries implements DlqQueries {
     /** A text search counts its matches up to this many and then says "10,000+". */
     public static final long TEXT_COUNT_CAP = 10_000;
     public static final int MAX_PAGE_SIZE = 1000;
-    /** A text search with fewer matches than this past the cursor reads them all from the full-text index. */
+    /** How many entries a text search walks first to tell a common phrase from a rare one. */
+    static final int TEXT_SAMPLE_WINDOW = 300;
+    /** Fewer matches than this in the sample make a phrase rare: the full-text index is asked for its matches. */
+    static final int TEXT_SAMPLE_HITS = 3;
+    /** A rare phrase with fewer matches than this past the cursor has them all read from the full-text index. */
     static final int TEXT_FEW_MATCHES = 500;
     /** How many entries a text search with more matches reads in keyset order to fill its page. */
     static final int TEXT_WALK_WINDOW = 5_000;
@@ -77,16 +81,18 @@ public final class JdbcDlqQueries implements DlqQueries {
     private static final ObjectMapper JSON = new ObjectMapper();
 
     private final Jdbc jdbc;
+    private final int textSampleWindow;
     private final int textFewMatches;
     private final int textWalkWindow;
 
     public JdbcDlqQueries(Database database) {
-        this(database, TEXT_FEW_MATCHES, TEXT_WALK_WINDOW);
+        this(database, TEXT_SAMPLE_WINDOW, TEXT_FEW_MATCHES, TEXT_WALK_WINDOW);
     }
 
     /** With other text-search thresholds: tests make them small so that one search takes every way. */
-    JdbcDlqQueries(Database database, int textFewMatches, int textWalkWindow) {
+    JdbcDlqQueries(Database database, int textSampleWindow, int textFewMatches, int textWalkWindow) {
         this.jdbc = database.jdbc();
+        this.textSampleWindow = textSampleWindow;
         this.textFewMatches = textFewMatches;
         this.textWalkWindow = textWalkWindow;
     }
@@ -116,15 +122,23 @@ public final class JdbcDlqQueries implements DlqQueries {
         if (filter.text() == null) {
             return query(pageStatement(filter, order, cursor, direction, limit));
         }
-        // A rare phrase: the full-text index finds every match past the cursor at once, and sorting them is cheap.
-        Statement probe = textMatchesStatement(filter, order, cursor, direction, limit, textFewMatches);
-        List<Matched> few = jdbc.query(probe.sql(), matched -> new Matched(row(matched), matched.getLong("matches")),
-                probe.params());
-        if (few.isEmpty() || few.get(0).matches() < textFewMatches) {
-            return few.stream().map(Matched::row).toList();
+        // A few hundred entries first: a phrase common enough to show up among them fills its page by walking on.
+        List<DlqRow> sample = query(textWalkStatement(filter, order, cursor, direction, limit, textSampleWindow));
+        if (sample.size() > limit) {
+            return sample;
         }
-        // A common one fills the page within the walk's window: its first limit + 1 matches there are the first ones
-        // overall. Between the two, every match past the cursor is read and sorted after all.
+        if (sample.size() < TEXT_SAMPLE_HITS) {
+            // Rare here, and likely rare overall: the full-text index finds every match past the cursor at once, and
+            // sorting a few hundred is cheap.
+            Statement probe = textMatchesStatement(filter, order, cursor, direction, limit, textFewMatches);
+            List<Matched> few = jdbc.query(probe.sql(), matched -> new Matched(row(matched), matched.getLong("matches")),
+                    probe.params());
+            if (few.isEmpty() || few.get(0).matches() < textFewMatches) {
+                return few.stream().map(Matched::row).toList();
+            }
+        }
+        // Common enough: the first limit + 1 matches within the walk's window are the first ones overall. A phrase
+        // too sparse for the window has every match past the cursor read and sorted after all.
         List<DlqRow> walked = query(textWalkStatement(filter, order, cursor, direction, limit, textWalkWindow));
         if (walked.size() > limit) {
             return walked;

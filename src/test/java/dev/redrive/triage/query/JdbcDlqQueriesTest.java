@@ -139,10 +139,10 @@ class JdbcDlqQueriesTest {
 
     @Test
     void textSearch_pagesBothWaysLikeTheStraightforwardQuery_whetherItWalksTheKeysetOrAsksTheTextIndex() {
-        // Over 604 entries, with fewer than 20 matches read from the text index and a walk window of 40: rare phrases
+        // Over 604 entries, sampling 12, reading fewer than 20 matches from the text index and walking 40: rare phrases
         // come from the text index, frequent ones from the walk, and a phrase in between reads every match past the
         // cursor after its walk fell short, each way within one paging.
-        DlqQueries narrowWalk = new JdbcDlqQueries(ns.database(), 20, 40);
+        DlqQueries narrowWalk = new JdbcDlqQueries(ns.database(), 12, 20, 40);
         for (String text : List.of("rate limited", "timed out", "oauth token expired", "\"per-charge limit\"", "-rate",
                 "no-such-word")) {
             for (DlqOrder order : DlqOrder.values()) {
