@@ -10,14 +10,18 @@ import picocli.CommandLine.Spec;
 import java.util.concurrent.Callable;
 
 @Command(name = "dlq", mixinStandardHelpOptions = true,
-        description = "DLQ queries at scale as ratios against baselines measured in the same run (keyset vs OFFSET paging,"
-                + " estimated vs exact count). Fills and keeps a namespace (default bench_dlq) with generated entries.")
+        description = "Every operator query on the DLQ at scale (pages, class and text filters, counts, groups, queue"
+                + " health): p50 and p95, next to the older or plainer way to answer it measured in the same run."
+                + " Fills and keeps a namespace (default bench_dlq) with generated entries.")
 final class BenchDlqCommand implements Callable<Integer> {
     @Mixin
     ConnectionOptions connection;
 
     @Option(names = "--entries", defaultValue = "1000000", description = "DLQ entries to query over (default ${DEFAULT-VALUE})")
     int entries;
+
+    @Option(names = "--runs", defaultValue = "20", description = "times each query runs after a warm-up (default ${DEFAULT-VALUE})")
+    int runs;
 
     @Spec
     CommandSpec spec;
@@ -26,7 +30,7 @@ final class BenchDlqCommand implements Callable<Integer> {
     public Integer call() {
         String given = connection.config().namespace();
         String namespace = given.equals("redrive") ? "bench_dlq" : given;
-        new DlqBenchmark(connection.config().withNamespace(namespace), entries, spec.commandLine().getOut()).run();
+        new DlqBenchmark(connection.config().withNamespace(namespace), entries, runs, spec.commandLine().getOut()).run();
         return 0;
     }
 }
