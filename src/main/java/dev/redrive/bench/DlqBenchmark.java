@@ -14,7 +14,6 @@ import dev.redrive.triage.query.JdbcDlqQueries;
 import dev.redrive.triage.query.PageDirection;
 
 import java.io.PrintWriter;
-import java.lang.management.ManagementFactory;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -67,9 +66,6 @@ public final class DlqBenchmark {
     private final PrintWriter out;
 
     public DlqBenchmark(RedriveConfig config, int entries, int runs, PrintWriter out) {
-        if (runs < 2) {
-            throw new IllegalArgumentException("the benchmark needs at least 2 runs of each query, got " + runs);
-        }
         this.config = config;
         this.entries = entries;
         this.runs = runs;
@@ -87,11 +83,11 @@ public final class DlqBenchmark {
                         generated.attempts(), generated.elapsed().toMillis() / 1000.0);
             }
             long total = jdbc.queryLong("SELECT count(*) FROM dlq_entries");
-            out.printf(Locale.ROOT, "namespace %s: %d DLQ entries; %d runs of each query, p50 and p95 in ms; load average %.2f%n",
-                    database.schema(), total, runs, loadAverage());
+            out.printf(Locale.ROOT, "namespace %s: %d DLQ entries; %d runs of each query, p50 and p95 in ms; load average %s%n",
+                    database.schema(), total, runs, LoadAverage.now());
             out.flush();
             measure(jdbc, new JdbcDlqQueries(database), total);
-            out.printf(Locale.ROOT, "load average at the end %.2f%n", loadAverage());
+            out.printf(Locale.ROOT, "load average at the end %s%n", LoadAverage.now());
             out.flush();
         }
     }
@@ -148,10 +144,6 @@ public final class DlqBenchmark {
                     timing.p50(), timing.p95(), baselineName, baseline.p50(), baseline.p95(), baseline.p95() / timing.p95());
         }
         out.flush();
-    }
-
-    private static double loadAverage() {
-        return ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage();
     }
 
     /** p50 and p95 of one query's times in milliseconds. */

@@ -5,6 +5,7 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
 import java.util.concurrent.Callable;
@@ -28,6 +29,9 @@ final class BenchDlqCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
+        if (entries < 1 || runs < 2) {
+            throw new ParameterException(spec.commandLine(), "--entries takes a number of at least 1 and --runs of at least 2");
+        }
         String given = connection.config().namespace();
         String namespace = given.equals("redrive") ? "bench_dlq" : given;
         new DlqBenchmark(connection.config().withNamespace(namespace), entries, runs, spec.commandLine().getOut()).run();
