@@ -11,7 +11,7 @@ import dev.redrive.report.ReportDocument.Paragraph;
 import dev.redrive.report.ReportDocument.Section;
 import dev.redrive.report.ReportDocument.Table;
 import dev.redrive.report.ReportDocument.Timeline;
-import dev.redrive.triage.decision.DecisionKind;
+import dev.redrive.store.audit.AuditAction;
 import dev.redrive.triage.decision.RedriveVerification;
 import dev.redrive.triage.detail.AttemptRecord;
 import dev.redrive.triage.detail.AuditEntry;
@@ -40,7 +40,7 @@ import java.util.stream.Collectors;
  */
 final class ReportLayout {
     /** Audit actions that are decisions about the operation (the others record how they were carried out). */
-    private static final Set<String> DECISIONS = decisionActions();
+    private static final Set<String> DECISIONS = AuditAction.storedDecisions();
 
     private final ReportTime time;
 
@@ -52,14 +52,6 @@ final class ReportLayout {
     static ReportDocument of(IncidentReport report, ZoneId zone) {
         ReportTime time = new ReportTime(zone);
         return new ReportLayout(time).layout(report);
-    }
-
-    private static Set<String> decisionActions() {
-        Set<String> actions = new java.util.HashSet<>(Set.of("RECONCILE"));
-        for (DecisionKind kind : DecisionKind.values()) {
-            actions.add(kind.name());
-        }
-        return Set.copyOf(actions);
     }
 
     private ReportDocument layout(IncidentReport report) {

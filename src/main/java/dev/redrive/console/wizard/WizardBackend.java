@@ -1,12 +1,12 @@
 package dev.redrive.console.wizard;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.redrive.store.reconciliation.ReconciliationOutcome;
 import dev.redrive.triage.decision.DecisionAccess;
 import dev.redrive.triage.decision.DecisionResult;
 import dev.redrive.triage.decision.ReconciliationResult;
 import dev.redrive.triage.detail.DlqEntryRecord;
 import dev.redrive.triage.detail.OperationDetails;
-import dev.redrive.triage.detail.ReconciliationOutcome;
 import dev.redrive.triage.detail.ToolSchemaRecord;
 import dev.redrive.triage.precondition.DecisionTarget;
 import dev.redrive.triage.precondition.PreconditionReport;

@@ -1,9 +1,10 @@
 package dev.redrive.store.approval;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.redrive.store.Jdbc;
-import dev.redrive.store.Jdbc.Json;
+import dev.redrive.store.audit.AuditAction;
+import dev.redrive.store.audit.AuditLine.AuditSubject;
+import dev.redrive.store.audit.AuditLine;
+import dev.redrive.store.audit.AuditLog;
 
 import java.time.Instant;
 import java.util.LinkedHashMap;
@@ -14,8 +15,6 @@ import java.util.Map;
  * needs is neither revoked nor expired. Grants and revocations are audited.
  */
 public final class ApprovalStore {
-    private static final ObjectMapper JSON = new ObjectMapper();
-
     private static final String GRANT = """
             INSERT INTO approvals (approval_id, scope, granted_by, granted_at, expires_at)
             VALUES (?, ?, ?, ?, ?)
@@ -29,14 +28,12 @@ public final class ApprovalStore {
 
     private static final String EXISTS = "SELECT count(*) FROM approvals WHERE approval_id = ?";
 
-    private static final String AUDIT = """
-            INSERT INTO audit_log (at, actor, action, reason, details) VALUES (?, ?, ?, ?, ?)
-            """;
-
     private final Jdbc jdbc;
+    private final AuditLog audit;
 
     public ApprovalStore(Jdbc jdbc) {
         this.jdbc = jdbc;
+        this.audit = new AuditLog(jdbc);
     }
 
     /** Grants a new approval; an id that already exists is refused (revoked approvals are not re-granted). */
@@ -53,7 +50,7 @@ public final class ApprovalStore {
             details.put("approval_id", approvalId);
             details.put("scope", scope);
             details.put("expires_at", expiresAt == null ? null : expiresAt.toString());
-            audit(now, grantedBy, "approval_granted", null, details);
+            audit.append(new AuditLine(now, grantedBy, AuditAction.APPROVAL_GRANTED, AuditSubject.NONE, null, details));
         });
     }
 
@@ -65,15 +62,8 @@ public final class ApprovalStore {
                 throw new IllegalArgumentException(known ? "approval " + approvalId + " is already revoked"
                         : "approval " + approvalId + " is not known");
             }
-            audit(now, revokedBy, "approval_revoked", reason, Map.of("approval_id", approvalId));
+            audit.append(new AuditLine(now, revokedBy, AuditAction.APPROVAL_REVOKED, AuditSubject.NONE, reason,
+                    Map.of("approval_id", approvalId)));
         });
-    }
-
-    private void audit(Instant now, String actor, String action, String reason, Map<String, Object> details) {
-        try {
-            jdbc.update(AUDIT, now, actor, action, reason, new Json(JSON.writeValueAsString(details)));
-        } catch (JsonProcessingException e) {
-            throw new IllegalArgumentException("audit details are not representable as JSON", e);
-        }
     }
 }

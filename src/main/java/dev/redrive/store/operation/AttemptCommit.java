@@ -2,6 +2,7 @@ package dev.redrive.store.operation;
 
 import dev.redrive.model.OperationStatus;
 import dev.redrive.model.SideEffectState;
+import dev.redrive.store.reconciliation.ReconciliationFinding;
 
 import java.time.Duration;
 import java.time.Instant;
@@ -28,7 +29,7 @@ public record AttemptCommit(
         Duration retryAfter,
         Instant nextEligibleAt,
         SideEffectState sideEffect,
-        ReconciliationRecord reconciliation,
+        ReconciliationFinding reconciliation,
         DeadLetterEvidence deadLetter) {
 
     public AttemptCommit {

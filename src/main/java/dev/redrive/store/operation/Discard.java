@@ -11,4 +11,6 @@ import java.util.UUID;
  */
 public record Discard(String operationId, UUID commandId, String reason, Map<String, Object> details,
                       boolean cancelOperation, boolean failCommand) {
+    /** The actor of the audit lines of discards. */
+    public static final String ACTOR = "worker";
 }

@@ -1,17 +1,19 @@
 package dev.redrive.store.operation;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.redrive.model.FailureClass;
 import dev.redrive.model.OperationStatus;
 import dev.redrive.model.RunStatus;
 import dev.redrive.model.SideEffectState;
 import dev.redrive.store.Jdbc;
-import dev.redrive.store.Jdbc.Json;
 import dev.redrive.store.StoreException;
+import dev.redrive.store.audit.AuditAction;
+import dev.redrive.store.audit.AuditLine.AuditSubject;
+import dev.redrive.store.audit.AuditLine;
+import dev.redrive.store.audit.AuditLog;
 import dev.redrive.store.deadletter.DeadLetterEvent;
 import dev.redrive.store.deadletter.DeadLetterStore;
 import dev.redrive.store.deadletter.OperationDeadLetter;
+import dev.redrive.store.reconciliation.ReconciliationLog;
 
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -33,8 +35,6 @@ import java.util.function.Function;
  * Every state change is one guarded statement whose row count is checked against the {@link OperationStatus} table.
  */
 public final class OperationStore {
-    private static final ObjectMapper JSON = new ObjectMapper();
-
     /*
      * LOCK ORDER. A statement or transaction here that locks several operation rows and may wait for them takes them in
      * operation_id order: one worker's group commit and another worker's batch claim often name the same operations
@@ -155,11 +155,6 @@ public final class OperationStore {
             SELECT operation_id FROM finished
             """;
 
-    private static final String INSERT_RECONCILIATION = """
-            INSERT INTO reconciliations (operation_id, outcome, source, evidence, result, recorded_by, recorded_at)
-            VALUES (?, ?, ?, ?, ?, ?, ?)
-            """;
-
     private static final String COMMAND_DONE = """
             UPDATE redrive_commands SET status = ?, completed_at = ?
              WHERE command_id = ? AND status = 'EXECUTING'
@@ -201,11 +196,6 @@ public final class OperationStore {
                AND NOT (status = 'RUNNING' AND lease_expires_at > ?)
             """;
 
-    private static final String INSERT_AUDIT = """
-            INSERT INTO audit_log (at, actor, action, operation_id, command_id, reason, details)
-            VALUES (?, 'worker', 'dispatch_discarded', ?, ?, ?, ?)
-            """;
-
     private static final String CANCEL_OPERATION = """
             UPDATE operations SET status = 'CANCELLED', lease_owner = NULL, lease_delivery_id = NULL,
                    lease_expires_at = NULL, updated_at = ?
@@ -245,10 +235,14 @@ public final class OperationStore {
 
     private final Jdbc jdbc;
     private final DeadLetterStore deadLetters;
+    private final AuditLog audit;
+    private final ReconciliationLog reconciliations;
 
     public OperationStore(Jdbc jdbc) {
         this.jdbc = jdbc;
         this.deadLetters = new DeadLetterStore(jdbc);
+        this.audit = new AuditLog(jdbc);
+        this.reconciliations = new ReconciliationLog(jdbc);
     }
 
     /** The records of the given operations with their run's status, in one query; unknown ids are absent. */
@@ -329,9 +323,10 @@ public final class OperationStore {
 
     private List<CommitResult> finish(List<AttemptCommit> commits) {
         Set<String> finished = new HashSet<>(jdbc.query(FINISH, row -> row.getString(1), finishParameters(commits)));
-        jdbc.batch(INSERT_RECONCILIATION, commits.stream()
+        commits.stream()
                 .filter(commit -> commit.reconciliation() != null && finished.contains(commit.lease().operationId()))
-                .map(OperationStore::reconciliationParameters).toList());
+                .forEach(commit -> reconciliations.record(commit.lease().operationId(), commit.reconciliation(),
+                        commit.finishedAt()));
         List<CommitResult> results = new ArrayList<>(commits.size());
         for (AttemptCommit commit : commits) {
             boolean done = finished.contains(commit.lease().operationId());
@@ -407,12 +402,6 @@ public final class OperationStore {
                 evidence.deliveryHistory(), evidence.fingerprint(), evidence.runtimeVersion(), commit.finishedAt());
     }
 
-    private static Object[] reconciliationParameters(AttemptCommit commit) {
-        ReconciliationRecord r = commit.reconciliation();
-        return new Object[]{commit.lease().operationId(), r.outcome(), r.source(), r.evidence(), Json.of(r.result()),
-                r.recordedBy(), commit.finishedAt()};
-    }
-
     /**
      * Gives a lease up early (the handler crashed, or the worker is shutting down) so that the next delivery can claim
      * the operation at once. Refused, and false, when the fencing token no longer matches.
@@ -481,10 +470,11 @@ public final class OperationStore {
             return;
         }
         jdbc.inTransaction(() -> {
-            List<Object[]> audit = new ArrayList<>(discards.size());
+            List<AuditLine> lines = new ArrayList<>(discards.size());
             for (Discard discard : inLockOrder(discards, Discard::operationId)) {
-                audit.add(new Object[]{now, discard.operationId(), discard.commandId(), discard.reason(),
-                        new Json(json(discard.details()))});
+                lines.add(new AuditLine(now, Discard.ACTOR, AuditAction.DISPATCH_DISCARDED,
+                        new AuditSubject(discard.operationId(), null, discard.commandId()), discard.reason(),
+                        discard.details()));
                 if (discard.cancelOperation() && discard.operationId() != null) {
                     jdbc.update(CANCEL_OPERATION, now, discard.operationId(),
                             OperationStatus.allowedBefore(OperationStatus.CANCELLED), now);
@@ -493,7 +483,7 @@ public final class OperationStore {
                     jdbc.update(FAIL_COMMAND, now, discard.commandId());
                 }
             }
-            jdbc.batch(INSERT_AUDIT, audit);
+            audit.appendAll(lines);
         });
     }
 
@@ -532,14 +522,6 @@ public final class OperationStore {
             throw new StoreException("one operation row expected, " + updated + " changed for " + operationId);
         }
         return updated;
-    }
-
-    static String json(Map<String, ?> value) {
-        try {
-            return JSON.writeValueAsString(value);
-        } catch (JsonProcessingException e) {
-            throw new IllegalArgumentException("not representable as JSON: " + e.getOriginalMessage(), e);
-        }
     }
 
     private static OperationRecord record(ResultSet row) throws SQLException {

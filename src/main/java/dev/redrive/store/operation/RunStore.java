@@ -3,7 +3,10 @@ package dev.redrive.store.operation;
 import dev.redrive.model.OperationStatus;
 import dev.redrive.model.RunStatus;
 import dev.redrive.store.Jdbc;
-import dev.redrive.store.Jdbc.Json;
+import dev.redrive.store.audit.AuditAction;
+import dev.redrive.store.audit.AuditLine.AuditSubject;
+import dev.redrive.store.audit.AuditLine;
+import dev.redrive.store.audit.AuditLog;
 
 import java.time.Instant;
 import java.util.Map;
@@ -23,14 +26,12 @@ public final class RunStore {
              WHERE run_id = ? AND status IN ('PENDING', 'RETRY_SCHEDULED') AND status = ANY (?)
             """;
 
-    private static final String AUDIT = """
-            INSERT INTO audit_log (at, actor, action, reason, details) VALUES (?, ?, 'run_cancelled', ?, ?)
-            """;
-
     private final Jdbc jdbc;
+    private final AuditLog audit;
 
     public RunStore(Jdbc jdbc) {
         this.jdbc = jdbc;
+        this.audit = new AuditLog(jdbc);
     }
 
     /**
@@ -49,8 +50,8 @@ public final class RunStore {
             }
             int operations = jdbc.update(CANCEL_WAITING_OPERATIONS, now, runId,
                     OperationStatus.allowedBefore(OperationStatus.CANCELLED));
-            jdbc.update(AUDIT, now, actor, reason,
-                    new Json(OperationStore.json(Map.of("run_id", runId, "operations_cancelled", operations))));
+            audit.append(new AuditLine(now, actor, AuditAction.RUN_CANCELLED, AuditSubject.NONE, reason,
+                    Map.of("run_id", runId, "operations_cancelled", operations)));
             return operations;
         });
     }

@@ -3,14 +3,20 @@ package dev.redrive.triage.decision;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.redrive.envelope.Traceparent;
 import dev.redrive.model.DecisionState;
-import dev.redrive.model.OperationStatus;
 import dev.redrive.model.SideEffectState;
 import dev.redrive.store.Database;
-import dev.redrive.store.Jdbc;
 import dev.redrive.store.Jdbc.Json;
+import dev.redrive.store.Jdbc;
+import dev.redrive.store.audit.AuditAction;
+import dev.redrive.store.audit.AuditLine.AuditSubject;
+import dev.redrive.store.audit.AuditLine;
+import dev.redrive.store.audit.AuditLog;
 import dev.redrive.store.deadletter.DeadLetterStore;
-import dev.redrive.triage.detail.ReconciliationOutcome;
-import dev.redrive.triage.detail.ReconciliationSource;
+import dev.redrive.store.operation.OperationDecisionStore;
+import dev.redrive.store.reconciliation.ReconciliationFinding;
+import dev.redrive.store.reconciliation.ReconciliationLog;
+import dev.redrive.store.reconciliation.ReconciliationOutcome;
+import dev.redrive.store.reconciliation.ReconciliationSource;
 import dev.redrive.triage.json.TriageJson;
 import dev.redrive.triage.precondition.PreconditionResult;
 
@@ -35,45 +41,25 @@ final class DecisionStore {
                                           operator_traceparent)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'ISSUED', ?)""";
 
-    private static final String OPERATION_TO_PENDING = """
-            UPDATE operations
-               SET status = 'PENDING', attempt = attempt + 1, redrive_command_id = ?, tool_schema_version = ?,
-                   next_eligible_at = NULL, lease_owner = NULL, lease_expires_at = NULL, dispatched_at = ?,
-                   updated_at = ?
-             WHERE operation_id = ? AND status = ? AND attempt = ?""";
-
-    private static final String OPERATION_TO_SUCCEEDED = """
-            UPDATE operations SET status = 'SUCCEEDED', result = ?, updated_at = ?
-             WHERE operation_id = ? AND status = ?""";
-
-    private static final String OPERATION_TO_DISCARDED = """
-            UPDATE operations SET status = 'DISCARDED', updated_at = ?
-             WHERE operation_id = ? AND status = ?""";
-
     private static final String DECIDE_ENTRY = """
             UPDATE dlq_entries
                SET decision_state = ?, decided_by = ?, decided_at = ?, decision_reason = ?, version = version + 1
              WHERE id = ? AND decision_state = ? AND version = ?""";
 
-    private static final String INSERT_RECONCILIATION = """
-            INSERT INTO reconciliations (operation_id, outcome, source, evidence, result, recorded_by, recorded_at)
-            VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id""";
-
-    private static final String SETTLE_OPERATION_SIDE_EFFECT = """
-            UPDATE operations SET side_effect = ?, updated_at = ? WHERE operation_id = ? AND status = 'DEAD_LETTERED'""";
-
     private static final String SETTLE_ENTRY_SIDE_EFFECT = """
             UPDATE dlq_entries SET side_effect = ?, version = version + 1
              WHERE operation_id = ? AND decision_state = 'OPEN' AND %s""".formatted(DeadLetterStore.OWN_ENTRY);
 
-    private static final String APPEND_AUDIT = """
-            INSERT INTO audit_log (at, actor, action, operation_id, dlq_entry_id, command_id, reason, details)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?)""";
-
     private final Jdbc jdbc;
+    private final AuditLog auditLog;
+    private final ReconciliationLog reconciliations;
+    private final OperationDecisionStore operations;
 
     DecisionStore(Database database) {
         this.jdbc = database.jdbc();
+        this.auditLog = new AuditLog(jdbc);
+        this.reconciliations = new ReconciliationLog(jdbc);
+        this.operations = new OperationDecisionStore(jdbc);
     }
 
     Jdbc jdbc() {
@@ -99,21 +85,17 @@ final class DecisionStore {
     }
 
     void moveToPending(String operationId, int fromAttempt, UUID commandId, String schemaVersion, Instant at) {
-        OperationStatus.DEAD_LETTERED.checkTransition(OperationStatus.PENDING);
-        expectOne(jdbc.update(OPERATION_TO_PENDING, commandId, schemaVersion, at, at, operationId,
-                OperationStatus.DEAD_LETTERED, fromAttempt), "operation " + operationId + " changed while it was being redriven");
+        expectOne(operations.redrive(operationId, fromAttempt, commandId, schemaVersion, at),
+                "operation " + operationId + " changed while it was being redriven");
     }
 
     void moveToSucceeded(String operationId, JsonNode result, Instant at) {
-        OperationStatus.DEAD_LETTERED.checkTransition(OperationStatus.SUCCEEDED);
-        expectOne(jdbc.update(OPERATION_TO_SUCCEEDED, Json.of(result == null ? null : TriageJson.compact(result)), at,
-                operationId, OperationStatus.DEAD_LETTERED), "operation " + operationId + " is no longer dead-lettered");
+        expectOne(operations.resolve(operationId, result == null ? null : TriageJson.compact(result), at),
+                "operation " + operationId + " is no longer dead-lettered");
     }
 
     void moveToDiscarded(String operationId, Instant at) {
-        OperationStatus.DEAD_LETTERED.checkTransition(OperationStatus.DISCARDED);
-        expectOne(jdbc.update(OPERATION_TO_DISCARDED, at, operationId, OperationStatus.DEAD_LETTERED),
-                "operation " + operationId + " is no longer dead-lettered");
+        expectOne(operations.discard(operationId, at), "operation " + operationId + " is no longer dead-lettered");
     }
 
     void decideEntry(long entryId, int version, DecisionState decision, String operator, String reason, Instant at) {
@@ -124,21 +106,21 @@ final class DecisionStore {
 
     long insertReconciliation(String operationId, ReconciliationOutcome outcome, ReconciliationSource source,
                               String evidence, JsonNode result, String operator, Instant at) {
-        return jdbc.queryLong(INSERT_RECONCILIATION, operationId, outcome, source, evidence,
-                Json.of(result == null ? null : TriageJson.compact(result)), operator, at);
+        return reconciliations.record(operationId, new ReconciliationFinding(outcome, source, evidence,
+                result == null ? null : TriageJson.compact(result), operator), at);
     }
 
     /** Records the reconciled side effect on the operation and its open entry (whose version moves on). */
     void settleSideEffect(String operationId, SideEffectState state, Instant at) {
-        expectOne(jdbc.update(SETTLE_OPERATION_SIDE_EFFECT, state, at, operationId),
+        expectOne(operations.settleSideEffect(operationId, state, at),
                 "operation " + operationId + " is no longer dead-lettered");
         jdbc.update(SETTLE_ENTRY_SIDE_EFFECT, state, operationId);
     }
 
-    void audit(Instant at, String actor, String action, String operationId, Long entryId, UUID commandId, String reason,
-               Map<String, Object> details) {
-        jdbc.update(APPEND_AUDIT, at, actor, action, operationId, entryId, commandId, reason,
-                new Json(TriageJson.compact(details)));
+    void audit(Instant at, String actor, AuditAction action, String operationId, Long entryId, UUID commandId,
+               String reason, Map<String, Object> details) {
+        auditLog.append(new AuditLine(at, actor, action, new AuditSubject(operationId, entryId, commandId), reason,
+                details));
     }
 
     private static void expectOne(int rows, String lost) {

@@ -7,12 +7,13 @@ import dev.redrive.model.DecisionState;
 import dev.redrive.model.SideEffectState;
 import dev.redrive.store.Database;
 import dev.redrive.store.StoreException;
+import dev.redrive.store.audit.AuditAction;
+import dev.redrive.store.reconciliation.ReconciliationOutcome;
+import dev.redrive.store.reconciliation.ReconciliationSource;
 import dev.redrive.triage.detail.DlqEntryRecord;
 import dev.redrive.triage.detail.OperationDetailsLoader;
 import dev.redrive.triage.detail.OperationRecord;
-import dev.redrive.triage.detail.ReconciliationOutcome;
 import dev.redrive.triage.detail.ReconciliationRecord;
-import dev.redrive.triage.detail.ReconciliationSource;
 import dev.redrive.triage.detail.UnknownOperationException;
 import dev.redrive.triage.json.TriageJson;
 import dev.redrive.triage.precondition.DecisionTarget;
@@ -206,7 +207,7 @@ public final class Decisions {
             details.put("source", source.name());
             details.put("side_effect_before", operation.sideEffect().name());
             details.put("side_effect_after", settled.name());
-            store.audit(at, operator, "RECONCILE", operationId, entry == null ? null : entry.id(), null, evidence, details);
+            store.audit(at, operator, AuditAction.RECONCILE, operationId, entry == null ? null : entry.id(), null, evidence, details);
             return new ReconciliationResult(id, operationId, outcome, source, evidence, result, settled,
                     entry == null ? null : entry.version(), operator, at);
         });
@@ -235,7 +236,7 @@ public final class Decisions {
         details.put("to_attempt", operation.attempt() + 1);
         details.put("target_schema_version", report.targetSchemaVersion());
         details.put("preconditions", report.results());
-        store.audit(at, operator, "REDRIVE", operation.operationId(), entryId, commandId, reason, details);
+        store.audit(at, operator, AuditAction.REDRIVE, operation.operationId(), entryId, commandId, reason, details);
         return new Issued(null, operation, report, commandId, at);
     }
 
@@ -253,7 +254,7 @@ public final class Decisions {
         try {
             publisher.publish(redrive);
         } catch (RuntimeException e) {
-            store.audit(clock.instant(), operator, "REDRIVE_NOT_PUBLISHED", operation.operationId(), entryId,
+            store.audit(clock.instant(), operator, AuditAction.REDRIVE_NOT_PUBLISHED, operation.operationId(), entryId,
                     issued.commandId(), reason, Map.of("error", Objects.toString(e.getMessage(), e.getClass().getName())));
             return new DecisionResult(DecisionKind.REDRIVE, DecisionOutcome.NOT_PUBLISHED, operation.operationId(), entryId,
                     "redrive command " + issued.commandId() + " is recorded but its dispatch was not published ("
@@ -296,7 +297,7 @@ public final class Decisions {
                 store.decideEntry(report.dlqEntryId(), report.entryVersion(), decision, operator, reason, at);
                 Map<String, Object> details = new LinkedHashMap<>(extraDetails);
                 details.put("decision", decision.name());
-                store.audit(at, operator, kind.name(), target.operationId(), report.dlqEntryId(), null, reason, details);
+                store.audit(at, operator, kind == DecisionKind.RESOLVE ? AuditAction.RESOLVE : AuditAction.DISCARD, target.operationId(), report.dlqEntryId(), null, reason, details);
                 return new DecisionResult(kind, DecisionOutcome.DONE, target.operationId(), report.dlqEntryId(),
                         "entry " + report.dlqEntryId() + " " + decision.name().toLowerCase(Locale.ROOT) + " by " + operator,
                         report, null, null, operator, at);

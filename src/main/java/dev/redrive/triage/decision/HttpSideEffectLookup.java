@@ -1,7 +1,7 @@
 package dev.redrive.triage.decision;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.redrive.triage.detail.ReconciliationOutcome;
+import dev.redrive.store.reconciliation.ReconciliationOutcome;
 import dev.redrive.triage.json.TriageJson;
 
 import java.io.IOException;

@@ -1,7 +1,7 @@
 package dev.redrive.triage.decision;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.redrive.triage.detail.ReconciliationOutcome;
+import dev.redrive.store.reconciliation.ReconciliationOutcome;
 
 /**
  * What a tool's reconciliation look-up answered.

@@ -2,8 +2,8 @@ package dev.redrive.triage.decision;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.redrive.model.SideEffectState;
-import dev.redrive.triage.detail.ReconciliationOutcome;
-import dev.redrive.triage.detail.ReconciliationSource;
+import dev.redrive.store.reconciliation.ReconciliationOutcome;
+import dev.redrive.store.reconciliation.ReconciliationSource;
 
 import java.time.Instant;
 

@@ -1,6 +1,6 @@
 package dev.redrive.triage.decision;
 
-import dev.redrive.triage.detail.ReconciliationOutcome;
+import dev.redrive.store.reconciliation.ReconciliationOutcome;
 import dev.redrive.triage.json.TriageJson;
 import dev.redrive.worker.tool.Reconciliation;
 import dev.redrive.worker.tool.Tool;

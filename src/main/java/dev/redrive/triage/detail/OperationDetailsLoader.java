@@ -8,6 +8,8 @@ import dev.redrive.model.SideEffectState;
 import dev.redrive.store.Database;
 import dev.redrive.store.Jdbc;
 import dev.redrive.store.deadletter.DeadLetterStore;
+import dev.redrive.store.reconciliation.ReconciliationOutcome;
+import dev.redrive.store.reconciliation.ReconciliationSource;
 import dev.redrive.triage.json.TriageJson;
 
 import java.sql.ResultSet;

@@ -4,6 +4,7 @@ import dev.redrive.RuntimeVersion;
 import dev.redrive.broker.StreamKeys;
 import dev.redrive.store.Database;
 import dev.redrive.store.Jdbc;
+import dev.redrive.store.audit.AuditAction;
 
 import java.time.Clock;
 import java.time.Duration;
@@ -139,7 +140,7 @@ public final class DlqGenerator {
                 FROM gen_items g
                 RETURNING id, operation_id, decision_state, decided_by, decided_at, decision_reason)
             INSERT INTO audit_log (at, actor, action, operation_id, dlq_entry_id, reason, details)
-            SELECT decided_at, decided_by, CASE decision_state WHEN 'RESOLVED' THEN 'RESOLVE' ELSE 'DISCARD' END,
+            SELECT decided_at, decided_by, CASE decision_state WHEN 'RESOLVED' THEN ?::text ELSE ?::text END,
                    operation_id, id, decision_reason, jsonb_build_object('generated', true)
             FROM entries
             WHERE decision_state <> 'OPEN'""";
@@ -203,7 +204,8 @@ public final class DlqGenerator {
             }
             jdbc.update(OPERATIONS, runtimeVersion);
             long written = jdbc.update(ATTEMPTS);
-            jdbc.update(ENTRIES_AND_AUDIT, runtimeVersion, new StreamKeys(database.schema()).dispatch(), runtimeVersion);
+            jdbc.update(ENTRIES_AND_AUDIT, runtimeVersion, new StreamKeys(database.schema()).dispatch(), runtimeVersion,
+                    AuditAction.RESOLVE.stored(), AuditAction.DISCARD.stored());
             bulk.restore();
             jdbc.update(SCHEMAS);
             return written;

@@ -3,10 +3,8 @@ package dev.redrive.triage.json;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.PropertyNamingStrategies;
 import com.fasterxml.jackson.databind.SerializationFeature;
-import com.fasterxml.jackson.databind.json.JsonMapper;
-import com.fasterxml.jackson.datatype.jsr310.JavaTimeModule;
+import dev.redrive.store.JsonConventions;
 import dev.redrive.store.StoreException;
 
 /**
@@ -14,10 +12,7 @@ import dev.redrive.store.StoreException;
  * {@code --json} output, the JSON report and the jsonb columns the triage engine reads.
  */
 public final class TriageJson {
-    private static final ObjectMapper MAPPER = JsonMapper.builder()
-            .propertyNamingStrategy(PropertyNamingStrategies.SNAKE_CASE)
-            .addModule(new JavaTimeModule())
-            .disable(SerializationFeature.WRITE_DATES_AS_TIMESTAMPS)
+    private static final ObjectMapper MAPPER = JsonConventions.builder()
             .enable(SerializationFeature.INDENT_OUTPUT)
             .build();
 
@@ -72,10 +67,6 @@ public final class TriageJson {
 
     /** Writes a value as compact JSON text, e.g. to bind as jsonb. */
     public static String compact(Object value) {
-        try {
-            return MAPPER.writer().without(SerializationFeature.INDENT_OUTPUT).writeValueAsString(value);
-        } catch (JsonProcessingException e) {
-            throw new IllegalStateException("cannot write " + value.getClass().getSimpleName() + " as JSON", e);
-        }
+        return JsonConventions.compact(value);
     }
 }

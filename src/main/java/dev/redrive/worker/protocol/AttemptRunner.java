@@ -7,7 +7,9 @@ import dev.redrive.model.SideEffectState;
 import dev.redrive.store.deadletter.ErrorFingerprint;
 import dev.redrive.store.operation.AttemptCommit;
 import dev.redrive.store.operation.AttemptError;
-import dev.redrive.store.operation.ReconciliationRecord;
+import dev.redrive.store.reconciliation.ReconciliationFinding;
+import dev.redrive.store.reconciliation.ReconciliationOutcome;
+import dev.redrive.store.reconciliation.ReconciliationSource;
 import dev.redrive.worker.retry.RetryDecision;
 import dev.redrive.worker.retry.RetryPolicy;
 import dev.redrive.worker.retry.ToolGate;
@@ -73,7 +75,7 @@ final class AttemptRunner {
     private AttemptEnd attempt(Job job) {
         String toolName = job.tool().name();
         metrics.attemptStarted(toolName);
-        ReconciliationRecord before = null;
+        ReconciliationFinding before = null;
         if (job.lease().takeover()) {
             metrics.leaseTakeover(toolName);
             Reconciliation found = reconcile(job);
@@ -109,14 +111,14 @@ final class AttemptRunner {
         return Duration.ofNanos(System.nanoTime() - startedNanos);
     }
 
-    private AttemptCommit failed(Job job, ToolFailure failure, ReconciliationRecord before) {
+    private AttemptCommit failed(Job job, ToolFailure failure, ReconciliationFinding before) {
         FailureClass failureClass = failure.failureClass();
         AttemptError error = new AttemptError(failureClass, failure.code(), failure.getMessage());
         if (failureClass != FailureClass.UNKNOWN_SIDE_EFFECT) {
             return retryOrDeadLetter(job, error, failure.retryAfter().orElse(null), SideEffectState.NONE, before);
         }
         Reconciliation found = reconcile(job);
-        ReconciliationRecord reconciliation = record(found);
+        ReconciliationFinding reconciliation = record(found);
         return switch (found.outcome()) {
             case APPLIED -> succeeded(job, found.result(), SideEffectState.APPLIED, error, reconciliation);
             case NOT_APPLIED -> retryOrDeadLetter(job, error, null, SideEffectState.NOT_APPLIED, reconciliation);
@@ -126,7 +128,7 @@ final class AttemptRunner {
     }
 
     private AttemptCommit retryOrDeadLetter(Job job, AttemptError error, Duration retryAfter, SideEffectState sideEffect,
-                                            ReconciliationRecord reconciliation) {
+                                            ReconciliationFinding reconciliation) {
         Instant now = now();
         RetryDecision decision = retryPolicy.decide(error.failureClass(), job.lease().attempt(), retryAfter, now);
         if (!decision.retry()) {
@@ -154,14 +156,14 @@ final class AttemptRunner {
     }
 
     private AttemptCommit deadLetter(Job job, AttemptError error, SideEffectState sideEffect,
-                                     ReconciliationRecord reconciliation, String why) {
+                                     ReconciliationFinding reconciliation, String why) {
         AttemptError explained = why == null ? error
                 : new AttemptError(error.failureClass(), error.code(), error.message() + " (" + why + ")");
         return deadLetterWithHistory(job, explained, sideEffect, reconciliation, history.read(job.delivery().entryId()));
     }
 
     private AttemptCommit deadLetterWithHistory(Job job, AttemptError error, SideEffectState sideEffect,
-                                                ReconciliationRecord reconciliation, String deliveryHistory) {
+                                                ReconciliationFinding reconciliation, String deliveryHistory) {
         String fingerprint = ErrorFingerprint.of(job.envelope().tool(), error.failureClass(), error.code(), error.message());
         return new AttemptCommit(job.lease(), job.deliveryInfo(), OperationStatus.DEAD_LETTERED, now(), null, error,
                 null, null, sideEffect, reconciliation, new AttemptCommit.DeadLetterEvidence(job.delivery().fields(),
@@ -169,7 +171,7 @@ final class AttemptRunner {
     }
 
     private AttemptCommit succeeded(Job job, String result, SideEffectState sideEffect, AttemptError error,
-                                    ReconciliationRecord reconciliation) {
+                                    ReconciliationFinding reconciliation) {
         return new AttemptCommit(job.lease(), job.deliveryInfo(), OperationStatus.SUCCEEDED, now(),
                 JsonResults.asJson(result), error, null, null, sideEffect, reconciliation, null);
     }
@@ -185,8 +187,9 @@ final class AttemptRunner {
         return found;
     }
 
-    private ReconciliationRecord record(Reconciliation found) {
-        return new ReconciliationRecord(found.outcome().name(), "TOOL", found.evidence(), found.result(), workerId);
+    private ReconciliationFinding record(Reconciliation found) {
+        return new ReconciliationFinding(ReconciliationOutcome.valueOf(found.outcome().name()), ReconciliationSource.TOOL,
+                found.evidence(), found.result(), workerId);
     }
 
     private Instant now() {

@@ -1,19 +1,19 @@
 package dev.redrive.console.wizard;
 
 import dev.redrive.console.concurrent.UiExecutor;
+import dev.redrive.demo.tools.DemoToolServer;
 import dev.redrive.model.SideEffectState;
 import dev.redrive.report.Redactor;
+import dev.redrive.store.reconciliation.ReconciliationOutcome;
 import dev.redrive.testing.TestNamespace;
 import dev.redrive.triage.decision.DecisionKind;
 import dev.redrive.triage.decision.DecisionOutcome;
 import dev.redrive.triage.decision.Decisions;
-import dev.redrive.demo.tools.DemoToolServer;
 import dev.redrive.triage.decision.HttpSideEffectLookup;
-import org.junit.jupiter.api.AfterAll;
-import dev.redrive.triage.detail.ReconciliationOutcome;
 import dev.redrive.triage.generate.DlqGenerator;
 import dev.redrive.triage.precondition.DecisionTarget;
 import dev.redrive.worker.client.WorkerClient;
+import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;

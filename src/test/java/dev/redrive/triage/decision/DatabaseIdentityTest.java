@@ -2,11 +2,11 @@ package dev.redrive.triage.decision;
 
 import dev.redrive.store.Jdbc;
 import dev.redrive.store.StoreException;
+import dev.redrive.store.reconciliation.ReconciliationOutcome;
 import dev.redrive.testing.DatabaseLogin;
 import dev.redrive.testing.TestNamespace;
-import dev.redrive.triage.DeadLetterFixture;
 import dev.redrive.triage.DeadLetterFixture.Created;
-import dev.redrive.triage.detail.ReconciliationOutcome;
+import dev.redrive.triage.DeadLetterFixture;
 import dev.redrive.triage.precondition.DecisionTarget;
 import dev.redrive.worker.client.WorkerClient;
 import org.junit.jupiter.api.AfterAll;

@@ -5,6 +5,7 @@ import dev.redrive.model.OperationStatus;
 import dev.redrive.model.RunStatus;
 import dev.redrive.model.SideEffectState;
 import dev.redrive.store.Jdbc;
+import dev.redrive.store.reconciliation.ReconciliationOutcome;
 import dev.redrive.testing.TestNamespace;
 import dev.redrive.triage.DeadLetterFixture;
 import org.junit.jupiter.api.Test;

@@ -1,4 +1,4 @@
-package dev.redrive.triage.detail;
+package dev.redrive.store.reconciliation;
 
 /** Who established a reconciliation outcome. */
 public enum ReconciliationSource {

@@ -1,4 +1,4 @@
-package dev.redrive.triage.detail;
+package dev.redrive.store.reconciliation;
 
 /** What a reconciliation found out about an operation's side effect. */
 public enum ReconciliationOutcome {

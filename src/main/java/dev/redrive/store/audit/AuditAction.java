@@ -1,0 +1,48 @@
+package dev.redrive.store.audit;
+
+import java.util.Arrays;
+import java.util.Set;
+import java.util.stream.Collectors;
+
+/**
+ * Every action the audit log records. The stored names are those the first releases wrote, kept as they were: the log
+ * is append-only, so rows already written are never renamed, and scripts and the wire contract read these names.
+ */
+public enum AuditAction {
+    /** The worker acked a dispatch without running it (run ended, stale command, ...). */
+    DISPATCH_DISCARDED("dispatch_discarded", false),
+    RUN_CANCELLED("run_cancelled", false),
+    APPROVAL_GRANTED("approval_granted", false),
+    APPROVAL_REVOKED("approval_revoked", false),
+    /** An operator recorded what a tool says about an operation's side effect. */
+    RECONCILE("RECONCILE", true),
+    REDRIVE("REDRIVE", true),
+    /** A redrive command was recorded but its dispatch could not be published (a worker's sweep publishes it). */
+    REDRIVE_NOT_PUBLISHED("REDRIVE_NOT_PUBLISHED", false),
+    RESOLVE("RESOLVE", true),
+    DISCARD("DISCARD", true);
+
+    private final String stored;
+    private final boolean decision;
+
+    AuditAction(String stored, boolean decision) {
+        this.stored = stored;
+        this.decision = decision;
+    }
+
+    /** The name in {@code audit_log.action}. */
+    public String stored() {
+        return stored;
+    }
+
+    /** Whether the action is an operator's decision about an operation (the others record how it was carried out). */
+    public boolean isDecision() {
+        return decision;
+    }
+
+    /** The stored names of the decisions. */
+    public static Set<String> storedDecisions() {
+        return Arrays.stream(values()).filter(AuditAction::isDecision).map(AuditAction::stored)
+                .collect(Collectors.toUnmodifiableSet());
+    }
+}

@@ -1,0 +1,63 @@
+package dev.redrive.store.operation;
+
+import dev.redrive.model.OperationStatus;
+import dev.redrive.model.SideEffectState;
+import dev.redrive.store.Jdbc.Json;
+import dev.redrive.store.Jdbc;
+
+import java.time.Instant;
+import java.util.UUID;
+
+/**
+ * What an operator's decision changes on a dead-lettered operation's row. Each change is one statement guarded by the
+ * status (and attempt) it starts from, checked against the {@link OperationStatus} table; each returns the number of
+ * rows changed, 0 when someone changed the row first. Runs inside the decision's transaction.
+ */
+public final class OperationDecisionStore {
+    private static final String TO_PENDING = """
+            UPDATE operations
+               SET status = 'PENDING', attempt = attempt + 1, redrive_command_id = ?, tool_schema_version = ?,
+                   next_eligible_at = NULL, lease_owner = NULL, lease_expires_at = NULL, dispatched_at = ?,
+                   updated_at = ?
+             WHERE operation_id = ? AND status = ? AND attempt = ?""";
+
+    private static final String TO_SUCCEEDED = """
+            UPDATE operations SET status = 'SUCCEEDED', result = ?, updated_at = ?
+             WHERE operation_id = ? AND status = ?""";
+
+    private static final String TO_DISCARDED = """
+            UPDATE operations SET status = 'DISCARDED', updated_at = ?
+             WHERE operation_id = ? AND status = ?""";
+
+    private static final String SETTLE_SIDE_EFFECT = """
+            UPDATE operations SET side_effect = ?, updated_at = ? WHERE operation_id = ? AND status = ?""";
+
+    private final Jdbc jdbc;
+
+    public OperationDecisionStore(Jdbc jdbc) {
+        this.jdbc = jdbc;
+    }
+
+    /** A redrive: the next attempt waits for a worker, under the command that carries it. */
+    public int redrive(String operationId, int fromAttempt, UUID commandId, String schemaVersion, Instant at) {
+        OperationStatus.DEAD_LETTERED.checkTransition(OperationStatus.PENDING);
+        return jdbc.update(TO_PENDING, commandId, schemaVersion, at, at, operationId, OperationStatus.DEAD_LETTERED,
+                fromAttempt);
+    }
+
+    /** A resolve: succeeded with the reconciled result (JSON text, may be null); never run again. */
+    public int resolve(String operationId, String result, Instant at) {
+        OperationStatus.DEAD_LETTERED.checkTransition(OperationStatus.SUCCEEDED);
+        return jdbc.update(TO_SUCCEEDED, Json.of(result), at, operationId, OperationStatus.DEAD_LETTERED);
+    }
+
+    public int discard(String operationId, Instant at) {
+        OperationStatus.DEAD_LETTERED.checkTransition(OperationStatus.DISCARDED);
+        return jdbc.update(TO_DISCARDED, at, operationId, OperationStatus.DEAD_LETTERED);
+    }
+
+    /** Records a reconciled side effect on an operation that is still dead-lettered. */
+    public int settleSideEffect(String operationId, SideEffectState state, Instant at) {
+        return jdbc.update(SETTLE_SIDE_EFFECT, state, at, operationId, OperationStatus.DEAD_LETTERED);
+    }
+}
