@@ -24,7 +24,9 @@ class JdbcDlqQueriesTest {
     @RegisterExtension
     static final TestNamespace ns = new TestNamespace();
 
-    private static final Instant T0 = Instant.parse("2026-11-29T10:00:00Z");
+    // After every generated entry (those enter in the 30 days before 2026-11-30), so that a time window around the
+    // incident holds the incident's entries alone.
+    private static final Instant T0 = Instant.parse("2026-12-01T10:00:00Z");
     private static DlqQueries queries;
     private static Jdbc jdbc;
 
