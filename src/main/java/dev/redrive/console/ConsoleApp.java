@@ -8,10 +8,13 @@ import dev.redrive.console.ui.Theme;
 import dev.redrive.console.main.WindowLayout;
 import dev.redrive.console.profile.ConfigDirectory;
 import dev.redrive.console.profile.ConnectionProfile;
+import dev.redrive.console.profile.MasterPasswordDialog;
 import dev.redrive.console.profile.PasswordVault;
+import dev.redrive.console.profile.PasswordVaults;
 import dev.redrive.console.profile.ProfileStore;
 import dev.redrive.console.profile.ProfilesView;
 import dev.redrive.console.profile.ProfilesViewModel;
+import dev.redrive.console.profile.VaultLockedException;
 import dev.redrive.console.ui.DesktopServices;
 import javafx.application.Application;
 import javafx.scene.Scene;
@@ -47,7 +50,7 @@ public final class ConsoleApp extends Application {
         preferences = Preferences.userRoot().node(PREFERENCES_NODE);
         Path configDirectory = ConfigDirectory.forCurrentUser();
         profiles = new ProfileStore(configDirectory);
-        vault = new PasswordVault(configDirectory);
+        vault = PasswordVaults.open(configDirectory, new MasterPasswordDialog(primaryStage, Theme.stylesheet()));
         WindowLayout layout = WindowLayout.load(preferences);
         Theme.apply(layout.darkTheme());
 
@@ -62,7 +65,17 @@ public final class ConsoleApp extends Application {
         stage.setScene(scene);
         mainWindow.restore(stage, layout);
         stage.show();
+        moveEarlierVersionsPasswords(model, configDirectory);
         connectAtStart(model, ConsoleLauncher.settings());
+    }
+
+    /** Before any remembered password is read, so that a profile finds its password in the vault it moved to. */
+    private void moveEarlierVersionsPasswords(MainWindowViewModel model, Path configDirectory) {
+        try {
+            PasswordVaults.moveEarlierVersionsPasswords(configDirectory, vault);
+        } catch (RuntimeException e) {
+            model.showFailure(new UiExecutor.TaskFailure("Moving remembered passwords into " + vault.place(), e));
+        }
     }
 
     private void connectAtStart(MainWindowViewModel model, ConsoleLauncher.LaunchSettings settings) {
@@ -93,7 +106,12 @@ public final class ConsoleApp extends Application {
             openProfiles(model);
             return;
         }
-        Optional<String> password = vault.password(profile.get().name());
+        Optional<String> password;
+        try {
+            password = vault.password(profile.get().name());
+        } catch (VaultLockedException e) {
+            password = Optional.empty();
+        }
         if (password.isPresent()) {
             model.connect(profile.get(), password.get());
         } else {
@@ -103,7 +121,7 @@ public final class ConsoleApp extends Application {
 
     private Optional<String> askPassword(ConnectionProfile profile) {
         PasswordField field = new PasswordField();
-        CheckBox remember = new CheckBox("Remember in the key store");
+        CheckBox remember = new CheckBox("Remember in " + vault.place());
         Dialog<String> dialog = new Dialog<>();
         dialog.initOwner(stage);
         dialog.setTitle("Connect to " + profile.name());
@@ -138,6 +156,9 @@ public final class ConsoleApp extends Application {
         }
         if (executor != null) {
             executor.close();
+        }
+        if (vault != null) {
+            vault.close();
         }
     }
 }

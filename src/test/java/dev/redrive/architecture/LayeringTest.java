@@ -30,6 +30,14 @@ class LayeringTest {
     }
 
     @Test
+    void onlyTheConsoleKnowsTheOsKeychain() {
+        noClasses().that().resideOutsideOfPackage("dev.redrive.console..")
+                .should().dependOnClassesThat().resideInAnyPackage("com.github.javakeyring..")
+                .because("java-keyring is an optional dependency of the console, never of an embedding service")
+                .check(production);
+    }
+
+    @Test
     void theConsoleGoesThroughTheTriageAndStoreApis() {
         noClasses().that().resideInAPackage("dev.redrive.console..")
                 .should().dependOnClassesThat().resideInAnyPackage("java.sql..", "io.lettuce..")

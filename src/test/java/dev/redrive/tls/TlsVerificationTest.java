@@ -6,9 +6,10 @@ import dev.redrive.config.ServiceUnavailableException;
 import dev.redrive.config.TlsSettings;
 import dev.redrive.config.TlsSettings.Mode;
 import dev.redrive.console.concurrent.UiExecutor;
-import dev.redrive.console.profile.PasswordVault;
+import dev.redrive.console.profile.EncryptedFileVault;
 import dev.redrive.console.profile.ProfileStore;
 import dev.redrive.console.profile.ProfilesViewModel;
+import dev.redrive.console.profile.ScriptedMasterPassword;
 import dev.redrive.store.Database;
 import dev.redrive.testing.PostgresServerProcess;
 import dev.redrive.testing.RedisServerProcess;
@@ -149,7 +150,7 @@ class TlsVerificationTest {
 
     @Test
     void theConsolesConnectionTestShowsTheCertificateProblemOfEachServer(@TempDir Path profiles) {
-        ProfilesViewModel model = new ProfilesViewModel(new ProfileStore(profiles), new PasswordVault(profiles),
+        ProfilesViewModel model = new ProfilesViewModel(new ProfileStore(profiles), new EncryptedFileVault(profiles, ScriptedMasterPassword.answering()),
                 UiExecutor.inline(), (profile, password) -> { });
         model.pgUrlProperty().set("jdbc:postgresql://127.0.0.1:" + postgres.port() + "/postgres");
         model.redisUriProperty().set("redis://127.0.0.1:" + redis.port());

@@ -1,104 +1,28 @@
 package dev.redrive.console.profile;
 
-import javax.crypto.SecretKey;
-import javax.crypto.SecretKeyFactory;
-import javax.crypto.spec.PBEKeySpec;
-import java.io.IOException;
-import java.io.InputStream;
-import java.io.OutputStream;
-import java.io.UncheckedIOException;
-import java.nio.file.FileSystems;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
-import java.nio.file.attribute.PosixFilePermissions;
-import java.security.GeneralSecurityException;
-import java.security.KeyStore;
 import java.util.Optional;
 
 /**
- * Remembered PostgreSQL passwords, in a PKCS#12 key store ({@code secrets.p12}) beside the profiles. The file is
- * readable by its owner only: the OS account is what protects it, so the passwords never sit in a plain text file.
+ * Where the console remembers PostgreSQL passwords, per profile, when the operator asks it to: the OS keychain
+ * ({@link KeychainVault}), else a file encrypted with a master password ({@link EncryptedFileVault}). Opened by
+ * {@link PasswordVaults#open}. Calls may block (a keychain over D-Bus, a master-password prompt): make them off the FX
+ * thread.
  */
-public final class PasswordVault {
-    private static final char[] STORE_PASSWORD = "redrive-console".toCharArray();
-    private static final String PREFIX = "pg-password:";
+public interface PasswordVault extends AutoCloseable {
 
-    private final Path file;
+    /** The remembered password of the profile; empty when none is. */
+    Optional<String> password(String profileName);
 
-    public PasswordVault(Path directory) {
-        this.file = directory.resolve("secrets.p12");
-    }
+    void remember(String profileName, String password);
 
-    public synchronized Optional<String> password(String profileName) {
-        try {
-            KeyStore store = load();
-            KeyStore.Entry entry = store.getEntry(PREFIX + profileName, new KeyStore.PasswordProtection(STORE_PASSWORD));
-            if (!(entry instanceof KeyStore.SecretKeyEntry secret)) {
-                return Optional.empty();
-            }
-            SecretKeyFactory factory = SecretKeyFactory.getInstance("PBE");
-            PBEKeySpec spec = (PBEKeySpec) factory.getKeySpec(secret.getSecretKey(), PBEKeySpec.class);
-            return Optional.of(new String(spec.getPassword()));
-        } catch (GeneralSecurityException e) {
-            throw new IllegalStateException("cannot read the remembered password of " + profileName + " from " + file
-                    + ": " + e.getMessage(), e);
-        }
-    }
+    /** Forgets the profile's password; nothing happens when none was remembered. */
+    void forget(String profileName);
 
-    public synchronized void remember(String profileName, String password) {
-        try {
-            KeyStore store = load();
-            SecretKey key = SecretKeyFactory.getInstance("PBE").generateSecret(new PBEKeySpec(password.toCharArray()));
-            store.setEntry(PREFIX + profileName, new KeyStore.SecretKeyEntry(key),
-                    new KeyStore.PasswordProtection(STORE_PASSWORD));
-            save(store);
-        } catch (GeneralSecurityException e) {
-            throw new IllegalStateException("cannot remember the password of " + profileName + ": " + e.getMessage(), e);
-        }
-    }
+    /** Where the passwords are, for the operator: "the OS keychain (GNOME_KEYRING)", "FILE (master password)". */
+    String place();
 
-    public synchronized void forget(String profileName) {
-        try {
-            KeyStore store = load();
-            if (store.containsAlias(PREFIX + profileName)) {
-                store.deleteEntry(PREFIX + profileName);
-                save(store);
-            }
-        } catch (GeneralSecurityException e) {
-            throw new IllegalStateException("cannot forget the password of " + profileName + ": " + e.getMessage(), e);
-        }
-    }
-
-    private KeyStore load() throws GeneralSecurityException {
-        KeyStore store = KeyStore.getInstance("PKCS12");
-        try {
-            if (Files.exists(file)) {
-                try (InputStream in = Files.newInputStream(file)) {
-                    store.load(in, STORE_PASSWORD);
-                }
-            } else {
-                store.load(null, STORE_PASSWORD);
-            }
-            return store;
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot read " + file, e);
-        }
-    }
-
-    private void save(KeyStore store) throws GeneralSecurityException {
-        try {
-            Files.createDirectories(file.getParent());
-            Path temporary = file.resolveSibling(file.getFileName() + ".tmp");
-            try (OutputStream out = Files.newOutputStream(temporary)) {
-                store.store(out, STORE_PASSWORD);
-            }
-            if (FileSystems.getDefault().supportedFileAttributeViews().contains("posix")) {
-                Files.setPosixFilePermissions(temporary, PosixFilePermissions.fromString("rw-------"));
-            }
-            Files.move(temporary, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot write " + file, e);
-        }
+    /** Lets go of the keychain's connection (its threads would keep the JVM alive); a file holds nothing open. */
+    @Override
+    default void close() {
     }
 }

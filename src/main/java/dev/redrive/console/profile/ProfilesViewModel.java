@@ -73,8 +73,17 @@ public final class ProfilesViewModel {
         if (profile == null) {
             return;
         }
-        executor.submit("Reading the remembered password of " + profile.name(), () -> vault.password(profile.name()),
+        executor.submit("Reading the remembered password of " + profile.name(), () -> rememberedPassword(profile.name()),
                 remembered -> edit(profile, remembered));
+    }
+
+    /** A vault left locked (the master password declined) remembers nothing for now: the password is typed instead. */
+    private Optional<String> rememberedPassword(String profileName) {
+        try {
+            return vault.password(profileName);
+        } catch (VaultLockedException e) {
+            return Optional.empty();
+        }
     }
 
     private void edit(ConnectionProfile profile, Optional<String> remembered) {
@@ -123,7 +132,7 @@ public final class ProfilesViewModel {
                 return store.list();
             }, saved -> {
                 profiles.setAll(saved);
-                message.set("Saved " + profile.name() + (remember ? " (password remembered in the key store)"
+                message.set("Saved " + profile.name() + (remember ? " (password remembered in " + vault.place() + ")"
                         : " (password not stored: asked at connect)"));
             });
         });

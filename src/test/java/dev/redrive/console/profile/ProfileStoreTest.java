@@ -6,7 +6,6 @@ import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -18,24 +17,14 @@ class ProfileStoreTest {
     @Test
     void profilesAreSavedWithoutPasswords() throws Exception {
         ProfileStore store = new ProfileStore(directory);
-        PasswordVault vault = new PasswordVault(directory);
         ConnectionProfile staging = new ConnectionProfile("staging", "jdbc:postgresql://db:5432/app", "triage",
                 "redis://cache:6379", "payments", true, "https://trace.example/{trace_id}", "ana");
 
         store.save(staging);
-        vault.remember("staging", "s3cret-pw");
 
         assertThat(new ProfileStore(directory).find("staging")).contains(staging);
         assertThat(Files.readString(store.file())).doesNotContain("s3cret-pw");
-        assertThat(Files.readAllBytes(directory.resolve("secrets.p12"))).isNotEmpty();
-        assertThat(new String(Files.readAllBytes(directory.resolve("secrets.p12")))).doesNotContain("s3cret-pw");
-        assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(directory.resolve("secrets.p12"))))
-                .isEqualTo("rw-------");
-        assertThat(new PasswordVault(directory).password("staging")).contains("s3cret-pw");
-
-        vault.forget("staging");
         store.delete("staging");
-        assertThat(vault.password("staging")).isEmpty();
         assertThat(store.list()).isEmpty();
     }
 

@@ -23,7 +23,7 @@ class ProfilesViewModelTest {
     private final List<String> connected = new ArrayList<>();
 
     private ProfilesViewModel model() {
-        ProfilesViewModel model = new ProfilesViewModel(new ProfileStore(directory), new PasswordVault(directory),
+        ProfilesViewModel model = new ProfilesViewModel(new ProfileStore(directory), new EncryptedFileVault(directory, ScriptedMasterPassword.answering()),
                 UiExecutor.inline(), (profile, password) -> connected.add(profile.name()));
         model.nameProperty().set("test");
         model.pgUrlProperty().set(ns.config().pgUrl());

@@ -56,7 +56,7 @@ class ProfilesViewTest {
 
     @Test
     void everyButtonAndLabelShowsItsWholeTextBeforeAndAfterAConnectionTest(FxRobot robot) throws Exception {
-        ProfilesViewModel model = new ProfilesViewModel(new ProfileStore(directory), new PasswordVault(directory),
+        ProfilesViewModel model = new ProfilesViewModel(new ProfileStore(directory), new EncryptedFileVault(directory, ScriptedMasterPassword.answering()),
                 executor, (profile, password) -> { });
         robot.interact(() -> ProfilesView.show(new Dialog<>(), model, stage, Theme.stylesheet()));
         Window dialog = robot.window("Connection profiles");
