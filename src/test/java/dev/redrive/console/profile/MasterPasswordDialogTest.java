@@ -17,6 +17,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.testfx.api.FxRobot;
 import org.testfx.framework.junit5.ApplicationExtension;
 import org.testfx.framework.junit5.Start;
+import org.testfx.util.NodeQueryUtils;
 
 import java.nio.file.Path;
 import java.time.Duration;
@@ -70,11 +71,10 @@ class MasterPasswordDialogTest {
         await().atMost(WAIT).until(() -> robot.lookup("staging  ·  payments").tryQuery().isPresent());
 
         robot.clickOn("staging  ·  payments");
-        await().atMost(WAIT).until(() -> robot.lookup("#masterPassword").tryQuery().isPresent());
+        awaitShown(robot, "#masterPassword");
         robot.clickOn("#masterPassword").write("battery staple");
         clickOk(robot);
-        await().atMost(WAIT).until(() -> robot.lookup("#masterPasswordProblem").tryQuery()
-                .filter(label -> label.isVisible()).isPresent());
+        awaitShown(robot, "#masterPasswordProblem");
         assertThat(robot.lookup("#masterPasswordProblem").queryAs(Label.class).getText())
                 .isEqualTo("wrong master password for " + directory.resolve("passwords.p12")
                         + "; expected the one chosen when the first password was remembered");
@@ -86,6 +86,11 @@ class MasterPasswordDialogTest {
         robot.clickOn("prod  ·  payments");
         await().atMost(WAIT).until(() -> "pr0d-pw".equals(password.getText()));
         assertThat(robot.lookup("#masterPassword").tryQuery()).as("asked once per session").isEmpty();
+    }
+
+    /** showAndWait is posted: the dialog's nodes exist a moment before its window shows them. */
+    private static void awaitShown(FxRobot robot, String query) {
+        await().atMost(WAIT).until(() -> robot.lookup(query).match(NodeQueryUtils.isVisible()).tryQuery().isPresent());
     }
 
     private static void clickOk(FxRobot robot) {
