@@ -166,6 +166,9 @@ final class OpCommand {
                 out.printf("  #%d %-15s %s -> %s %s %s%n", attempt.attempt(), attempt.outcome(), attempt.startedAt(),
                         attempt.finishedAt(), attempt.errorClass() == null ? "" : attempt.errorClass(),
                         attempt.errorMessage() == null ? "" : attempt.errorMessage());
+                if (attempt.hasSpan()) {
+                    out.printf("     span %s in trace %s%n", attempt.spanId(), attempt.traceId());
+                }
             }
             for (DlqEntryRecord entry : details.dlqEntries()) {
                 out.printf("dlq entry %d (version %d): %s%s, %s: %s; entered %s; stream %s %s delivery %s consumer %s%n",

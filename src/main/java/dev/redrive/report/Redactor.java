@@ -111,10 +111,8 @@ public final class Redactor {
                 o.traceId(), o.correlationId(), o.runtimeVersion(), o.leaseOwner(), o.fencingToken(), o.leaseExpiresAt(),
                 redact(o.result()), o.sideEffect(), o.lastErrorClass(), o.nextEligibleAt(), o.redriveCommandId(),
                 o.dispatchedAt(), o.createdAt(), o.updatedAt());
-        List<AttemptRecord> attempts = details.attempts().stream().map(a -> new AttemptRecord(a.id(), a.attempt(),
-                a.deliveryId(), a.deliveryCount(), a.consumer(), a.fencingToken(), a.redriveCommandId(), a.startedAt(),
-                a.finishedAt(), a.outcome(), a.errorClass(), a.errorCode(), redactText(a.errorMessage()), a.retryAfterMs(),
-                a.nextEligibleAt(), a.sideEffect())).toList();
+        List<AttemptRecord> attempts = details.attempts().stream()
+                .map(a -> a.withErrorMessage(redactText(a.errorMessage()))).toList();
         List<DlqEntryRecord> entries = details.dlqEntries().stream().map(this::redact).toList();
         List<ReconciliationRecord> reconciliations = details.reconciliations().stream().map(r -> new ReconciliationRecord(
                 r.id(), r.outcome(), r.source(), redactText(r.evidence()), redact(r.result()), r.recordedBy(),

@@ -286,6 +286,13 @@ final class ReportLayout {
         }
         blocks.add(new Table(List.of("#", "started", "took", "outcome", "class · code", "error", "next eligible",
                 "consumer · delivery"), rows));
+        // Where a tracer holds an attempt: left out when no attempt was traced, as without an OpenTelemetry SDK.
+        List<KeyValue> spans = details.attempts().stream().filter(AttemptRecord::hasSpan)
+                .map(attempt -> kv("attempt " + attempt.attempt() + " span",
+                        attempt.spanId() + " in trace " + attempt.traceId())).toList();
+        if (!spans.isEmpty()) {
+            blocks.add(new Facts(spans));
+        }
         return blocks;
     }
 

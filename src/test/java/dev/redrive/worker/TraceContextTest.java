@@ -4,10 +4,13 @@ import com.sun.net.httpserver.HttpServer;
 import dev.redrive.envelope.DispatchEnvelope;
 import dev.redrive.identity.OperationId;
 import dev.redrive.testing.TestNamespace;
+import dev.redrive.triage.detail.AttemptRecord;
+import dev.redrive.triage.detail.OperationDetailsLoader;
 import dev.redrive.worker.client.WorkerClient;
 import dev.redrive.worker.retry.BackoffRetryPolicy;
 import dev.redrive.worker.telemetry.AttemptSpans;
 import dev.redrive.worker.tool.HttpTool;
+import io.opentelemetry.api.OpenTelemetry;
 import io.opentelemetry.api.common.AttributeKey;
 import io.opentelemetry.api.trace.Span;
 import io.opentelemetry.api.trace.SpanKind;
@@ -34,6 +37,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.tuple;
 import static org.awaitility.Awaitility.await;
 
 /**
@@ -116,6 +120,37 @@ class TraceContextTest {
         });
         assertThat(received).containsExactlyInAnyOrderElementsOf(toolCalls.stream()
                 .map(call -> "00-" + TRACE_ID + "-" + call.getSpanId() + "-01").toList());
+
+        List<AttemptRecord> recorded = new OperationDetailsLoader(ns.database()).require(id.value()).attempts();
+        assertThat(recorded).as("each attempt row names its own span, for 'open in tracer'")
+                .extracting(AttemptRecord::attempt, AttemptRecord::traceId, AttemptRecord::spanId)
+                .containsExactlyInAnyOrderElementsOf(attempts.stream().map(span -> tuple(
+                        span.getAttributes().get(AttributeKey.longKey("redrive.attempt")).intValue(), TRACE_ID,
+                        span.getSpanId())).toList());
+    }
+
+    @Test
+    void withoutAnSdk_noSpanIsRecordedWithTheAttempt_butTheCallersContextStillReachesTheTool() throws Exception {
+        HttpTool tool = HttpTool.builder("test.untraced", "1",
+                URI.create("http://127.0.0.1:" + service.getAddress().getPort() + "/charge")).build();
+        Worker worker = Worker.builder(ns.database(), ns.redis()).tool(tool).openTelemetry(OpenTelemetry.noop())
+                .claimInterval(Duration.ofMillis(200))
+                .retryPolicy(BackoffRetryPolicy.builder().baseDelay(Duration.ofMillis(50)).build()).build().start();
+        WorkerClient client = new WorkerClient(ns.database(), ns.redis(), Clock.systemUTC());
+        OperationId id = new OperationId("untraced", "charge", 0);
+        String callers = "00-" + TRACE_ID + "-" + CALLER_SPAN + "-01";
+        client.dispatch(client.newDispatch(id, "test.untraced", "1", "{\"amount\":1}", null, null, null)
+                .withTraceparent(callers));
+        OperationDetailsLoader loader = new OperationDetailsLoader(ns.database());
+        await().atMost(Duration.ofSeconds(20)).until(() -> loader.require(id.value()).operation().status().name()
+                .equals("SUCCEEDED"));
+        worker.shutdown().get(15, TimeUnit.SECONDS);
+
+        assertThat(received).containsOnly(callers);
+        assertThat(loader.require(id.value()).attempts()).hasSize(2).allSatisfy(attempt -> {
+            assertThat(attempt.hasSpan()).as("the no-op API's span is the caller's, not the attempt's").isFalse();
+            assertThat(attempt.traceId()).isNull();
+        });
     }
 
     @Test

@@ -18,6 +18,7 @@ import java.util.Objects;
  * @param error          why the attempt failed, null when it succeeded without trouble
  * @param nextEligibleAt when the retry is due, for RETRY_SCHEDULED
  * @param deadLetter     the DLQ evidence, for DEAD_LETTERED
+ * @param span           the attempt's exported span, or null when no tracer records it
  */
 public record AttemptCommit(
         Lease lease,
@@ -30,7 +31,8 @@ public record AttemptCommit(
         Instant nextEligibleAt,
         SideEffectState sideEffect,
         ReconciliationFinding reconciliation,
-        DeadLetterEvidence deadLetter) {
+        DeadLetterEvidence deadLetter,
+        AttemptSpan span) {
 
     public AttemptCommit {
         Objects.requireNonNull(lease, "lease");
@@ -43,6 +45,19 @@ public record AttemptCommit(
         if (outcome == OperationStatus.DEAD_LETTERED && (deadLetter == null || error == null)) {
             throw new IllegalArgumentException("a dead letter needs its error and evidence");
         }
+    }
+
+    /** An attempt whose span is not known (yet): the runner adds it with {@link #withSpan} when a tracer records one. */
+    public AttemptCommit(Lease lease, DeliveryInfo delivery, OperationStatus outcome, Instant finishedAt, String result,
+                         AttemptError error, Duration retryAfter, Instant nextEligibleAt, SideEffectState sideEffect,
+                         ReconciliationFinding reconciliation, DeadLetterEvidence deadLetter) {
+        this(lease, delivery, outcome, finishedAt, result, error, retryAfter, nextEligibleAt, sideEffect, reconciliation,
+                deadLetter, null);
+    }
+
+    public AttemptCommit withSpan(AttemptSpan attemptSpan) {
+        return new AttemptCommit(lease, delivery, outcome, finishedAt, result, error, retryAfter, nextEligibleAt,
+                sideEffect, reconciliation, deadLetter, attemptSpan);
     }
 
     /**

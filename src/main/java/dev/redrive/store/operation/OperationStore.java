@@ -121,10 +121,11 @@ public final class OperationStore {
                                      ?::text[], ?::text[], ?::text[]::timestamptz[], ?::text[]::uuid[],
                                      ?::text[]::timestamptz[], ?::text[]::int[], ?::text[], ?::text[]::int[], ?::text[],
                                      ?::text[]::uuid[], ?::text[]::timestamptz[], ?::text[], ?::text[],
-                                     ?::text[]::bigint[])
+                                     ?::text[]::bigint[], ?::text[], ?::text[])
                            AS v(operation_id, fencing_token, status, next_attempt, result, side_effect, error_class,
                                 next_eligible_at, command_id, finished_at, attempt, delivery_id, delivery_count,
-                                consumer, lease_command_id, started_at, error_code, error_message, retry_after_ms)),
+                                consumer, lease_command_id, started_at, error_code, error_message, retry_after_ms,
+                                trace_id, span_id)),
             held AS (
                 SELECT o.operation_id
                   FROM operations o
@@ -147,10 +148,10 @@ public final class OperationStore {
             recorded AS (
                 INSERT INTO attempts (operation_id, attempt, delivery_id, delivery_count, consumer, fencing_token,
                                       redrive_command_id, started_at, finished_at, outcome, error_class, error_code,
-                                      error_message, retry_after_ms, next_eligible_at, side_effect)
+                                      error_message, retry_after_ms, next_eligible_at, side_effect, trace_id, span_id)
                 SELECT v.operation_id, v.attempt, v.delivery_id, v.delivery_count, v.consumer, v.fencing_token,
                        v.lease_command_id, v.started_at, v.finished_at, v.status, v.error_class, v.error_code,
-                       v.error_message, v.retry_after_ms, v.next_eligible_at, v.side_effect
+                       v.error_message, v.retry_after_ms, v.next_eligible_at, v.side_effect, v.trace_id, v.span_id
                   FROM v JOIN finished f ON f.operation_id = v.operation_id)
             SELECT operation_id FROM finished
             """;
@@ -338,7 +339,7 @@ public final class OperationStore {
     /** The FINISH statement's columns, one array each, one element per commit. */
     private static Object[] finishParameters(List<AttemptCommit> commits) {
         int n = commits.size();
-        String[][] columns = new String[19][n];
+        String[][] columns = new String[21][n];
         Set<String> seen = new HashSet<>();
         for (int i = 0; i < n; i++) {
             AttemptCommit commit = commits.get(i);
@@ -370,6 +371,8 @@ public final class OperationStore {
             columns[16][i] = error == null ? null : error.code();
             columns[17][i] = error == null ? null : error.message();
             columns[18][i] = commit.retryAfter() == null ? null : Long.toString(commit.retryAfter().toMillis());
+            columns[19][i] = commit.span() == null ? null : commit.span().traceId();
+            columns[20][i] = commit.span() == null ? null : commit.span().spanId();
         }
         return columns;
     }

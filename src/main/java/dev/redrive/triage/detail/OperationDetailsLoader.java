@@ -167,7 +167,9 @@ public final class OperationDetailsLoader {
                 row.getString("error_message"),
                 Jdbc.nullableLong(row, "retry_after_ms"),
                 Jdbc.instant(row, "next_eligible_at"),
-                sideEffect(row, "side_effect"));
+                sideEffect(row, "side_effect"),
+                row.getString("trace_id"),
+                row.getString("span_id"));
     }
 
     static DlqEntryRecord entry(ResultSet row) throws SQLException {

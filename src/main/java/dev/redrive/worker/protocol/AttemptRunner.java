@@ -63,9 +63,9 @@ final class AttemptRunner {
                 AttemptCommit commit = finished.commit();
                 AttemptSpans.ended(span, commit.error() == null ? WorkerMetrics.NONE
                         : commit.error().failureClass().name(), commit.outcome().name());
-            } else {
-                AttemptSpans.ended(span, "CRASHED", "CRASHED");
+                return new AttemptEnd.Finished(job, commit.withSpan(AttemptSpans.exported(span)));
             }
+            AttemptSpans.ended(span, "CRASHED", "CRASHED");
             return end;
         } finally {
             span.end();

@@ -1,8 +1,10 @@
 package dev.redrive.worker.telemetry;
 
 import dev.redrive.RuntimeVersion;
+import dev.redrive.store.operation.AttemptSpan;
 import io.opentelemetry.api.OpenTelemetry;
 import io.opentelemetry.api.trace.Span;
+import io.opentelemetry.api.trace.SpanContext;
 import io.opentelemetry.api.trace.SpanKind;
 import io.opentelemetry.api.trace.StatusCode;
 import io.opentelemetry.api.trace.Tracer;
@@ -55,6 +57,17 @@ public final class AttemptSpans {
     /** Starts the span of one tool call, a child of the current (attempt) span. */
     public Span startToolCall(String tool) {
         return tracer.spanBuilder(TOOL_CALL).setSpanKind(SpanKind.CLIENT).setAttribute("redrive.tool", tool).startSpan();
+    }
+
+    /**
+     * The ids of a span a tracer will receive, recorded with the attempt so that an operator can open it; null when no
+     * SDK records it. The API without an SDK hands back the parent's context as the "span", so the ids alone would
+     * name the caller's span: only a recording, sampled span is the attempt's own.
+     */
+    public static AttemptSpan exported(Span span) {
+        SpanContext context = span.getSpanContext();
+        return span.isRecording() && context.isSampled() ? new AttemptSpan(context.getTraceId(), context.getSpanId())
+                : null;
     }
 
     /**
