@@ -21,7 +21,7 @@ import java.nio.charset.StandardCharsets;
  * memory, GC, thread, CPU and uptime meters beside them. Loopback unless told otherwise: metrics name tools and
  * failure classes, which is nobody else's business by default.
  */
-final class PrometheusEndpoint implements AutoCloseable {
+public final class PrometheusEndpoint implements AutoCloseable {
     static final String CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8";
 
     private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
@@ -40,7 +40,7 @@ final class PrometheusEndpoint implements AutoCloseable {
     }
 
     /** Serves on {@code bind:port} (port 0: any free port); a port in use is bad input, named in one line. */
-    static PrometheusEndpoint serve(String bind, int port) {
+    public static PrometheusEndpoint serve(String bind, int port) {
         try {
             return new PrometheusEndpoint(HttpServer.create(new InetSocketAddress(bind, port), 0));
         } catch (IOException e) {
@@ -49,12 +49,12 @@ final class PrometheusEndpoint implements AutoCloseable {
         }
     }
 
-    PrometheusMeterRegistry registry() {
+    public PrometheusMeterRegistry registry() {
         return registry;
     }
 
     /** The address actually served, {@code http://host:port/metrics}. */
-    String url() {
+    public String url() {
         InetSocketAddress address = server.getAddress();
         return "http://" + address.getHostString() + ":" + address.getPort() + "/metrics";
     }

@@ -4,6 +4,7 @@ import dev.redrive.console.main.ConsoleSession;
 import dev.redrive.console.concurrent.UiExecutor;
 import dev.redrive.console.detail.OperationDetailView;
 import dev.redrive.console.detail.OperationDetailViewModel;
+import dev.redrive.console.detail.TracerLinks;
 import dev.redrive.console.dlq.DlqBrowserView;
 import dev.redrive.console.dlq.DlqBrowserViewModel;
 import dev.redrive.console.health.HealthPanelView;
@@ -41,6 +42,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import dev.redrive.health.PrometheusThroughput;
 import dev.redrive.health.QueueHealthReader;
 import dev.redrive.triage.detail.OperationDetailsLoader;
 import dev.redrive.triage.query.JdbcDlqQueries;
@@ -71,7 +73,9 @@ final class ConsoleScreens implements SessionScreens {
 
     ConsoleScreens(ConsoleSession session, UiExecutor executor, Preferences preferences, DesktopServices desktop) {
         QueueHealthReader reader = new QueueHealthReader(session.database(), session.redis(), session.clock());
-        HealthPanelViewModel healthModel = new HealthPanelViewModel(reader::read, executor,
+        String prometheus = session.profile().prometheusUrl();
+        HealthPanelViewModel healthModel = new HealthPanelViewModel(reader::read, prometheus.isEmpty() ? null
+                : new PrometheusThroughput(prometheus, session.profile().namespace())::read, executor,
                 ThresholdPreferences.load(preferences));
         health = HealthPanelView.load(healthModel);
         health.onThresholdsSaved(thresholds -> ThresholdPreferences.save(preferences, thresholds));
@@ -86,7 +90,7 @@ final class ConsoleScreens implements SessionScreens {
         OperationDetailsLoader loader = new OperationDetailsLoader(session.database());
         OperationDetailViewModel detailModel = new OperationDetailViewModel(loader::require,
                 new EntryDetailsLoader(session.database())::require, executor, redactor,
-                session.profile().tracerUrlTemplate());
+                new TracerLinks(session.profile().tracerUrlTemplate(), session.profile().tracerSpanUrlTemplate()));
         detail = OperationDetailView.load(detailModel, desktop);
         browserModel.currentProperty().addListener((obs, was, row) -> {
             if (row != null) {

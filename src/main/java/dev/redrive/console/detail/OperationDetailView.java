@@ -145,7 +145,7 @@ public final class OperationDetailView {
         shownWhen(model.entryAloneProperty(), noOperationLabel, claimedBox, rawMessageTitle, rawMessageArea);
         shownWhen(model.entryAloneProperty().not(), timelineTitle, timeline, identityBox, versionsBox, attemptsTitle,
                 attemptList, payloadTitle, payloadArea);
-        AttemptList.show(attemptList, model.attempts(), TIME);
+        AttemptList.show(attemptList, model.attempts(), TIME, model::tracerUrl, desktop::open);
         auditList.setItems(model.audit());
         // Any open entry opens the wizard, as a double-click in the list does; for an entry without an operation it
         // offers discard and resolve and says why a redrive cannot be had.

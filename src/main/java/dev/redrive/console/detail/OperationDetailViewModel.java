@@ -21,8 +21,6 @@ import javafx.beans.property.ReadOnlyStringWrapper;
 import javafx.collections.FXCollections;
 import javafx.collections.ObservableList;
 
-import java.net.URLEncoder;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.ZoneId;
 import java.time.format.DateTimeFormatter;
@@ -58,7 +56,7 @@ public final class OperationDetailViewModel {
     private final EntrySource entries;
     private final UiExecutor executor;
     private final Redactor redactor;
-    private final String tracerUrlTemplate;
+    private final TracerLinks tracer;
 
     private final ReadOnlyObjectWrapper<OperationDetails> details = new ReadOnlyObjectWrapper<>();
     private final ReadOnlyObjectWrapper<DlqEntryRecord> entry = new ReadOnlyObjectWrapper<>();
@@ -107,12 +105,12 @@ public final class OperationDetailViewModel {
 
     /** {@code redactor} masks everything loaded (payload, raw messages, error texts, evidence, reasons) before it is shown. */
     public OperationDetailViewModel(DetailSource source, EntrySource entries, UiExecutor executor, Redactor redactor,
-                                    String tracerUrlTemplate) {
+                                    TracerLinks tracer) {
         this.source = source;
         this.entries = entries;
         this.executor = executor;
         this.redactor = redactor;
-        this.tracerUrlTemplate = tracerUrlTemplate == null ? "" : tracerUrlTemplate;
+        this.tracer = tracer;
     }
 
     /**
@@ -187,7 +185,7 @@ public final class OperationDetailViewModel {
         idempotencyKey.set(operation.idempotencyKey());
         traceId.set(Objects.toString(operation.traceId(), ""));
         correlationId.set(Objects.toString(operation.correlationId(), ""));
-        tracerUrl.set(tracerUrl(tracerUrlTemplate, operation.traceId()));
+        tracerUrl.set(tracer.operation(loadedDetails.attempts(), operation.traceId()));
         runtimeVersion.set(Objects.toString(shown != null && shown.runtimeVersion() != null ? shown.runtimeVersion()
                 : operation.runtimeVersion(), ""));
         String atFailure = shown != null && shown.toolSchemaVersion() != null ? shown.toolSchemaVersion()
@@ -242,7 +240,7 @@ public final class OperationDetailViewModel {
         idempotencyKey.set("");
         traceId.set(Objects.toString(shown.traceId(), ""));
         correlationId.set(Objects.toString(shown.correlationId(), ""));
-        tracerUrl.set(tracerUrl(tracerUrlTemplate, shown.traceId()));
+        tracerUrl.set(tracer.trace(shown.traceId()));
         runtimeVersion.set(Objects.toString(shown.runtimeVersion(), ""));
         dispatchedSchema.set("");
         currentSchema.set("");
@@ -297,12 +295,9 @@ public final class OperationDetailViewModel {
                 entry == null ? null : entry.enteredAt());
     }
 
-    /** The template with {@code {trace_id}} replaced, URL-encoded; empty without a template or a trace id. */
-    static String tracerUrl(String template, String traceId) {
-        if (template == null || template.isBlank() || traceId == null || traceId.isBlank()) {
-            return "";
-        }
-        return template.replace("{trace_id}", URLEncoder.encode(traceId, StandardCharsets.UTF_8));
+    /** Where "open span" of one attempt goes: its span (or its trace) in the tracer; empty when it has none. */
+    public String tracerUrl(AttemptRecord attempt) {
+        return tracer.attempt(attempt);
     }
 
     public ReadOnlyObjectProperty<OperationDetails> detailsProperty() { return details.getReadOnlyProperty(); }

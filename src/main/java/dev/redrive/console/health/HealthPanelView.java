@@ -4,8 +4,10 @@ import dev.redrive.console.ui.Theme;
 import dev.redrive.console.ui.Fxml;
 import dev.redrive.health.HealthAlert;
 import dev.redrive.health.HealthThresholds;
+import dev.redrive.health.ToolThroughput;
 import javafx.animation.KeyFrame;
 import javafx.animation.Timeline;
+import javafx.collections.ListChangeListener;
 import javafx.fxml.FXML;
 import javafx.geometry.Pos;
 import javafx.scene.Parent;
@@ -21,10 +23,18 @@ import javafx.util.Duration;
 import org.controlsfx.control.Notifications;
 
 import java.io.IOException;
+import java.util.List;
 import java.util.function.Consumer;
+import java.util.stream.Collectors;
 
-/** The queue-health strip: numbers, the alert banner, desktop notifications and the thresholds dialog. */
+/**
+ * The queue-health strip: numbers, the alert banner, desktop notifications and the thresholds dialog; with a
+ * Prometheus server, a tile of the busiest tools' throughput and failure rate.
+ */
 public final class HealthPanelView {
+    /** Tool rows the tile holds without making the strip taller than two more lines. */
+    private static final int SHOWN_TOOLS = 3;
+
     @FXML private HBox banner;
     @FXML private Label bannerLabel;
     @FXML private Label dispatchLength;
@@ -39,10 +49,14 @@ public final class HealthPanelView {
     @FXML private VBox dlqTile;
     @FXML private Label oldestOpen;
     @FXML private Label updated;
+    @FXML private VBox throughputTile;
+    @FXML private GridPane throughputRows;
+    @FXML private Label throughputStatus;
 
     private Parent root;
     private HealthPanelViewModel model;
     private Timeline polling;
+    private Timeline throughputPolling;
     private Consumer<HealthThresholds> thresholdsSaver = thresholds -> { };
 
     public static HealthPanelView load(HealthPanelViewModel model) {
@@ -73,6 +87,49 @@ public final class HealthPanelView {
         pendingTip.setOnShowing(event -> pendingTip.setText(model.pendingListing()));
         Tooltip.install(pendingTile, pendingTip);
         model.onNewAlert(this::notify);
+        bindThroughput();
+    }
+
+    private void bindThroughput() {
+        throughputTile.setVisible(model.showsThroughput());
+        throughputTile.setManaged(model.showsThroughput());
+        throughputStatus.textProperty().bind(model.throughputStatusProperty());
+        Tooltip everyTool = new Tooltip();
+        everyTool.setOnShowing(event -> everyTool.setText(throughputListing()));
+        Tooltip.install(throughputTile, everyTool);
+        model.throughput().addListener((ListChangeListener<ToolThroughput>) change -> showThroughputRows());
+    }
+
+    /** The busiest tools, one row each; the tile's tooltip lists them all. */
+    private void showThroughputRows() {
+        throughputRows.getChildren().clear();
+        List<ToolThroughput> tools = model.throughput();
+        for (int row = 0; row < Math.min(SHOWN_TOOLS, tools.size()); row++) {
+            ToolThroughput tool = tools.get(row);
+            throughputRows.addRow(row, throughputCell(tool.tool(), "throughput-tool"),
+                    throughputCell(HealthPanelViewModel.perSecond(tool.attemptsPerSecond()), "throughput-rate"),
+                    throughputCell(HealthPanelViewModel.failedShare(tool.failureRatio()), "throughput-failed"));
+        }
+        if (tools.size() > SHOWN_TOOLS) {
+            throughputRows.add(throughputCell("+" + (tools.size() - SHOWN_TOOLS) + " more (hover)", "health-detail"),
+                    0, SHOWN_TOOLS, 3, 1);
+        }
+    }
+
+    private static Label throughputCell(String text, String styleClass) {
+        Label label = new Label(text);
+        label.getStyleClass().add(styleClass);
+        label.setMinWidth(Label.USE_PREF_SIZE);
+        return label;
+    }
+
+    private String throughputListing() {
+        if (model.throughput().isEmpty()) {
+            return model.throughputStatusProperty().get();
+        }
+        return model.throughput().stream().map(tool -> tool.tool() + "  " + HealthPanelViewModel.perSecond(
+                        tool.attemptsPerSecond()) + "  " + HealthPanelViewModel.failedShare(tool.failureRatio()))
+                .collect(Collectors.joining("\n"));
     }
 
     /**
@@ -109,11 +166,21 @@ public final class HealthPanelView {
         polling = new Timeline(new KeyFrame(Duration.millis(period.toMillis()), event -> model.refresh()));
         polling.setCycleCount(Timeline.INDEFINITE);
         polling.play();
+        if (model.showsThroughput()) {
+            model.refreshThroughput();
+            throughputPolling = new Timeline(new KeyFrame(
+                    Duration.millis(HealthPanelViewModel.throughputPeriod().toMillis()), event -> model.refreshThroughput()));
+            throughputPolling.setCycleCount(Timeline.INDEFINITE);
+            throughputPolling.play();
+        }
     }
 
     public void stop() {
         if (polling != null) {
             polling.stop();
+        }
+        if (throughputPolling != null) {
+            throughputPolling.stop();
         }
     }
 

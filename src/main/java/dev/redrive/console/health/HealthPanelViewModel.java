@@ -4,7 +4,9 @@ import dev.redrive.console.concurrent.UiExecutor;
 import dev.redrive.health.Durations;
 import dev.redrive.health.HealthAlert;
 import dev.redrive.health.HealthThresholds;
+import dev.redrive.health.PrometheusThroughput;
 import dev.redrive.health.QueueHealth;
+import dev.redrive.health.ToolThroughput;
 import javafx.beans.property.ReadOnlyBooleanProperty;
 import javafx.beans.property.ReadOnlyBooleanWrapper;
 import javafx.beans.property.ReadOnlyObjectProperty;
@@ -15,17 +17,21 @@ import javafx.collections.FXCollections;
 import javafx.collections.ObservableList;
 
 import java.time.Duration;
+import java.time.Instant;
 import java.time.ZoneId;
 import java.time.format.DateTimeFormatter;
 import java.util.EnumSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Set;
 import java.util.function.Consumer;
 import java.util.stream.Collectors;
 
 /**
  * Queue health as the panel shows it: each number as text, the alerts the thresholds raise, and a banner. A newly
- * crossed threshold is handed to the alert listener once (for a desktop notification), not on every refresh.
+ * crossed threshold is handed to the alert listener once (for a desktop notification), not on every refresh. With a
+ * Prometheus server in the profile, also each tool's throughput and failure rate over the last hour, with one line
+ * saying when they were read or why they could not be.
  */
 public final class HealthPanelViewModel {
     private static final DateTimeFormatter TIME = DateTimeFormatter.ofPattern("HH:mm:ss").withZone(ZoneId.systemDefault());
@@ -36,7 +42,14 @@ public final class HealthPanelViewModel {
         QueueHealth read();
     }
 
+    /** Reads each tool's throughput over the last hour, busiest first; runs in the background. */
+    @FunctionalInterface
+    public interface ThroughputSource {
+        List<ToolThroughput> read();
+    }
+
     private final HealthSource source;
+    private final ThroughputSource throughputSource;
     private final UiExecutor executor;
     private final ReadOnlyObjectWrapper<QueueHealth> health = new ReadOnlyObjectWrapper<>();
     private final ReadOnlyObjectWrapper<HealthThresholds> thresholds = new ReadOnlyObjectWrapper<>();
@@ -53,14 +66,63 @@ public final class HealthPanelViewModel {
     private final ReadOnlyStringWrapper banner = new ReadOnlyStringWrapper("");
     private final ReadOnlyBooleanWrapper alerting = new ReadOnlyBooleanWrapper();
     private final ObservableList<HealthAlert> alerts = FXCollections.observableArrayList();
+    private final ObservableList<ToolThroughput> throughput = FXCollections.observableArrayList();
+    private final ObservableList<ToolThroughput> readOnlyThroughput = FXCollections.unmodifiableObservableList(throughput);
+    private final ReadOnlyStringWrapper throughputStatus = new ReadOnlyStringWrapper("not read yet");
+    private boolean readingThroughput;
     private final Set<HealthAlert.Kind> raised = EnumSet.noneOf(HealthAlert.Kind.class);
     private Consumer<HealthAlert> alertListener = alert -> { };
     private boolean reading;
 
     public HealthPanelViewModel(HealthSource source, UiExecutor executor, HealthThresholds thresholds) {
+        this(source, null, executor, thresholds);
+    }
+
+    /** {@code throughputSource} null: no Prometheus server is configured, and the panel shows no throughput. */
+    public HealthPanelViewModel(HealthSource source, ThroughputSource throughputSource, UiExecutor executor,
+                                HealthThresholds thresholds) {
         this.source = source;
+        this.throughputSource = throughputSource;
         this.executor = executor;
         this.thresholds.set(thresholds);
+    }
+
+    /** Whether the panel shows per-tool throughput at all: only with a Prometheus server configured. */
+    public boolean showsThroughput() {
+        return throughputSource != null;
+    }
+
+    /**
+     * Reads the throughput in the background; a refresh while one is running is skipped. A failure (Prometheus down,
+     * a wrong URL) is one line in {@link #throughputStatusProperty()}, the numbers last read stay.
+     */
+    public void refreshThroughput() {
+        if (throughputSource == null || readingThroughput) {
+            return;
+        }
+        readingThroughput = true;
+        executor.submit("Reading throughput from Prometheus", throughputSource::read, tools -> {
+            readingThroughput = false;
+            throughput.setAll(tools);
+            throughputStatus.set(tools.isEmpty() ? "no attempts in the last hour" + " · read " + TIME.format(Instant.now())
+                    : "last hour · read " + TIME.format(Instant.now()));
+        }, failure -> {
+            readingThroughput = false;
+            throughputStatus.set(failure.error() instanceof PrometheusThroughput.PrometheusUnavailableException
+                    ? failure.error().getMessage() : failure.message());
+        });
+    }
+
+    /** {@code 12.5/s}, {@code 0.04/s}: attempts per second as a tool's row shows them. */
+    public static String perSecond(double attemptsPerSecond) {
+        return (attemptsPerSecond >= 10 ? String.format(Locale.ROOT, "%.0f", attemptsPerSecond)
+                : attemptsPerSecond >= 1 ? String.format(Locale.ROOT, "%.1f", attemptsPerSecond)
+                : String.format(Locale.ROOT, "%.2f", attemptsPerSecond)) + "/s";
+    }
+
+    /** {@code 3.2% failed}: the share of a tool's attempts that did not succeed. */
+    public static String failedShare(double failureRatio) {
+        return String.format(Locale.ROOT, "%.1f%% failed", failureRatio * 100);
     }
 
     /** Called once for each threshold that becomes crossed (again after it had cleared). */
@@ -140,6 +202,11 @@ public final class HealthPanelViewModel {
         return Duration.ofSeconds(5);
     }
 
+    /** How often Prometheus is asked: its numbers cover an hour and move with its scrapes, not every few seconds. */
+    public static Duration throughputPeriod() {
+        return Duration.ofSeconds(30);
+    }
+
     public ReadOnlyObjectProperty<QueueHealth> healthProperty() { return health.getReadOnlyProperty(); }
     public ReadOnlyObjectProperty<HealthThresholds> thresholdsProperty() { return thresholds.getReadOnlyProperty(); }
     public ReadOnlyStringProperty dispatchLengthProperty() { return dispatchLength.getReadOnlyProperty(); }
@@ -155,4 +222,8 @@ public final class HealthPanelViewModel {
     public ReadOnlyStringProperty bannerProperty() { return banner.getReadOnlyProperty(); }
     public ReadOnlyBooleanProperty alertingProperty() { return alerting.getReadOnlyProperty(); }
     public ObservableList<HealthAlert> alerts() { return FXCollections.unmodifiableObservableList(alerts); }
+    /** Per tool, busiest first, as last read from Prometheus. */
+    public ObservableList<ToolThroughput> throughput() { return readOnlyThroughput; }
+    /** When the throughput was read, or in one line why it could not be. */
+    public ReadOnlyStringProperty throughputStatusProperty() { return throughputStatus.getReadOnlyProperty(); }
 }

@@ -16,13 +16,18 @@ import java.util.TreeMap;
  *                            existed meant {@code require}
  * @param tlsCaFile           PEM file of the CAs that sign the servers' certificates; blank: the JVM's trusted CAs
  * @param tracerUrlTemplate   where "open in tracer" goes; {@code {trace_id}} is replaced by the trace id
+ * @param tracerSpanUrlTemplate where "open in tracer" goes for an attempt whose span a tracer recorded:
+ *                            {@code {trace_id}} and {@code {span_id}} are replaced; blank: the trace URL
  * @param operator            the name decisions are recorded under; blank means the OS user
  * @param lookupEndpoints     per tool, the URL its reconciliation look-up answers under (the idempotency key is
  *                            appended), e.g. {@code demo.charge -> http://127.0.0.1:8080/tools/demo.charge/effects/}
+ * @param prometheusUrl       the Prometheus server that scrapes the workers, e.g. {@code http://prometheus:9090}; blank:
+ *                            queue health shows no per-tool throughput
  */
 public record ConnectionProfile(String name, String pgUrl, String pgUser, String redisUri, String namespace,
                                 boolean tls, String tlsVerify, String tlsCaFile, String tracerUrlTemplate,
-                                String operator, Map<String, String> lookupEndpoints) {
+                                String operator, Map<String, String> lookupEndpoints, String tracerSpanUrlTemplate,
+                                String prometheusUrl) {
 
     public ConnectionProfile {
         if (name == null || name.isBlank()) {
@@ -34,21 +39,27 @@ public record ConnectionProfile(String name, String pgUrl, String pgUser, String
         tracerUrlTemplate = tracerUrlTemplate == null ? "" : tracerUrlTemplate.trim();
         operator = operator == null ? "" : operator.trim();
         lookupEndpoints = lookupEndpoints == null ? Map.of() : Map.copyOf(new TreeMap<>(lookupEndpoints));
+        tracerSpanUrlTemplate = tracerSpanUrlTemplate == null ? "" : tracerSpanUrlTemplate.trim();
+        prometheusUrl = prometheusUrl == null ? "" : prometheusUrl.trim();
+        if (!prometheusUrl.isEmpty() && !prometheusUrl.matches("https?://[^\\s/?#]+(/[^\\s?#]*)?")) {
+            throw new ConfigurationException("the Prometheus URL must be the server's http:// or https:// address, such as "
+                    + "http://prometheus:9090, got '" + prometheusUrl + "'");
+        }
     }
 
     public ConnectionProfile(String name, String pgUrl, String pgUser, String redisUri, String namespace,
                              boolean tls, String tracerUrlTemplate, String operator) {
-        this(name, pgUrl, pgUser, redisUri, namespace, tls, "", "", tracerUrlTemplate, operator, Map.of());
+        this(name, pgUrl, pgUser, redisUri, namespace, tls, "", "", tracerUrlTemplate, operator, Map.of(), "", "");
     }
 
     public ConnectionProfile withLookupEndpoints(Map<String, String> endpoints) {
         return new ConnectionProfile(name, pgUrl, pgUser, redisUri, namespace, tls, tlsVerify, tlsCaFile,
-                tracerUrlTemplate, operator, endpoints);
+                tracerUrlTemplate, operator, endpoints, tracerSpanUrlTemplate, prometheusUrl);
     }
 
     public ConnectionProfile withTls(String verify, String caFile) {
         return new ConnectionProfile(name, pgUrl, pgUser, redisUri, namespace, true, verify, caFile,
-                tracerUrlTemplate, operator, lookupEndpoints);
+                tracerUrlTemplate, operator, lookupEndpoints, tracerSpanUrlTemplate, prometheusUrl);
     }
 
     /** Parses {@code tool=url, tool=url} (REDRIVE_LOOKUP_ENDPOINTS and the profile editor's field). */
@@ -81,7 +92,7 @@ public record ConnectionProfile(String name, String pgUrl, String pgUser, String
         TlsSettings settings = config.tls();
         return new ConnectionProfile(name, config.pgUrl(), config.pgUser(), config.redisUri(), config.namespace(),
                 settings.enabled(), settings.mode().option(), settings.caFile() == null ? "" : settings.caFile().toString(),
-                "", "", Map.of());
+                "", "", Map.of(), "", "");
     }
 
     /** The configuration to connect with; validates every field and names the one that is wrong. */

@@ -31,6 +31,8 @@ public final class ProfilesView {
     @FXML private ComboBox<String> tlsVerifyBox;
     @FXML private TextField tlsCaField;
     @FXML private TextField tracerField;
+    @FXML private TextField tracerSpanField;
+    @FXML private TextField prometheusField;
     @FXML private TextField operatorField;
     @FXML private TextField lookupField;
     @FXML private Button testButton;
@@ -73,6 +75,8 @@ public final class ProfilesView {
         tlsCaField.textProperty().bindBidirectional(model.tlsCaFileProperty());
         tlsCaField.disableProperty().bind(model.tlsProperty().not());
         tracerField.textProperty().bindBidirectional(model.tracerUrlTemplateProperty());
+        tracerSpanField.textProperty().bindBidirectional(model.tracerSpanUrlTemplateProperty());
+        prometheusField.textProperty().bindBidirectional(model.prometheusUrlProperty());
         operatorField.textProperty().bindBidirectional(model.operatorProperty());
         lookupField.textProperty().bindBidirectional(model.lookupEndpointsProperty());
         testButton.disableProperty().bind(model.checkingProperty());

@@ -43,6 +43,8 @@ public final class ProfilesViewModel {
     private final StringProperty tlsVerify = new SimpleStringProperty("");
     private final StringProperty tlsCaFile = new SimpleStringProperty("");
     private final StringProperty tracerUrlTemplate = new SimpleStringProperty("");
+    private final StringProperty tracerSpanUrlTemplate = new SimpleStringProperty("");
+    private final StringProperty prometheusUrl = new SimpleStringProperty("");
     private final StringProperty operator = new SimpleStringProperty("");
     private final StringProperty lookupEndpoints = new SimpleStringProperty("");
     private final ObservableList<ConnectionCheck.Step> checkSteps = FXCollections.observableArrayList();
@@ -66,7 +68,7 @@ public final class ProfilesViewModel {
     public void newProfile() {
         edit(new ConnectionProfile("new profile", "jdbc:postgresql://127.0.0.1:5432/postgres", "postgres",
                 "redis://127.0.0.1:6379", "redrive", false, TlsSettings.Mode.VERIFY_FULL.option(), "", "", "",
-                Map.of()), Optional.empty());
+                Map.of(), "", ""), Optional.empty());
     }
 
     public void select(ConnectionProfile profile) {
@@ -96,6 +98,8 @@ public final class ProfilesViewModel {
         tlsVerify.set(profile.tlsVerify());
         tlsCaFile.set(profile.tlsCaFile());
         tracerUrlTemplate.set(profile.tracerUrlTemplate());
+        tracerSpanUrlTemplate.set(profile.tracerSpanUrlTemplate());
+        prometheusUrl.set(profile.prometheusUrl());
         operator.set(profile.operator());
         lookupEndpoints.set(profile.lookupEndpointsText());
         password.set(remembered.orElse(""));
@@ -109,7 +113,8 @@ public final class ProfilesViewModel {
         try {
             ConnectionProfile profile = new ConnectionProfile(name.get(), pgUrl.get(), pgUser.get(), redisUri.get(),
                     namespace.get(), tls.get(), tlsVerify.get(), tlsCaFile.get(), tracerUrlTemplate.get(), operator.get(),
-                    ConnectionProfile.parseLookupEndpoints(lookupEndpoints.get()));
+                    ConnectionProfile.parseLookupEndpoints(lookupEndpoints.get()), tracerSpanUrlTemplate.get(),
+                    prometheusUrl.get());
             profile.toConfig(password.get());
             return Optional.of(profile);
         } catch (ConfigurationException e) {
@@ -199,6 +204,8 @@ public final class ProfilesViewModel {
                 .map(TlsSettings.Mode::option).toList();
     }
     public StringProperty tracerUrlTemplateProperty() { return tracerUrlTemplate; }
+    public StringProperty tracerSpanUrlTemplateProperty() { return tracerSpanUrlTemplate; }
+    public StringProperty prometheusUrlProperty() { return prometheusUrl; }
     public StringProperty operatorProperty() { return operator; }
     public StringProperty lookupEndpointsProperty() { return lookupEndpoints; }
     public ObservableList<ConnectionCheck.Step> checkSteps() { return checkSteps; }

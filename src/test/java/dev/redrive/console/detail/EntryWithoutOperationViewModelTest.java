@@ -57,7 +57,7 @@ class EntryWithoutOperationViewModelTest {
 
     private static OperationDetailViewModel model() {
         return new OperationDetailViewModel(new OperationDetailsLoader(ns.database())::require,
-                new EntryDetailsLoader(ns.database())::require, UiExecutor.inline(), Redactor.defaults(), "");
+                new EntryDetailsLoader(ns.database())::require, UiExecutor.inline(), Redactor.defaults(), TracerLinks.NONE);
     }
 
     @Test

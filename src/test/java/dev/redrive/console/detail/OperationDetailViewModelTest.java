@@ -30,7 +30,7 @@ class OperationDetailViewModelTest {
     private OperationDetailViewModel model() {
         return new OperationDetailViewModel(new OperationDetailsLoader(ns.database())::require,
                 new EntryDetailsLoader(ns.database())::require, UiExecutor.inline(),
-                Redactor.defaults(), "https://tracer.example/trace/{trace_id}");
+                Redactor.defaults(), new TracerLinks("https://tracer.example/trace/{trace_id}", ""));
     }
 
     private static String[] entry(String where) {

@@ -57,7 +57,7 @@ class OperationDetailViewTest {
         Theme.apply(false);
         model = new OperationDetailViewModel(new OperationDetailsLoader(ns.database())::require,
                 new EntryDetailsLoader(ns.database())::require, executor,
-                Redactor.defaults(), "");
+                Redactor.defaults(), TracerLinks.NONE);
         root = OperationDetailView.load(model, new RecordingDesktop()).root();
         Scene scene = new Scene(root, DEFAULT_PANE_WIDTH, 760);
         scene.getStylesheets().add(Theme.stylesheet());

@@ -9,6 +9,7 @@ import java.nio.file.Path;
 import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 class ProfileStoreTest {
     @TempDir
@@ -26,6 +27,34 @@ class ProfileStoreTest {
         assertThat(Files.readString(store.file())).doesNotContain("s3cret-pw");
         store.delete("staging");
         assertThat(store.list()).isEmpty();
+    }
+
+    @Test
+    void aProfileFileOfAnEarlierVersion_loads_withoutSpanTemplateOrPrometheus_andTheNewFieldsAreKept() throws Exception {
+        Files.writeString(directory.resolve("profiles.json"), """
+                [{"name":"old","pg_url":"jdbc:postgresql://db:5432/app","pg_user":"triage","redis_uri":"redis://cache:6379",
+                  "namespace":"payments","tls":false,"tracer_url_template":"https://trace.example/{trace_id}",
+                  "operator":"ana","lookup_endpoints":{}}]
+                """);
+        ProfileStore store = new ProfileStore(directory);
+        ConnectionProfile old = store.find("old").orElseThrow();
+        assertThat(old.tracerUrlTemplate()).isEqualTo("https://trace.example/{trace_id}");
+        assertThat(old.tracerSpanUrlTemplate()).isEmpty();
+        assertThat(old.prometheusUrl()).isEmpty();
+
+        ConnectionProfile extended = new ConnectionProfile("new", old.pgUrl(), old.pgUser(), old.redisUri(),
+                old.namespace(), false, "", "", old.tracerUrlTemplate(), "", Map.of(),
+                "https://trace.example/{trace_id}?uiFind={span_id}", "http://prometheus:9090");
+        store.save(extended);
+        assertThat(new ProfileStore(directory).find("new")).contains(extended);
+    }
+
+    @Test
+    void aPrometheusUrlThatIsNoHttpAddress_isNamedInOneLine() {
+        assertThatThrownBy(() -> new ConnectionProfile("p", "jdbc:postgresql://db:5432/app", "u", "redis://c:6379", "ns",
+                false, "", "", "", "", Map.of(), "", "prometheus:9090"))
+                .hasMessage("the Prometheus URL must be the server's http:// or https:// address, such as "
+                        + "http://prometheus:9090, got 'prometheus:9090'");
     }
 
     @Test
