@@ -11,12 +11,9 @@ import dev.redrive.console.profile.ProfileStore;
 import dev.redrive.console.profile.ProfilesViewModel;
 import dev.redrive.console.profile.ScriptedMasterPassword;
 import dev.redrive.store.Database;
-import dev.redrive.testing.PostgresServerProcess;
-import dev.redrive.testing.RedisServerProcess;
-import dev.redrive.testing.TestCertificates;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
+import dev.redrive.testing.TlsServers;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Path;
@@ -32,38 +29,17 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 class TlsVerificationTest {
     private static final String NAMESPACE = "tls_check";
 
-    @TempDir
-    static Path certificateDir;
-
-    private static TestCertificates certificates;
-    private static PostgresServerProcess postgres;
-    private static RedisServerProcess redis;
-
-    @BeforeAll
-    static void startTlsServers() {
-        certificates = TestCertificates.create(certificateDir);
-        postgres = PostgresServerProcess.startWithTls(certificates);
-        redis = RedisServerProcess.startWithTls(certificates);
-    }
-
-    @AfterAll
-    static void stopTlsServers() throws InterruptedException {
-        if (redis != null) {
-            redis.close();
-        }
-        if (postgres != null) {
-            postgres.close();
-        }
-    }
+    @RegisterExtension
+    static final TlsServers servers = new TlsServers();
 
     private static RedriveConfig config(String host, Mode mode, Path ca) {
-        return new RedriveConfig("jdbc:postgresql://" + host + ":" + postgres.port() + "/postgres", "postgres", "",
-                "redis://" + host + ":" + redis.port(), NAMESPACE, new TlsSettings(mode, ca));
+        return new RedriveConfig("jdbc:postgresql://" + host + ":" + servers.postgresPort() + "/postgres", "postgres", "",
+                "redis://" + host + ":" + servers.redisPort(), NAMESPACE, new TlsSettings(mode, ca));
     }
 
     @Test
     void postgresVerifyFullWithTheCaThatSignedItConnectsOverTls() {
-        try (Database database = Database.open(config("127.0.0.1", Mode.VERIFY_FULL, certificates.ca()), 1)) {
+        try (Database database = Database.open(config("127.0.0.1", Mode.VERIFY_FULL, servers.certificates().ca()), 1)) {
             assertThat(database.jdbc().queryOne("SELECT ssl FROM pg_stat_ssl WHERE pid = pg_backend_pid()",
                     row -> row.getBoolean(1))).contains(true);
         }
@@ -71,17 +47,17 @@ class TlsVerificationTest {
 
     @Test
     void postgresSignedByAnotherCaIsRefusedNamingTheSignature() {
-        RedriveConfig config = config("127.0.0.1", Mode.VERIFY_FULL, certificates.otherCa());
+        RedriveConfig config = config("127.0.0.1", Mode.VERIFY_FULL, servers.certificates().otherCa());
 
         assertThatThrownBy(() -> Database.open(config, 1)).isInstanceOf(ServiceUnavailableException.class)
                 .hasMessage("PostgreSQL at " + config.pgUrl() + " (user postgres) failed TLS verification: the server's "
                         + "certificate (CN=redrive test server, issued by CN=Redrive Test CA) is not signed by the CA in "
-                        + certificates.otherCa());
+                        + servers.certificates().otherCa());
     }
 
     @Test
     void postgresByAHostNameTheCertificateDoesNotCarryIsRefusedNamingTheHost() {
-        RedriveConfig config = config("localhost", Mode.VERIFY_FULL, certificates.ca());
+        RedriveConfig config = config("localhost", Mode.VERIFY_FULL, servers.certificates().ca());
 
         assertThatThrownBy(() -> Database.open(config, 1)).isInstanceOf(ServiceUnavailableException.class)
                 .hasMessage("PostgreSQL at " + config.pgUrl() + " (user postgres) failed TLS verification: the server's "
@@ -91,11 +67,11 @@ class TlsVerificationTest {
 
     @Test
     void postgresVerifyCaChecksTheSignatureButNotTheHostName() {
-        try (Database database = Database.open(config("localhost", Mode.VERIFY_CA, certificates.ca()), 1)) {
+        try (Database database = Database.open(config("localhost", Mode.VERIFY_CA, servers.certificates().ca()), 1)) {
             assertThat(database.jdbc().queryLong("SELECT 1")).isEqualTo(1);
         }
-        assertThatThrownBy(() -> Database.open(config("localhost", Mode.VERIFY_CA, certificates.otherCa()), 1))
-                .hasMessageContaining("is not signed by the CA in " + certificates.otherCa());
+        assertThatThrownBy(() -> Database.open(config("localhost", Mode.VERIFY_CA, servers.certificates().otherCa()), 1))
+                .hasMessageContaining("is not signed by the CA in " + servers.certificates().otherCa());
     }
 
     @Test
@@ -120,30 +96,30 @@ class TlsVerificationTest {
 
     @Test
     void redisVerifyFullWithTheCaThatSignedItConnects() {
-        try (Redis tlsRedis = Redis.connect(config("127.0.0.1", Mode.VERIFY_FULL, certificates.ca()))) {
+        try (Redis tlsRedis = Redis.connect(config("127.0.0.1", Mode.VERIFY_FULL, servers.certificates().ca()))) {
             assertThat(tlsRedis.sync().ping()).isEqualTo("PONG");
         }
     }
 
     @Test
     void redisSignedByAnotherCaIsRefusedNamingTheSignature() {
-        RedriveConfig config = config("127.0.0.1", Mode.VERIFY_FULL, certificates.otherCa());
+        RedriveConfig config = config("127.0.0.1", Mode.VERIFY_FULL, servers.certificates().otherCa());
 
         assertThatThrownBy(() -> Redis.connect(config)).isInstanceOf(ServiceUnavailableException.class)
                 .hasMessage("Redis at " + config.redisUri() + " failed TLS verification: the server's certificate "
                         + "(CN=redrive test server, issued by CN=Redrive Test CA) is not signed by the CA in "
-                        + certificates.otherCa());
+                        + servers.certificates().otherCa());
     }
 
     @Test
     void redisByAHostNameTheCertificateDoesNotCarryIsRefusedNamingTheHost() {
-        RedriveConfig config = config("localhost", Mode.VERIFY_FULL, certificates.ca());
+        RedriveConfig config = config("localhost", Mode.VERIFY_FULL, servers.certificates().ca());
 
         assertThatThrownBy(() -> Redis.connect(config)).isInstanceOf(ServiceUnavailableException.class)
                 .hasMessage("Redis at " + config.redisUri() + " failed TLS verification: the server's certificate is "
                         + "issued for IP 127.0.0.1, not for the host localhost; connect by one of those names, or use "
                         + "--tls verify-ca");
-        try (Redis tlsRedis = Redis.connect(config("localhost", Mode.VERIFY_CA, certificates.ca()))) {
+        try (Redis tlsRedis = Redis.connect(config("localhost", Mode.VERIFY_CA, servers.certificates().ca()))) {
             assertThat(tlsRedis.sync().ping()).isEqualTo("PONG");
         }
     }
@@ -152,21 +128,21 @@ class TlsVerificationTest {
     void theConsolesConnectionTestShowsTheCertificateProblemOfEachServer(@TempDir Path profiles) {
         ProfilesViewModel model = new ProfilesViewModel(new ProfileStore(profiles), new EncryptedFileVault(profiles, ScriptedMasterPassword.answering()),
                 UiExecutor.inline(), (profile, password) -> { });
-        model.pgUrlProperty().set("jdbc:postgresql://127.0.0.1:" + postgres.port() + "/postgres");
-        model.redisUriProperty().set("redis://127.0.0.1:" + redis.port());
+        model.pgUrlProperty().set("jdbc:postgresql://127.0.0.1:" + servers.postgresPort() + "/postgres");
+        model.redisUriProperty().set("redis://127.0.0.1:" + servers.redisPort());
         model.namespaceProperty().set(NAMESPACE);
         model.tlsProperty().set(true);
         model.tlsVerifyProperty().set("verify-full");
-        model.tlsCaFileProperty().set(certificates.otherCa().toString());
+        model.tlsCaFileProperty().set(servers.certificates().otherCa().toString());
 
         model.testConnection();
 
         String problem = "failed TLS verification: the server's certificate (CN=redrive test server, issued by "
-                + "CN=Redrive Test CA) is not signed by the CA in " + certificates.otherCa();
+                + "CN=Redrive Test CA) is not signed by the CA in " + servers.certificates().otherCa();
         assertThat(model.checkSteps()).extracting(step -> step.name() + ": " + step.detail()).containsExactly(
-                "PostgreSQL: PostgreSQL at jdbc:postgresql://127.0.0.1:" + postgres.port() + "/postgres (user postgres) "
+                "PostgreSQL: PostgreSQL at jdbc:postgresql://127.0.0.1:" + servers.postgresPort() + "/postgres (user postgres) "
                         + problem,
-                "Redis: Redis at redis://127.0.0.1:" + redis.port() + " " + problem);
+                "Redis: Redis at redis://127.0.0.1:" + servers.redisPort() + " " + problem);
         assertThat(model.messageProperty().get()).startsWith("PostgreSQL failed: PostgreSQL at").endsWith(problem);
     }
 }
