@@ -38,7 +38,7 @@ final class CallHandler implements HttpHandler {
                 HttpExchanges.sendMethodNotAllowed(exchange, "POST");
                 return;
             }
-            ToolCall request = new ToolCall(
+            ReceivedCall request = new ReceivedCall(
                     exchange.getRequestHeaders().getFirst("Idempotency-Key"),
                     exchange.getRequestHeaders().getFirst("X-Operation-Id"),
                     attempt(exchange.getRequestHeaders().getFirst("X-Attempt")),

@@ -34,7 +34,7 @@ final class DemoToolLedger {
                 """, tool, idempotencyKey);
     }
 
-    void recordCall(String tool, ToolCall request, int httpStatus, FaultKind fault, String body) {
+    void recordCall(String tool, ReceivedCall request, int httpStatus, FaultKind fault, String body) {
         jdbc.update("""
                 INSERT INTO demo_tool_calls (received_at, tool, idempotency_key, operation_id, attempt, http_status, fault, body)
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?)

@@ -31,7 +31,7 @@ final class ToolDesk {
         this.clock = clock;
     }
 
-    ToolAnswer call(ToolCall request) {
+    ToolAnswer call(ReceivedCall request) {
         if (request.idempotencyKey() == null || request.idempotencyKey().isBlank()) {
             return refuse(request, 400, "missing_idempotency_key", "the Idempotency-Key header is required");
         }
@@ -81,7 +81,7 @@ final class ToolDesk {
         }
     }
 
-    private ToolAnswer answerFor(Fault fault, ToolCall request, BigDecimal amount) {
+    private ToolAnswer answerFor(Fault fault, ReceivedCall request, BigDecimal amount) {
         return switch (fault.kind()) {
             case RATE_LIMIT -> error(429, "rate_limited", "rate limit exceeded for " + name + ", retry after "
                     + fault.retryAfterSeconds() + " s").withHeader("Retry-After", Integer.toString(fault.retryAfterSeconds()));
@@ -105,7 +105,7 @@ final class ToolDesk {
                 : "the request does not match the " + name + " schema: a required field is missing or malformed";
     }
 
-    private ToolAnswer applyOrReplay(ToolCall request, BigDecimal amount) {
+    private ToolAnswer applyOrReplay(ReceivedCall request, BigDecimal amount) {
         Optional<String> stored = ledger.effectResult(request.idempotencyKey());
         if (stored.isPresent()) {
             return ToolAnswer.of(200, stored.get()).withHeader("Idempotent-Replayed", "true");
@@ -121,7 +121,7 @@ final class ToolDesk {
         return ToolAnswer.of(200, resultText);
     }
 
-    private ToolAnswer refuse(ToolCall request, int status, String code, String message) {
+    private ToolAnswer refuse(ReceivedCall request, int status, String code, String message) {
         ToolAnswer answer = error(status, code, message);
         ledger.recordCall(name, request, status, null, bodyForRecord(request.body()));
         return answer;

@@ -247,7 +247,7 @@ public final class OperationStore {
     }
 
     /** The records of the given operations with their run's status, in one query; unknown ids are absent. */
-    public Map<String, OperationRecord> load(Collection<String> operationIds) {
+    public Map<String, OperationFacts> load(Collection<String> operationIds) {
         return claimAndLoad(operationIds, List.of(), null, null, Duration.ZERO).records();
     }
 
@@ -280,10 +280,10 @@ public final class OperationStore {
         String[] schemaVersions = claims.stream().map(ClaimRequest::toolSchemaVersion).toArray(String[]::new);
         String[] keys = claims.stream().map(ClaimRequest::idempotencyKey).toArray(String[]::new);
         String[] payloads = claims.stream().map(ClaimRequest::payload).toArray(String[]::new);
-        Map<String, OperationRecord> records = new LinkedHashMap<>();
+        Map<String, OperationFacts> records = new LinkedHashMap<>();
         Map<String, Lease> leases = new LinkedHashMap<>();
         jdbc.query(CLAIM_AND_LOAD, row -> {
-            OperationRecord record = record(row);
+            OperationFacts record = record(row);
             records.put(record.operationId(), record);
             long fencingToken = row.getLong("claimed_fencing_token");
             if (!row.wasNull()) {
@@ -304,7 +304,7 @@ public final class OperationStore {
      * @param records by operation id; operations never recorded are absent
      * @param leases  by operation id, for the claims that won
      */
-    public record Sighting(Map<String, OperationRecord> records, Map<String, Lease> leases) {
+    public record Sighting(Map<String, OperationFacts> records, Map<String, Lease> leases) {
     }
 
     /**
@@ -507,7 +507,7 @@ public final class OperationStore {
      * re-published at most once per grace period. With {@code everyRetry} (Redis is known to have lost its data) every
      * scheduled retry is taken, due or not: the retry set that held it is gone.
      */
-    public List<OperationRecord> sweepStranded(Instant stuckBefore, Instant sweptBefore, Instant now, boolean everyRetry,
+    public List<OperationFacts> sweepStranded(Instant stuckBefore, Instant sweptBefore, Instant now, boolean everyRetry,
                                                int limit) {
         List<String> ids = jdbc.query(SWEEP, row -> row.getString(1), stuckBefore, everyRetry, stuckBefore, stuckBefore,
                 sweptBefore, limit, now);
@@ -527,9 +527,9 @@ public final class OperationStore {
         return updated;
     }
 
-    private static OperationRecord record(ResultSet row) throws SQLException {
+    private static OperationFacts record(ResultSet row) throws SQLException {
         String lastErrorClass = row.getString("last_error_class");
-        return new OperationRecord(
+        return new OperationFacts(
                 row.getString("operation_id"),
                 row.getString("run_id"),
                 RunStatus.valueOf(row.getString("run_status")),

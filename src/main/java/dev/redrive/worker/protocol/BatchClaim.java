@@ -5,7 +5,7 @@ import dev.redrive.model.OperationStatus;
 import dev.redrive.store.StoreException;
 import dev.redrive.store.operation.ClaimRequest;
 import dev.redrive.store.operation.Lease;
-import dev.redrive.store.operation.OperationRecord;
+import dev.redrive.store.operation.OperationFacts;
 import dev.redrive.store.operation.OperationRegistry;
 import dev.redrive.store.operation.OperationStore;
 import dev.redrive.store.operation.Recorded;
@@ -52,7 +52,7 @@ final class BatchClaim {
      * What the claim phase learnt: the facts and won leases by operation id, and the operations whose deliveries were
      * dead-lettered here (unstorable, or in conflict with what is recorded) and must not be judged.
      */
-    record Result(Map<String, OperationRecord> records, Map<String, Lease> leases, Set<String> refused) {
+    record Result(Map<String, OperationFacts> records, Map<String, Lease> leases, Set<String> refused) {
     }
 
     Result claim(List<Incoming> valid, Collection<Incoming> candidates, BatchOutcome outcome, Instant now) {

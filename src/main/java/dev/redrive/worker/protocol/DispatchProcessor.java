@@ -11,7 +11,7 @@ import dev.redrive.store.deadletter.MessageDeadLetter;
 import dev.redrive.store.operation.Deferral;
 import dev.redrive.store.operation.Discard;
 import dev.redrive.store.operation.Lease;
-import dev.redrive.store.operation.OperationRecord;
+import dev.redrive.store.operation.OperationFacts;
 import dev.redrive.store.operation.OperationRegistry;
 import dev.redrive.store.operation.OperationStore;
 import dev.redrive.worker.retry.RetryQueue;
@@ -81,7 +81,7 @@ final class DispatchProcessor {
     }
 
     /** A delivery whose claim won, with the facts as they were before it. */
-    private record Claimed(Incoming incoming, OperationRecord record, Lease lease, boolean poison) {
+    private record Claimed(Incoming incoming, OperationFacts record, Lease lease, boolean poison) {
     }
 
     /**
@@ -208,7 +208,7 @@ final class DispatchProcessor {
                 }
                 continue;
             }
-            OperationRecord record = facts.records().get(operationId);
+            OperationFacts record = facts.records().get(operationId);
             String entryId = incoming.entryId();
             Lease lease = facts.leases().get(operationId);
             String conflict = candidate == incoming && lease != null ? null : Eligibility.conflict(incoming.envelope(), record);
@@ -250,7 +250,7 @@ final class DispatchProcessor {
         return claimed;
     }
 
-    private void judgeUnclaimed(Incoming incoming, OperationRecord record, ToolGate.Closed gated, BatchOutcome outcome,
+    private void judgeUnclaimed(Incoming incoming, OperationFacts record, ToolGate.Closed gated, BatchOutcome outcome,
                                 Instant now) {
         String entryId = incoming.entryId();
         Verdict verdict = Eligibility.decide(incoming.envelope(), record, incoming.delivery(), now,
@@ -289,7 +289,7 @@ final class DispatchProcessor {
      * A won claim goes on when the eligibility rules agree (the statement claims only what they allow: this is a
      * guard against the two drifting apart); otherwise the lease is given back and the entry stays pending.
      */
-    private Optional<Claimed> claimed(Incoming incoming, OperationRecord record, Lease lease, Instant now) {
+    private Optional<Claimed> claimed(Incoming incoming, OperationFacts record, Lease lease, Instant now) {
         Verdict verdict = Eligibility.decide(incoming.envelope(), record, incoming.delivery(), now,
                 settings.deliveryLimit());
         if (verdict instanceof Verdict.Claim || verdict instanceof Verdict.Poison) {
@@ -301,7 +301,7 @@ final class DispatchProcessor {
         return Optional.empty();
     }
 
-    private void repair(Verdict.Repair repair, OperationRecord record, BatchOutcome outcome) {
+    private void repair(Verdict.Repair repair, OperationFacts record, BatchOutcome outcome) {
         switch (repair) {
             case REPUBLISH_RETRY -> outcome.retries.add(RetryEnvelopes.fromRecord(record));
             case REPUBLISH_DEAD_LETTER -> deadLetters.eventFor(
@@ -313,7 +313,7 @@ final class DispatchProcessor {
     }
 
     /** Whether the facts still show the operation running under this worker's lease. */
-    private boolean heldHere(OperationRecord record) {
+    private boolean heldHere(OperationFacts record) {
         return record.status() == OperationStatus.RUNNING && settings.consumerName().equals(record.leaseOwner());
     }
 
@@ -333,7 +333,7 @@ final class DispatchProcessor {
     // ---- settle ------------------------------------------------------------------------------------------------
 
     /** Writes what the batch leaves behind, then acks: an entry is acked only once what it asked for is durable. */
-    private void settle(BatchOutcome outcome, Map<String, OperationRecord> records, Instant now) {
+    private void settle(BatchOutcome outcome, Map<String, OperationFacts> records, Instant now) {
         for (MessageDeadLetter letter : outcome.deadLetters) {
             LOG.warn("entry {} dead-lettered as {}: {}", letter.entryId(), letter.errorCode(), letter.errorMessage());
             settings.metrics().deadLettered(WorkerMetrics.NONE, letter.errorClass().name());
@@ -342,7 +342,7 @@ final class DispatchProcessor {
         }
         store.recordDiscards(outcome.discards, now);
         for (Deferral deferral : store.defer(outcome.deferrals, now)) {
-            OperationRecord record = records.get(deferral.operationId());
+            OperationFacts record = records.get(deferral.operationId());
             outcome.retries.add(RetryEnvelopes.of(record, deferral.attempt(), deferral.until(), deferral.because(),
                     record.redriveCommandId(), now));
         }

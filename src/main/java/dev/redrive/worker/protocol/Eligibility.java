@@ -4,7 +4,7 @@ import dev.redrive.envelope.DispatchEnvelope;
 import dev.redrive.envelope.OperationParameters;
 import dev.redrive.model.OperationStatus;
 import dev.redrive.model.RunStatus;
-import dev.redrive.store.operation.OperationRecord;
+import dev.redrive.store.operation.OperationFacts;
 import dev.redrive.worker.protocol.Verdict.Repair;
 import dev.redrive.worker.stream.Delivery;
 
@@ -20,7 +20,7 @@ final class Eligibility {
     private Eligibility() {
     }
 
-    static Verdict decide(DispatchEnvelope envelope, OperationRecord record, Delivery delivery, Instant now,
+    static Verdict decide(DispatchEnvelope envelope, OperationFacts record, Delivery delivery, Instant now,
                           int deliveryLimit) {
         UUID command = envelope.redriveCommandId() == null ? null : UUID.fromString(envelope.redriveCommandId());
         if (record.status() == OperationStatus.SUCCEEDED) {
@@ -84,12 +84,12 @@ final class Eligibility {
      * version only counts from the operation's current attempt on, because a redrive may move it to the tool's
      * current version while dispatches of older attempts are still in the stream.
      */
-    static String conflict(DispatchEnvelope envelope, OperationRecord record) {
+    static String conflict(DispatchEnvelope envelope, OperationFacts record) {
         return OperationParameters.conflict(envelope, record.tool(), record.idempotencyKey(), record.payload(),
                 record.toolSchemaVersion(), envelope.attempt() >= record.attempt());
     }
 
-    private static String commandRefusal(DispatchEnvelope envelope, OperationRecord record, UUID command) {
+    private static String commandRefusal(DispatchEnvelope envelope, OperationFacts record, UUID command) {
         if (!Objects.equals(command, record.redriveCommandId())) {
             return command == null
                     ? "operation awaits redrive command " + record.redriveCommandId() + ", the dispatch carries none"

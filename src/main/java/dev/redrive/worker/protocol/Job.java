@@ -3,13 +3,13 @@ package dev.redrive.worker.protocol;
 import dev.redrive.envelope.DispatchEnvelope;
 import dev.redrive.store.operation.DeliveryInfo;
 import dev.redrive.store.operation.Lease;
-import dev.redrive.store.operation.OperationRecord;
+import dev.redrive.store.operation.OperationFacts;
 import dev.redrive.worker.stream.Delivery;
 import dev.redrive.worker.tool.Tool;
 import dev.redrive.worker.tool.ToolCall;
 
 /** One claimed attempt: the delivery it came from, the dispatch, the facts loaded for it, its lease and its tool. */
-record Job(Delivery delivery, DispatchEnvelope envelope, OperationRecord record, Lease lease, Tool tool) {
+record Job(Delivery delivery, DispatchEnvelope envelope, OperationFacts record, Lease lease, Tool tool) {
 
     String operationId() {
         return lease.operationId();

@@ -3,7 +3,7 @@ package dev.redrive.worker.protocol;
 import dev.redrive.envelope.DispatchEnvelope;
 import dev.redrive.identity.OperationId;
 import dev.redrive.model.FailureClass;
-import dev.redrive.store.operation.OperationRecord;
+import dev.redrive.store.operation.OperationFacts;
 
 import java.time.Instant;
 import java.util.UUID;
@@ -16,7 +16,7 @@ final class RetryEnvelopes {
     private RetryEnvelopes() {
     }
 
-    static DispatchEnvelope of(OperationRecord record, int attempt, Instant nextEligibleAt, FailureClass why,
+    static DispatchEnvelope of(OperationFacts record, int attempt, Instant nextEligibleAt, FailureClass why,
                                UUID commandId, Instant dispatchedAt) {
         return new DispatchEnvelope(OperationId.parse(record.operationId()), attempt, record.tool(),
                 record.toolSchemaVersion(), record.idempotencyKey(), record.payload(), record.traceId(),
@@ -25,7 +25,7 @@ final class RetryEnvelopes {
     }
 
     /** The retry as the record describes it now (a scheduled retry or a deferral already committed). */
-    static DispatchEnvelope fromRecord(OperationRecord record) {
+    static DispatchEnvelope fromRecord(OperationFacts record) {
         return of(record, record.attempt(), record.nextEligibleAt(), record.lastErrorClass(),
                 record.redriveCommandId(), record.updatedAt());
     }

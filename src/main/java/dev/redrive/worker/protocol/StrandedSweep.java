@@ -2,7 +2,7 @@ package dev.redrive.worker.protocol;
 
 import dev.redrive.envelope.DispatchEnvelope;
 import dev.redrive.model.OperationStatus;
-import dev.redrive.store.operation.OperationRecord;
+import dev.redrive.store.operation.OperationFacts;
 import dev.redrive.store.operation.OperationStore;
 import dev.redrive.worker.client.WorkerClient;
 import dev.redrive.worker.retry.RetryQueue;
@@ -79,9 +79,9 @@ final class StrandedSweep {
         return total;
     }
 
-    private int publishAgain(List<OperationRecord> stranded, Instant now) {
+    private int publishAgain(List<OperationFacts> stranded, Instant now) {
         List<DispatchEnvelope> retries = new ArrayList<>();
-        for (OperationRecord record : stranded) {
+        for (OperationFacts record : stranded) {
             if (record.status() == OperationStatus.RETRY_SCHEDULED && record.nextEligibleAt() != null) {
                 retries.add(RetryEnvelopes.fromRecord(record));
             } else {

@@ -70,8 +70,8 @@ class LockOrderTest {
             assertThat(claim.get(1, TimeUnit.MINUTES).leases()).as("a and b were settled by the commit it waited for")
                     .containsOnlyKeys(y.value());
         }
-        Map<String, OperationRecord> records = store.load(ids(a, b, x, y));
-        assertThat(records.values()).extracting(OperationRecord::status).containsExactlyInAnyOrder(
+        Map<String, OperationFacts> records = store.load(ids(a, b, x, y));
+        assertThat(records.values()).extracting(OperationFacts::status).containsExactlyInAnyOrder(
                 OperationStatus.SUCCEEDED, OperationStatus.SUCCEEDED, OperationStatus.SUCCEEDED, OperationStatus.RUNNING);
         assertThat(records.get(y.value()).leaseOwner()).isEqualTo("w2");
     }

@@ -89,7 +89,7 @@ class OperationStoreTest {
         assertThat(second.takeover()).isTrue();
 
         assertThat(store.commit(List.of(succeeded(second, afterExpiry.plusSeconds(1)))).get(0).committed()).isTrue();
-        OperationRecord settled = store.load(ids).get(id.value());
+        OperationFacts settled = store.load(ids).get(id.value());
         assertThat(settled.status()).isEqualTo(OperationStatus.SUCCEEDED);
         assertThat(settled.processingDeliveries()).isZero();
         assertThat(ns.database().jdbc().queryOne("SELECT consumer || '/' || fencing_token || '/' || outcome FROM attempts"
@@ -110,7 +110,7 @@ class OperationStoreTest {
                 new Deferral(waiting.value(), 1, until, FailureClass.DEPENDENCY_DOWN)), t0.plusSeconds(1));
 
         assertThat(deferred).extracting(Deferral::operationId).containsExactly(waiting.value());
-        Map<String, OperationRecord> records = store.load(List.of(claimed.value(), waiting.value()));
+        Map<String, OperationFacts> records = store.load(List.of(claimed.value(), waiting.value()));
         assertThat(records.get(claimed.value()).status()).isEqualTo(OperationStatus.RUNNING);
         assertThat(records.get(claimed.value()).leaseOwner()).isEqualTo("b");
         assertThat(records.get(waiting.value()).status()).isEqualTo(OperationStatus.RETRY_SCHEDULED);
@@ -134,7 +134,7 @@ class OperationStoreTest {
         assertThat(store.renew(leases, "a", renewedUntil)).containsExactly(held.value());
         assertThat(store.renew(List.of(byId.get(held.value())), "b", renewedUntil)).as("only its owner renews a lease").isEmpty();
 
-        Map<String, OperationRecord> records = store.load(List.of(held.value(), takenOver.value()));
+        Map<String, OperationFacts> records = store.load(List.of(held.value(), takenOver.value()));
         assertThat(records.get(held.value()).leaseExpiresAt()).isEqualTo(renewedUntil);
         assertThat(records.get(held.value()).fencingToken()).isEqualTo(byId.get(held.value()).fencingToken());
         assertThat(records.get(takenOver.value()).leaseOwner()).isEqualTo("b");

@@ -5,7 +5,7 @@ import dev.redrive.identity.OperationId;
 import dev.redrive.model.OperationStatus;
 import dev.redrive.store.Jdbc;
 import dev.redrive.store.operation.ClaimRequest;
-import dev.redrive.store.operation.OperationRecord;
+import dev.redrive.store.operation.OperationFacts;
 import dev.redrive.store.operation.OperationRegistry;
 import dev.redrive.store.operation.OperationStore;
 import dev.redrive.testing.TestNamespace;
@@ -86,7 +86,7 @@ class ClaimAgreementTest {
             DispatchEnvelope incoming = dispatch(id, 2 + state.attemptOffset(),
                     state.otherPayload() ? "{\"amount\":2}" : "{ \"amount\" : 1 }");
             Delivery delivery = new Delivery("ns:dispatch", "9-" + n, Map.of(), 1, "w");
-            OperationRecord before = store.load(List.of(id.value())).get(id.value());
+            OperationFacts before = store.load(List.of(id.value())).get(id.value());
             Verdict verdict = Eligibility.conflict(incoming, before) != null ? null
                     : Eligibility.decide(incoming, before, delivery, NOW, DELIVERY_LIMIT);
             boolean rulesClaim = verdict instanceof Verdict.Claim || verdict instanceof Verdict.Poison;

@@ -5,7 +5,7 @@ import dev.redrive.identity.OperationId;
 import dev.redrive.model.OperationStatus;
 import dev.redrive.model.RunStatus;
 import dev.redrive.model.SideEffectState;
-import dev.redrive.store.operation.OperationRecord;
+import dev.redrive.store.operation.OperationFacts;
 import dev.redrive.worker.stream.Delivery;
 import org.junit.jupiter.api.Test;
 
@@ -30,38 +30,38 @@ class EligibilityTest {
         return new Delivery("ns:dispatch", entryId, Map.of(), count, "me");
     }
 
-    private static OperationRecord record(RunStatus run, OperationStatus status, int attempt, Instant leaseExpiresAt,
+    private static OperationFacts record(RunStatus run, OperationStatus status, int attempt, Instant leaseExpiresAt,
                                           String leaseEntry, Instant nextEligibleAt, UUID command, String commandStatus,
                                           String lastEntry) {
         return record(run, status, attempt, leaseExpiresAt, leaseEntry, nextEligibleAt, command, commandStatus, lastEntry,
                 0);
     }
 
-    private static OperationRecord record(RunStatus run, OperationStatus status, int attempt, Instant leaseExpiresAt,
+    private static OperationFacts record(RunStatus run, OperationStatus status, int attempt, Instant leaseExpiresAt,
                                           String leaseEntry, Instant nextEligibleAt, UUID command, String commandStatus,
                                           String lastEntry, int processingDeliveries) {
-        return new OperationRecord(ID.value(), ID.runId(), run, status, attempt, "demo.charge", "1", ID.idempotencyKey(),
+        return new OperationFacts(ID.value(), ID.runId(), run, status, attempt, "demo.charge", "1", ID.idempotencyKey(),
                 "{}", null, null, null, "test", leaseExpiresAt == null ? null : "other", leaseEntry, 1, leaseExpiresAt,
                 null, SideEffectState.NONE, null, nextEligibleAt, command, commandStatus, command == null ? null : attempt,
                 lastEntry, NOW, processingDeliveries, null);
     }
 
-    private static OperationRecord plain(OperationStatus status, int attempt) {
+    private static OperationFacts plain(OperationStatus status, int attempt) {
         return record(RunStatus.RUNNING, status, attempt, null, null, null, null, null, null);
     }
 
     /** A waiting operation that {@code deliveries} deliveries claimed without settling it. */
-    private static OperationRecord claimedWithoutSettling(int deliveries) {
+    private static OperationFacts claimedWithoutSettling(int deliveries) {
         return record(RunStatus.RUNNING, OperationStatus.PENDING, 1, null, null, null, null, null, null, deliveries);
     }
 
-    private static Verdict decide(DispatchEnvelope envelope, OperationRecord record, Delivery delivery) {
+    private static Verdict decide(DispatchEnvelope envelope, OperationFacts record, Delivery delivery) {
         return Eligibility.decide(envelope, record, delivery, NOW, 3);
     }
 
     @Test
     void otherParameters_areAConflict_butAnOlderAttemptMayCarryTheSchemaVersionFromBeforeARedrive() {
-        OperationRecord atAttemptTwo = plain(OperationStatus.RETRY_SCHEDULED, 2);
+        OperationFacts atAttemptTwo = plain(OperationStatus.RETRY_SCHEDULED, 2);
         DispatchEnvelope otherPayload = new DispatchEnvelope(ID, 2, "demo.charge", "1", ID.idempotencyKey(), "{\"x\":1}",
                 null, null, "test", NOW, null, null, null, null, null);
         DispatchEnvelope reordered = new DispatchEnvelope(ID, 2, "demo.charge", "1", ID.idempotencyKey(), " { } ",
@@ -94,7 +94,7 @@ class EligibilityTest {
 
     @Test
     void olderAttempt_isDiscarded_andARetryLostInACrashIsRepublished() {
-        OperationRecord retrying = record(RunStatus.RUNNING, OperationStatus.RETRY_SCHEDULED, 2, null, null,
+        OperationFacts retrying = record(RunStatus.RUNNING, OperationStatus.RETRY_SCHEDULED, 2, null, null,
                 NOW.plusSeconds(5), null, null, "7-0");
 
         assertThat(decide(dispatch(1, null), retrying, delivery("7-0", 2)))
@@ -106,7 +106,7 @@ class EligibilityTest {
 
     @Test
     void deadLetteredWithoutACommand_isDiscarded_andTheSameEntryReannouncesItsDlqEvent() {
-        OperationRecord dead = record(RunStatus.RUNNING, OperationStatus.DEAD_LETTERED, 1, null, null, null, null, null, "3-0");
+        OperationFacts dead = record(RunStatus.RUNNING, OperationStatus.DEAD_LETTERED, 1, null, null, null, null, null, "3-0");
 
         Verdict.Discard verdict = (Verdict.Discard) decide(dispatch(1, null), dead, delivery("3-0", 2));
 
@@ -116,20 +116,20 @@ class EligibilityTest {
 
     @Test
     void redrive_runsOnlyWithTheRecordedOpenCommandForItsAttempt() {
-        OperationRecord awaiting = record(RunStatus.RUNNING, OperationStatus.PENDING, 2, null, null, null, COMMAND, "ISSUED", null);
+        OperationFacts awaiting = record(RunStatus.RUNNING, OperationStatus.PENDING, 2, null, null, null, COMMAND, "ISSUED", null);
 
         assertThat(decide(dispatch(2, COMMAND), awaiting, delivery("1-0", 1))).isEqualTo(new Verdict.Claim(false));
         assertThat(decide(dispatch(2, null), awaiting, delivery("1-0", 1))).isInstanceOf(Verdict.Discard.class);
         assertThat(decide(dispatch(2, UUID.randomUUID()), awaiting, delivery("1-0", 1))).isInstanceOf(Verdict.Discard.class);
         assertThat(decide(dispatch(3, COMMAND), awaiting, delivery("1-0", 1))).isInstanceOf(Verdict.Discard.class);
-        OperationRecord finished = record(RunStatus.RUNNING, OperationStatus.PENDING, 2, null, null, null, COMMAND, "FAILED", null);
+        OperationFacts finished = record(RunStatus.RUNNING, OperationStatus.PENDING, 2, null, null, null, COMMAND, "FAILED", null);
         assertThat(((Verdict.Discard) decide(dispatch(2, COMMAND), finished, delivery("1-0", 1))).reason())
                 .contains("is already FAILED");
     }
 
     @Test
     void liveLease_otherEntriesAreAcked_theHoldersOwnEntryStaysPending() {
-        OperationRecord leased = record(RunStatus.RUNNING, OperationStatus.RUNNING, 1, NOW.plusSeconds(10), "5-0", null,
+        OperationFacts leased = record(RunStatus.RUNNING, OperationStatus.RUNNING, 1, NOW.plusSeconds(10), "5-0", null,
                 null, null, null);
 
         assertThat(((Verdict.Duplicate) decide(dispatch(1, null), leased, delivery("6-0", 1))).ack()).isTrue();
@@ -138,7 +138,7 @@ class EligibilityTest {
 
     @Test
     void expiredLease_isTakenOver() {
-        OperationRecord expired = record(RunStatus.RUNNING, OperationStatus.RUNNING, 1, NOW.minusSeconds(1), "5-0", null,
+        OperationFacts expired = record(RunStatus.RUNNING, OperationStatus.RUNNING, 1, NOW.minusSeconds(1), "5-0", null,
                 null, null, null);
 
         assertThat(decide(dispatch(1, null), expired, delivery("5-0", 2))).isEqualTo(new Verdict.Claim(true));
@@ -146,7 +146,7 @@ class EligibilityTest {
 
     @Test
     void retryPublishedBeforeItWasDue_goesBackToTheRetrySet() {
-        OperationRecord retrying = record(RunStatus.RUNNING, OperationStatus.RETRY_SCHEDULED, 2, null, null,
+        OperationFacts retrying = record(RunStatus.RUNNING, OperationStatus.RETRY_SCHEDULED, 2, null, null,
                 NOW.plusSeconds(5), null, null, null);
 
         assertThat(decide(dispatch(2, null), retrying, delivery("1-0", 1))).isEqualTo(new Verdict.NotDue(NOW.plusSeconds(5)));
@@ -164,7 +164,7 @@ class EligibilityTest {
     void deliveredMoreOftenThanTheLimit_butOnlySkippedWhileAnotherWorkerHeldTheLease_isNoPoison() {
         assertThat(decide(dispatch(1, null), claimedWithoutSettling(1), delivery("1-0", 40)))
                 .isEqualTo(new Verdict.Claim(false));
-        OperationRecord expired = record(RunStatus.RUNNING, OperationStatus.RUNNING, 1, NOW.minusSeconds(1), "1-0", null,
+        OperationFacts expired = record(RunStatus.RUNNING, OperationStatus.RUNNING, 1, NOW.minusSeconds(1), "1-0", null,
                 null, null, null, 1);
         assertThat(decide(dispatch(1, null), expired, delivery("1-0", 40))).isEqualTo(new Verdict.Claim(true));
     }

@@ -15,7 +15,7 @@ import java.util.UUID;
  * {@code processingDeliveries} how many deliveries have claimed the operation since it last settled, {@code traceparent}
  * the W3C trace context its first dispatch carried (null without one).
  */
-public record OperationRecord(
+public record OperationFacts(
         String operationId,
         String runId,
         RunStatus runStatus,
