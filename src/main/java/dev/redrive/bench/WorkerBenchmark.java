@@ -154,14 +154,17 @@ public final class WorkerBenchmark {
             commitsBefore = serverCommits(admin);
             started = System.nanoTime();
             worker.start();
-            // The longest time without progress: a drain that falls into a slow mode shows it here.
+            // The longest time without progress once the first operation succeeded (before it, the worker starts): a
+            // drain that falls into a slow mode shows it here.
             long done = 0;
-            long lastProgress = started;
+            long lastProgress = 0;
             while (done < operations) {
                 Thread.sleep(100);
                 long now = admin.jdbc().queryLong(SUCCEEDED);
                 if (now > done) {
-                    longestStall = Math.max(longestStall, System.nanoTime() - lastProgress);
+                    if (done > 0) {
+                        longestStall = Math.max(longestStall, System.nanoTime() - lastProgress);
+                    }
                     lastProgress = System.nanoTime();
                     done = now;
                 }
