@@ -33,6 +33,7 @@ public final class WorkerBenchmark {
     private static final String SUCCEEDED = "SELECT count(*) FROM operations WHERE status = 'SUCCEEDED'";
     private static final String COMMITS = "SELECT xact_commit FROM pg_stat_database WHERE datname = current_database()";
     static final Duration CEILING_RUN = Duration.ofSeconds(4);
+    private static final Duration SPREAD_CEILING_RUN = Duration.ofSeconds(2);
 
     private final RedriveConfig config;
     private final int operations;
@@ -42,7 +43,8 @@ public final class WorkerBenchmark {
 
     /**
      * @param drains how many drains of {@code operations} to run one after the other, each in a fresh namespace: with
-     *               more than one, the spread of their rates shows whether some drains fall into a slow mode
+     *               more than one, the first warms the JVM up and is not counted, and the spread of the others' rates,
+     *               each against the commit ceiling measured right after it, shows whether some fall into a slow mode
      */
     public WorkerBenchmark(RedriveConfig config, int operations, int concurrency, int drains, PrintWriter out) {
         this.config = config;
@@ -59,12 +61,27 @@ public final class WorkerBenchmark {
                 out.printf(Locale.ROOT, "baseline: PostgreSQL commits %.0f single-row transactions/s from %d connections%n",
                         before, concurrency);
                 List<Measured> measured = new ArrayList<>();
+                List<Double> drainRatios = new ArrayList<>();
                 for (int drain = 1; drain <= drains; drain++) {
                     Measured worker = drain(admin, redis, drain == 1);
-                    measured.add(worker);
-                    out.printf(Locale.ROOT, "worker:   drain %d: %d operations in %.2f s = %.0f operations/s, "
+                    String ceilingNote = "";
+                    if (drains > 1) {
+                        // Right after each drain, so that a drain slowed by the machine's load is told apart from
+                        // one that fell into a slow mode of its own.
+                        double ceiling = CommitCeiling.commitsPerSecond(admin, concurrency, SPREAD_CEILING_RUN);
+                        ceilingNote = String.format(Locale.ROOT, ", %.2fx of the %.0f commits/s measured right after",
+                                worker.operationsPerSecond() / ceiling, ceiling);
+                        if (drain > 1) {
+                            drainRatios.add(worker.operationsPerSecond() / ceiling);
+                        }
+                    }
+                    if (drains == 1 || drain > 1) {
+                        measured.add(worker);
+                    }
+                    out.printf(Locale.ROOT, "worker:   drain %d%s: %d operations in %.2f s = %.0f operations/s%s, "
                                     + "%.2f server transactions per operation (reads included), longest stall %d ms, "
-                                    + "load %s%n", drain, operations, worker.seconds(), worker.operationsPerSecond(),
+                                    + "load %s%n", drain, drains > 1 && drain == 1 ? " (warm-up, not counted)" : "",
+                            operations, worker.seconds(), worker.operationsPerSecond(), ceilingNote,
                             worker.commitsPerOperation(), worker.longestStall().toMillis(), LoadAverage.now());
                 }
                 double after = CommitCeiling.commitsPerSecond(admin, concurrency, CEILING_RUN);
@@ -76,11 +93,12 @@ public final class WorkerBenchmark {
                 out.printf(Locale.ROOT, "ratio:    %.2fx of the commit ceiling (target >= 0.60x), %.2f commits/operation (target <= 1.20)%n",
                         result.ratio(), result.commitsPerOperation());
                 if (drains > 1) {
-                    Measured slowest = measured.stream().min(Comparator.comparingDouble(Measured::operationsPerSecond))
-                            .orElseThrow();
-                    out.printf(Locale.ROOT, "spread:   median drain %.0f operations/s, slowest %.0f: %.2fx of the median "
-                                    + "(target >= 0.70x)%n", median.operationsPerSecond(), slowest.operationsPerSecond(),
-                            slowest.operationsPerSecond() / median.operationsPerSecond());
+                    List<Double> sorted = drainRatios.stream().sorted().toList();
+                    double medianRatio = sorted.get(sorted.size() / 2);
+                    out.printf(Locale.ROOT, "spread:   each drain against the ceiling measured right after it: median "
+                                    + "%.2fx, slowest %.2fx, %.2fx of the median (target >= 0.70x); longest stall %d ms%n",
+                            medianRatio, sorted.get(0), sorted.get(0) / medianRatio,
+                            measured.stream().mapToLong(m -> m.longestStall().toMillis()).max().orElse(0));
                 }
                 return result;
             } finally {

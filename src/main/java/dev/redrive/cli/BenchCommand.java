@@ -29,7 +29,8 @@ final class BenchCommand {
         int concurrency;
 
         @Option(names = "--drains", defaultValue = "1", description = "drains to run one after the other, each in a fresh"
-                + " namespace; with more than one the slowest is compared with the median (default ${DEFAULT-VALUE})")
+                + " namespace; with more than one the first warms up and the slowest of the others is compared with"
+                + " the median, each against the commit ceiling measured right after it (default ${DEFAULT-VALUE})")
         int drains;
 
         @Spec
