@@ -7,6 +7,7 @@ import dev.redrive.triage.json.TriageJson;
 import dev.redrive.triage.precondition.PreconditionResult;
 
 import java.io.PrintWriter;
+import java.util.Collection;
 import java.util.List;
 
 /** Prints decision results and turns them into the command's exit code. */
@@ -42,13 +43,22 @@ final class DecisionPrinter {
      * {@link RedriveCommand#EXIT_UNEXPECTED} when a recorded redrive could not be published, else 0.
      */
     static int exitCode(List<DecisionResult> results) {
-        if (results.stream().anyMatch(r -> r.outcome() == DecisionOutcome.REFUSED)) {
+        return exitCode(results.stream().map(DecisionResult::outcome).toList());
+    }
+
+    /** The exit code of one decision's outcome (a correction's, say), by the same rule. */
+    static int exitCode(DecisionOutcome outcome) {
+        return exitCode(List.of(outcome));
+    }
+
+    private static int exitCode(Collection<DecisionOutcome> outcomes) {
+        if (outcomes.contains(DecisionOutcome.REFUSED)) {
             return RedriveCommand.EXIT_REFUSED;
         }
-        if (results.stream().anyMatch(r -> r.outcome() == DecisionOutcome.BLOCKED || r.outcome() == DecisionOutcome.ALREADY_DECIDED)) {
+        if (outcomes.contains(DecisionOutcome.BLOCKED) || outcomes.contains(DecisionOutcome.ALREADY_DECIDED)) {
             return RedriveCommand.EXIT_BLOCKED;
         }
-        if (results.stream().anyMatch(r -> r.outcome() == DecisionOutcome.NOT_PUBLISHED)) {
+        if (outcomes.contains(DecisionOutcome.NOT_PUBLISHED)) {
             return RedriveCommand.EXIT_UNEXPECTED;
         }
         return RedriveCommand.EXIT_OK;

@@ -9,6 +9,7 @@ import dev.redrive.triage.detail.AuditEntry;
 import dev.redrive.triage.detail.DlqEntryRecord;
 import dev.redrive.triage.detail.EntryDetails;
 import dev.redrive.triage.detail.EntryDetailsLoader;
+import dev.redrive.triage.detail.Lineage;
 import dev.redrive.triage.detail.OperationDetails;
 import dev.redrive.triage.detail.OperationDetailsLoader;
 import dev.redrive.triage.detail.OperationRecord;
@@ -61,47 +62,49 @@ final class OpCommand {
             Redactor redactor = Redactor.parse(redact);
             PrintWriter out = spec.commandLine().getOut();
             try (TriageSession session = new TriageSession(connection)) {
+                OperationDetailsLoader loader = new OperationDetailsLoader(session.database());
                 if (target.entryOnly()) {
                     showEntry(out, redactor.redact(new EntryDetailsLoader(session.database()).require(target.dlqEntryId())),
-                            new RedriveVerifier(session.database()));
+                            new RedriveVerifier(session.database()), loader);
                 } else {
-                    OperationDetails details = redactor.redact(new OperationDetailsLoader(session.database())
-                            .require(target.operationId()));
-                    showOperation(out, details, new RedriveVerifier(session.database()));
+                    OperationDetails details = redactor.redact(loader.require(target.operationId()));
+                    showOperation(out, details, new RedriveVerifier(session.database()), loader.lineage(details.operationId()));
                 }
                 out.flush();
                 return 0;
             }
         }
 
-        private void showOperation(PrintWriter out, OperationDetails details, RedriveVerifier verifier) {
+        private void showOperation(PrintWriter out, OperationDetails details, RedriveVerifier verifier, Lineage lineage) {
             RedriveVerification verification = verifier.latest(details.operationId()).orElse(null);
             if (json) {
-                out.println(TriageJson.write(json(details, verification)));
+                out.println(TriageJson.write(json(details, verification, lineage)));
             } else {
-                text(out, details, verification);
+                text(out, details, verification, lineage);
             }
         }
 
-        private void showEntry(PrintWriter out, EntryDetails details, RedriveVerifier verifier) {
+        private void showEntry(PrintWriter out, EntryDetails details, RedriveVerifier verifier,
+                               OperationDetailsLoader loader) {
             RedriveVerification verification = details.ofOperation()
                     .flatMap(operation -> verifier.latest(operation.operationId())).orElse(null);
+            Lineage lineage = details.operation() == null ? Lineage.NONE : loader.lineage(details.operation().operationId());
             if (json) {
-                out.println(TriageJson.write(json(details, verification)));
+                out.println(TriageJson.write(json(details, verification, lineage)));
                 return;
             }
             text(out, details);
             if (details.operation() != null) {
                 out.println();
-                text(out, details.operation(), verification);
+                text(out, details.operation(), verification, lineage);
             }
         }
 
         /** The entry's fields at the top level, its audit trail and its operation (as {@code op show OP}) beside them. */
-        private static ObjectNode json(EntryDetails details, RedriveVerification verification) {
+        private static ObjectNode json(EntryDetails details, RedriveVerification verification, Lineage lineage) {
             ObjectNode root = TriageJson.mapper().valueToTree(details.entry());
             root.set("audit", TriageJson.mapper().valueToTree(details.audit()));
-            root.set("operation", details.operation() == null ? null : json(details.operation(), verification));
+            root.set("operation", details.operation() == null ? null : json(details.operation(), verification, lineage));
             return root;
         }
 
@@ -111,13 +114,18 @@ final class OpCommand {
             out.printf("error       %s %s: %s%n", entry.errorClass(), Objects.toString(entry.errorCode(), ""), entry.errorMessage());
             out.printf("received    %s on %s entry %s, delivery %s, consumer %s%n", entry.enteredAt(), entry.stream(),
                     entry.entryId(), entry.deliveryCount(), entry.consumer());
-            out.printf("decision    %s%s%n", entry.decisionState(), entry.decidedBy() == null ? ""
+            out.printf("decision    %s%s%s%n", entry.decisionState(), correction(entry), entry.decidedBy() == null ? ""
                     : " by " + entry.decidedBy() + " at " + entry.decidedAt() + ": " + entry.decisionReason());
             out.printf("fingerprint %s, side effect %s%n", entry.errorFingerprint(), entry.sideEffect());
             out.printf("operation   %s%n", entry.ofOperation() ? entry.operationId() + " (below)"
                     : "none: the message was dead-lettered as itself" + named(entry));
             out.printf("raw message %s%n", TriageJson.compact(entry.rawMessage()));
             audit(out, details.audit());
+        }
+
+        /** " (corrected by r1:charge:1)" for an entry a correction superseded, else nothing. */
+        private static String correction(DlqEntryRecord entry) {
+            return entry.supersededBy() == null ? "" : " (corrected by " + entry.supersededBy() + ")";
         }
 
         /** What a message without an operation said about itself, as sent: the way to find its publisher. */
@@ -135,8 +143,10 @@ final class OpCommand {
         }
 
         /** The operation's fields at the top level, with everything about it beside them. */
-        private static ObjectNode json(OperationDetails details, RedriveVerification verification) {
+        private static ObjectNode json(OperationDetails details, RedriveVerification verification, Lineage lineage) {
             ObjectNode root = TriageJson.mapper().valueToTree(details.operation());
+            root.put("corrects", lineage.corrects());
+            root.put("corrected_by", lineage.correctedBy());
             root.set("run", TriageJson.mapper().valueToTree(details.run()));
             root.set("attempts", TriageJson.mapper().valueToTree(details.attempts()));
             root.set("dlq_entries", TriageJson.mapper().valueToTree(details.dlqEntries()));
@@ -149,11 +159,18 @@ final class OpCommand {
             return root;
         }
 
-        private static void text(PrintWriter out, OperationDetails details, RedriveVerification verification) {
+        private static void text(PrintWriter out, OperationDetails details, RedriveVerification verification,
+                                 Lineage lineage) {
             OperationRecord op = details.operation();
             out.printf("operation   %s%n", op.operationId());
             out.printf("status      %s at attempt %d (run %s %s)%n", op.status(), op.attempt(), op.runId(),
                     details.run() == null ? "unknown" : details.run().status());
+            if (lineage.corrects() != null) {
+                out.printf("corrects    %s (this is its correction, a later logical attempt)%n", lineage.corrects());
+            }
+            if (lineage.correctedBy() != null) {
+                out.printf("corrected by %s (it replaced this operation, which never runs again)%n", lineage.correctedBy());
+            }
             out.printf("tool        %s schema %s (current %s)%n", op.tool(), op.toolSchemaVersion(), details.currentToolSchemaVersion());
             out.printf("key         %s%n", op.idempotencyKey());
             out.printf("trace       %s  correlation %s%n", op.traceId(), op.correlationId());
@@ -172,7 +189,7 @@ final class OpCommand {
             }
             for (DlqEntryRecord entry : details.dlqEntries()) {
                 out.printf("dlq entry %d (version %d): %s%s, %s: %s; entered %s; stream %s %s delivery %s consumer %s%n",
-                        entry.id(), entry.version(), entry.decisionState(),
+                        entry.id(), entry.version(), entry.decisionState() + correction(entry),
                         entry.decidedBy() == null ? "" : " by " + entry.decidedBy() + " at " + entry.decidedAt(),
                         entry.errorClass(), entry.errorMessage(), entry.enteredAt(), entry.stream(), entry.entryId(),
                         entry.deliveryCount(), entry.consumer());

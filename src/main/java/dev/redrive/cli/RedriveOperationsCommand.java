@@ -24,6 +24,9 @@ import java.util.concurrent.Callable;
 @Command(name = "redrive", mixinStandardHelpOptions = true,
         description = {"Check every redrive precondition, then issue an audited redrive command: the operation is "
                 + "dispatched again with the same operation id and idempotency key, attempt + 1 and the command id.",
+                "With --payload or --payload-file, correct and redrive one operation: the next logical attempt of its "
+                        + "node runs the corrected payload under its own operation id and idempotency key, and the "
+                        + "original is SUPERSEDED and never runs again.",
                 "Exit 3 with each failed check when anything is blocked; 5 when the database refuses the decision "
                         + "(a viewer's login)."})
 final class RedriveOperationsCommand implements Callable<Integer> {
@@ -56,6 +59,9 @@ final class RedriveOperationsCommand implements Callable<Integer> {
     @Option(names = "--json", description = "print JSON")
     boolean json;
 
+    @Mixin
+    CorrectionOptions correction;
+
     @Spec
     CommandSpec spec;
 
@@ -65,6 +71,9 @@ final class RedriveOperationsCommand implements Callable<Integer> {
             throw new IllegalArgumentException("name the operations to redrive, or a group with --group FP");
         }
         PrintWriter out = spec.commandLine().getOut();
+        if (correction.given()) {
+            return correct(out);
+        }
         try (TriageSession session = new TriageSession(connection)) {
             Decisions decisions = session.decisions();
             BatchDecisions batch = new BatchDecisions(decisions, new JdbcDlqQueries(session.database()), session.clock(), Sleeper.SYSTEM);
@@ -91,6 +100,20 @@ final class RedriveOperationsCommand implements Callable<Integer> {
             }
             out.flush();
             return DecisionPrinter.exitCode(report.items());
+        }
+    }
+
+    private int correct(PrintWriter out) {
+        if (group != null || operationIds.size() != 1) {
+            throw new IllegalArgumentException("a correction takes exactly one operation id, got "
+                    + (group != null ? "--group " + group : operationIds.size() + " ids")
+                    + "; expected redrive OP --payload JSON --reason TEXT");
+        }
+        String text = correction.text(System.in);
+        try (TriageSession session = new TriageSession(connection)) {
+            DecisionTarget target = DecisionTarget.operation(operationIds.get(0)).withSchemaVersion(schemaVersion);
+            return CorrectionOptions.run(session.corrections(), target, text, dryRun, TriageSession.operator(operator),
+                    reason, json, out);
         }
     }
 

@@ -5,6 +5,7 @@ import dev.redrive.config.RedriveConfig;
 import dev.redrive.report.RedactedDlqQueries;
 import dev.redrive.report.Redactor;
 import dev.redrive.store.Database;
+import dev.redrive.triage.correction.Corrections;
 import dev.redrive.triage.decision.Decisions;
 import dev.redrive.triage.decision.DispatchPublisher;
 import dev.redrive.triage.query.DlqQueries;
@@ -44,6 +45,11 @@ final class TriageSession implements AutoCloseable {
     /** Decisions that publish redrives through the worker client; Redis is connected on first use. */
     Decisions decisions() {
         return new Decisions(database, (DispatchPublisher) envelope -> workerClient().publish(envelope), clock);
+    }
+
+    /** Corrections that publish through the worker client, masking secrets in their diffs by the default rules. */
+    Corrections corrections() {
+        return new Corrections(database, envelope -> workerClient().publish(envelope), Redactor.defaults(), clock);
     }
 
     private WorkerClient workerClient() {

@@ -21,16 +21,19 @@ public enum OperationStatus {
     /** An operator discarded it from the DLQ. */
     DISCARDED,
     /** Its run was cancelled or ended before it could run. */
-    CANCELLED;
+    CANCELLED,
+    /** An operator replaced it by a correction (the node's next logical attempt); it never runs again. */
+    SUPERSEDED;
 
     private static final Map<OperationStatus, Set<OperationStatus>> TRANSITIONS = Map.of(
             PENDING, EnumSet.of(RUNNING, RETRY_SCHEDULED, SUCCEEDED, DEAD_LETTERED, CANCELLED),
             RUNNING, EnumSet.of(RUNNING, SUCCEEDED, RETRY_SCHEDULED, DEAD_LETTERED, CANCELLED),
             RETRY_SCHEDULED, EnumSet.of(RUNNING, RETRY_SCHEDULED, SUCCEEDED, DEAD_LETTERED, CANCELLED),
-            DEAD_LETTERED, EnumSet.of(PENDING, SUCCEEDED, DISCARDED),
+            DEAD_LETTERED, EnumSet.of(PENDING, SUCCEEDED, DISCARDED, SUPERSEDED),
             SUCCEEDED, EnumSet.noneOf(OperationStatus.class),
             DISCARDED, EnumSet.noneOf(OperationStatus.class),
-            CANCELLED, EnumSet.noneOf(OperationStatus.class));
+            CANCELLED, EnumSet.noneOf(OperationStatus.class),
+            SUPERSEDED, EnumSet.noneOf(OperationStatus.class));
 
     public Set<OperationStatus> allowedNext() {
         return TRANSITIONS.get(this);

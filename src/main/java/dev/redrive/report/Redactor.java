@@ -139,7 +139,8 @@ public final class Redactor {
                 e.correlationId(), e.runtimeVersion(), e.stream(), e.entryId(), e.deliveryCount(), e.consumer(),
                 e.errorClass(), e.errorCode(), redactText(e.errorMessage()), e.errorFingerprint(), e.sideEffect(),
                 redact(e.attemptHistory()), redact(e.rawMessage()), redact(e.payload()), e.enteredAt(),
-                e.decisionState(), e.decidedBy(), e.decidedAt(), redactText(e.decisionReason()), e.version());
+                e.decisionState(), e.decidedBy(), e.decidedAt(), redactText(e.decisionReason()), e.version(),
+                e.supersededBy());
     }
 
     private AuditEntry redact(AuditEntry a) {

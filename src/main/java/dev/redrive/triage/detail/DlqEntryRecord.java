@@ -8,7 +8,11 @@ import dev.redrive.store.deadletter.DeadLetterStore;
 
 import java.time.Instant;
 
-/** A DLQ entry with all the evidence the worker kept when it dead-lettered the operation. */
+/**
+ * A DLQ entry with all the evidence the worker kept when it dead-lettered the operation.
+ *
+ * @param supersededBy the correction that replaced the entry's operation, when the decision is SUPERSEDED
+ */
 public record DlqEntryRecord(
         long id,
         String dedupKey,
@@ -41,7 +45,8 @@ public record DlqEntryRecord(
         String decidedBy,
         Instant decidedAt,
         String decisionReason,
-        int version) {
+        int version,
+        String supersededBy) {
 
     public boolean isOpen() {
         return decisionState == DecisionState.OPEN;

@@ -46,6 +46,9 @@ public final class OperationDetailsLoader {
             SELECT * FROM reconciliations WHERE operation_id = ? ORDER BY recorded_at DESC, id DESC LIMIT 1""";
     private static final String CURRENT_SCHEMA = "SELECT version FROM tool_schemas WHERE tool = ? AND is_current";
     private static final String APPROVAL = "SELECT * FROM approvals WHERE approval_id = ?";
+    private static final String LINEAGE = """
+            SELECT (SELECT corrects FROM operations WHERE operation_id = ?),
+                   (SELECT operation_id FROM operations WHERE corrects = ?)""";
     private static final String SCHEMA_VERSIONS = "SELECT * FROM tool_schemas WHERE tool = ? ORDER BY registered_at, version";
 
     private final Jdbc jdbc;
@@ -75,6 +78,12 @@ public final class OperationDetailsLoader {
 
     public Optional<OperationRecord> operation(String operationId) {
         return jdbc.queryOne(OPERATION, OperationDetailsLoader::operation, operationId);
+    }
+
+    /** The corrections linked to the operation, both ways. */
+    public Lineage lineage(String operationId) {
+        return jdbc.queryOne(LINEAGE, row -> new Lineage(row.getString(1), row.getString(2)), operationId, operationId)
+                .orElse(Lineage.NONE);
     }
 
     public Optional<RunRecord> run(String runId) {
@@ -205,7 +214,8 @@ public final class OperationDetailsLoader {
                 row.getString("decided_by"),
                 Jdbc.instant(row, "decided_at"),
                 row.getString("decision_reason"),
-                row.getInt("version"));
+                row.getInt("version"),
+                row.getString("superseded_by"));
     }
 
     static ReconciliationRecord reconciliation(ResultSet row) throws SQLException {

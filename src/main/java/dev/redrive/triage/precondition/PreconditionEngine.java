@@ -276,11 +276,16 @@ public final class PreconditionEngine {
         return Optional.empty();
     }
 
-    /** "already decided by alice at 2026-11-30T01:02:03Z (REDRIVEN: reason)". */
+    /**
+     * "already decided by alice at 2026-11-30T01:02:03Z (REDRIVEN: reason)"; a superseded entry names its correction:
+     * "(SUPERSEDED by correction r1:charge:1: reason)".
+     */
     public static String alreadyDecided(DlqEntryRecord entry) {
         String reason = entry.decisionReason() == null ? "" : ": " + entry.decisionReason();
+        String correction = entry.supersededBy() == null ? "" : " by correction " + entry.supersededBy();
         return "already decided by " + Objects.toString(entry.decidedBy(), "someone") + " at "
-                + Objects.toString(entry.decidedAt(), "an unknown time") + " (" + entry.decisionState() + reason + ")";
+                + Objects.toString(entry.decidedAt(), "an unknown time") + " (" + entry.decisionState() + correction
+                + reason + ")";
     }
 
     private static String by(ReconciliationRecord reconciliation) {

@@ -23,7 +23,12 @@ public enum PreconditionId {
     /** 4. The side effect is settled: NONE or NOT_APPLIED (APPLIED resolves instead). */
     SIDE_EFFECT("side effect is settled"),
     /** 5. The DLQ entry is still open at the version the operator saw. */
-    ENTRY_OPEN("entry is open");
+    ENTRY_OPEN("entry is open"),
+    /**
+     * 6. A correction's payload is one JSON object the wire contract accepts (within the size limit, storable). Only a
+     * correction's report has this check, after the five of a redrive.
+     */
+    CORRECTED_PAYLOAD("corrected payload is a JSON object within the size limit");
 
     private final String title;
 

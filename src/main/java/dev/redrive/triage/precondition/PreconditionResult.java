@@ -18,11 +18,11 @@ public record PreconditionResult(PreconditionId id, boolean passed, String expla
         facts = Collections.unmodifiableMap(new LinkedHashMap<>(facts));
     }
 
-    static PreconditionResult pass(PreconditionId id, String explanation, Map<String, Object> facts) {
+    public static PreconditionResult pass(PreconditionId id, String explanation, Map<String, Object> facts) {
         return new PreconditionResult(id, true, explanation, facts);
     }
 
-    static PreconditionResult fail(PreconditionId id, String explanation, Map<String, Object> facts) {
+    public static PreconditionResult fail(PreconditionId id, String explanation, Map<String, Object> facts) {
         return new PreconditionResult(id, false, explanation, facts);
     }
 
@@ -45,6 +45,7 @@ public record PreconditionResult(PreconditionId id, boolean passed, String expla
                     : facts.get("granted_by") == null ? "approval missing" : "approval expired";
             case SIDE_EFFECT -> "side effect " + facts.get("side_effect");
             case ENTRY_OPEN -> entryFound();
+            case CORRECTED_PAYLOAD -> "corrected payload refused";
         };
     }
 

@@ -47,7 +47,7 @@ final class Eligibility {
                         ? "redrive command " + command + " is already " + record.commandStatus()
                         : "operation is dead-lettered and the dispatch carries no valid redrive command", repair);
             }
-            case DISCARDED, CANCELLED -> {
+            case DISCARDED, CANCELLED, SUPERSEDED -> {
                 return discard("operation is " + record.status(), Repair.NONE);
             }
             default -> {

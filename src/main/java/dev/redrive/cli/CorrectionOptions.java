@@ -1,0 +1,81 @@
+package dev.redrive.cli;
+
+import dev.redrive.report.Redactor;
+import dev.redrive.triage.correction.CorrectionResult;
+import dev.redrive.triage.correction.Corrections;
+import dev.redrive.triage.precondition.DecisionTarget;
+import dev.redrive.triage.precondition.PreconditionResult;
+import picocli.CommandLine.Option;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+/**
+ * {@code redrive OP --payload JSON | --payload-file FILE}: correct and redrive. The operation is replaced by the next
+ * logical attempt of its node carrying the corrected payload; a plain redrive stays what it was without these options.
+ */
+final class CorrectionOptions {
+    @Option(names = "--payload", paramLabel = "JSON",
+            description = "correct and redrive OP with this payload (a JSON object): a new logical attempt with its own "
+                    + "operation id and idempotency key; a value that is exactly " + Redactor.MASK
+                    + " keeps the stored secret")
+    String payload;
+
+    @Option(names = "--payload-file", paramLabel = "FILE",
+            description = "as --payload, read from FILE (- reads stdin)")
+    String payloadFile;
+
+    boolean given() {
+        return payload != null || payloadFile != null;
+    }
+
+    /** The corrected payload's text, as typed or read. */
+    String text(InputStream stdin) {
+        if (payload != null && payloadFile != null) {
+            throw new IllegalArgumentException("--payload and --payload-file together; give the corrected payload once");
+        }
+        if (payload != null) {
+            return payload;
+        }
+        try {
+            return payloadFile.equals("-") ? new String(stdin.readAllBytes(), StandardCharsets.UTF_8)
+                    : Files.readString(Path.of(payloadFile), StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new IllegalArgumentException("cannot read --payload-file " + payloadFile + ": " + e.getMessage()
+                    + "; expected a readable file holding one JSON object, or - for stdin");
+        }
+    }
+
+    /** Checks (dry run) or takes the correction, prints it, and returns the exit code. */
+    static int run(Corrections corrections, DecisionTarget target, String text, boolean dryRun, String operator,
+                   String reason, boolean json, PrintWriter out) {
+        CorrectionResult result = dryRun ? corrections.check(target, text)
+                : corrections.correct(target, text, operator, reason);
+        if (json) {
+            DecisionPrinter.json(out, result);
+        } else {
+            print(out, result, dryRun);
+        }
+        out.flush();
+        return DecisionPrinter.exitCode(result.outcome());
+    }
+
+    private static void print(PrintWriter out, CorrectionResult result, boolean everyCheck) {
+        out.printf("%s: %s %s%n", result.operationId(), result.outcome(), result.message());
+        if (result.preconditions() != null) {
+            for (PreconditionResult check : result.preconditions().results()) {
+                if (everyCheck || !check.passed()) {
+                    out.println("  " + check.line());
+                }
+            }
+        }
+        if (result.diff() != null && (result.outcome().recorded() || everyCheck)) {
+            out.println("payload changes (secrets masked):");
+            result.diff().lines().forEach(line -> out.println("  " + line));
+        }
+    }
+}
