@@ -19,3 +19,6 @@ ALTER TABLE dlq_entries ADD CONSTRAINT dlq_entries_decision_state_check
 ALTER TABLE dlq_entries ADD COLUMN superseded_by text REFERENCES operations (operation_id);
 ALTER TABLE dlq_entries ADD CONSTRAINT dlq_entries_superseded_by_decision
     CHECK ((superseded_by IS NULL) = (decision_state <> 'SUPERSEDED'));
+
+-- Both tables gained a column: the viewer's masked views and column grants include it.
+CALL refresh_viewer_masks();

@@ -20,7 +20,11 @@ public enum AuditAction {
     /** A redrive command was recorded but its dispatch could not be published (a worker's sweep publishes it). */
     REDRIVE_NOT_PUBLISHED("REDRIVE_NOT_PUBLISHED", false),
     RESOLVE("RESOLVE", true),
-    DISCARD("DISCARD", true);
+    DISCARD("DISCARD", true),
+    /** An operator replaced a dead-lettered operation by a correction, the node's next logical attempt. */
+    CORRECT("CORRECT", true),
+    /** A correction was recorded but its dispatch could not be published (a worker's sweep publishes it). */
+    CORRECTION_NOT_PUBLISHED("CORRECTION_NOT_PUBLISHED", false);
 
     private final String stored;
     private final boolean decision;

@@ -1,5 +1,6 @@
 package dev.redrive.store.operation;
 
+import dev.redrive.envelope.DispatchEnvelope;
 import dev.redrive.model.OperationStatus;
 import dev.redrive.model.SideEffectState;
 import dev.redrive.store.Jdbc.Json;
@@ -29,6 +30,20 @@ public final class OperationDecisionStore {
             UPDATE operations SET status = 'DISCARDED', updated_at = ?
              WHERE operation_id = ? AND status = ?""";
 
+    private static final String TO_SUPERSEDED = """
+            UPDATE operations SET status = 'SUPERSEDED', updated_at = ?
+             WHERE operation_id = ? AND status = ?""";
+
+    private static final String INSERT_CORRECTION = """
+            INSERT INTO operations (operation_id, run_id, node_id, logical_attempt, status, attempt, tool,
+                                    tool_schema_version, idempotency_key, payload, approval_id, trace_id,
+                                    correlation_id, runtime_version, redrive_command_id, dispatched_at, traceparent,
+                                    corrects, created_at, updated_at)
+            VALUES (?, ?, ?, ?, 'PENDING', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)""";
+
+    private static final String HIGHEST_LOGICAL_ATTEMPT =
+            "SELECT max(logical_attempt) FROM operations WHERE run_id = ? AND node_id = ?";
+
     private static final String SETTLE_SIDE_EFFECT = """
             UPDATE operations SET side_effect = ?, updated_at = ? WHERE operation_id = ? AND status = ?""";
 
@@ -54,6 +69,30 @@ public final class OperationDecisionStore {
     public int discard(String operationId, Instant at) {
         OperationStatus.DEAD_LETTERED.checkTransition(OperationStatus.DISCARDED);
         return jdbc.update(TO_DISCARDED, at, operationId, OperationStatus.DEAD_LETTERED);
+    }
+
+    /** A correction replaced it: never run again. */
+    public int supersede(String operationId, Instant at) {
+        OperationStatus.DEAD_LETTERED.checkTransition(OperationStatus.SUPERSEDED);
+        return jdbc.update(TO_SUPERSEDED, at, operationId, OperationStatus.DEAD_LETTERED);
+    }
+
+    /** The highest logical attempt recorded for a node of a run: a correction takes the next one. */
+    public int highestLogicalAttempt(String runId, String nodeId) {
+        return (int) jdbc.queryLong(HIGHEST_LOGICAL_ATTEMPT, runId, nodeId);
+    }
+
+    /**
+     * Records a correction as an operation awaiting its redrive command; the unique {@code corrects} column lets one
+     * correction in per original, whoever comes second.
+     */
+    public void insertCorrection(DispatchEnvelope correction, String corrects) {
+        jdbc.update(INSERT_CORRECTION, correction.operationId().value(), correction.runId(), correction.nodeId(),
+                correction.logicalAttempt(), correction.attempt(), correction.tool(), correction.toolSchemaVersion(),
+                correction.idempotencyKey(), new Json(correction.payload()), correction.approvalId(),
+                correction.traceId(), correction.correlationId(), correction.runtimeVersion(),
+                UUID.fromString(correction.redriveCommandId()), correction.dispatchedAt(), correction.traceparent(),
+                corrects, correction.dispatchedAt(), correction.dispatchedAt());
     }
 
     /** Records a reconciled side effect on an operation that is still dead-lettered. */

@@ -3,17 +3,18 @@ package dev.redrive.triage.correction;
 import dev.redrive.envelope.DispatchEnvelope;
 import dev.redrive.envelope.Traceparent;
 import dev.redrive.model.DecisionState;
-import dev.redrive.model.OperationStatus;
 import dev.redrive.store.Database;
 import dev.redrive.store.Jdbc;
 import dev.redrive.store.Jdbc.Json;
+import dev.redrive.store.audit.AuditLine;
+import dev.redrive.store.audit.AuditLog;
 import dev.redrive.store.deadletter.DeadLetterStore;
+import dev.redrive.store.operation.OperationDecisionStore;
 import dev.redrive.triage.json.TriageJson;
 import dev.redrive.triage.precondition.PreconditionResult;
 
 import java.time.Instant;
 import java.util.List;
-import java.util.Map;
 import java.util.UUID;
 
 /**
@@ -26,25 +27,11 @@ final class CorrectionStore {
     private static final String LOCK_ENTRIES = "SELECT id FROM dlq_entries WHERE operation_id = ? AND "
             + DeadLetterStore.OWN_ENTRY + " ORDER BY id FOR UPDATE";
 
-    private static final String HIGHEST_LOGICAL_ATTEMPT =
-            "SELECT max(logical_attempt) FROM operations WHERE run_id = ? AND node_id = ?";
-
-    private static final String INSERT_CORRECTION = """
-            INSERT INTO operations (operation_id, run_id, node_id, logical_attempt, status, attempt, tool,
-                                    tool_schema_version, idempotency_key, payload, approval_id, trace_id,
-                                    correlation_id, runtime_version, redrive_command_id, dispatched_at, traceparent,
-                                    corrects, created_at, updated_at)
-            VALUES (?, ?, ?, ?, 'PENDING', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)""";
-
     private static final String INSERT_COMMAND = """
             INSERT INTO redrive_commands (command_id, operation_id, dlq_entry_id, operator, reason, issued_at,
                                           from_attempt, to_attempt, target_schema_version, preconditions, status,
                                           operator_traceparent)
             VALUES (?, ?, ?, ?, ?, ?, 0, ?, ?, ?, 'ISSUED', ?)""";
-
-    private static final String SUPERSEDE_OPERATION = """
-            UPDATE operations SET status = 'SUPERSEDED', updated_at = ?
-             WHERE operation_id = ? AND status = ?""";
 
     private static final String SUPERSEDE_ENTRY = """
             UPDATE dlq_entries
@@ -52,14 +39,14 @@ final class CorrectionStore {
                    decision_reason = ?, version = version + 1
              WHERE id = ? AND decision_state = 'OPEN' AND version = ?""";
 
-    private static final String APPEND_AUDIT = """
-            INSERT INTO audit_log (at, actor, action, operation_id, dlq_entry_id, command_id, reason, details)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?)""";
-
     private final Jdbc jdbc;
+    private final OperationDecisionStore operations;
+    private final AuditLog auditLog;
 
     CorrectionStore(Database database) {
         this.jdbc = database.jdbc();
+        this.operations = new OperationDecisionStore(jdbc);
+        this.auditLog = new AuditLog(jdbc);
     }
 
     Jdbc jdbc() {
@@ -73,17 +60,11 @@ final class CorrectionStore {
     }
 
     int highestLogicalAttempt(String runId, String nodeId) {
-        return (int) jdbc.queryLong(HIGHEST_LOGICAL_ATTEMPT, runId, nodeId);
+        return operations.highestLogicalAttempt(runId, nodeId);
     }
 
-    /** The correction as a recorded operation awaiting its command; the unique {@code corrects} lets one in per original. */
     void insertCorrection(DispatchEnvelope correction, String corrects) {
-        jdbc.update(INSERT_CORRECTION, correction.operationId().value(), correction.runId(), correction.nodeId(),
-                correction.logicalAttempt(), correction.attempt(), correction.tool(), correction.toolSchemaVersion(),
-                correction.idempotencyKey(), new Json(correction.payload()), correction.approvalId(),
-                correction.traceId(), correction.correlationId(), correction.runtimeVersion(),
-                UUID.fromString(correction.redriveCommandId()), correction.dispatchedAt(), correction.traceparent(),
-                corrects, correction.dispatchedAt(), correction.dispatchedAt());
+        operations.insertCorrection(correction, corrects);
     }
 
     void insertCommand(UUID commandId, DispatchEnvelope correction, long entryId, String operator, String reason,
@@ -94,9 +75,7 @@ final class CorrectionStore {
     }
 
     void supersede(String operationId, Instant at) {
-        OperationStatus.DEAD_LETTERED.checkTransition(OperationStatus.SUPERSEDED);
-        expectOne(jdbc.update(SUPERSEDE_OPERATION, at, operationId, OperationStatus.DEAD_LETTERED),
-                "operation " + operationId + " is no longer dead-lettered");
+        expectOne(operations.supersede(operationId, at), "operation " + operationId + " is no longer dead-lettered");
     }
 
     void supersedeEntry(long entryId, int version, String correctionId, String operator, String reason, Instant at) {
@@ -105,10 +84,8 @@ final class CorrectionStore {
                 "DLQ entry " + entryId + " was decided or changed meanwhile");
     }
 
-    void audit(Instant at, String actor, String action, String operationId, Long entryId, UUID commandId, String reason,
-               Map<String, Object> details) {
-        jdbc.update(APPEND_AUDIT, at, actor, action, operationId, entryId, commandId, reason,
-                new Json(TriageJson.compact(details)));
+    void audit(AuditLine line) {
+        auditLog.append(line);
     }
 
     private static void expectOne(int rows, String lost) {

@@ -10,6 +10,9 @@ import dev.redrive.model.DecisionState;
 import dev.redrive.report.Redactor;
 import dev.redrive.store.Database;
 import dev.redrive.store.StoreException;
+import dev.redrive.store.audit.AuditAction;
+import dev.redrive.store.audit.AuditLine;
+import dev.redrive.store.audit.AuditLine.AuditSubject;
 import dev.redrive.triage.correction.CorrectedPayload.RefusedPayloadException;
 import dev.redrive.triage.correction.CorrectionStore.LostRaceException;
 import dev.redrive.triage.decision.DecisionAccess;
@@ -175,7 +178,8 @@ public final class Corrections {
         details.put("target_schema_version", correction.toolSchemaVersion());
         details.put("payload_diff", planned.diff().changes());
         details.put("preconditions", planned.report().results());
-        store.audit(planned.at(), operator, "CORRECT", planned.operationId(), entryId, planned.commandId(), reason, details);
+        store.audit(new AuditLine(planned.at(), operator, AuditAction.CORRECT,
+                new AuditSubject(planned.operationId(), entryId, planned.commandId()), reason, details));
         return planned;
     }
 
@@ -184,9 +188,10 @@ public final class Corrections {
         try {
             publisher.publish(correction);
         } catch (RuntimeException e) {
-            store.audit(clock.instant(), operator, "CORRECTION_NOT_PUBLISHED", correction.operationId().value(),
-                    recorded.report().dlqEntryId(), recorded.commandId(), reason,
-                    Map.of("error", Objects.toString(e.getMessage(), e.getClass().getName())));
+            store.audit(new AuditLine(clock.instant(), operator, AuditAction.CORRECTION_NOT_PUBLISHED,
+                    new AuditSubject(correction.operationId().value(), recorded.report().dlqEntryId(),
+                            recorded.commandId()), reason,
+                    Map.of("error", Objects.toString(e.getMessage(), e.getClass().getName()))));
             return result(DecisionOutcome.NOT_PUBLISHED, recorded, recorded.commandId(), "correction "
                     + correction.operationId() + " is recorded but its dispatch was not published (" + e.getMessage()
                     + "); a running worker's sweep re-publishes the PENDING operation after its grace period",
