@@ -17,7 +17,8 @@ class OperationStatusTest {
     @Test
     void aDeadLetteredOperation_leavesOnlyThroughADecision() {
         assertThat(OperationStatus.DEAD_LETTERED.allowedNext())
-                .containsExactlyInAnyOrder(OperationStatus.PENDING, OperationStatus.SUCCEEDED, OperationStatus.DISCARDED);
+                .containsExactlyInAnyOrder(OperationStatus.PENDING, OperationStatus.SUCCEEDED, OperationStatus.DISCARDED,
+                        OperationStatus.SUPERSEDED);
         assertThat(OperationStatus.DEAD_LETTERED.canBecome(OperationStatus.RUNNING)).isFalse();
     }
 
@@ -26,6 +27,12 @@ class OperationStatusTest {
         assertThat(OperationStatus.allowedBefore(OperationStatus.DISCARDED)).containsExactly("DEAD_LETTERED");
         assertThat(OperationStatus.allowedBefore(OperationStatus.RUNNING))
                 .containsExactlyInAnyOrder("PENDING", "RUNNING", "RETRY_SCHEDULED");
+    }
+
+    @Test
+    void aSupersededOperation_canNeverRunAgain() {
+        assertThat(OperationStatus.SUPERSEDED.isTerminal()).isTrue();
+        assertThat(OperationStatus.allowedBefore(OperationStatus.SUPERSEDED)).containsExactly("DEAD_LETTERED");
     }
 
     @Test
