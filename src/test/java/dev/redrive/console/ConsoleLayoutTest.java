@@ -3,6 +3,7 @@ package dev.redrive.console;
 import dev.redrive.console.main.WindowLayout;
 import dev.redrive.console.ui.Truncations;
 import dev.redrive.testing.TestNamespace;
+import dev.redrive.triage.DeadLetterFixture;
 import dev.redrive.triage.generate.DlqGenerator;
 import dev.redrive.triage.query.DlqRow;
 import javafx.application.Platform;
@@ -12,6 +13,7 @@ import javafx.scene.control.Label;
 import javafx.scene.control.ScrollBar;
 import javafx.scene.control.TableView;
 import javafx.scene.control.ToggleButton;
+import javafx.scene.text.Text;
 import javafx.stage.Stage;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
@@ -45,9 +47,14 @@ class ConsoleLayoutTest {
     private ScreensOnStage screens;
     private Stage stage;
 
+    /** The newest entry, at the top of the list: an id longer than the list's last column at 1280 px. */
+    private static String longId;
+
     @BeforeAll
     static void seed() {
         new DlqGenerator(ns.database(), Clock.systemUTC()).generate(120, "layout");
+        longId = new DeadLetterFixture(ns.database()).deadLettered("fulfilment-20261201-carrier-gateway", "ship-10221")
+                .create().operationId();
     }
 
     @AfterAll
@@ -87,6 +94,13 @@ class ConsoleLayoutTest {
                 .as("the error line of every row is on screen").isNotEmpty()
                 .allSatisfy(line -> assertThat(line.localToScene(line.getLayoutBounds()).getMaxX())
                         .isLessThanOrEqualTo(table.localToScene(table.getLayoutBounds()).getMaxX()));
+
+        Label id = robot.from(table).lookup(".cell-top").match(label -> longId.equals(((Label) label).getText()))
+                .queryAs(Label.class);
+        String drawn = id.getChildrenUnmodifiable().stream().filter(Text.class::isInstance).map(Text.class::cast)
+                .map(Text::getText).findFirst().orElseThrow();
+        assertThat(drawn).as("a long operation id keeps the end that tells it from its neighbours")
+                .endsWith("ship-10221:0").startsWith("fulfilment-");
 
         robot.interact(() -> ((ToggleButton) root.lookup("#groupedView")).fire());
         TableView<?> groups = robot.from(root).lookup("#groupTable").queryTableView();

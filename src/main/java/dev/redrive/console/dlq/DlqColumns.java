@@ -68,6 +68,7 @@ final class DlqColumns {
                 DlqBrowserViewModel::operationText, row -> Objects.toString(row.errorMessage(), ""),
                 row -> DlqBrowserViewModel.operationText(row) + "\n" + Objects.toString(row.errorMessage(), ""));
         operation.setMinWidth(LEAST_FLEXIBLE_WIDTH);
+        TwoLineCell.shortenTopInTheMiddle(operation);
         List<TableColumn<DlqRow, ?>> columns = List.of(entered, sideEffect, failure, attempt, operation);
         columns.forEach(column -> column.setSortable(column == entered));
         return columns;

@@ -6,10 +6,12 @@ import javafx.beans.WeakInvalidationListener;
 import javafx.beans.property.ReadOnlyObjectWrapper;
 import javafx.beans.property.SimpleLongProperty;
 import javafx.scene.control.Label;
+import javafx.scene.control.OverrunStyle;
 import javafx.scene.control.TableCell;
 import javafx.scene.control.TableColumn;
 import javafx.scene.control.Tooltip;
 import javafx.scene.layout.VBox;
+import javafx.util.Callback;
 
 import java.util.function.Function;
 
@@ -65,6 +67,19 @@ public final class TwoLineCell<S> extends TableCell<S, S> {
         column.setCellValueFactory(cell -> new ReadOnlyObjectWrapper<>(cell.getValue()));
         column.setCellFactory(c -> new TwoLineCell<>(top, bottom, whole, clock));
         return column;
+    }
+
+    /**
+     * Shortens the top line of the column's cells in its middle rather than at its end: for identifiers whose end
+     * tells rows apart ("fulfilment-2026…ship-10221:0" instead of "fulfilment-20261201:ship-102…").
+     */
+    public static <S> void shortenTopInTheMiddle(TableColumn<S, S> column) {
+        Callback<TableColumn<S, S>, TableCell<S, S>> cells = column.getCellFactory();
+        column.setCellFactory(c -> {
+            TableCell<S, S> cell = cells.call(c);
+            ((TwoLineCell<S>) cell).topLabel.setTextOverrun(OverrunStyle.CENTER_ELLIPSIS);
+            return cell;
+        });
     }
 
     @Override
