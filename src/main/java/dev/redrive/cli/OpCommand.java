@@ -203,6 +203,9 @@ final class OpCommand {
                 out.printf("redrive %s by %s at %s: attempt %d -> %d, schema %s, %s (%s)%n", command.commandId(),
                         command.operator(), command.issuedAt(), command.fromAttempt(), command.toAttempt(),
                         command.targetSchemaVersion(), command.status(), command.reason());
+                if (command.operatorTraceparent() != null) {
+                    out.printf("  issued in the operator's trace %s%n", command.operatorTraceparent());
+                }
             }
             if (verification != null) {
                 out.printf("verification %s: %s%n", verification.verdict(), verification.explanation());

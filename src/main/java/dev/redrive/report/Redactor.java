@@ -120,7 +120,7 @@ public final class Redactor {
         List<RedriveCommandRecord> commands = details.redriveCommands().stream().map(c -> new RedriveCommandRecord(
                 c.commandId(), c.operationId(), c.dlqEntryId(), c.operator(), redactText(c.reason()), c.issuedAt(),
                 c.fromAttempt(), c.toAttempt(), c.targetSchemaVersion(), redact(c.preconditions()), c.status(),
-                c.executedAt(), c.completedAt())).toList();
+                c.executedAt(), c.completedAt(), c.operatorTraceparent())).toList();
         List<AuditEntry> audit = details.audit().stream().map(this::redact).toList();
         return new OperationDetails(operation, details.run(), attempts, entries, reconciliations, commands, audit,
                 details.currentToolSchemaVersion(), details.approval());

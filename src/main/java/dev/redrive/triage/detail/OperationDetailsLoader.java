@@ -243,7 +243,8 @@ public final class OperationDetailsLoader {
                 TriageJson.parse(row.getString("preconditions")),
                 RedriveCommandStatus.valueOf(row.getString("status")),
                 Jdbc.instant(row, "executed_at"),
-                Jdbc.instant(row, "completed_at"));
+                Jdbc.instant(row, "completed_at"),
+                row.getString("operator_traceparent"));
     }
 
     static AuditEntry audit(ResultSet row) throws SQLException {

@@ -5,7 +5,12 @@ import com.fasterxml.jackson.databind.JsonNode;
 import java.time.Instant;
 import java.util.UUID;
 
-/** A redrive command with the precondition results it was issued against. */
+/**
+ * A redrive command with the precondition results it was issued against.
+ *
+ * @param operatorTraceparent the W3C trace context of the operator's console or CLI when it issued the command (with
+ *                            an OpenTelemetry SDK installed there), else null
+ */
 public record RedriveCommandRecord(
         UUID commandId,
         String operationId,
@@ -19,5 +24,6 @@ public record RedriveCommandRecord(
         JsonNode preconditions,
         RedriveCommandStatus status,
         Instant executedAt,
-        Instant completedAt) {
+        Instant completedAt,
+        String operatorTraceparent) {
 }
