@@ -5,6 +5,9 @@ import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Executor;
+import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -47,10 +50,11 @@ class UiExecutorTest {
 
     @Test
     void aCancelledJobNeverCallsBack() throws Exception {
-        try (UiExecutor executor = poolWithDirectCallbacks()) {
+        UiThreadWork ui = new UiThreadWork();
+        try (UiExecutor executor = UiExecutor.withCallbacksOn(ui, 2)) {
             List<String> seen = new ArrayList<>();
-            java.util.concurrent.CountDownLatch started = new java.util.concurrent.CountDownLatch(1);
-            java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
+            CountDownLatch started = new CountDownLatch(1);
+            CountDownLatch release = new CountDownLatch(1);
             UiExecutor.Job job = executor.submit("Slow read", () -> {
                 started.countDown();
                 release.await();
@@ -59,12 +63,32 @@ class UiExecutorTest {
             started.await();
             job.cancel();
             release.countDown();
-            Thread.sleep(100);
+            assertThat(ui.backgroundWorkDone.await(10, TimeUnit.SECONDS))
+                    .as("the job's end was handed to the UI thread").isTrue();
             assertThat(seen).isEmpty();
         }
     }
 
-    private static UiExecutor poolWithDirectCallbacks() {
-        return UiExecutor.withCallbacksOn(Runnable::run, 2);
+    /**
+     * Runs UI work at once, and counts down when work that a background thread handed over has finished, nested work
+     * included: after that, whatever the ended job would call back has been called.
+     */
+    private static final class UiThreadWork implements Executor {
+        final CountDownLatch backgroundWorkDone = new CountDownLatch(1);
+        private final Thread testThread = Thread.currentThread();
+        private final ThreadLocal<Integer> depth = ThreadLocal.withInitial(() -> 0);
+
+        @Override
+        public void execute(Runnable work) {
+            depth.set(depth.get() + 1);
+            try {
+                work.run();
+            } finally {
+                depth.set(depth.get() - 1);
+                if (depth.get() == 0 && Thread.currentThread() != testThread) {
+                    backgroundWorkDone.countDown();
+                }
+            }
+        }
     }
 }
