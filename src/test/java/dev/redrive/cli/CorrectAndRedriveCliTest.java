@@ -1,16 +1,14 @@
 package dev.redrive.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.redrive.demo.tools.DemoToolServer;
 import dev.redrive.envelope.DispatchEnvelope;
 import dev.redrive.envelope.EnvelopeCodec;
 import dev.redrive.identity.OperationId;
 import dev.redrive.store.Jdbc;
+import dev.redrive.testing.DemoChargeWorker;
 import dev.redrive.testing.TestNamespace;
 import dev.redrive.triage.json.TriageJson;
-import dev.redrive.worker.Worker;
 import dev.redrive.worker.client.WorkerClient;
-import dev.redrive.worker.tool.HttpTool;
 import io.lettuce.core.XAddArgs;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -20,7 +18,6 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.time.Duration;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -34,32 +31,20 @@ class CorrectAndRedriveCliTest {
     @RegisterExtension
     static final TestNamespace ns = new TestNamespace();
 
-    private static DemoToolServer tools;
-    private static Worker worker;
+    private static DemoChargeWorker worker;
     private static WorkerClient client;
     private static Jdbc jdbc;
 
     @BeforeAll
     static void workerWithTheDemoTools() {
         jdbc = ns.database().jdbc();
-        tools = DemoToolServer.start(ns.database());
-        worker = Worker.builder(ns.database(), ns.redis())
-                .tool(HttpTool.builder("demo.charge", "1", tools.chargeEndpoint()).lookupEndpoint(tools.lookupEndpoint())
-                        .requestTimeout(Duration.ofSeconds(2)).build())
-                .consumerName("correct-1")
-                .concurrency(4)
-                .leaseDuration(Duration.ofSeconds(2))
-                .claimInterval(Duration.ofMillis(200))
-                .shutdownGrace(Duration.ofSeconds(5))
-                .build()
-                .start();
-        client = new WorkerClient(ns.database(), ns.redis(), Clock.systemUTC());
+        worker = new DemoChargeWorker(ns, "correct-1", Duration.ofMinutes(5));
+        client = worker.client();
     }
 
     @AfterAll
     static void stop() {
-        worker.shutdown().join();
-        tools.close();
+        worker.close();
     }
 
     @Test

@@ -1,16 +1,14 @@
 package dev.redrive.triage.correction;
 
-import dev.redrive.demo.tools.DemoToolServer;
 import dev.redrive.identity.OperationId;
 import dev.redrive.report.Redactor;
 import dev.redrive.store.Jdbc;
+import dev.redrive.testing.DemoChargeWorker;
 import dev.redrive.testing.TestNamespace;
 import dev.redrive.triage.decision.DecisionOutcome;
 import dev.redrive.triage.precondition.DecisionTarget;
 import dev.redrive.triage.precondition.PreconditionId;
-import dev.redrive.worker.Worker;
 import dev.redrive.worker.client.WorkerClient;
-import dev.redrive.worker.tool.HttpTool;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -30,8 +28,7 @@ class CorrectionsTest {
     @RegisterExtension
     static final TestNamespace ns = new TestNamespace();
 
-    private static DemoToolServer tools;
-    private static Worker worker;
+    private static DemoChargeWorker worker;
     private static WorkerClient client;
     private static Corrections corrections;
     private static Jdbc jdbc;
@@ -39,26 +36,14 @@ class CorrectionsTest {
     @BeforeAll
     static void workerWithTheDemoTools() {
         jdbc = ns.database().jdbc();
-        tools = DemoToolServer.start(ns.database());
-        worker = Worker.builder(ns.database(), ns.redis())
-                .tool(HttpTool.builder("demo.charge", "1", tools.chargeEndpoint()).lookupEndpoint(tools.lookupEndpoint())
-                        .requestTimeout(Duration.ofSeconds(2)).build())
-                .consumerName("corrections-1")
-                .concurrency(4)
-                .leaseDuration(Duration.ofSeconds(2))
-                .claimInterval(Duration.ofMillis(200))
-                .sweepGrace(Duration.ofSeconds(2))
-                .shutdownGrace(Duration.ofSeconds(5))
-                .build()
-                .start();
-        client = new WorkerClient(ns.database(), ns.redis(), Clock.systemUTC());
+        worker = new DemoChargeWorker(ns, "corrections-1", Duration.ofSeconds(2));
+        client = worker.client();
         corrections = new Corrections(ns.database(), client::publish, Redactor.defaults(), Clock.systemUTC());
     }
 
     @AfterAll
     static void stop() {
-        worker.shutdown().join();
-        tools.close();
+        worker.close();
     }
 
     @Test
