@@ -44,7 +44,7 @@ final class TriageSession implements AutoCloseable {
 
     /** Decisions that publish redrives through the worker client; Redis is connected on first use. */
     Decisions decisions() {
-        return new Decisions(database, (DispatchPublisher) envelope -> workerClient().publish(envelope), clock);
+        return new Decisions(database, DispatchPublisher.of(this::workerClient), clock);
     }
 
     /** Corrections that publish through the worker client, masking secrets in their diffs by the default rules. */

@@ -7,6 +7,9 @@ import dev.redrive.store.Jdbc.Json;
 import dev.redrive.store.Jdbc;
 
 import java.time.Instant;
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
 import java.util.UUID;
 
 /**
@@ -47,7 +50,34 @@ public final class OperationDecisionStore {
     private static final String SETTLE_SIDE_EFFECT = """
             UPDATE operations SET side_effect = ?, updated_at = ? WHERE operation_id = ? AND status = ?""";
 
+    // The same moves for a chunk of a batch, one statement each.
+    private static final String ALL_TO_PENDING = """
+            UPDATE operations o
+               SET status = 'PENDING', attempt = o.attempt + 1, redrive_command_id = v.command_id,
+                   tool_schema_version = v.target_schema_version, next_eligible_at = NULL, lease_owner = NULL,
+                   lease_expires_at = NULL, dispatched_at = ?, updated_at = ?
+              FROM unnest(?::text[], ?::text[]::uuid[], ?::text[], ?::text[]::int[])
+                   AS v(operation_id, command_id, target_schema_version, from_attempt)
+             WHERE o.operation_id = v.operation_id AND o.status = ? AND o.attempt = v.from_attempt""";
+
+    private static final String ALL_TO_SUCCEEDED = """
+            UPDATE operations o SET status = 'SUCCEEDED', result = v.result, updated_at = ?
+              FROM unnest(?::text[], ?::text[]::jsonb[]) AS v(operation_id, result)
+             WHERE o.operation_id = v.operation_id AND o.status = ?""";
+
+    private static final String ALL_TO_DISCARDED = """
+            UPDATE operations SET status = 'DISCARDED', updated_at = ?
+             WHERE operation_id = ANY (?) AND status = ?""";
+
     private final Jdbc jdbc;
+
+    /**
+     * One operation of a redrive chunk: from {@code fromAttempt} to the next under {@code commandId}, with
+     * {@code schemaVersion}; {@code preconditions} is the JSON text the command keeps.
+     */
+    public record RedriveMove(UUID commandId, String operationId, long entryId, int fromAttempt, String schemaVersion,
+                              String preconditions) {
+    }
 
     public OperationDecisionStore(Jdbc jdbc) {
         this.jdbc = jdbc;
@@ -93,6 +123,30 @@ public final class OperationDecisionStore {
                 correction.traceId(), correction.correlationId(), correction.runtimeVersion(),
                 UUID.fromString(correction.redriveCommandId()), correction.dispatchedAt(), correction.traceparent(),
                 corrects, correction.dispatchedAt(), correction.dispatchedAt());
+    }
+
+    /** {@link #redrive} for a chunk; returns the rows changed. */
+    public int redriveAll(List<RedriveMove> moves, Instant at) {
+        OperationStatus.DEAD_LETTERED.checkTransition(OperationStatus.PENDING);
+        return jdbc.update(ALL_TO_PENDING, at, at,
+                moves.stream().map(RedriveMove::operationId).toArray(String[]::new),
+                moves.stream().map(move -> move.commandId().toString()).toArray(String[]::new),
+                moves.stream().map(RedriveMove::schemaVersion).toArray(String[]::new),
+                moves.stream().map(move -> Integer.toString(move.fromAttempt())).toArray(String[]::new),
+                OperationStatus.DEAD_LETTERED);
+    }
+
+    /** {@link #resolve} for a chunk: operation id to its result (JSON text, may be null); returns the rows changed. */
+    public int resolveAll(Map<String, String> resultByOperation, Instant at) {
+        OperationStatus.DEAD_LETTERED.checkTransition(OperationStatus.SUCCEEDED);
+        return jdbc.update(ALL_TO_SUCCEEDED, at, resultByOperation.keySet().toArray(String[]::new),
+                resultByOperation.values().toArray(String[]::new), OperationStatus.DEAD_LETTERED);
+    }
+
+    /** {@link #discard} for a chunk; returns the rows changed. */
+    public int discardAll(Collection<String> operationIds, Instant at) {
+        OperationStatus.DEAD_LETTERED.checkTransition(OperationStatus.DISCARDED);
+        return jdbc.update(ALL_TO_DISCARDED, at, operationIds.toArray(String[]::new), OperationStatus.DEAD_LETTERED);
     }
 
     /** Records a reconciled side effect on an operation that is still dead-lettered. */

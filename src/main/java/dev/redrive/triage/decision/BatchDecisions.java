@@ -2,8 +2,6 @@ package dev.redrive.triage.decision;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.redrive.model.DecisionState;
-import dev.redrive.triage.detail.UnknownEntryException;
-import dev.redrive.triage.detail.UnknownOperationException;
 import dev.redrive.triage.precondition.DecisionTarget;
 import dev.redrive.triage.query.DlqFilter;
 import dev.redrive.triage.query.DlqPage;
@@ -16,21 +14,25 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Decisions over many entries: a selection or a whole fingerprint group. Every item is checked and decided on its
- * own (one transaction each), so one blocked item never stops the others; a dry run checks every item and writes
- * nothing; real redrives are paced to the configured rate.
+ * Decisions over many entries: a selection, a fingerprint group, or every open entry matching a DLQ filter. Items are
+ * decided in chunks ({@link ChunkDecisions}): each chunk is checked and recorded in one transaction and its redrives
+ * published in one round trip, and a blocked item never stops the others. A dry run checks every item and writes
+ * nothing; real decisions are paced to the configured rate, and a batch stops between chunks when asked, so every item
+ * is either decided with everything that goes with it or left untouched.
  */
 public final class BatchDecisions {
     /** The most entries one batch takes on. */
     public static final int MAX_ITEMS = 10_000;
+    /** Items checked and recorded in one transaction when nothing slows the batch down. */
+    static final int CHUNK = 1_000;
 
-    private final Decisions decisions;
+    private final ChunkDecisions chunks;
     private final DlqQueries queries;
     private final Clock clock;
     private final Sleeper sleeper;
 
     public BatchDecisions(Decisions decisions, DlqQueries queries, Clock clock, Sleeper sleeper) {
-        this.decisions = decisions;
+        this.chunks = decisions.chunks();
         this.queries = queries;
         this.clock = clock;
         this.sleeper = sleeper;
@@ -67,32 +69,46 @@ public final class BatchDecisions {
     }
 
     public BatchReport redrive(List<DecisionTarget> targets, BatchOptions options, BatchListener listener) {
-        return run(DecisionKind.REDRIVE, targets, options, listener, target -> {
-            DecisionTarget chosen = target.withSchemaVersion(options.schemaVersion());
-            return options.dryRun() ? decisions.checkRedrive(chosen) : decisions.redrive(chosen, options.operator(), options.reason());
+        return run(DecisionKind.REDRIVE, targets, options, listener, chunk -> {
+            List<DecisionTarget> chosen = chunk.stream().map(target -> target.withSchemaVersion(options.schemaVersion())).toList();
+            return options.dryRun() ? chunks.checkRedrive(chosen) : chunks.redrive(chosen, options.operator(), options.reason());
         });
     }
 
     /** Resolves each item with the given result, or each one's own APPLIED reconciliation when {@code result} is null. */
     public BatchReport resolve(List<DecisionTarget> targets, JsonNode result, BatchOptions options, BatchListener listener) {
-        return run(DecisionKind.RESOLVE, targets, options, listener, target -> options.dryRun()
-                ? decisions.checkResolve(target, result)
-                : decisions.resolve(target, result, options.operator(), options.reason()));
+        return decideEntries(DecisionKind.RESOLVE, targets, result, options, listener);
     }
 
     public BatchReport discard(List<DecisionTarget> targets, BatchOptions options, BatchListener listener) {
-        return run(DecisionKind.DISCARD, targets, options, listener, target -> options.dryRun()
-                ? decisions.checkDiscard(target)
-                : decisions.discard(target, options.operator(), options.reason()));
+        return decideEntries(DecisionKind.DISCARD, targets, null, options, listener);
+    }
+
+    private BatchReport decideEntries(DecisionKind kind, List<DecisionTarget> targets, JsonNode result,
+                                      BatchOptions options, BatchListener listener) {
+        return run(kind, targets, options, listener, chunk -> options.dryRun()
+                ? chunks.checkEntries(kind, chunk, result)
+                : chunks.decideEntries(kind, chunk, result, options.operator(), options.reason()));
     }
 
     @FunctionalInterface
-    private interface ItemDecision {
-        DecisionResult decide(DecisionTarget target);
+    private interface ChunkDecision {
+        List<DecisionResult> decide(List<DecisionTarget> chunk);
+    }
+
+    /**
+     * How many items go in one chunk: as many as fit in a tenth of a second at the configured rate (so a paced batch
+     * still trickles), at most {@value #CHUNK}.
+     */
+    static int chunkSize(BatchOptions options) {
+        if (options.dryRun() || options.itemsPerSecond() <= 0) {
+            return CHUNK;
+        }
+        return (int) Math.max(1, Math.min(CHUNK, options.itemsPerSecond() / 10));
     }
 
     private BatchReport run(DecisionKind kind, List<DecisionTarget> targets, BatchOptions options, BatchListener listener,
-                            ItemDecision decision) {
+                            ChunkDecision decision) {
         if (targets.size() > MAX_ITEMS) {
             throw new IllegalArgumentException("a batch takes at most " + MAX_ITEMS + " items, got " + targets.size());
         }
@@ -101,23 +117,23 @@ public final class BatchDecisions {
             requireText(options.reason(), "a batch decision needs a reason");
         }
         Pacer pacer = new Pacer(options.dryRun() ? 0 : options.itemsPerSecond(), clock, sleeper);
-        List<DecisionResult> results = new ArrayList<>();
-        for (DecisionTarget target : targets) {
+        int size = chunkSize(options);
+        List<DecisionResult> results = new ArrayList<>(targets.size());
+        for (int from = 0; from < targets.size(); from += size) {
+            List<DecisionTarget> chunk = targets.subList(from, Math.min(targets.size(), from + size));
+            if (listener.stopRequested() || Thread.currentThread().isInterrupted()) {
+                break;
+            }
             try {
-                pacer.awaitSlot();
+                pacer.awaitSlots(chunk.size());
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 break;
             }
-            DecisionResult result;
-            try {
-                result = decision.decide(target);
-            } catch (UnknownOperationException | UnknownEntryException e) {
-                result = new DecisionResult(kind, DecisionOutcome.BLOCKED, target.operationId(), target.dlqEntryId(),
-                        e.getMessage(), null, null, null, null, null);
+            for (DecisionResult result : decision.decide(chunk)) {
+                results.add(result);
+                listener.itemDone(results.size(), targets.size(), result);
             }
-            results.add(result);
-            listener.itemDone(results.size(), targets.size(), result);
         }
         return new BatchReport(kind, options.dryRun(), results);
     }

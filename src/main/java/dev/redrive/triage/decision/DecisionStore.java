@@ -13,38 +13,60 @@ import dev.redrive.store.audit.AuditLine;
 import dev.redrive.store.audit.AuditLog;
 import dev.redrive.store.deadletter.DeadLetterStore;
 import dev.redrive.store.operation.OperationDecisionStore;
+import dev.redrive.store.operation.OperationDecisionStore.RedriveMove;
 import dev.redrive.store.reconciliation.ReconciliationFinding;
 import dev.redrive.store.reconciliation.ReconciliationLog;
 import dev.redrive.store.reconciliation.ReconciliationOutcome;
 import dev.redrive.store.reconciliation.ReconciliationSource;
 import dev.redrive.triage.json.TriageJson;
-import dev.redrive.triage.precondition.PreconditionResult;
 
 import java.time.Instant;
+import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.function.Function;
 
 /**
  * The writes of triage decisions. Every state change is one guarded statement whose row count is checked against the
  * transition tables: 1 = done, 0 = someone changed the row first (the caller's transaction is rolled back).
  */
 final class DecisionStore {
-    private static final String LOCK_OPERATION = "SELECT operation_id FROM operations WHERE operation_id = ? FOR UPDATE";
-    private static final String LOCK_ENTRIES = "SELECT id FROM dlq_entries WHERE operation_id = ? AND "
-            + DeadLetterStore.OWN_ENTRY + " ORDER BY id FOR UPDATE";
-    private static final String LOCK_ENTRY = "SELECT id FROM dlq_entries WHERE id = ? FOR UPDATE";
+    /*
+     * LOCK ORDER. A decision locks the operations it changes, then their own entries (and entries without an operation
+     * it decides), each set in one statement and in a fixed order: operations by operation_id in bytes (COLLATE "C", as
+     * the worker's claims and commits take them), entries by id. Two batches sharing items, a batch and a single
+     * decision, or a decision and a worker's commit then wait for each other instead of deadlocking. A target named by
+     * its entry id alone is locked through the operation that entry was entered for.
+     */
+    private static final String LOCK_OPERATIONS = """
+            SELECT operation_id FROM operations
+             WHERE operation_id = ANY (ARRAY(SELECT unnest(?::text[])
+                                             UNION SELECT operation_id FROM dlq_entries
+                                                    WHERE id = ANY (?::text[]::bigint[]) AND %s))
+             ORDER BY operation_id COLLATE "C"
+               FOR UPDATE""".formatted(DeadLetterStore.OWN_ENTRY);
+    private static final String LOCK_ENTRIES = """
+            SELECT id FROM dlq_entries
+             WHERE (operation_id = ANY (?) AND %s) OR id = ANY (?::text[]::bigint[])
+             ORDER BY id
+               FOR UPDATE""".formatted(DeadLetterStore.OWN_ENTRY);
 
-    private static final String INSERT_COMMAND = """
+    private static final String INSERT_COMMANDS = """
             INSERT INTO redrive_commands (command_id, operation_id, dlq_entry_id, operator, reason, issued_at,
                                           from_attempt, to_attempt, target_schema_version, preconditions, status,
                                           operator_traceparent)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'ISSUED', ?)""";
+            SELECT v.command_id, v.operation_id, v.dlq_entry_id, ?, ?, ?, v.from_attempt, v.from_attempt + 1,
+                   v.target_schema_version, v.preconditions, 'ISSUED', ?
+              FROM unnest(?::text[]::uuid[], ?::text[], ?::text[]::bigint[], ?::text[]::int[], ?::text[],
+                          ?::text[]::jsonb[])
+                   AS v(command_id, operation_id, dlq_entry_id, from_attempt, target_schema_version, preconditions)""";
 
-    private static final String DECIDE_ENTRY = """
-            UPDATE dlq_entries
-               SET decision_state = ?, decided_by = ?, decided_at = ?, decision_reason = ?, version = version + 1
-             WHERE id = ? AND decision_state = ? AND version = ?""";
+    private static final String DECIDE_ENTRIES = """
+            UPDATE dlq_entries e
+               SET decision_state = ?, decided_by = ?, decided_at = ?, decision_reason = ?, version = e.version + 1
+              FROM unnest(?::text[]::bigint[], ?::text[]::int[]) AS v(id, version)
+             WHERE e.id = v.id AND e.decision_state = ? AND e.version = v.version""";
 
     private static final String SETTLE_ENTRY_SIDE_EFFECT = """
             UPDATE dlq_entries SET side_effect = ?, version = version + 1
@@ -66,42 +88,56 @@ final class DecisionStore {
         return jdbc;
     }
 
-    /** Locks the operation and its own entries, always in that order, until the transaction ends. */
+    /** Locks the operation and its own entries until the transaction ends. */
     void lock(String operationId) {
-        jdbc.query(LOCK_OPERATION, row -> row.getString(1), operationId);
-        jdbc.query(LOCK_ENTRIES, row -> row.getLong(1), operationId);
+        lockAll(List.of(operationId), List.of());
     }
 
-    /** Locks one DLQ entry without an operation until the transaction ends. */
-    void lockEntry(long entryId) {
-        jdbc.query(LOCK_ENTRY, row -> row.getLong(1), entryId);
+    /**
+     * Locks, until the transaction ends, the operations named and those the named entries were entered for, then
+     * their own entries and the named entries (see LOCK ORDER).
+     */
+    void lockAll(Collection<String> operationIds, Collection<Long> entryIds) {
+        String[] entries = entryIds.stream().map(String::valueOf).toArray(String[]::new);
+        List<String> locked = jdbc.query(LOCK_OPERATIONS, row -> row.getString(1), operationIds.toArray(String[]::new),
+                entries);
+        jdbc.query(LOCK_ENTRIES, row -> row.getLong(1), locked.toArray(String[]::new), entries);
     }
 
-    /** Records a redrive command, with the operator's own trace when the console or CLI runs inside one. */
-    void insertCommand(UUID commandId, String operationId, long entryId, String operator, String reason, Instant at,
-                       int fromAttempt, String schemaVersion, List<PreconditionResult> preconditions) {
-        jdbc.update(INSERT_COMMAND, commandId, operationId, entryId, operator, reason, at, fromAttempt, fromAttempt + 1,
-                schemaVersion, new Json(TriageJson.compact(preconditions)), Traceparent.current());
+    /** Records redrive commands, with the operator's own trace when the console or CLI runs inside one. */
+    void insertCommands(List<RedriveMove> commands, String operator, String reason, Instant at) {
+        if (commands.isEmpty()) {
+            return;
+        }
+        jdbc.update(INSERT_COMMANDS, operator, reason, at, Traceparent.current(),
+                column(commands, RedriveMove::commandId), column(commands, RedriveMove::operationId),
+                column(commands, RedriveMove::entryId), column(commands, RedriveMove::fromAttempt),
+                column(commands, RedriveMove::schemaVersion), column(commands, RedriveMove::preconditions));
     }
 
-    void moveToPending(String operationId, int fromAttempt, UUID commandId, String schemaVersion, Instant at) {
-        expectOne(operations.redrive(operationId, fromAttempt, commandId, schemaVersion, at),
-                "operation " + operationId + " changed while it was being redriven");
+    void moveToPending(List<RedriveMove> commands, Instant at) {
+        expect(commands.size(), operations.redriveAll(commands, at), "an operation changed while it was being redriven");
     }
 
-    void moveToSucceeded(String operationId, JsonNode result, Instant at) {
-        expectOne(operations.resolve(operationId, result == null ? null : TriageJson.compact(result), at),
-                "operation " + operationId + " is no longer dead-lettered");
+    /** Marks operations succeeded, each with its result (JSON text, or null). */
+    void moveToSucceeded(Map<String, String> resultByOperation, Instant at) {
+        expect(resultByOperation.size(), operations.resolveAll(resultByOperation, at),
+                "an operation is no longer dead-lettered");
     }
 
-    void moveToDiscarded(String operationId, Instant at) {
-        expectOne(operations.discard(operationId, at), "operation " + operationId + " is no longer dead-lettered");
+    void moveToDiscarded(Collection<String> operationIds, Instant at) {
+        expect(operationIds.size(), operations.discardAll(operationIds, at), "an operation is no longer dead-lettered");
     }
 
-    void decideEntry(long entryId, int version, DecisionState decision, String operator, String reason, Instant at) {
+    /** An open entry at the version its decision is guarded by. */
+    record EntryVersion(long entryId, int version) {
+    }
+
+    void decideEntries(List<EntryVersion> entries, DecisionState decision, String operator, String reason, Instant at) {
         DecisionState.OPEN.checkTransition(decision);
-        expectOne(jdbc.update(DECIDE_ENTRY, decision, operator, at, reason, entryId, DecisionState.OPEN, version),
-                "DLQ entry " + entryId + " was decided or changed meanwhile");
+        expect(entries.size(), jdbc.update(DECIDE_ENTRIES, decision, operator, at, reason,
+                column(entries, EntryVersion::entryId), column(entries, EntryVersion::version), DecisionState.OPEN),
+                "a DLQ entry was decided or changed meanwhile");
     }
 
     long insertReconciliation(String operationId, ReconciliationOutcome outcome, ReconciliationSource source,
@@ -112,7 +148,7 @@ final class DecisionStore {
 
     /** Records the reconciled side effect on the operation and its open entry (whose version moves on). */
     void settleSideEffect(String operationId, SideEffectState state, Instant at) {
-        expectOne(operations.settleSideEffect(operationId, state, at),
+        expect(1, operations.settleSideEffect(operationId, state, at),
                 "operation " + operationId + " is no longer dead-lettered");
         jdbc.update(SETTLE_ENTRY_SIDE_EFFECT, state, operationId);
     }
@@ -123,12 +159,29 @@ final class DecisionStore {
                 details));
     }
 
-    private static void expectOne(int rows, String lost) {
-        if (rows == 0) {
+    /** Appends the lines of a chunk, in order, in one batch. */
+    void auditAll(List<AuditLine> lines) {
+        if (!lines.isEmpty()) {
+            auditLog.appendAll(lines);
+        }
+    }
+
+    /** One field of many rows as a text array, the form every multi-row statement here casts from. */
+    private static <T> String[] column(List<T> rows, Function<T, Object> field) {
+        String[] values = new String[rows.size()];
+        for (int i = 0; i < values.length; i++) {
+            Object value = field.apply(rows.get(i));
+            values[i] = value == null ? null : value.toString();
+        }
+        return values;
+    }
+
+    private static void expect(int expected, int rows, String lost) {
+        if (rows < expected) {
             throw new DecisionRefusedException(DecisionOutcome.ALREADY_DECIDED, lost);
         }
-        if (rows > 1) {
-            throw new IllegalStateException("a guarded decision changed " + rows + " rows: " + lost);
+        if (rows > expected) {
+            throw new IllegalStateException("a guarded decision changed " + rows + " rows instead of " + expected + ": " + lost);
         }
     }
 }

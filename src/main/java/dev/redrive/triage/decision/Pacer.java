@@ -21,13 +21,13 @@ final class Pacer {
         this.sleeper = sleeper;
     }
 
-    /** Returns when the next item may go. */
-    void awaitSlot() throws InterruptedException {
+    /** Returns when the next {@code items} may go, which then take as many slots. */
+    void awaitSlots(int items) throws InterruptedException {
         Instant now = clock.instant();
         if (next != null && now.isBefore(next)) {
             sleeper.sleep(Duration.between(now, next));
             now = next;
         }
-        next = now.plus(interval);
+        next = now.plus(interval.multipliedBy(items));
     }
 }

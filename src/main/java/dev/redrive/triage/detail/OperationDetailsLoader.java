@@ -14,9 +14,13 @@ import dev.redrive.triage.json.TriageJson;
 
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.util.Collection;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
+import java.util.function.Function;
 
 /**
  * Loads an operation with all its evidence and history. Called inside a transaction, it reads through that
@@ -50,6 +54,20 @@ public final class OperationDetailsLoader {
             SELECT (SELECT corrects FROM operations WHERE operation_id = ?),
                    (SELECT operation_id FROM operations WHERE corrects = ?)""";
     private static final String SCHEMA_VERSIONS = "SELECT * FROM tool_schemas WHERE tool = ? ORDER BY registered_at, version";
+
+    // The same facts for many operations at once, one statement each: what a batch checks a chunk of items with.
+    private static final String OPERATIONS = "SELECT * FROM operations WHERE operation_id = ANY (?)";
+    private static final String RUNS = "SELECT * FROM runs WHERE run_id = ANY (?)";
+    private static final String ENTRIES_BY_ID = "SELECT * FROM dlq_entries WHERE id = ANY (?::text[]::bigint[])";
+    private static final String NEWEST_ENTRIES = """
+            SELECT DISTINCT ON (operation_id) * FROM dlq_entries
+             WHERE operation_id = ANY (?) AND %s
+             ORDER BY operation_id, (decision_state = 'OPEN') DESC, entered_at DESC, id DESC""".formatted(DeadLetterStore.OWN_ENTRY);
+    private static final String LATEST_RECONCILIATIONS = """
+            SELECT DISTINCT ON (operation_id) * FROM reconciliations WHERE operation_id = ANY (?)
+             ORDER BY operation_id, recorded_at DESC, id DESC""";
+    private static final String CURRENT_SCHEMAS = "SELECT tool, version FROM tool_schemas WHERE tool = ANY (?) AND is_current";
+    private static final String APPROVALS = "SELECT * FROM approvals WHERE approval_id = ANY (?)";
 
     private final Jdbc jdbc;
 
@@ -123,6 +141,59 @@ public final class OperationDetailsLoader {
 
     public Optional<ApprovalRecord> approval(String approvalId) {
         return jdbc.queryOne(APPROVAL, OperationDetailsLoader::approval, approvalId);
+    }
+
+    /** The operations the store knows among {@code operationIds}, by id. */
+    public Map<String, OperationRecord> operations(Collection<String> operationIds) {
+        return byKey(OPERATIONS, OperationDetailsLoader::operation, OperationRecord::operationId, operationIds);
+    }
+
+    public Map<String, RunRecord> runs(Collection<String> runIds) {
+        return byKey(RUNS, OperationDetailsLoader::run, RunRecord::runId, runIds);
+    }
+
+    public Map<Long, DlqEntryRecord> entries(Collection<Long> ids) {
+        return byKey(ENTRIES_BY_ID, OperationDetailsLoader::entry, DlqEntryRecord::id,
+                ids.stream().map(String::valueOf).toList());
+    }
+
+    /** {@link #entryOf} for many operations: each one's own open entry, or its newest own one; by operation id. */
+    public Map<String, DlqEntryRecord> entriesOf(Collection<String> operationIds) {
+        return byKey(NEWEST_ENTRIES, OperationDetailsLoader::entry, DlqEntryRecord::operationId, operationIds);
+    }
+
+    /** {@link #latestReconciliation} for many operations, by operation id. */
+    public Map<String, ReconciliationRecord> latestReconciliations(Collection<String> operationIds) {
+        Map<String, ReconciliationRecord> latest = new HashMap<>();
+        if (!operationIds.isEmpty()) {
+            jdbc.query(LATEST_RECONCILIATIONS, row -> latest.put(row.getString("operation_id"), reconciliation(row)),
+                    (Object) operationIds.toArray(String[]::new));
+        }
+        return latest;
+    }
+
+    /** {@link #currentSchemaVersion} for many tools: tool to its current version, for the tools that have one. */
+    public Map<String, String> currentSchemaVersions(Collection<String> tools) {
+        Map<String, String> current = new HashMap<>();
+        if (!tools.isEmpty()) {
+            jdbc.query(CURRENT_SCHEMAS, row -> current.put(row.getString(1), row.getString(2)),
+                    (Object) tools.toArray(String[]::new));
+        }
+        return current;
+    }
+
+    public Map<String, ApprovalRecord> approvals(Collection<String> approvalIds) {
+        return byKey(APPROVALS, OperationDetailsLoader::approval, ApprovalRecord::approvalId, approvalIds);
+    }
+
+    private <K, T> Map<K, T> byKey(String sql, Jdbc.RowMapper<T> mapper, Function<T, K> key, Collection<String> keys) {
+        Map<K, T> found = new HashMap<>();
+        if (!keys.isEmpty()) {
+            for (T row : jdbc.query(sql, mapper, (Object) keys.toArray(String[]::new))) {
+                found.put(key.apply(row), row);
+            }
+        }
+        return found;
     }
 
     static OperationRecord operation(ResultSet row) throws SQLException {

@@ -15,16 +15,24 @@ import dev.redrive.triage.detail.UnknownOperationException;
 
 import java.time.Clock;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
+import java.util.function.Function;
+import java.util.stream.Collectors;
 
 /**
  * Checks every redrive precondition against the store's current facts and explains each verdict. Read-only: inside a
- * transaction that holds the rows' locks it is the re-check a decision commits on.
+ * transaction that holds the rows' locks it is the re-check a decision commits on. One item and a chunk of a batch are
+ * checked the same way: the facts of every item are read with one statement per kind of fact ({@link #checkAll}), and
+ * a single check is a chunk of one.
  */
 public final class PreconditionEngine {
     private final OperationDetailsLoader loader;
@@ -33,6 +41,30 @@ public final class PreconditionEngine {
     public PreconditionEngine(Database database, Clock clock) {
         this.loader = new OperationDetailsLoader(database);
         this.clock = clock;
+    }
+
+    /** Which checks to run: all five of a redrive, or only the entry check that resolve and discard need. */
+    public enum Checks { REDRIVE, ENTRY_ONLY }
+
+    /**
+     * What {@link #checkAll} found for one target.
+     *
+     * @param target               the target as the store knows it ({@link #resolve}); the named one when unknown
+     * @param operation            the operation, null for an entry without one or an unknown target
+     * @param latestReconciliation the operation's latest reconciliation, null when none
+     * @param unknown              the failure when the target names an operation or entry the store does not know;
+     *                             {@code report} is null then
+     */
+    public record Checked(DecisionTarget target, PreconditionReport report, OperationRecord operation,
+                          ReconciliationRecord latestReconciliation, RuntimeException unknown) {
+
+        /** The report, or the unknown target's failure thrown. */
+        public PreconditionReport reportOrThrow() {
+            if (unknown != null) {
+                throw unknown;
+            }
+            return report;
+        }
     }
 
     /**
@@ -45,14 +77,22 @@ public final class PreconditionEngine {
         if (target.dlqEntryId() == null) {
             return target;
         }
-        Optional<DlqEntryRecord> entry = loader.entry(target.dlqEntryId());
+        return resolve(target, loader.entry(target.dlqEntryId()).orElse(null));
+    }
+
+    private static DecisionTarget resolve(DecisionTarget target, DlqEntryRecord entry) {
+        if (target.dlqEntryId() == null) {
+            return target;
+        }
         if (target.operationId() == null) {
-            DlqEntryRecord found = entry.orElseThrow(() -> new UnknownEntryException(target.dlqEntryId()));
-            return found.ofOperation()
-                    ? new DecisionTarget(found.operationId(), found.id(), target.seenVersion(), target.chosenSchemaVersion())
+            if (entry == null) {
+                throw new UnknownEntryException(target.dlqEntryId());
+            }
+            return entry.ofOperation()
+                    ? new DecisionTarget(entry.operationId(), entry.id(), target.seenVersion(), target.chosenSchemaVersion())
                     : target;
         }
-        boolean onlyNamesIt = entry.filter(found -> !found.ofOperation()).isPresent();
+        boolean onlyNamesIt = entry != null && !entry.ofOperation();
         return onlyNamesIt ? new DecisionTarget(null, target.dlqEntryId(), target.seenVersion(), null) : target;
     }
 
@@ -62,27 +102,7 @@ public final class PreconditionEngine {
      * that can still be discarded or resolved, never as an error.
      */
     public PreconditionReport check(DecisionTarget named) {
-        DecisionTarget target = resolve(named);
-        if (target.entryOnly()) {
-            PreconditionReport entryCheck = checkEntryOnly(target);
-            DlqEntryRecord entry = loader.entry(target.dlqEntryId()).orElseThrow();
-            return new PreconditionReport(null, entryCheck.dlqEntryId(), entryCheck.entryVersion(), 0, null,
-                    entryCheck.checkedAt(), List.of(noOperation(entry), entryCheck.results().get(0)));
-        }
-        OperationRecord operation = loader.operation(target.operationId())
-                .orElseThrow(() -> new UnknownOperationException(target.operationId()));
-        Optional<DlqEntryRecord> entry = entry(target);
-        String current = loader.currentSchemaVersion(operation.tool()).orElse(null);
-        String targetVersion = target.chosenSchemaVersion() != null ? target.chosenSchemaVersion() : operation.toolSchemaVersion();
-        Instant now = clock.instant();
-        List<PreconditionResult> results = List.of(
-                runActive(operation, loader.run(operation.runId()).orElse(null)),
-                toolSchema(operation, current, target.chosenSchemaVersion()),
-                approval(operation, now),
-                sideEffect(operation, loader.latestReconciliation(operation.operationId()).orElse(null)),
-                entryOpen(operation, entry.orElse(null), target.seenVersion()));
-        return new PreconditionReport(operation.operationId(), entry.map(DlqEntryRecord::id).orElse(null),
-                entry.map(DlqEntryRecord::version).orElse(null), operation.attempt(), targetVersion, now, results);
+        return checkAll(List.of(named), Checks.REDRIVE).get(0).reportOrThrow();
     }
 
     /**
@@ -90,27 +110,102 @@ public final class PreconditionEngine {
      * there is (run, schema, approval and side effect belong to an operation).
      */
     public PreconditionReport checkEntryOnly(DecisionTarget named) {
-        DecisionTarget target = resolve(named);
-        if (target.entryOnly()) {
-            DlqEntryRecord entry = loader.entry(target.dlqEntryId())
-                    .orElseThrow(() -> new UnknownEntryException(target.dlqEntryId()));
-            return new PreconditionReport(null, entry.id(), entry.version(), 0, null, clock.instant(),
-                    List.of(entryWithoutOperationOpen(entry, target.seenVersion())));
-        }
-        OperationRecord operation = loader.operation(target.operationId())
-                .orElseThrow(() -> new UnknownOperationException(target.operationId()));
-        Optional<DlqEntryRecord> entry = entry(target);
-        return new PreconditionReport(operation.operationId(), entry.map(DlqEntryRecord::id).orElse(null),
-                entry.map(DlqEntryRecord::version).orElse(null), operation.attempt(), operation.toolSchemaVersion(),
-                clock.instant(), List.of(entryOpen(operation, entry.orElse(null), target.seenVersion())));
+        return checkAll(List.of(named), Checks.ENTRY_ONLY).get(0).reportOrThrow();
     }
 
-    private Optional<DlqEntryRecord> entry(DecisionTarget target) {
-        if (target.dlqEntryId() == null) {
-            return loader.entryOf(target.operationId());
+    /**
+     * Checks many targets at once, in the order given: the facts of all of them are read with one statement per kind
+     * (entries, operations, their own entries, runs, reconciliations, schema versions, approvals), then each target is
+     * judged by the same rules as a single check. An unknown target is reported in its result, not thrown.
+     */
+    public List<Checked> checkAll(List<DecisionTarget> named, Checks checks) {
+        Facts facts = Facts.load(loader, named);
+        Instant now = clock.instant();
+        List<Checked> checked = new ArrayList<>(named.size());
+        for (DecisionTarget target : named) {
+            try {
+                checked.add(check(facts, resolve(target, facts.namedEntry(target)), checks, now));
+            } catch (UnknownEntryException | UnknownOperationException e) {
+                checked.add(new Checked(target, null, null, null, e));
+            }
         }
-        return loader.entry(target.dlqEntryId())
-                .filter(found -> found.ofOperation() && target.operationId().equals(found.operationId()));
+        return checked;
+    }
+
+    private Checked check(Facts facts, DecisionTarget target, Checks checks, Instant now) {
+        if (target.entryOnly()) {
+            DlqEntryRecord entry = facts.entries.get(target.dlqEntryId());
+            PreconditionResult open = entryWithoutOperationOpen(entry, target.seenVersion());
+            List<PreconditionResult> results = checks == Checks.REDRIVE ? List.of(noOperation(entry), open) : List.of(open);
+            return new Checked(target, new PreconditionReport(null, entry.id(), entry.version(), 0, null, now, results),
+                    null, null, null);
+        }
+        OperationRecord operation = facts.operations.get(target.operationId());
+        if (operation == null) {
+            throw new UnknownOperationException(target.operationId());
+        }
+        DlqEntryRecord entry = target.dlqEntryId() == null ? facts.ownEntries.get(operation.operationId())
+                : Optional.ofNullable(facts.entries.get(target.dlqEntryId()))
+                .filter(found -> found.ofOperation() && operation.operationId().equals(found.operationId())).orElse(null);
+        ReconciliationRecord reconciliation = facts.reconciliations.get(operation.operationId());
+        PreconditionResult open = entryOpen(operation, entry, target.seenVersion());
+        List<PreconditionResult> results;
+        String targetVersion;
+        if (checks == Checks.REDRIVE) {
+            targetVersion = target.chosenSchemaVersion() != null ? target.chosenSchemaVersion() : operation.toolSchemaVersion();
+            results = List.of(
+                    runActive(operation, facts.runs.get(operation.runId())),
+                    toolSchema(operation, facts.currentSchemas.get(operation.tool()), target.chosenSchemaVersion()),
+                    approval(operation, operation.approvalId() == null ? null : facts.approvals.get(operation.approvalId()), now),
+                    sideEffect(operation, reconciliation),
+                    open);
+        } else {
+            targetVersion = operation.toolSchemaVersion();
+            results = List.of(open);
+        }
+        return new Checked(target, new PreconditionReport(operation.operationId(), entry == null ? null : entry.id(),
+                entry == null ? null : entry.version(), operation.attempt(), targetVersion, now, results),
+                operation, reconciliation, null);
+    }
+
+    /** Every fact the checks of a chunk look at, read with one statement per kind. */
+    private record Facts(Map<Long, DlqEntryRecord> entries, Map<String, OperationRecord> operations,
+                         Map<String, DlqEntryRecord> ownEntries, Map<String, RunRecord> runs,
+                         Map<String, ReconciliationRecord> reconciliations, Map<String, String> currentSchemas,
+                         Map<String, ApprovalRecord> approvals) {
+
+        static Facts load(OperationDetailsLoader loader, List<DecisionTarget> named) {
+            Map<Long, DlqEntryRecord> entries = loader.entries(named.stream().map(DecisionTarget::dlqEntryId)
+                    .filter(Objects::nonNull).collect(Collectors.toSet()));
+            Set<String> operationIds = new HashSet<>();
+            Set<String> withoutEntry = new HashSet<>();
+            for (DecisionTarget target : named) {
+                DlqEntryRecord entry = target.dlqEntryId() == null ? null : entries.get(target.dlqEntryId());
+                String operationId = target.operationId() != null ? target.operationId()
+                        : entry != null && entry.ofOperation() ? entry.operationId() : null;
+                if (operationId != null) {
+                    operationIds.add(operationId);
+                    if (target.dlqEntryId() == null) {
+                        withoutEntry.add(operationId);
+                    }
+                }
+            }
+            Map<String, OperationRecord> operations = loader.operations(operationIds);
+            Collection<OperationRecord> found = operations.values();
+            return new Facts(entries, operations, loader.entriesOf(withoutEntry),
+                    loader.runs(distinct(found, OperationRecord::runId)),
+                    loader.latestReconciliations(operations.keySet()),
+                    loader.currentSchemaVersions(distinct(found, OperationRecord::tool)),
+                    loader.approvals(distinct(found, OperationRecord::approvalId)));
+        }
+
+        DlqEntryRecord namedEntry(DecisionTarget target) {
+            return target.dlqEntryId() == null ? null : entries.get(target.dlqEntryId());
+        }
+
+        private static Set<String> distinct(Collection<OperationRecord> operations, Function<OperationRecord, String> field) {
+            return operations.stream().map(field).filter(Objects::nonNull).collect(Collectors.toSet());
+        }
     }
 
     static PreconditionResult runActive(OperationRecord operation, RunRecord run) {
@@ -159,12 +254,11 @@ public final class PreconditionEngine {
                 + " explicitly if it is compatible", facts);
     }
 
-    private PreconditionResult approval(OperationRecord operation, Instant now) {
+    private static PreconditionResult approval(OperationRecord operation, ApprovalRecord approval, Instant now) {
         Map<String, Object> facts = facts("approval_id", operation.approvalId());
         if (operation.approvalId() == null) {
             return PreconditionResult.pass(PreconditionId.APPROVAL, "the operation needs no approval", facts);
         }
-        ApprovalRecord approval = loader.approval(operation.approvalId()).orElse(null);
         return approval(operation.approvalId(), approval, now, facts);
     }
 

@@ -113,19 +113,9 @@ public final class WorkerClient {
         for (int from = 0; from < envelopes.size(); from += CHUNK) {
             List<DispatchEnvelope> chunk = envelopes.subList(from, Math.min(envelopes.size(), from + CHUNK));
             Map<String, Recorded> recorded = registry.recordAll(chunk, envelope -> OperationStatus.PENDING);
-            List<String> arguments = new ArrayList<>();
-            for (DispatchEnvelope envelope : chunk) {
-                if (recorded.get(envelope.operationId().value()).outcome() != Recorded.Outcome.CONFLICT) {
-                    Map<String, String> fields = codec.encode(envelope);
-                    arguments.add(Integer.toString(fields.size()));
-                    fields.forEach((name, value) -> {
-                        arguments.add(name);
-                        arguments.add(value);
-                    });
-                }
-            }
-            List<String> entryIds = arguments.isEmpty() ? List.of() : redis.sync().eval(PUBLISH_ALL,
-                    ScriptOutputType.MULTI, new String[]{redis.keys().dispatch()}, arguments.toArray(String[]::new));
+            List<String> entryIds = publishAll(chunk.stream()
+                    .filter(envelope -> recorded.get(envelope.operationId().value()).outcome() != Recorded.Outcome.CONFLICT)
+                    .toList());
             int published = 0;
             for (DispatchEnvelope envelope : chunk) {
                 Recorded outcome = recorded.get(envelope.operationId().value());
@@ -134,6 +124,29 @@ public final class WorkerClient {
             }
         }
         return results;
+    }
+
+    /**
+     * Publishes dispatches whose state is already recorded in PostgreSQL (redrives committed together), in order, with
+     * one script call that adds them all to the stream. Never records anything itself.
+     *
+     * @return the stream entry ids, in order
+     */
+    public List<String> publishAll(List<DispatchEnvelope> envelopes) {
+        if (envelopes.isEmpty()) {
+            return List.of();
+        }
+        List<String> arguments = new ArrayList<>();
+        for (DispatchEnvelope envelope : envelopes) {
+            Map<String, String> fields = codec.encode(envelope);
+            arguments.add(Integer.toString(fields.size()));
+            fields.forEach((name, value) -> {
+                arguments.add(name);
+                arguments.add(value);
+            });
+        }
+        return redis.sync().eval(PUBLISH_ALL, ScriptOutputType.MULTI, new String[]{redis.keys().dispatch()},
+                arguments.toArray(String[]::new));
     }
 
     /**
