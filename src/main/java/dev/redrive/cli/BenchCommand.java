@@ -12,7 +12,7 @@ import java.util.concurrent.Callable;
 
 @Command(name = "bench", mixinStandardHelpOptions = true,
         description = "Benchmarks that print ratios against a baseline measured in the same run.",
-        subcommands = {BenchCommand.WorkerBench.class, BenchDlqCommand.class})
+        subcommands = {BenchCommand.WorkerBench.class, BenchDlqCommand.class, BenchBatchCommand.class})
 final class BenchCommand {
 
     @Command(name = "worker", mixinStandardHelpOptions = true,

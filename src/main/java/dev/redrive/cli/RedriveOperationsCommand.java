@@ -1,5 +1,6 @@
 package dev.redrive.cli;
 
+import dev.redrive.model.DecisionState;
 import dev.redrive.triage.decision.BatchDecisions;
 import dev.redrive.triage.decision.BatchListener;
 import dev.redrive.triage.decision.BatchOptions;
@@ -8,6 +9,7 @@ import dev.redrive.triage.decision.Decisions;
 import dev.redrive.triage.decision.OpenEntries;
 import dev.redrive.triage.decision.Sleeper;
 import dev.redrive.triage.precondition.DecisionTarget;
+import dev.redrive.triage.query.DlqFilter;
 import dev.redrive.triage.query.JdbcDlqQueries;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -27,6 +29,9 @@ import java.util.concurrent.Callable;
                 "With --payload or --payload-file, correct and redrive one operation: the next logical attempt of its "
                         + "node runs the corrected payload under its own operation id and idempotency key, and the "
                         + "original is SUPERSEDED and never runs again.",
+                "Takes operation ids, a fingerprint group (--group), or every open entry matching the filters of dlq list "
+                        + "(--class, --tool, --run, --trace, --from, --to, --side-effect, --text, --fingerprint); items are "
+                        + "checked and recorded a chunk at a time, each on its own merits.",
                 "Exit 3 with each failed check when anything is blocked; 5 when the database refuses the decision "
                         + "(a viewer's login)."})
 final class RedriveOperationsCommand implements Callable<Integer> {
@@ -38,6 +43,10 @@ final class RedriveOperationsCommand implements Callable<Integer> {
 
     @Option(names = "--group", paramLabel = "FP", description = "every open entry of this error fingerprint group")
     String group;
+
+    /** Every open entry matching these filters (the options of dlq list), when any is given. */
+    @Mixin
+    DlqFilterOptions filters;
 
     @Option(names = "--reason", required = true, paramLabel = "TEXT", description = "why (kept in the command and the audit log)")
     String reason;
@@ -67,8 +76,15 @@ final class RedriveOperationsCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        if (operationIds.isEmpty() && group == null) {
-            throw new IllegalArgumentException("name the operations to redrive, or a group with --group FP");
+        DlqFilter filter = filters.filter();
+        boolean filtered = !filter.equals(DlqFilter.none());
+        if (operationIds.isEmpty() && group == null && !filtered) {
+            throw new IllegalArgumentException("name the operations to redrive, a group with --group FP, or the open "
+                    + "entries to take with the filters of dlq list (--class, --tool, --run, --text, ...)");
+        }
+        if (filter.decisionState() != null && filter.decisionState() != DecisionState.OPEN) {
+            throw new IllegalArgumentException("a redrive takes open entries only: --state must be open, got "
+                    + filter.decisionState().name().toLowerCase(java.util.Locale.ROOT));
         }
         PrintWriter out = spec.commandLine().getOut();
         if (correction.given()) {
@@ -79,11 +95,16 @@ final class RedriveOperationsCommand implements Callable<Integer> {
             BatchDecisions batch = new BatchDecisions(decisions, new JdbcDlqQueries(session.database()), session.clock(), Sleeper.SYSTEM);
             List<DecisionTarget> targets = new ArrayList<>();
             operationIds.forEach(id -> targets.add(DecisionTarget.operation(id)));
-            List<Long> leftOut = List.of();
+            List<Long> leftOut = new ArrayList<>();
             if (group != null) {
                 OpenEntries open = batch.group(group);
                 targets.addAll(open.targets());
-                leftOut = open.withoutOperation();
+                leftOut.addAll(open.withoutOperation());
+            }
+            if (filtered) {
+                OpenEntries open = batch.openEntries(filter);
+                targets.addAll(open.targets());
+                leftOut.addAll(open.withoutOperation());
             }
             BatchOptions options = new BatchOptions(TriageSession.operator(operator), reason, schemaVersion, rate, dryRun);
             BatchReport report = batch.redrive(targets, options, BatchListener.NONE);

@@ -55,14 +55,23 @@ public final class OperationDetailsLoader {
                    (SELECT operation_id FROM operations WHERE corrects = ?)""";
     private static final String SCHEMA_VERSIONS = "SELECT * FROM tool_schemas WHERE tool = ? ORDER BY registered_at, version";
 
-    // The same facts for many operations at once, one statement each: what a batch checks a chunk of items with.
+    // The same facts for many operations at once, one statement each: what a batch checks a chunk of items with. The
+    // checks read an entry's identity and decision, never its evidence (history, raw message, payload), which is left
+    // out: reading it is most of the cost of a chunk.
     private static final String OPERATIONS = "SELECT * FROM operations WHERE operation_id = ANY (?)";
     private static final String RUNS = "SELECT * FROM runs WHERE run_id = ANY (?)";
-    private static final String ENTRIES_BY_ID = "SELECT * FROM dlq_entries WHERE id = ANY (?::text[]::bigint[])";
+    private static final String ENTRY_FACTS = """
+            id, dedup_key, operation_id, run_id, node_id, logical_attempt, attempt, tool, tool_schema_version,
+            idempotency_key, approval_id, trace_id, correlation_id, runtime_version, stream, entry_id, delivery_count,
+            consumer, error_class, error_code, error_message, error_fingerprint, side_effect, entered_at, decision_state,
+            decided_by, decided_at, decision_reason, version,
+            NULL AS attempt_history, NULL AS raw_message, NULL AS payload""";
+    private static final String ENTRIES_BY_ID = "SELECT " + ENTRY_FACTS + " FROM dlq_entries WHERE id = ANY (?::text[]::bigint[])";
     private static final String NEWEST_ENTRIES = """
-            SELECT DISTINCT ON (operation_id) * FROM dlq_entries
+            SELECT DISTINCT ON (operation_id) %s FROM dlq_entries
              WHERE operation_id = ANY (?) AND %s
-             ORDER BY operation_id, (decision_state = 'OPEN') DESC, entered_at DESC, id DESC""".formatted(DeadLetterStore.OWN_ENTRY);
+             ORDER BY operation_id, (decision_state = 'OPEN') DESC, entered_at DESC, id DESC""".formatted(ENTRY_FACTS,
+            DeadLetterStore.OWN_ENTRY);
     private static final String LATEST_RECONCILIATIONS = """
             SELECT DISTINCT ON (operation_id) * FROM reconciliations WHERE operation_id = ANY (?)
              ORDER BY operation_id, recorded_at DESC, id DESC""";
@@ -152,12 +161,16 @@ public final class OperationDetailsLoader {
         return byKey(RUNS, OperationDetailsLoader::run, RunRecord::runId, runIds);
     }
 
+    /** Entries by id, without their evidence (attempt history, raw message and payload are null). */
     public Map<Long, DlqEntryRecord> entries(Collection<Long> ids) {
         return byKey(ENTRIES_BY_ID, OperationDetailsLoader::entry, DlqEntryRecord::id,
                 ids.stream().map(String::valueOf).toList());
     }
 
-    /** {@link #entryOf} for many operations: each one's own open entry, or its newest own one; by operation id. */
+    /**
+     * {@link #entryOf} for many operations, without their evidence: each one's own open entry, or its newest own one;
+     * by operation id.
+     */
     public Map<String, DlqEntryRecord> entriesOf(Collection<String> operationIds) {
         return byKey(NEWEST_ENTRIES, OperationDetailsLoader::entry, DlqEntryRecord::operationId, operationIds);
     }

@@ -1,0 +1,170 @@
+package dev.redrive.bench;
+
+import dev.redrive.broker.Redis;
+import dev.redrive.config.RedriveConfig;
+import dev.redrive.store.Database;
+import dev.redrive.triage.decision.BatchDecisions;
+import dev.redrive.triage.decision.BatchListener;
+import dev.redrive.triage.decision.BatchOptions;
+import dev.redrive.triage.decision.BatchReport;
+import dev.redrive.triage.decision.DecisionOutcome;
+import dev.redrive.triage.decision.Decisions;
+import dev.redrive.triage.decision.Sleeper;
+import dev.redrive.triage.precondition.DecisionTarget;
+import dev.redrive.triage.query.JdbcDlqQueries;
+import dev.redrive.worker.client.WorkerClient;
+
+import java.io.PrintWriter;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.function.ToDoubleFunction;
+
+/**
+ * Measures a batch redrive of a whole fingerprint group against the commit rate of one client of the same PostgreSQL,
+ * measured right before it in the same round: a redrive records a command, an operation move, an entry decision and an
+ * audit line per item, so deciding items one transaction each could not go faster than that rate. Each round seeds the
+ * group afresh (every item passes every check), measures one client's single-row commits, runs a dry run (listing the
+ * group and checking every precondition of every item) and then the redrive itself (listing, checking again inside the
+ * transactions, recording, publishing), the way {@code redrive --group FP} does. It runs in a throw-away namespace,
+ * dropped afterwards.
+ */
+public final class BatchBenchmark {
+    static final String GROUP = "bench-batch";
+    private static final Duration CEILING_RUN = Duration.ofSeconds(4);
+
+    // One run, one tool, items that pass every check: realistic rows (payload, history, raw message) without the
+    // generator's mix of blocked items, so the redrive issues every item it lists.
+    private static final String SEED_OPERATIONS = """
+            INSERT INTO operations (operation_id, run_id, node_id, logical_attempt, status, attempt, tool,
+                                    tool_schema_version, idempotency_key, payload, trace_id, correlation_id,
+                                    runtime_version, side_effect, last_error_class, dispatched_at)
+            SELECT 'bench-run:node-' || lpad(i::text, 7, '0') || ':0', 'bench-run', 'node-' || lpad(i::text, 7, '0'), 0,
+                   'DEAD_LETTERED', 3, ?, '1', 'key-' || i,
+                   jsonb_build_object('amount', i % 500 + 1, 'currency', 'EUR', 'customer_id', 'cus_' || i),
+                   md5(i::text), 'corr-bench', 'redrive-java/bench', 'NONE', 'TRANSIENT', now() - interval '10 minutes'
+              FROM generate_series(1, ?) i""";
+    private static final String SEED_ENTRIES = """
+            INSERT INTO dlq_entries (dedup_key, operation_id, run_id, node_id, logical_attempt, attempt, tool,
+                                     tool_schema_version, idempotency_key, trace_id, correlation_id, runtime_version,
+                                     stream, entry_id, delivery_count, consumer, error_class, error_code, error_message,
+                                     error_fingerprint, side_effect, attempt_history, raw_message, payload, entered_at)
+            SELECT 'op:' || o.operation_id || ':3', o.operation_id, o.run_id, o.node_id, 0, 3, o.tool, '1',
+                   o.idempotency_key, o.trace_id, o.correlation_id, o.runtime_version, ?, '1700000000000-0', 1,
+                   'worker-1', 'TRANSIENT', '500', 'ledger answered 500: internal error', ?, 'NONE',
+                   '[{"attempt": 1, "outcome": "RETRY_SCHEDULED"}, {"attempt": 2, "outcome": "RETRY_SCHEDULED"},
+                     {"attempt": 3, "outcome": "DEAD_LETTERED"}]'::jsonb,
+                   jsonb_build_object('operation_id', o.operation_id, 'payload', o.payload::text), o.payload,
+                   now() - interval '5 minutes' + (row_number() OVER (ORDER BY o.operation_id)) * interval '1 ms'
+              FROM operations o WHERE o.run_id = 'bench-run'""";
+
+    private final RedriveConfig config;
+    private final int entries;
+    private final int rounds;
+    private final PrintWriter out;
+
+    public BatchBenchmark(RedriveConfig config, int entries, int rounds, PrintWriter out) {
+        if (entries < 1 || entries > BatchDecisions.MAX_ITEMS) {
+            throw new IllegalArgumentException("--entries must be 1 to " + BatchDecisions.MAX_ITEMS + ", got " + entries);
+        }
+        if (rounds < 1) {
+            throw new IllegalArgumentException("--rounds must be 1 or more, got " + rounds);
+        }
+        this.config = config;
+        this.entries = entries;
+        this.rounds = rounds;
+        this.out = out;
+    }
+
+    /** Items per second of one round: the one-client commit rate, the dry run, the redrive. */
+    public record Round(double oneClientCommits, double dryRunItems, double redriveItems) {
+    }
+
+    public List<Round> run() throws Exception {
+        try (Database database = Database.open(config, 4); Redis redis = Redis.connect(config)) {
+            try {
+                Round[] measured = new Round[rounds];
+                for (int round = 0; round < rounds; round++) {
+                    measured[round] = round(database, redis, round + 1);
+                }
+                double ceiling = median(measured, Round::oneClientCommits);
+                double dry = median(measured, Round::dryRunItems);
+                double redrive = median(measured, Round::redriveItems);
+                out.printf(Locale.ROOT, "median of %d round(s): redrive %.0f items/s = %.2fx one client's commits "
+                                + "(%.0f/s; goals >= 5,000 items/s and >= 1.0x); dry run %.0f items/s (goal >= 10,000)%n",
+                        rounds, redrive, redrive / ceiling, ceiling, dry);
+                return List.of(measured);
+            } finally {
+                database.dropSchema();
+                redis.deleteNamespaceKeys();
+            }
+        }
+    }
+
+    private Round round(Database database, Redis redis, int round) throws Exception {
+        database.dropSchema();
+        redis.deleteNamespaceKeys();
+        database.migrate();
+        seed(database, redis);
+        double oneClient = CommitCeiling.commitsPerSecond(database, 1, CEILING_RUN);
+        Clock clock = Clock.systemUTC();
+        BatchDecisions batch = new BatchDecisions(new Decisions(database, new WorkerClient(database, redis, clock), clock),
+                new JdbcDlqQueries(database), clock, Sleeper.SYSTEM);
+
+        long started = System.nanoTime();
+        BatchReport dry = batch.redrive(batch.group(GROUP).targets(), BatchOptions.dryRun("bench", "dry run"),
+                BatchListener.NONE);
+        double drySeconds = seconds(started);
+        require(dry, DecisionOutcome.WOULD_PASS);
+
+        long streamBefore = redis.sync().xlen(redis.keys().dispatch());
+        started = System.nanoTime();
+        List<DecisionTarget> targets = batch.group(GROUP).targets();
+        BatchReport redriven = batch.redrive(targets, new BatchOptions("bench", "benchmark", null, 100_000, false),
+                BatchListener.NONE);
+        double redriveSeconds = seconds(started);
+        require(redriven, DecisionOutcome.DONE);
+        long published = redis.sync().xlen(redis.keys().dispatch()) - streamBefore;
+        long commands = database.jdbc().queryLong("SELECT count(*) FROM redrive_commands");
+        long audited = database.jdbc().queryLong("SELECT count(*) FROM audit_log WHERE action = 'REDRIVE'");
+
+        Round result = new Round(oneClient, entries / drySeconds, entries / redriveSeconds);
+        out.printf(Locale.ROOT, "round %d: one client commits %.0f single-row transactions/s; dry run %d items in %.2f s "
+                        + "= %.0f items/s; redrive (--rate 100000) %d items in %.2f s = %.0f items/s = %.2fx one client "
+                        + "(%d commands, %d audit lines, %d dispatches published)%n",
+                round, oneClient, entries, drySeconds, result.dryRunItems(), entries, redriveSeconds,
+                result.redriveItems(), result.redriveItems() / oneClient, commands, audited, published);
+        return result;
+    }
+
+    private void seed(Database database, Redis redis) {
+        database.jdbc().inTransaction(() -> {
+            database.jdbc().update("INSERT INTO runs (run_id) VALUES ('bench-run')");
+            database.jdbc().update("INSERT INTO tool_schemas (tool, version, is_current, registered_by) "
+                    + "VALUES (?, '1', true, 'bench')", NoOpTool.NAME);
+            database.jdbc().update(SEED_OPERATIONS, NoOpTool.NAME, entries);
+            database.jdbc().update(SEED_ENTRIES, redis.keys().dispatch(), GROUP);
+        });
+        database.jdbc().update("VACUUM (ANALYZE) dlq_entries");
+        database.jdbc().update("ANALYZE operations, runs");
+    }
+
+    /** Every item must end as expected, or the rate measured something else than the batch path. */
+    private void require(BatchReport report, DecisionOutcome expected) {
+        if (report.items().size() != entries || report.count(expected) != entries) {
+            throw new IllegalStateException("expected " + entries + " items " + expected + ", got " + report.summary());
+        }
+    }
+
+    private static double seconds(long started) {
+        return (System.nanoTime() - started) / 1e9;
+    }
+
+    private static double median(Round[] rounds, ToDoubleFunction<Round> field) {
+        double[] values = Arrays.stream(rounds).mapToDouble(field).sorted().toArray();
+        return values.length % 2 == 1 ? values[values.length / 2]
+                : (values[values.length / 2 - 1] + values[values.length / 2]) / 2;
+    }
+}

@@ -1,0 +1,36 @@
+package dev.redrive.cli;
+
+import dev.redrive.bench.BatchBenchmark;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+import java.util.concurrent.Callable;
+
+@Command(name = "batch", mixinStandardHelpOptions = true,
+        description = "A batch redrive of a fingerprint group (every check, then recorded and published) and its dry run,"
+                + " in items per second and as a ratio of one client's single-row commits measured right before."
+                + " Runs in a throw-away namespace (default bench_batch).")
+final class BenchBatchCommand implements Callable<Integer> {
+    @Mixin
+    ConnectionOptions connection;
+
+    @Option(names = "--entries", defaultValue = "10000", description = "entries in the group (default ${DEFAULT-VALUE})")
+    int entries;
+
+    @Option(names = "--rounds", defaultValue = "3", description = "rounds, each seeded afresh; medians are printed (default ${DEFAULT-VALUE})")
+    int rounds;
+
+    @Spec
+    CommandSpec spec;
+
+    @Override
+    public Integer call() throws Exception {
+        String given = connection.config().namespace();
+        String namespace = given.equals("redrive") ? "bench_batch" : given;
+        new BatchBenchmark(connection.config().withNamespace(namespace), entries, rounds, spec.commandLine().getOut()).run();
+        return 0;
+    }
+}
