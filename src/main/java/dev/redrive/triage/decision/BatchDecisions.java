@@ -8,16 +8,10 @@ import dev.redrive.triage.query.DlqPage;
 import dev.redrive.triage.query.DlqQueries;
 import dev.redrive.triage.query.DlqRow;
 import dev.redrive.triage.query.PageDirection;
-import io.opentelemetry.context.Context;
 
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.Callable;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 
 /**
  * Decisions over many entries: a selection, a fingerprint group, or every open entry matching a DLQ filter. Items are
@@ -122,65 +116,25 @@ public final class BatchDecisions {
             requireText(options.operator(), "a batch decision needs the operator's name");
             requireText(options.reason(), "a batch decision needs a reason");
         }
-        Pacer pacer = new Pacer(options.dryRun() ? 0 : options.itemsPerSecond(), clock, sleeper);
         int size = chunkSize(options);
         List<DecisionResult> results = new ArrayList<>(targets.size());
-        // A chunk runs on a thread of its own, so that an interrupt meant to stop the batch never reaches it half-way
-        // (a publish interrupted after its commit would leave its redrives for the sweep): the batch stops between chunks.
-        ExecutorService chunkThread = Executors.newSingleThreadExecutor(runnable -> {
-            Thread thread = new Thread(runnable, "redrive-batch-chunk");
-            thread.setDaemon(true);
-            return thread;
-        });
-        try {
+        try (ChunkRunner runner = new ChunkRunner(new Pacer(options.dryRun() ? 0 : options.itemsPerSecond(), clock, sleeper),
+                listener)) {
             for (int from = 0; from < targets.size(); from += size) {
                 List<DecisionTarget> chunk = targets.subList(from, Math.min(targets.size(), from + size));
-                if (listener.stopRequested() || Thread.currentThread().isInterrupted()) {
+                if (!runner.mayStart(chunk.size())) {
                     break;
                 }
-                try {
-                    pacer.awaitSlots(chunk.size());
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                    break;
-                }
-                // The chunk records the operator's own trace, which lives in the caller's context.
-                Callable<List<DecisionResult>> decide = Context.current().wrap(() -> decision.decide(chunk));
-                for (DecisionResult result : finished(chunkThread.submit(decide))) {
+                for (DecisionResult result : runner.decide(() -> decision.decide(chunk))) {
                     results.add(result);
                     listener.itemDone(results.size(), targets.size(), result);
                 }
             }
-        } finally {
-            chunkThread.shutdown();
         }
         return new BatchReport(kind, options.dryRun(), results);
     }
 
-    /** Waits for a chunk to finish even when interrupted meanwhile; the interrupt is kept for the loop to see. */
-    private static List<DecisionResult> finished(Future<List<DecisionResult>> chunk) {
-        boolean interrupted = false;
-        try {
-            while (true) {
-                try {
-                    return chunk.get();
-                } catch (InterruptedException e) {
-                    interrupted = true;
-                } catch (ExecutionException e) {
-                    if (e.getCause() instanceof RuntimeException failure) {
-                        throw failure;
-                    }
-                    throw new IllegalStateException(e.getCause());
-                }
-            }
-        } finally {
-            if (interrupted) {
-                Thread.currentThread().interrupt();
-            }
-        }
-    }
-
-    private static void requireText(String value, String message) {
+    static void requireText(String value, String message) {
         if (value == null || value.isBlank()) {
             throw new IllegalArgumentException(message);
         }
