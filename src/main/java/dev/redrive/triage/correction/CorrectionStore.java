@@ -1,14 +1,14 @@
 package dev.redrive.triage.correction;
 
 import dev.redrive.envelope.DispatchEnvelope;
-import dev.redrive.envelope.Traceparent;
 import dev.redrive.model.DecisionState;
 import dev.redrive.store.Database;
 import dev.redrive.store.Jdbc;
-import dev.redrive.store.Jdbc.Json;
 import dev.redrive.store.audit.AuditLine;
 import dev.redrive.store.audit.AuditLog;
-import dev.redrive.store.deadletter.DeadLetterStore;
+import dev.redrive.store.command.DecisionLocks;
+import dev.redrive.store.command.IssuedCommand;
+import dev.redrive.store.command.RedriveCommandLog;
 import dev.redrive.store.operation.OperationDecisionStore;
 import dev.redrive.triage.json.TriageJson;
 import dev.redrive.triage.precondition.PreconditionResult;
@@ -23,16 +23,6 @@ import java.util.UUID;
  * change of state is a guarded statement whose row count is checked.
  */
 final class CorrectionStore {
-    private static final String LOCK_OPERATION = "SELECT operation_id FROM operations WHERE operation_id = ? FOR UPDATE";
-    private static final String LOCK_ENTRIES = "SELECT id FROM dlq_entries WHERE operation_id = ? AND "
-            + DeadLetterStore.OWN_ENTRY + " ORDER BY id FOR UPDATE";
-
-    private static final String INSERT_COMMAND = """
-            INSERT INTO redrive_commands (command_id, operation_id, dlq_entry_id, operator, reason, issued_at,
-                                          from_attempt, to_attempt, target_schema_version, preconditions, status,
-                                          operator_traceparent)
-            VALUES (?, ?, ?, ?, ?, ?, 0, ?, ?, ?, 'ISSUED', ?)""";
-
     private static final String SUPERSEDE_ENTRY = """
             UPDATE dlq_entries
                SET decision_state = 'SUPERSEDED', superseded_by = ?, decided_by = ?, decided_at = ?,
@@ -42,11 +32,15 @@ final class CorrectionStore {
     private final Jdbc jdbc;
     private final OperationDecisionStore operations;
     private final AuditLog auditLog;
+    private final RedriveCommandLog commands;
+    private final DecisionLocks locks;
 
     CorrectionStore(Database database) {
         this.jdbc = database.jdbc();
         this.operations = new OperationDecisionStore(jdbc);
         this.auditLog = new AuditLog(jdbc);
+        this.commands = new RedriveCommandLog(jdbc);
+        this.locks = new DecisionLocks(jdbc);
     }
 
     Jdbc jdbc() {
@@ -55,8 +49,7 @@ final class CorrectionStore {
 
     /** Locks the operation and its own entries, in the order every decision locks them, until the transaction ends. */
     void lock(String operationId) {
-        jdbc.query(LOCK_OPERATION, row -> row.getString(1), operationId);
-        jdbc.query(LOCK_ENTRIES, row -> row.getLong(1), operationId);
+        locks.lock(operationId);
     }
 
     int highestLogicalAttempt(String runId, String nodeId) {
@@ -67,11 +60,12 @@ final class CorrectionStore {
         operations.insertCorrection(correction, corrects);
     }
 
+    /** The correction's command: it starts the new operation's first attempt, from none. */
     void insertCommand(UUID commandId, DispatchEnvelope correction, long entryId, String operator, String reason,
                        Instant at, List<PreconditionResult> preconditions) {
-        jdbc.update(INSERT_COMMAND, commandId, correction.operationId().value(), entryId, operator, reason, at,
-                correction.attempt(), correction.toolSchemaVersion(), new Json(TriageJson.compact(preconditions)),
-                Traceparent.current());
+        commands.issue(List.of(new IssuedCommand(commandId, correction.operationId().value(), entryId, 0,
+                correction.attempt(), correction.toolSchemaVersion(), TriageJson.compact(preconditions))), operator,
+                reason, at);
     }
 
     void supersede(String operationId, Instant at) {

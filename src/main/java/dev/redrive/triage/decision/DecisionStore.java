@@ -1,16 +1,17 @@
 package dev.redrive.triage.decision;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.redrive.envelope.Traceparent;
 import dev.redrive.model.DecisionState;
 import dev.redrive.model.SideEffectState;
 import dev.redrive.store.Database;
-import dev.redrive.store.Jdbc.Json;
 import dev.redrive.store.Jdbc;
 import dev.redrive.store.audit.AuditAction;
 import dev.redrive.store.audit.AuditLine.AuditSubject;
 import dev.redrive.store.audit.AuditLine;
 import dev.redrive.store.audit.AuditLog;
+import dev.redrive.store.command.DecisionLocks;
+import dev.redrive.store.command.IssuedCommand;
+import dev.redrive.store.command.RedriveCommandLog;
 import dev.redrive.store.deadletter.DeadLetterStore;
 import dev.redrive.store.operation.OperationDecisionStore;
 import dev.redrive.store.operation.OperationDecisionStore.RedriveMove;
@@ -32,36 +33,6 @@ import java.util.function.Function;
  * transition tables: 1 = done, 0 = someone changed the row first (the caller's transaction is rolled back).
  */
 final class DecisionStore {
-    /*
-     * LOCK ORDER. A decision locks the operations it changes, then their own entries (and entries without an operation
-     * it decides), each set in one statement and in a fixed order: operations by operation_id in bytes (COLLATE "C", as
-     * the worker's claims and commits take them), entries by id. Two batches sharing items, a batch and a single
-     * decision, or a decision and a worker's commit then wait for each other instead of deadlocking. A target named by
-     * its entry id alone is locked through the operation that entry was entered for.
-     */
-    private static final String LOCK_OPERATIONS = """
-            SELECT operation_id FROM operations
-             WHERE operation_id = ANY (ARRAY(SELECT unnest(?::text[])
-                                             UNION SELECT operation_id FROM dlq_entries
-                                                    WHERE id = ANY (?::text[]::bigint[]) AND %s))
-             ORDER BY operation_id COLLATE "C"
-               FOR UPDATE""".formatted(DeadLetterStore.OWN_ENTRY);
-    private static final String LOCK_ENTRIES = """
-            SELECT id FROM dlq_entries
-             WHERE (operation_id = ANY (?) AND %s) OR id = ANY (?::text[]::bigint[])
-             ORDER BY id
-               FOR UPDATE""".formatted(DeadLetterStore.OWN_ENTRY);
-
-    private static final String INSERT_COMMANDS = """
-            INSERT INTO redrive_commands (command_id, operation_id, dlq_entry_id, operator, reason, issued_at,
-                                          from_attempt, to_attempt, target_schema_version, preconditions, status,
-                                          operator_traceparent)
-            SELECT v.command_id, v.operation_id, v.dlq_entry_id, ?, ?, ?, v.from_attempt, v.from_attempt + 1,
-                   v.target_schema_version, v.preconditions, 'ISSUED', ?
-              FROM unnest(?::text[]::uuid[], ?::text[], ?::text[]::bigint[], ?::text[]::int[], ?::text[],
-                          ?::text[]::jsonb[])
-                   AS v(command_id, operation_id, dlq_entry_id, from_attempt, target_schema_version, preconditions)""";
-
     private static final String DECIDE_ENTRIES = """
             UPDATE dlq_entries e
                SET decision_state = ?, decided_by = ?, decided_at = ?, decision_reason = ?, version = e.version + 1
@@ -76,43 +47,37 @@ final class DecisionStore {
     private final AuditLog auditLog;
     private final ReconciliationLog reconciliations;
     private final OperationDecisionStore operations;
+    private final RedriveCommandLog commands;
+    private final DecisionLocks locks;
 
     DecisionStore(Database database) {
         this.jdbc = database.jdbc();
         this.auditLog = new AuditLog(jdbc);
         this.reconciliations = new ReconciliationLog(jdbc);
         this.operations = new OperationDecisionStore(jdbc);
+        this.commands = new RedriveCommandLog(jdbc);
+        this.locks = new DecisionLocks(jdbc);
     }
 
     Jdbc jdbc() {
         return jdbc;
     }
 
-    /** Locks the operation and its own entries until the transaction ends. */
+    /** Locks the operation and its own entries until the transaction ends (see {@link DecisionLocks}). */
     void lock(String operationId) {
-        lockAll(List.of(operationId), List.of());
+        locks.lock(operationId);
     }
 
-    /**
-     * Locks, until the transaction ends, the operations named and those the named entries were entered for, then
-     * their own entries and the named entries (see LOCK ORDER).
-     */
+    /** Locks the operations named and those the named entries were entered for, then their entries. */
     void lockAll(Collection<String> operationIds, Collection<Long> entryIds) {
-        String[] entries = entryIds.stream().map(String::valueOf).toArray(String[]::new);
-        List<String> locked = jdbc.query(LOCK_OPERATIONS, row -> row.getString(1), operationIds.toArray(String[]::new),
-                entries);
-        jdbc.query(LOCK_ENTRIES, row -> row.getLong(1), locked.toArray(String[]::new), entries);
+        locks.lockAll(operationIds, entryIds);
     }
 
-    /** Records redrive commands, with the operator's own trace when the console or CLI runs inside one. */
-    void insertCommands(List<RedriveMove> commands, String operator, String reason, Instant at) {
-        if (commands.isEmpty()) {
-            return;
-        }
-        jdbc.update(INSERT_COMMANDS, operator, reason, at, Traceparent.current(),
-                column(commands, RedriveMove::commandId), column(commands, RedriveMove::operationId),
-                column(commands, RedriveMove::entryId), column(commands, RedriveMove::fromAttempt),
-                column(commands, RedriveMove::schemaVersion), column(commands, RedriveMove::preconditions));
+    /** Records the redrive commands of a chunk, each for the attempt after its operation's last. */
+    void insertCommands(List<RedriveMove> moves, String operator, String reason, Instant at) {
+        commands.issue(moves.stream().map(move -> new IssuedCommand(move.commandId(), move.operationId(),
+                move.entryId(), move.fromAttempt(), move.fromAttempt() + 1, move.schemaVersion(),
+                move.preconditions())).toList(), operator, reason, at);
     }
 
     void moveToPending(List<RedriveMove> commands, Instant at) {
