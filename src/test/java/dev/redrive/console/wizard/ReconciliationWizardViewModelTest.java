@@ -244,4 +244,27 @@ class ReconciliationWizardViewModelTest {
         assertThat(model.resultSummaryProperty().get()).isEqualTo("0 succeeded · 0 failed · 1 blocked · 2 waiting");
         assertThat(model.items().get(2).outcomeProperty().get().text()).isEqualTo("Not redriven: blocked by approval revoked");
     }
+
+    @Test
+    void stoppingAPacedBatchAfterItsFirstRedrive_leavesTheItemsNotReachedOpenAndSaysSo() {
+        List<WizardItem> items = claim("e.side_effect = 'NONE'", 3, "stopped");
+        ReconciliationWizardViewModel model = wizard(items);
+        model.recheck();
+        model.choose(DecisionKind.REDRIVE);
+        model.redrivesPerSecondProperty().set(50);
+        model.reasonProperty().set("stopped after the first");
+        // The operator presses Stop as soon as the first redrive is recorded.
+        items.get(0).resultProperty().addListener((obs, was, now) -> model.stop());
+
+        model.issue();
+
+        assertThat(items.get(0).resultProperty().get().outcome()).isEqualTo(DecisionOutcome.DONE);
+        assertThat(items.subList(1, 3)).allMatch(item -> item.resultProperty().get() == null);
+        assertThat(model.progressTextProperty().get()).isEqualTo("Issuing redrives: 1 of 3 done (stopped)");
+        assertThat(model.pacingProperty().get()).as("Stop goes away").isFalse();
+        assertThat(ns.database().jdbc().queryLong(
+                "SELECT count(*) FROM dlq_entries WHERE id = ANY (?::text[]::bigint[]) AND decision_state = 'OPEN'",
+                (Object) new String[]{items.get(1).dlqEntryId().toString(), items.get(2).dlqEntryId().toString()}))
+                .isEqualTo(2);
+    }
 }
