@@ -133,9 +133,10 @@ public final class BatchBenchmark {
         Round result = new Round(oneClient, entries / drySeconds, entries / redriveSeconds);
         out.printf(Locale.ROOT, "round %d: one client commits %.0f single-row transactions/s; dry run %d items in %.2f s "
                         + "= %.0f items/s; redrive (--rate 100000) %d items in %.2f s = %.0f items/s = %.2fx one client "
-                        + "(%d commands, %d audit lines, %d dispatches published)%n",
+                        + "(%d commands, %d audit lines, %d dispatches published), load %s%n",
                 round, oneClient, entries, drySeconds, result.dryRunItems(), entries, redriveSeconds,
-                result.redriveItems(), result.redriveItems() / oneClient, commands, audited, published);
+                result.redriveItems(), result.redriveItems() / oneClient, commands, audited, published,
+                LoadAverage.now());
         return result;
     }
 
