@@ -194,9 +194,13 @@ class ConsoleScreensTest {
         assertThat(indicator.isVisible()).isFalse();
         robot.sleep(2_500);
 
-        ns.redis().sync().xadd(ns.redis().keys().dlq(), Map.of("dlq_entry_id", "123456", "operation_id", "live:n1:0",
-                "error_class", "TRANSIENT", "tool", "demo.charge", "fingerprint", "fp-live",
-                "entered_at", Instant.now().toString()));
+        // An entry that arrives after the list was read, and its event: the console counts it once the database
+        // says the applied filter (none) matches it.
+        new DlqGenerator(ns.database(), Clock.systemUTC()).generate(1, "live");
+        long arrived = ns.database().jdbc().queryLong("SELECT max(id) FROM dlq_entries");
+        ns.redis().sync().xadd(ns.redis().keys().dlq(), Map.of("dlq_entry_id", String.valueOf(arrived),
+                "operation_id", "live:n1:0", "error_class", "TRANSIENT", "tool", "demo.charge",
+                "fingerprint", "fp-live", "entered_at", Instant.now().toString()));
 
         await().atMost(WAIT).untilAsserted(() -> {
             assertThat(indicator.isVisible()).isTrue();
