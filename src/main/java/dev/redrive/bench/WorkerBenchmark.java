@@ -87,17 +87,17 @@ public final class WorkerBenchmark {
                 double after = CommitCeiling.commitsPerSecond(admin, concurrency, CEILING_RUN);
                 out.printf(Locale.ROOT, "baseline: %.0f transactions/s again after the worker; mean %.0f%n", after,
                         (before + after) / 2);
-                Measured median = median(measured);
+                Measured median = medianDrain(measured);
                 Result result = new Result(median.operationsPerSecond(), (before + after) / 2,
                         median.commitsPerOperation());
                 out.printf(Locale.ROOT, "ratio:    %.2fx of the commit ceiling (target >= 0.60x), %.2f commits/operation (target <= 1.20)%n",
                         result.ratio(), result.commitsPerOperation());
                 if (drains > 1) {
-                    List<Double> sorted = drainRatios.stream().sorted().toList();
-                    double medianRatio = sorted.get(sorted.size() / 2);
+                    double medianRatio = median(drainRatios);
+                    double slowestRatio = drainRatios.stream().min(Comparator.naturalOrder()).orElseThrow();
                     out.printf(Locale.ROOT, "spread:   each drain against the ceiling measured right after it: median "
                                     + "%.2fx, slowest %.2fx, %.2fx of the median (target >= 0.70x); longest stall %d ms%n",
-                            medianRatio, sorted.get(0), sorted.get(0) / medianRatio,
+                            medianRatio, slowestRatio, slowestRatio / medianRatio,
                             measured.stream().mapToLong(m -> m.longestStall().toMillis()).max().orElse(0));
                 }
                 return result;
@@ -125,7 +125,13 @@ public final class WorkerBenchmark {
         return admin;
     }
 
-    static Measured median(List<Measured> measured) {
+    /** The median of the values (the upper one of the two middle ones for an even count). */
+    static double median(List<Double> values) {
+        List<Double> sorted = values.stream().sorted().toList();
+        return sorted.get(sorted.size() / 2);
+    }
+
+    static Measured medianDrain(List<Measured> measured) {
         List<Measured> sorted = measured.stream().sorted(Comparator.comparingDouble(Measured::operationsPerSecond))
                 .toList();
         return sorted.get(sorted.size() / 2);

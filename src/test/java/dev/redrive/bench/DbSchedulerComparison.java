@@ -12,7 +12,6 @@ import java.io.PrintWriter;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.CountDownLatch;
@@ -76,10 +75,10 @@ public final class DbSchedulerComparison {
                 redis.deleteNamespaceKeys();
             }
         }
-        double mine = median(redriveRates);
+        double mine = WorkerBenchmark.median(redriveRates);
         out.printf(Locale.ROOT, "median: Redrive %.0f/s, db-scheduler %.0f/s: %.2fx (target >= 1.5x); "
-                        + "Redrive %.2fx of the commit ceiling (target >= 0.8x)%n", mine, median(anchorRates),
-                mine / median(anchorRates), mine / median(ceilings));
+                        + "Redrive %.2fx of the commit ceiling (target >= 0.8x)%n", mine, WorkerBenchmark.median(anchorRates),
+                mine / WorkerBenchmark.median(anchorRates), mine / WorkerBenchmark.median(ceilings));
     }
 
     /** Schedules every execution as due now (not timed), then times the scheduler until all of them have run. */
@@ -111,10 +110,5 @@ public final class DbSchedulerComparison {
                 scheduler.stop();
             }
         }
-    }
-
-    private static double median(List<Double> values) {
-        List<Double> sorted = values.stream().sorted(Comparator.naturalOrder()).toList();
-        return sorted.get(sorted.size() / 2);
     }
 }
