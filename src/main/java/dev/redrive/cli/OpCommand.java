@@ -65,17 +65,18 @@ final class OpCommand {
                 OperationDetailsLoader loader = new OperationDetailsLoader(session.database());
                 if (target.entryOnly()) {
                     showEntry(out, redactor.redact(new EntryDetailsLoader(session.database()).require(target.dlqEntryId())),
-                            new RedriveVerifier(session.database()), loader);
+                            new RedriveVerifier(session.database()));
                 } else {
                     OperationDetails details = redactor.redact(loader.require(target.operationId()));
-                    showOperation(out, details, new RedriveVerifier(session.database()), loader.lineage(details.operationId()));
+                    showOperation(out, details, new RedriveVerifier(session.database()));
                 }
                 out.flush();
                 return 0;
             }
         }
 
-        private void showOperation(PrintWriter out, OperationDetails details, RedriveVerifier verifier, Lineage lineage) {
+        private void showOperation(PrintWriter out, OperationDetails details, RedriveVerifier verifier) {
+            Lineage lineage = details.lineage();
             RedriveVerification verification = verifier.latest(details.operationId()).orElse(null);
             if (json) {
                 out.println(TriageJson.write(json(details, verification, lineage)));
@@ -84,11 +85,10 @@ final class OpCommand {
             }
         }
 
-        private void showEntry(PrintWriter out, EntryDetails details, RedriveVerifier verifier,
-                               OperationDetailsLoader loader) {
+        private void showEntry(PrintWriter out, EntryDetails details, RedriveVerifier verifier) {
             RedriveVerification verification = details.ofOperation()
                     .flatMap(operation -> verifier.latest(operation.operationId())).orElse(null);
-            Lineage lineage = details.operation() == null ? Lineage.NONE : loader.lineage(details.operation().operationId());
+            Lineage lineage = details.operation() == null ? Lineage.NONE : details.operation().lineage();
             if (json) {
                 out.println(TriageJson.write(json(details, verification, lineage)));
                 return;

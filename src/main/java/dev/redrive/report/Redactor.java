@@ -123,7 +123,7 @@ public final class Redactor {
                 c.executedAt(), c.completedAt(), c.operatorTraceparent())).toList();
         List<AuditEntry> audit = details.audit().stream().map(this::redact).toList();
         return new OperationDetails(operation, details.run(), attempts, entries, reconciliations, commands, audit,
-                details.currentToolSchemaVersion(), details.approval());
+                details.currentToolSchemaVersion(), details.approval(), details.lineage());
     }
 
     /** A DLQ entry with its audit trail and its operation (if any), redacted as {@link #redact(OperationDetails)}. */

@@ -16,6 +16,7 @@ import dev.redrive.triage.decision.RedriveVerification;
 import dev.redrive.triage.detail.AttemptRecord;
 import dev.redrive.triage.detail.AuditEntry;
 import dev.redrive.triage.detail.DlqEntryRecord;
+import dev.redrive.triage.detail.Lineage;
 import dev.redrive.triage.detail.OperationDetails;
 import dev.redrive.triage.detail.OperationRecord;
 import dev.redrive.triage.detail.ReconciliationRecord;
@@ -93,6 +94,7 @@ final class ReportLayout {
             facts.add(kv("operation", only.details().operationId()));
             facts.add(kv("current status", status(only.details())));
             facts.add(kv("side effect", only.details().operation().sideEffect()));
+            facts.addAll(lineage(only.details().lineage()));
             List<String> decisions = decisions(only.details());
             if (decisions.isEmpty()) {
                 facts.add(kv("decision", "none yet"));
@@ -104,11 +106,30 @@ final class ReportLayout {
         List<List<String>> rows = new ArrayList<>();
         for (OperationReport operation : report.operations()) {
             List<String> decisions = decisions(operation.details());
-            rows.add(row(operation.details().operationId(), status(operation.details()),
+            rows.add(row(operation.details().operationId() + lineageNote(operation.details().lineage()),
+                    status(operation.details()),
                     operation.details().operation().sideEffect(),
                     decisions.isEmpty() ? "none yet" : String.join("; ", decisions), verification(operation.verification())));
         }
         return List.of(new Table(List.of("operation", "current status", "side effect", "decisions", "verification"), rows));
+    }
+
+    /** Which operation this one corrects and which corrects it: a reader follows a correction from either end. */
+    private List<KeyValue> lineage(Lineage lineage) {
+        List<KeyValue> facts = new ArrayList<>();
+        if (lineage.corrects() != null) {
+            facts.add(kv("corrects", lineage.corrects() + " (this operation is its correction, a later logical attempt)"));
+        }
+        if (lineage.correctedBy() != null) {
+            facts.add(kv("corrected by", lineage.correctedBy() + " (it replaced this operation, which never runs again)"));
+        }
+        return facts;
+    }
+
+    /** " (corrects r:n:0)" or " (corrected by r:n:1)" after an operation id in the summary's table. */
+    private static String lineageNote(Lineage lineage) {
+        return (lineage.corrects() == null ? "" : " (corrects " + lineage.corrects() + ")")
+                + (lineage.correctedBy() == null ? "" : " (corrected by " + lineage.correctedBy() + ")");
     }
 
     private static String status(OperationDetails details) {

@@ -6,6 +6,7 @@ import dev.redrive.console.ui.Clipboards;
 import dev.redrive.console.ui.DesktopServices;
 import dev.redrive.console.ui.SideEffectBadge;
 import dev.redrive.triage.detail.AuditEntry;
+import javafx.beans.binding.Bindings;
 import javafx.beans.value.ObservableBooleanValue;
 import javafx.fxml.FXML;
 import javafx.scene.Node;
@@ -17,6 +18,7 @@ import javafx.scene.control.ListCell;
 import javafx.scene.control.ListView;
 import javafx.scene.control.MenuItem;
 import javafx.scene.control.ScrollPane;
+import javafx.scene.layout.FlowPane;
 import javafx.scene.layout.VBox;
 import javafx.scene.control.TextArea;
 import javafx.scene.layout.VBox;
@@ -37,6 +39,9 @@ public final class OperationDetailView {
     @FXML private MenuItem discardItem;
     @FXML private Label statusLabel;
     @FXML private Label decisionLabel;
+    @FXML private FlowPane lineageBox;
+    @FXML private Hyperlink correctsLink;
+    @FXML private Hyperlink correctedByLink;
     @FXML private Label lastErrorLabel;
     @FXML private Label noOperationLabel;
     @FXML private Label timelineTitle;
@@ -114,6 +119,7 @@ public final class OperationDetailView {
         model.sideEffectProperty().addListener((obs, was, state) -> sideEffectBadge.show(state));
         statusLabel.textProperty().bind(model.statusProperty());
         decisionLabel.textProperty().bind(model.decisionProperty());
+        bindLineage();
         lastErrorLabel.textProperty().bind(model.lastErrorProperty());
         timeline.dataProperty().bind(model.timelineProperty());
         runLabel.textProperty().bind(model.runIdProperty());
@@ -154,6 +160,17 @@ public final class OperationDetailView {
         discardItem.disableProperty().bind(model.decidableProperty().not());
     }
 
+    /** Both ends of a correction, one click from each other. */
+    private void bindLineage() {
+        correctsLink.textProperty().bind(Bindings.concat("Corrects ", model.correctsProperty(),
+                " (this is its correction, a later logical attempt)"));
+        correctedByLink.textProperty().bind(Bindings.concat("Superseded: corrected by ", model.correctedByProperty(),
+                " (this operation never runs again)"));
+        shownWhen(model.correctsProperty().isNotEmpty(), correctsLink);
+        shownWhen(model.correctedByProperty().isNotEmpty(), correctedByLink);
+        shownWhen(model.correctsProperty().isNotEmpty().or(model.correctedByProperty().isNotEmpty()), lineageBox);
+    }
+
     private static void shownWhen(ObservableBooleanValue condition, Node... nodes) {
         for (Node node : nodes) {
             node.visibleProperty().bind(condition);
@@ -170,6 +187,8 @@ public final class OperationDetailView {
     @FXML private void resolve() { resolver.run(); }
     @FXML private void discard() { discarder.run(); }
     @FXML private void exportReport() { exporter.run(); }
+    @FXML private void followCorrects() { model.showOperation(model.correctsProperty().get()); }
+    @FXML private void followCorrectedBy() { model.showOperation(model.correctedByProperty().get()); }
     @FXML private void copyShownId() { Clipboards.copy(model.shownIdProperty().get()); }
     @FXML private void copyTraceId() { Clipboards.copy(model.traceIdProperty().get()); }
     @FXML private void copyCorrelationId() { Clipboards.copy(model.correlationIdProperty().get()); }

@@ -75,6 +75,8 @@ public final class OperationDetailViewModel {
     private final ReadOnlyStringWrapper rawMessage = new ReadOnlyStringWrapper("");
     private final ReadOnlyStringWrapper status = new ReadOnlyStringWrapper("");
     private final ReadOnlyStringWrapper decision = new ReadOnlyStringWrapper("");
+    private final ReadOnlyStringWrapper corrects = new ReadOnlyStringWrapper("");
+    private final ReadOnlyStringWrapper correctedBy = new ReadOnlyStringWrapper("");
     private final ReadOnlyStringWrapper runId = new ReadOnlyStringWrapper("");
     private final ReadOnlyStringWrapper nodeId = new ReadOnlyStringWrapper("");
     private final ReadOnlyStringWrapper logicalAttempt = new ReadOnlyStringWrapper("");
@@ -151,6 +153,14 @@ public final class OperationDetailViewModel {
         });
     }
 
+    /**
+     * Follows a correction's link: shows that operation, with its open entry (or its newest one; none when it never
+     * failed).
+     */
+    public void showOperation(String operation) {
+        show(operation, 0);
+    }
+
     /** Loads what is shown again (after a decision). */
     public void refresh() {
         showAgain.run();
@@ -179,6 +189,9 @@ public final class OperationDetailViewModel {
         claimedOperation.set("");
         tool.set(operation.tool());
         status.set(operation.status().name() + " · attempt " + operation.attempt());
+        corrects.set(Objects.toString(loadedDetails.lineage().corrects(), ""));
+        correctedBy.set(Objects.toString(loadedDetails.lineage().correctedBy(),
+                Objects.toString(shown == null ? null : shown.supersededBy(), "")));
         runId.set(operation.runId() + (loadedDetails.run() == null ? "" : "  (" + loadedDetails.run().status() + ")"));
         nodeId.set(operation.nodeId());
         logicalAttempt.set(String.valueOf(operation.logicalAttempt()));
@@ -234,6 +247,8 @@ public final class OperationDetailViewModel {
         claimedOperation.set(shown.operationId() == null ? "none" : shown.operationId() + " (not this entry's operation)");
         tool.set(Objects.toString(shown.tool(), "none"));
         status.set("NO OPERATION");
+        corrects.set("");
+        correctedBy.set("");
         runId.set(Objects.toString(shown.runId(), "none"));
         nodeId.set(Objects.toString(shown.nodeId(), "none"));
         logicalAttempt.set("");
@@ -326,6 +341,10 @@ public final class OperationDetailViewModel {
     public ReadOnlyStringProperty rawMessageProperty() { return rawMessage.getReadOnlyProperty(); }
     public ReadOnlyStringProperty statusProperty() { return status.getReadOnlyProperty(); }
     public ReadOnlyStringProperty decisionProperty() { return decision.getReadOnlyProperty(); }
+    /** The operation this one corrects (a correction is the node's next logical attempt); empty when none. */
+    public ReadOnlyStringProperty correctsProperty() { return corrects.getReadOnlyProperty(); }
+    /** The correction that replaced (superseded) this operation, which never runs again; empty when none. */
+    public ReadOnlyStringProperty correctedByProperty() { return correctedBy.getReadOnlyProperty(); }
     public ReadOnlyStringProperty runIdProperty() { return runId.getReadOnlyProperty(); }
     public ReadOnlyStringProperty nodeIdProperty() { return nodeId.getReadOnlyProperty(); }
     public ReadOnlyStringProperty logicalAttemptProperty() { return logicalAttempt.getReadOnlyProperty(); }

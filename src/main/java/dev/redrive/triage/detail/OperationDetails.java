@@ -14,6 +14,7 @@ import java.util.Optional;
  * @param audit                    oldest first
  * @param currentToolSchemaVersion the tool's current schema version, null when no worker registered the tool
  * @param approval                 the approval the operation needs, null when it needs none (or the row is missing)
+ * @param lineage                  the corrections it is linked to, both ways
  */
 public record OperationDetails(
         OperationRecord operation,
@@ -24,7 +25,8 @@ public record OperationDetails(
         List<RedriveCommandRecord> redriveCommands,
         List<AuditEntry> audit,
         String currentToolSchemaVersion,
-        ApprovalRecord approval) {
+        ApprovalRecord approval,
+        Lineage lineage) {
 
     public OperationDetails {
         attempts = List.copyOf(attempts);

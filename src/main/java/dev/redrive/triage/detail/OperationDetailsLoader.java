@@ -95,7 +95,8 @@ public final class OperationDetailsLoader {
                 jdbc.query(COMMANDS, OperationDetailsLoader::command, operationId),
                 jdbc.query(AUDIT, OperationDetailsLoader::audit, operationId, operationId),
                 currentSchemaVersion(operation.tool()).orElse(null),
-                operation.approvalId() == null ? null : approval(operation.approvalId()).orElse(null)));
+                operation.approvalId() == null ? null : approval(operation.approvalId()).orElse(null),
+                lineage(operationId)));
     }
 
     /** Like {@link #load} but fails with a message naming the operation when it is unknown. */
@@ -108,7 +109,7 @@ public final class OperationDetailsLoader {
     }
 
     /** The corrections linked to the operation, both ways. */
-    public Lineage lineage(String operationId) {
+    private Lineage lineage(String operationId) {
         return jdbc.queryOne(LINEAGE, row -> new Lineage(row.getString(1), row.getString(2)), operationId, operationId)
                 .orElse(Lineage.NONE);
     }

@@ -1,0 +1,162 @@
+package dev.redrive.console.detail;
+
+import dev.redrive.console.RecordingDesktop;
+import dev.redrive.console.concurrent.UiExecutor;
+import dev.redrive.console.ui.Theme;
+import dev.redrive.identity.OperationId;
+import dev.redrive.report.IncidentReport;
+import dev.redrive.report.Redactor;
+import dev.redrive.report.ReportFormat;
+import dev.redrive.report.ReportService;
+import dev.redrive.testing.DemoChargeWorker;
+import dev.redrive.testing.TestNamespace;
+import dev.redrive.triage.correction.CorrectionResult;
+import dev.redrive.triage.correction.Corrections;
+import dev.redrive.triage.decision.DecisionOutcome;
+import dev.redrive.triage.detail.EntryDetailsLoader;
+import dev.redrive.triage.detail.OperationDetailsLoader;
+import dev.redrive.triage.precondition.DecisionTarget;
+import javafx.scene.Node;
+import javafx.scene.Scene;
+import javafx.scene.control.Hyperlink;
+import javafx.stage.Stage;
+import org.apache.pdfbox.Loader;
+import org.apache.pdfbox.pdmodel.PDDocument;
+import org.apache.pdfbox.text.PDFTextStripper;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.testfx.api.FxRobot;
+import org.testfx.framework.junit5.ApplicationExtension;
+import org.testfx.framework.junit5.Start;
+
+import java.io.ByteArrayOutputStream;
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.time.Duration;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * A corrected operation and its correction, linked both ways: the detail pane shows each end of the link and one click
+ * goes to the other; every report format states the link in its summary at the top.
+ */
+@ExtendWith(ApplicationExtension.class)
+class CorrectionLineageTest {
+    @RegisterExtension
+    static final TestNamespace ns = new TestNamespace();
+    private static final Duration WAIT = Duration.ofSeconds(20);
+    private static final OperationId ORIGINAL = new OperationId("run-lineage", "charge", 0);
+    private static final OperationId CORRECTION = new OperationId("run-lineage", "charge", 1);
+
+    private static DemoChargeWorker worker;
+    private final UiExecutor executor = UiExecutor.forFx(2);
+    private OperationDetailViewModel model;
+
+    @BeforeAll
+    static void correctADeadLetter() {
+        worker = new DemoChargeWorker(ns, "lineage-1", Duration.ofMinutes(5));
+        worker.client().dispatch(worker.client().newDispatch(ORIGINAL, "demo.charge", "1",
+                "{\"amount\":\"12.50 EUR\"}", "trace-lineage", "corr-lineage", null));
+        await().atMost(WAIT).until(() -> "DEAD_LETTERED".equals(status(ORIGINAL)));
+        CorrectionResult corrected = new Corrections(ns.database(), envelope -> worker.client().publish(envelope),
+                Redactor.defaults(), Clock.systemUTC())
+                .correct(DecisionTarget.operation(ORIGINAL.value()), "{\"amount\":12.5}", "alice", "amount sent as text");
+        assertThat(corrected.outcome()).as(corrected.message()).isEqualTo(DecisionOutcome.DONE);
+        await().atMost(WAIT).until(() -> "SUCCEEDED".equals(status(CORRECTION)));
+    }
+
+    @AfterAll
+    static void stopWorker() {
+        worker.close();
+    }
+
+    @Start
+    void start(Stage stage) {
+        Theme.apply(false);
+        model = new OperationDetailViewModel(new OperationDetailsLoader(ns.database())::require,
+                new EntryDetailsLoader(ns.database())::require, executor, Redactor.defaults(), TracerLinks.NONE);
+        Scene scene = new Scene(OperationDetailView.load(model, new RecordingDesktop()).root(), 900, 760);
+        scene.getStylesheets().add(Theme.stylesheet());
+        stage.setScene(scene);
+        stage.show();
+    }
+
+    @AfterEach
+    void stop() {
+        executor.close();
+    }
+
+    private static String status(OperationId id) {
+        return ns.database().jdbc().queryOne("SELECT status FROM operations WHERE operation_id = ?",
+                row -> row.getString(1), id.value()).orElse("");
+    }
+
+    private static void awaitShown(OperationDetailViewModel model, OperationId id) {
+        await().atMost(WAIT).until(() -> id.value().equals(model.operationIdProperty().get()));
+    }
+
+    private static Hyperlink link(FxRobot robot, String id) {
+        return robot.lookup(id).queryAs(Hyperlink.class);
+    }
+
+    @Test
+    void theSupersededOperation_linksToItsCorrection_andTheCorrectionBackToIt(FxRobot robot) {
+        robot.interact(() -> model.showOperation(ORIGINAL.value()));
+        awaitShown(model, ORIGINAL);
+        robot.interact(() -> { });
+
+        assertThat(link(robot, "#detailCorrectedBy").getText()).contains("corrected by " + CORRECTION.value());
+        assertThat(link(robot, "#detailCorrects").isVisible()).isFalse();
+        assertThat(robot.lookup("#detailDecision").queryLabeled().getText()).startsWith("SUPERSEDED by alice");
+
+        robot.clickOn(link(robot, "#detailCorrectedBy"));
+        awaitShown(model, CORRECTION);
+        robot.interact(() -> { });
+
+        assertThat(link(robot, "#detailCorrects").getText()).contains("Corrects " + ORIGINAL.value());
+        assertThat(link(robot, "#detailCorrectedBy").isVisible()).isFalse();
+        assertThat(robot.lookup("#detailStatus").queryLabeled().getText()).startsWith("SUCCEEDED");
+
+        robot.clickOn(link(robot, "#detailCorrects"));
+        awaitShown(model, ORIGINAL);
+        assertThat(robot.lookup("#detailCorrectedBy").query().isVisible()).isTrue();
+    }
+
+    @Test
+    void everyReportFormat_statesTheLineageInItsSummary() throws Exception {
+        ReportService reports = new ReportService(ns.database(), Clock.systemUTC(), Redactor.defaults());
+        IncidentReport original = reports.operation(ORIGINAL.value());
+        IncidentReport correction = reports.operation(CORRECTION.value());
+
+        for (ReportFormat format : new ReportFormat[]{ReportFormat.HTML, ReportFormat.MARKDOWN}) {
+            String text = render(reports, original, format);
+            assertThat(summaryOf(text)).as(format.name()).contains("corrected by").contains(CORRECTION.value());
+            assertThat(summaryOf(render(reports, correction, format))).as(format.name()).contains("corrects")
+                    .contains(ORIGINAL.value());
+        }
+        ByteArrayOutputStream pdf = new ByteArrayOutputStream();
+        reports.write(original, ReportFormat.PDF, pdf);
+        try (PDDocument document = Loader.loadPDF(pdf.toByteArray())) {
+            PDFTextStripper firstPage = new PDFTextStripper();
+            firstPage.setEndPage(1);
+            String page = firstPage.getText(document).replaceAll("\\s*\\R\\s*", " ");
+            assertThat(summaryOf(page)).contains("corrected by: " + CORRECTION.value());
+        }
+    }
+
+    private static String render(ReportService reports, IncidentReport report, ReportFormat format) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        reports.write(report, format, out);
+        return out.toString(StandardCharsets.UTF_8);
+    }
+
+    /** The summary: what a report states before its first section, "About this report". */
+    private static String summaryOf(String text) {
+        return text.substring(0, text.indexOf("About this report"));
+    }
+}
