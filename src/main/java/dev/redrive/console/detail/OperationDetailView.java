@@ -7,7 +7,9 @@ import dev.redrive.console.ui.DesktopServices;
 import dev.redrive.console.ui.SideEffectBadge;
 import dev.redrive.triage.detail.AuditEntry;
 import javafx.beans.binding.Bindings;
+import javafx.beans.property.ReadOnlyStringProperty;
 import javafx.beans.value.ObservableBooleanValue;
+import javafx.css.PseudoClass;
 import javafx.fxml.FXML;
 import javafx.scene.Node;
 import javafx.scene.Parent;
@@ -18,9 +20,8 @@ import javafx.scene.control.ListCell;
 import javafx.scene.control.ListView;
 import javafx.scene.control.MenuItem;
 import javafx.scene.control.ScrollPane;
-import javafx.scene.layout.FlowPane;
-import javafx.scene.layout.VBox;
 import javafx.scene.control.TextArea;
+import javafx.scene.layout.FlowPane;
 import javafx.scene.layout.VBox;
 
 import java.time.ZoneId;
@@ -29,6 +30,8 @@ import java.time.format.DateTimeFormatter;
 /** The operation detail pane. Actions (wizard, resolve, discard, export) are handed to whoever owns them. */
 public final class OperationDetailView {
     private static final DateTimeFormatter TIME = DateTimeFormatter.ofPattern("MM-dd HH:mm:ss.SSS").withZone(ZoneId.systemDefault());
+    static final String NO_ID = "none sent";
+    private static final PseudoClass ABSENT = PseudoClass.getPseudoClass("absent");
 
     @FXML private Label messageLabel;
     @FXML private ScrollPane content;
@@ -67,8 +70,10 @@ public final class OperationDetailView {
     @FXML private Label deliveryCountLabel;
     @FXML private Label consumerLabel;
     @FXML private Label traceLabel;
+    @FXML private Button traceCopy;
     @FXML private Hyperlink tracerLink;
     @FXML private Label correlationLabel;
+    @FXML private Button correlationCopy;
     @FXML private Label runtimeLabel;
     @FXML private Label dispatchedSchemaLabel;
     @FXML private Label currentSchemaLabel;
@@ -131,9 +136,10 @@ public final class OperationDetailView {
         deliveryCountLabel.textProperty().bind(model.deliveryCountProperty());
         consumerLabel.textProperty().bind(model.consumerProperty());
         receivedLabel.textProperty().bind(model.receivedProperty());
-        traceLabel.textProperty().bind(model.traceIdProperty());
-        correlationLabel.textProperty().bind(model.correlationIdProperty());
-        tracerLink.visibleProperty().bind(model.tracerUrlProperty().isNotEmpty());
+        // A message sent without a trace or correlation id says so, with nothing to copy or open.
+        showId(model.traceIdProperty(), traceLabel, traceCopy);
+        showId(model.correlationIdProperty(), correlationLabel, correlationCopy);
+        shownWhen(model.traceIdProperty().isNotEmpty().and(model.tracerUrlProperty().isNotEmpty()), tracerLink);
         runtimeLabel.textProperty().bind(model.runtimeVersionProperty());
         dispatchedSchemaLabel.textProperty().bind(model.dispatchedSchemaProperty());
         currentSchemaLabel.textProperty().bind(model.currentSchemaProperty());
@@ -169,6 +175,13 @@ public final class OperationDetailView {
         shownWhen(model.correctsProperty().isNotEmpty(), correctsLink);
         shownWhen(model.correctedByProperty().isNotEmpty(), correctedByLink);
         shownWhen(model.correctsProperty().isNotEmpty().or(model.correctedByProperty().isNotEmpty()), lineageBox);
+    }
+
+    private static void showId(ReadOnlyStringProperty id, Label label, Button copy) {
+        label.textProperty().bind(Bindings.when(id.isEmpty()).then(NO_ID).otherwise(id));
+        label.pseudoClassStateChanged(ABSENT, id.get().isEmpty());
+        id.addListener((obs, was, now) -> label.pseudoClassStateChanged(ABSENT, now.isEmpty()));
+        shownWhen(id.isNotEmpty(), copy);
     }
 
     private static void shownWhen(ObservableBooleanValue condition, Node... nodes) {

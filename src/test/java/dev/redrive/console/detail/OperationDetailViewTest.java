@@ -122,4 +122,25 @@ class OperationDetailViewTest {
 
         assertThat(content.getVvalue()).isEqualTo(content.getVmin());
     }
+
+    @Test
+    void anOperationSentWithoutTraceOrCorrelationId_saysSo_withNothingToCopyOrOpen(FxRobot robot) {
+        String[] traced = entries().get(0);
+        String[] untraced = entries().get(1);
+        ns.database().jdbc().update("UPDATE operations SET trace_id = NULL, correlation_id = NULL WHERE operation_id = ?",
+                untraced[0]);
+        ns.database().jdbc().update("UPDATE dlq_entries SET trace_id = NULL, correlation_id = NULL WHERE id = ?",
+                Long.parseLong(untraced[1]));
+
+        showAndWait(robot, traced);
+        assertThat(robot.lookup("#copyTraceId").queryButton().isVisible()).isTrue();
+        assertThat(robot.lookup("#copyCorrelationId").queryButton().isVisible()).isTrue();
+
+        showAndWait(robot, untraced);
+        assertThat(robot.lookup("#detailTraceId").queryLabeled().getText()).isEqualTo(OperationDetailView.NO_ID);
+        for (String control : new String[]{"#copyTraceId", "#copyCorrelationId", "#openInTracer"}) {
+            Node node = robot.lookup(control).query();
+            assertThat(node.isVisible() || node.isManaged()).as(control).isFalse();
+        }
+    }
 }
