@@ -95,7 +95,7 @@ public final class DlqBenchmark {
     private void measure(Jdbc jdbc, JdbcDlqQueries queries, long total) {
         Timing firstPage = time(() -> queries.firstPage(DlqFilter.none(), PAGE));
         report("first page", firstPage, null, null);
-        DlqFilter rateLimited = DlqFilter.none().withErrorClass(FailureClass.RATE_LIMITED);
+        DlqFilter rateLimited = DlqFilter.builder().errorClass(FailureClass.RATE_LIMITED).build();
         report("first page of class RATE_LIMITED", time(() -> queries.firstPage(rateLimited, PAGE)), null, null);
 
         int depth = (int) Math.min(total / 2, 500_000);
@@ -106,7 +106,7 @@ public final class DlqBenchmark {
         report("page at depth " + depth, paging[0], "OFFSET", paging[1]);
 
         for (String phrase : PHRASES) {
-            DlqFilter text = DlqFilter.none().withText(phrase);
+            DlqFilter text = DlqFilter.builder().text(phrase).build();
             long matches = queries.exactCount(text);
             String what = String.format(Locale.ROOT, "text \"%s\" (%.3f%% of entries)", phrase, 100.0 * matches / total);
             Timing[] page = alternate(() -> queries.firstPage(text, PAGE),
@@ -115,16 +115,16 @@ public final class DlqBenchmark {
             Timing[] count = alternate(() -> queries.count(text), () -> jdbc.queryLong(EXACT_TEXT_COUNT, phrase));
             report(what + " count " + queries.count(text).display(), count[0], "count(*)", count[1]);
         }
-        DlqFilter textInClass = DlqFilter.none().withText(PHRASES.get(1)).withErrorClass(FailureClass.PERMISSION);
+        DlqFilter textInClass = DlqFilter.builder().text(PHRASES.get(1)).errorClass(FailureClass.PERMISSION).build();
         report("text \"" + PHRASES.get(1) + "\" + class PERMISSION first page", time(() -> queries.firstPage(textInClass, PAGE)),
                 null, null);
         report("text \"" + PHRASES.get(1) + "\" page at depth " + depth,
-                time(() -> queries.page(DlqFilter.none().withText(PHRASES.get(1)), deep, PageDirection.NEXT, PAGE)), null, null);
+                time(() -> queries.page(DlqFilter.builder().text(PHRASES.get(1)).build(), deep, PageDirection.NEXT, PAGE)), null, null);
 
         Timing[] groups = alternate(() -> queries.groups(DlqFilter.none()), () -> jdbc.query(AGGREGATED_GROUPS, row -> row.getLong("total")));
         report("fingerprint groups", groups[0], "aggregating entries", groups[1]);
         report("fingerprint groups of open entries",
-                time(() -> queries.groups(DlqFilter.none().withDecisionState(DecisionState.OPEN))), null, null);
+                time(() -> queries.groups(DlqFilter.builder().decisionState(DecisionState.OPEN).build())), null, null);
 
         Instant now = Instant.now();
         Timing[] depthCounts = alternate(() -> DlqDepth.read(jdbc, now), () -> jdbc.queryOne(COUNTED_DEPTH,
@@ -133,7 +133,7 @@ public final class DlqBenchmark {
 
         List<Long> arrived = jdbc.query("SELECT id FROM dlq_entries ORDER BY id DESC LIMIT 100", row -> row.getLong(1));
         report("which of 100 new entries match a text filter",
-                time(() -> queries.matching(DlqFilter.none().withText(PHRASES.get(1)), arrived)), null, null);
+                time(() -> queries.matching(DlqFilter.builder().text(PHRASES.get(1)).build(), arrived)), null, null);
     }
 
     private void report(String what, Timing timing, String baselineName, Timing baseline) {

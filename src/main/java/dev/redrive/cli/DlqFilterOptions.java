@@ -44,6 +44,8 @@ final class DlqFilterOptions {
     String fingerprint;
 
     DlqFilter filter() {
-        return new DlqFilter(errorClass, tool, runId, traceOrCorrelationId, from, to, sideEffect, decisionState, text, fingerprint);
+        return DlqFilter.builder().errorClass(errorClass).tool(tool).runId(runId)
+                .traceOrCorrelationId(traceOrCorrelationId).enteredBetween(from, to).sideEffect(sideEffect)
+                .decisionState(decisionState).text(text).fingerprint(fingerprint).build();
     }
 }

@@ -90,7 +90,7 @@ public final class ReportService {
     }
 
     public IncidentReport group(String fingerprint) {
-        DlqFilter filter = DlqFilter.none().withFingerprint(fingerprint);
+        DlqFilter filter = DlqFilter.builder().fingerprint(fingerprint).build();
         FingerprintGroup group = queries.groups(filter).stream().findFirst()
                 .orElseThrow(() -> new IllegalArgumentException("no DLQ entry has the fingerprint '" + fingerprint + "'"));
         Set<String> operationIds = new LinkedHashSet<>();

@@ -50,7 +50,7 @@ class RedactedDlqQueriesTest {
 
     @Test
     void aSearchStillFindsTheEntryByWhatItsErrorReallySays() {
-        List<DlqRow> found = queries.firstPage(DlqFilter.none().withText("hunter2"), 10).rows();
+        List<DlqRow> found = queries.firstPage(DlqFilter.builder().text("hunter2").build(), 10).rows();
 
         assertThat(found).extracting(DlqRow::id).containsExactly(leakyId);
         assertThat(found.get(0).errorMessage()).doesNotContain("hunter2");

@@ -115,9 +115,11 @@ public final class DlqBrowserViewModel {
         DlqFilter filter;
         try {
             FingerprintGroup group = openGroup.get();
-            filter = new DlqFilter(errorClass.get(), tool.get(), runId.get(), traceId.get(),
-                    timeRange.get() == null ? null : timeRange.get().from(clock.instant()), null,
-                    sideEffect.get(), decisionState.get(), text.get(), group == null ? null : group.fingerprint());
+            filter = DlqFilter.builder().errorClass(errorClass.get()).tool(tool.get()).runId(runId.get())
+                    .traceOrCorrelationId(traceId.get())
+                    .enteredFrom(timeRange.get() == null ? null : timeRange.get().from(clock.instant()))
+                    .sideEffect(sideEffect.get()).decisionState(decisionState.get()).text(text.get())
+                    .fingerprint(group == null ? null : group.fingerprint()).build();
         } catch (IllegalArgumentException e) {
             filterError.set(e.getMessage());
             return;

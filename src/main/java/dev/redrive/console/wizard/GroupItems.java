@@ -20,7 +20,7 @@ public final class GroupItems {
     }
 
     public static List<WizardItem> open(DlqQueries queries, String fingerprint, int limit) {
-        DlqFilter filter = DlqFilter.none().withFingerprint(fingerprint).withDecisionState(DecisionState.OPEN);
+        DlqFilter filter = DlqFilter.builder().fingerprint(fingerprint).decisionState(DecisionState.OPEN).build();
         List<WizardItem> items = new ArrayList<>();
         DlqPage page = queries.firstPage(filter, Math.min(PAGE, limit));
         while (true) {

@@ -44,7 +44,7 @@ public final class BatchDecisions {
      * names an operation (deciding the operation for it would decide the wrong entry): it is left out, and counted.
      */
     public OpenEntries openEntries(DlqFilter filter) {
-        DlqFilter open = filter.withDecisionState(DecisionState.OPEN);
+        DlqFilter open = filter.toBuilder().decisionState(DecisionState.OPEN).build();
         List<DecisionTarget> targets = new ArrayList<>();
         List<Long> withoutOperation = new ArrayList<>();
         DlqPage page = queries.firstPage(open, 500);
@@ -65,7 +65,7 @@ public final class BatchDecisions {
 
     /** The open entries of one fingerprint group. */
     public OpenEntries group(String fingerprint) {
-        return openEntries(DlqFilter.none().withFingerprint(fingerprint));
+        return openEntries(DlqFilter.builder().fingerprint(fingerprint).build());
     }
 
     public BatchReport redrive(List<DecisionTarget> targets, BatchOptions options, BatchListener listener) {

@@ -33,7 +33,7 @@ public record DlqFilter(
         String text,
         String fingerprint) {
 
-    private static final DlqFilter NONE = new DlqFilter(null, null, null, null, null, null, null, null, null, null);
+    private static final DlqFilter NONE = builder().build();
 
     public DlqFilter {
         tool = blankToNull(tool);
@@ -51,40 +51,60 @@ public record DlqFilter(
         return NONE;
     }
 
-    public DlqFilter withErrorClass(FailureClass value) {
-        return new DlqFilter(value, tool, runId, traceOrCorrelationId, enteredFrom, enteredTo, sideEffect, decisionState, text, fingerprint);
+    /** A filter named field by field: {@code DlqFilter.builder().tool("demo.charge").decisionState(OPEN).build()}. */
+    public static Builder builder() {
+        return new Builder();
     }
 
-    public DlqFilter withTool(String value) {
-        return new DlqFilter(errorClass, value, runId, traceOrCorrelationId, enteredFrom, enteredTo, sideEffect, decisionState, text, fingerprint);
+    /** This filter's restrictions, to narrow or widen some of them. */
+    public Builder toBuilder() {
+        Builder builder = new Builder();
+        builder.errorClass = errorClass;
+        builder.tool = tool;
+        builder.runId = runId;
+        builder.traceOrCorrelationId = traceOrCorrelationId;
+        builder.enteredFrom = enteredFrom;
+        builder.enteredTo = enteredTo;
+        builder.sideEffect = sideEffect;
+        builder.decisionState = decisionState;
+        builder.text = text;
+        builder.fingerprint = fingerprint;
+        return builder;
     }
 
-    public DlqFilter withRunId(String value) {
-        return new DlqFilter(errorClass, tool, value, traceOrCorrelationId, enteredFrom, enteredTo, sideEffect, decisionState, text, fingerprint);
-    }
+    /** Sets the restrictions by name; a field not set (or set to null) does not restrict. */
+    public static final class Builder {
+        private FailureClass errorClass;
+        private String tool;
+        private String runId;
+        private String traceOrCorrelationId;
+        private Instant enteredFrom;
+        private Instant enteredTo;
+        private SideEffectState sideEffect;
+        private DecisionState decisionState;
+        private String text;
+        private String fingerprint;
 
-    public DlqFilter withTraceOrCorrelationId(String value) {
-        return new DlqFilter(errorClass, tool, runId, value, enteredFrom, enteredTo, sideEffect, decisionState, text, fingerprint);
-    }
+        private Builder() {
+        }
 
-    public DlqFilter withEnteredBetween(Instant from, Instant to) {
-        return new DlqFilter(errorClass, tool, runId, traceOrCorrelationId, from, to, sideEffect, decisionState, text, fingerprint);
-    }
+        public Builder errorClass(FailureClass value) { errorClass = value; return this; }
+        public Builder tool(String value) { tool = value; return this; }
+        public Builder runId(String value) { runId = value; return this; }
+        public Builder traceOrCorrelationId(String value) { traceOrCorrelationId = value; return this; }
+        public Builder enteredFrom(Instant value) { enteredFrom = value; return this; }
+        public Builder enteredTo(Instant value) { enteredTo = value; return this; }
+        public Builder enteredBetween(Instant from, Instant to) { return enteredFrom(from).enteredTo(to); }
+        public Builder sideEffect(SideEffectState value) { sideEffect = value; return this; }
+        public Builder decisionState(DecisionState value) { decisionState = value; return this; }
+        public Builder text(String value) { text = value; return this; }
+        public Builder fingerprint(String value) { fingerprint = value; return this; }
 
-    public DlqFilter withSideEffect(SideEffectState value) {
-        return new DlqFilter(errorClass, tool, runId, traceOrCorrelationId, enteredFrom, enteredTo, value, decisionState, text, fingerprint);
-    }
-
-    public DlqFilter withDecisionState(DecisionState value) {
-        return new DlqFilter(errorClass, tool, runId, traceOrCorrelationId, enteredFrom, enteredTo, sideEffect, value, text, fingerprint);
-    }
-
-    public DlqFilter withText(String value) {
-        return new DlqFilter(errorClass, tool, runId, traceOrCorrelationId, enteredFrom, enteredTo, sideEffect, decisionState, value, fingerprint);
-    }
-
-    public DlqFilter withFingerprint(String value) {
-        return new DlqFilter(errorClass, tool, runId, traceOrCorrelationId, enteredFrom, enteredTo, sideEffect, decisionState, text, value);
+        /** @throws IllegalArgumentException when the time range is empty */
+        public DlqFilter build() {
+            return new DlqFilter(errorClass, tool, runId, traceOrCorrelationId, enteredFrom, enteredTo, sideEffect,
+                    decisionState, text, fingerprint);
+        }
     }
 
     private static String blankToNull(String value) {

@@ -225,7 +225,7 @@ public final class JdbcDlqQueries implements DlqQueries {
     Statement textWalkStatement(DlqFilter filter, DlqOrder order, DlqCursor cursor, PageDirection direction, int limit,
                                 int window) {
         DlqKeyset keyset = DlqKeyset.of(order, cursor, direction);
-        DlqWhere walked = keyset.bound(DlqWhere.of(filter.withText(null)));
+        DlqWhere walked = keyset.bound(DlqWhere.of(filter.toBuilder().text(null).build()));
         String sql = ROW_COLUMNS + " WHERE id IN (SELECT id FROM (SELECT id, entered_at, error_message FROM dlq_entries"
                 + walked.sql() + keyset.orderByLimit() + ") walked WHERE " + DlqWhere.TEXT_MATCH + keyset.orderByLimit()
                 + ")" + keyset.orderBy();

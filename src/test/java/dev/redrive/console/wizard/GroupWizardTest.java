@@ -30,7 +30,7 @@ class GroupWizardTest {
     void aBatchOverAGroupRedrivesWhatPassesAndReportsWhatIsBlocked() {
         new DlqGenerator(ns.database(), Clock.systemUTC()).generate(400, "group");
         JdbcDlqQueries queries = new JdbcDlqQueries(ns.database());
-        FingerprintGroup group = queries.groups(DlqFilter.none().withErrorClass(FailureClass.PERMISSION)).get(0);
+        FingerprintGroup group = queries.groups(DlqFilter.builder().errorClass(FailureClass.PERMISSION).build()).get(0);
         ns.database().jdbc().update("UPDATE runs SET status = 'CANCELLED' WHERE run_id = 'group-run-00002'");
         Decisions decisions = new Decisions(ns.database(), new WorkerClient(ns.database(), ns.redis(), Clock.systemUTC()),
                 Clock.systemUTC());

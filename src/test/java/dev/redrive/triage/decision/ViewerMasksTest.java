@@ -171,7 +171,7 @@ class ViewerMasksTest {
         assertThat(viewer.database().readsMasked()).isTrue();
         JdbcDlqQueries queries = new JdbcDlqQueries(viewer.database());
 
-        List<DlqRow> page = queries.firstPage(DlqFilter.none().withRunId("run-secret"), 50).rows();
+        List<DlqRow> page = queries.firstPage(DlqFilter.builder().runId("run-secret").build(), 50).rows();
         assertThat(page).hasSize(2).allSatisfy(row ->
                 assertThat(row.errorMessage()).isEqualTo("ledger refused: Authorization: [redacted], api_key=[redacted]"));
         assertThat(queries.groups(DlqFilter.none())).singleElement()
@@ -196,8 +196,8 @@ class ViewerMasksTest {
 
     @Test
     void aViewersSearch_findsWhatTheMaskedTextSays_andNoSecret() {
-        DlqFilter bySecret = DlqFilter.none().withText("sk_live_51");
-        DlqFilter byWords = DlqFilter.none().withText("ledger refused");
+        DlqFilter bySecret = DlqFilter.builder().text("sk_live_51").build();
+        DlqFilter byWords = DlqFilter.builder().text("ledger refused").build();
 
         assertThat(new JdbcDlqQueries(viewer.database()).firstPage(bySecret, 50).rows()).isEmpty();
         assertThat(new JdbcDlqQueries(viewer.database()).firstPage(byWords, 50).rows()).hasSize(2);

@@ -32,24 +32,24 @@ class DlqIndexUsageTest {
         new DlqGenerator(ns.database(), Clock.fixed(NOW, ZoneOffset.UTC)).generate(200_000, "big");
         queries = new JdbcDlqQueries(ns.database());
         sample = queries.firstPage(DlqFilter.none(), 1).rows().get(0);
-        deep = queries.firstPage(DlqFilter.none().withEnteredBetween(NOW.minusSeconds(20L * 24 * 3600), NOW), 1).rows().get(0);
+        deep = queries.firstPage(DlqFilter.builder().enteredBetween(NOW.minusSeconds(20L * 24 * 3600), NOW).build(), 1).rows().get(0);
     }
 
     private static Map<String, DlqFilter> filters() {
         Map<String, DlqFilter> filters = new LinkedHashMap<>();
         filters.put("none", DlqFilter.none());
-        filters.put("class", DlqFilter.none().withErrorClass(FailureClass.PERMISSION));
-        filters.put("tool", DlqFilter.none().withTool("mail.send"));
-        filters.put("run", DlqFilter.none().withRunId(sample.runId()));
-        filters.put("trace", DlqFilter.none().withTraceOrCorrelationId(sample.traceId()));
-        filters.put("correlation", DlqFilter.none().withTraceOrCorrelationId(sample.correlationId()));
-        filters.put("time", DlqFilter.none().withEnteredBetween(NOW.minusSeconds(3600), NOW));
-        filters.put("side effect", DlqFilter.none().withSideEffect(SideEffectState.POSSIBLE));
-        filters.put("decision", DlqFilter.none().withDecisionState(DecisionState.DISCARDED));
-        filters.put("text", DlqFilter.none().withText("oauth token"));
-        filters.put("fingerprint", DlqFilter.none().withFingerprint(sample.fingerprint()));
-        filters.put("class+tool+open", DlqFilter.none().withErrorClass(FailureClass.RATE_LIMITED).withTool("demo.charge")
-                .withDecisionState(DecisionState.OPEN));
+        filters.put("class", DlqFilter.builder().errorClass(FailureClass.PERMISSION).build());
+        filters.put("tool", DlqFilter.builder().tool("mail.send").build());
+        filters.put("run", DlqFilter.builder().runId(sample.runId()).build());
+        filters.put("trace", DlqFilter.builder().traceOrCorrelationId(sample.traceId()).build());
+        filters.put("correlation", DlqFilter.builder().traceOrCorrelationId(sample.correlationId()).build());
+        filters.put("time", DlqFilter.builder().enteredBetween(NOW.minusSeconds(3600), NOW).build());
+        filters.put("side effect", DlqFilter.builder().sideEffect(SideEffectState.POSSIBLE).build());
+        filters.put("decision", DlqFilter.builder().decisionState(DecisionState.DISCARDED).build());
+        filters.put("text", DlqFilter.builder().text("oauth token").build());
+        filters.put("fingerprint", DlqFilter.builder().fingerprint(sample.fingerprint()).build());
+        filters.put("class+tool+open", DlqFilter.builder().errorClass(FailureClass.RATE_LIMITED).tool("demo.charge")
+                .decisionState(DecisionState.OPEN).build());
         return filters;
     }
 
@@ -88,15 +88,15 @@ class DlqIndexUsageTest {
 
     @Test
     void aTextSearchCount_stopsAtTheCap_andIsExactBelowIt() {
-        assertThat(queries.count(DlqFilter.none().withText("timed out"))).isEqualTo(DlqCount.atLeast(JdbcDlqQueries.TEXT_COUNT_CAP));
-        assertThat(queries.count(DlqFilter.none().withText("timed out")).display()).isEqualTo("10,000+");
-        DlqFilter rare = DlqFilter.none().withText("timed out").withRunId(sample.runId());
+        assertThat(queries.count(DlqFilter.builder().text("timed out").build())).isEqualTo(DlqCount.atLeast(JdbcDlqQueries.TEXT_COUNT_CAP));
+        assertThat(queries.count(DlqFilter.builder().text("timed out").build()).display()).isEqualTo("10,000+");
+        DlqFilter rare = DlqFilter.builder().text("timed out").runId(sample.runId()).build();
         assertThat(queries.count(rare)).isEqualTo(DlqCount.exact(queries.exactCount(rare)));
     }
 
     @Test
     void aLargeCountOutsideTheSummary_isTheEstimate_andAPageDeepInTheQueue_isAsFastAsTheFirst() {
-        DlqCount count = queries.count(DlqFilter.none().withEnteredBetween(NOW.minusSeconds(40L * 24 * 3600), NOW));
+        DlqCount count = queries.count(DlqFilter.builder().enteredBetween(NOW.minusSeconds(40L * 24 * 3600), NOW).build());
         assertThat(count.precision()).isEqualTo(DlqCount.Precision.ESTIMATE);
         assertThat(count.value()).isBetween(150_000L, 250_000L);
 

@@ -76,7 +76,7 @@ class DlqSummaryTest {
         assertSummaryIsTheAggregate();
         assertThat(jdbc.query("SELECT first_seen, last_seen FROM dlq_summary WHERE error_fingerprint = ? AND decision_state = 'OPEN'",
                 row -> row.getObject(1) == null && row.getObject(2) == null, fingerprint)).containsOnly(true);
-        assertThat(new JdbcDlqQueries(ns.database()).groups(DlqFilter.none().withDecisionState(DecisionState.OPEN)))
+        assertThat(new JdbcDlqQueries(ns.database()).groups(DlqFilter.builder().decisionState(DecisionState.OPEN).build()))
                 .extracting(FingerprintGroup::fingerprint).doesNotContain(fingerprint);
     }
 

@@ -115,27 +115,27 @@ class JdbcDlqQueriesTest {
 
     @Test
     void eachFilter_returnsOnlyTheMatchingEntries() {
-        assertThat(operations(DlqFilter.none().withTool("t.alpha"))).containsExactly("inc-1:charge-b:0", "inc-1:charge-a:0");
-        assertThat(operations(DlqFilter.none().withRunId("inc-2"))).containsExactly("inc-2:charge-d:0", "inc-2:charge-c:0");
-        assertThat(operations(DlqFilter.none().withRunId("inc-1").withErrorClass(FailureClass.RATE_LIMITED)))
+        assertThat(operations(DlqFilter.builder().tool("t.alpha").build())).containsExactly("inc-1:charge-b:0", "inc-1:charge-a:0");
+        assertThat(operations(DlqFilter.builder().runId("inc-2").build())).containsExactly("inc-2:charge-d:0", "inc-2:charge-c:0");
+        assertThat(operations(DlqFilter.builder().runId("inc-1").errorClass(FailureClass.RATE_LIMITED).build()))
                 .containsExactly("inc-1:charge-a:0");
-        assertThat(operations(DlqFilter.none().withTraceOrCorrelationId("trace-special"))).containsExactly("inc-1:charge-b:0");
-        assertThat(operations(DlqFilter.none().withTraceOrCorrelationId("corr-special"))).containsExactly("inc-2:charge-c:0");
-        assertThat(operations(DlqFilter.none().withEnteredBetween(T0.plusSeconds(60), T0.plusSeconds(180))))
+        assertThat(operations(DlqFilter.builder().traceOrCorrelationId("trace-special").build())).containsExactly("inc-1:charge-b:0");
+        assertThat(operations(DlqFilter.builder().traceOrCorrelationId("corr-special").build())).containsExactly("inc-2:charge-c:0");
+        assertThat(operations(DlqFilter.builder().enteredBetween(T0.plusSeconds(60), T0.plusSeconds(180)).build()))
                 .containsExactly("inc-2:charge-c:0", "inc-1:charge-b:0");
-        assertThat(operations(DlqFilter.none().withRunId("inc-1").withSideEffect(SideEffectState.POSSIBLE)))
+        assertThat(operations(DlqFilter.builder().runId("inc-1").sideEffect(SideEffectState.POSSIBLE).build()))
                 .containsExactly("inc-1:charge-b:0");
-        assertThat(operations(DlqFilter.none().withDecisionState(DecisionState.DISCARDED).withRunId("inc-2")))
+        assertThat(operations(DlqFilter.builder().decisionState(DecisionState.DISCARDED).runId("inc-2").build()))
                 .containsExactly("inc-2:charge-d:0");
-        assertThat(operations(DlqFilter.none().withFingerprint("fp-rate"))).containsExactly("inc-2:charge-c:0", "inc-1:charge-a:0");
+        assertThat(operations(DlqFilter.builder().fingerprint("fp-rate").build())).containsExactly("inc-2:charge-c:0", "inc-1:charge-a:0");
     }
 
     @Test
     void textSearch_findsWordsOfTheNormalizedErrorMessage() {
-        assertThat(operations(DlqFilter.none().withText("timed out").withRunId("inc-1"))).containsExactly("inc-1:charge-b:0");
-        assertThat(operations(DlqFilter.none().withText("\"per-charge limit\"").withTool("t.beta"))).containsExactly("inc-2:charge-d:0");
-        assertThat(operations(DlqFilter.none().withText("rate -30").withRunId("inc-2"))).isEmpty();
-        assertThat(operations(DlqFilter.none().withText("'; DROP TABLE dlq_entries; --"))).isEmpty();
+        assertThat(operations(DlqFilter.builder().text("timed out").runId("inc-1").build())).containsExactly("inc-1:charge-b:0");
+        assertThat(operations(DlqFilter.builder().text("\"per-charge limit\"").tool("t.beta").build())).containsExactly("inc-2:charge-d:0");
+        assertThat(operations(DlqFilter.builder().text("rate -30").runId("inc-2").build())).isEmpty();
+        assertThat(operations(DlqFilter.builder().text("'; DROP TABLE dlq_entries; --").build())).isEmpty();
         assertThat(jdbc.queryLong("SELECT count(*) FROM dlq_entries")).isEqualTo(604);
     }
 
@@ -148,7 +148,7 @@ class JdbcDlqQueriesTest {
         for (String text : List.of("rate limited", "timed out", "oauth token expired", "\"per-charge limit\"", "-rate",
                 "no-such-word")) {
             for (DlqOrder order : DlqOrder.values()) {
-                DlqFilter filter = DlqFilter.none().withText(text);
+                DlqFilter filter = DlqFilter.builder().text(text).build();
                 List<Long> expected = jdbc.query("SELECT id FROM dlq_entries WHERE to_tsvector('simple', error_message) "
                         + "@@ websearch_to_tsquery('simple', ?) ORDER BY entered_at" + (order == DlqOrder.NEWEST_FIRST
                         ? " DESC, id DESC" : ", id"), row -> row.getLong(1), text);
@@ -165,8 +165,8 @@ class JdbcDlqQueriesTest {
         List<Long> incident = jdbc.query("SELECT id FROM dlq_entries WHERE run_id LIKE 'inc-%' ORDER BY id", row -> row.getLong(1));
         long timedOut = jdbc.queryLong("SELECT id FROM dlq_entries WHERE operation_id = 'inc-1:charge-b:0'");
 
-        assertThat(queries.matching(DlqFilter.none().withText("timed out"), incident)).containsExactly(timedOut);
-        assertThat(queries.matching(DlqFilter.none().withRunId("inc-2").withDecisionState(DecisionState.OPEN), incident))
+        assertThat(queries.matching(DlqFilter.builder().text("timed out").build(), incident)).containsExactly(timedOut);
+        assertThat(queries.matching(DlqFilter.builder().runId("inc-2").decisionState(DecisionState.OPEN).build(), incident))
                 .hasSize(1);
         assertThat(queries.matching(DlqFilter.none(), List.of(-1L))).isEmpty();
         assertThat(queries.matching(DlqFilter.none(), List.of())).isEmpty();
@@ -174,14 +174,14 @@ class JdbcDlqQueriesTest {
 
     @Test
     void groups_countEntriesOpenEntriesAndClassesPerFingerprint() {
-        List<FingerprintGroup> groups = queries.groups(DlqFilter.none().withTool("t.beta").withDecisionState(null));
+        List<FingerprintGroup> groups = queries.groups(DlqFilter.builder().tool("t.beta").decisionState(null).build());
         assertThat(groups).extracting(FingerprintGroup::fingerprint).containsExactlyInAnyOrder("fp-rate", "fp-invalid");
         FingerprintGroup invalid = groups.stream().filter(g -> g.fingerprint().equals("fp-invalid")).findFirst().orElseThrow();
         assertThat(invalid.count()).isEqualTo(1);
         assertThat(invalid.openCount()).isZero();
         assertThat(invalid.classes()).containsExactly(FailureClass.INVALID_INPUT);
 
-        FingerprintGroup rate = queries.groups(DlqFilter.none().withFingerprint("fp-rate")).get(0);
+        FingerprintGroup rate = queries.groups(DlqFilter.builder().fingerprint("fp-rate").build()).get(0);
         assertThat(rate.count()).isEqualTo(2);
         assertThat(rate.openCount()).isEqualTo(2);
         assertThat(rate.firstSeen()).isEqualTo(T0);
@@ -196,13 +196,13 @@ class JdbcDlqQueriesTest {
     @Test
     void count_isExactForASmallSelection() {
         assertThat(queries.count(DlqFilter.none())).isEqualTo(DlqCount.exact(604));
-        assertThat(queries.count(DlqFilter.none().withRunId("inc-1"))).isEqualTo(DlqCount.exact(2));
+        assertThat(queries.count(DlqFilter.builder().runId("inc-1").build())).isEqualTo(DlqCount.exact(2));
     }
 
     @Test
     void badPageSizeOrTimeRange_isRefusedWithWhatIsWrong() {
         assertThatThrownBy(() -> queries.firstPage(DlqFilter.none(), 0)).hasMessageContaining("page size");
-        assertThatThrownBy(() -> DlqFilter.none().withEnteredBetween(T0, T0)).hasMessageContaining("time range is empty");
+        assertThatThrownBy(() -> DlqFilter.builder().enteredBetween(T0, T0).build()).hasMessageContaining("time range is empty");
         assertThatThrownBy(() -> DlqCursor.parse("yesterday")).hasMessageContaining("a cursor looks like");
         DlqCursor cursor = new DlqCursor(T0, 42);
         assertThat(DlqCursor.parse(cursor.token())).isEqualTo(cursor);
