@@ -6,6 +6,7 @@ import dev.redrive.model.RunStatus;
 import dev.redrive.model.SideEffectState;
 import dev.redrive.store.Jdbc;
 import dev.redrive.store.StoreException;
+import dev.redrive.store.UnnestedRows;
 import dev.redrive.store.audit.AuditAction;
 import dev.redrive.store.audit.AuditLine.AuditSubject;
 import dev.redrive.store.audit.AuditLine;
@@ -116,16 +117,8 @@ public final class OperationStore {
      * that changed while the lock was awaited.
      */
     private static final String FINISH = """
-            WITH v AS (
-                SELECT * FROM unnest(?::text[], ?::text[]::bigint[], ?::text[], ?::text[]::int[], ?::text[]::jsonb[],
-                                     ?::text[], ?::text[], ?::text[]::timestamptz[], ?::text[]::uuid[],
-                                     ?::text[]::timestamptz[], ?::text[]::int[], ?::text[], ?::text[]::int[], ?::text[],
-                                     ?::text[]::uuid[], ?::text[]::timestamptz[], ?::text[], ?::text[],
-                                     ?::text[]::bigint[], ?::text[], ?::text[])
-                           AS v(operation_id, fencing_token, status, next_attempt, result, side_effect, error_class,
-                                next_eligible_at, command_id, finished_at, attempt, delivery_id, delivery_count,
-                                consumer, lease_command_id, started_at, error_code, error_message, retry_after_ms,
-                                trace_id, span_id)),
+            WITH v AS (SELECT * FROM %s),
+            """.formatted(UnnestedRows.unnest(FinishColumn.class)) + """
             held AS (
                 SELECT o.operation_id
                   FROM operations o
@@ -336,49 +329,63 @@ public final class OperationStore {
         return results;
     }
 
-    /** The FINISH statement's columns, one array each, one element per commit. */
+    /** The rows FINISH reads, one per commit. */
+    private enum FinishColumn implements UnnestedRows.Column {
+        OPERATION_ID("text"), FENCING_TOKEN("bigint"), STATUS("text"), NEXT_ATTEMPT("int"), RESULT("jsonb"),
+        SIDE_EFFECT("text"), ERROR_CLASS("text"), NEXT_ELIGIBLE_AT("timestamptz"), COMMAND_ID("uuid"),
+        FINISHED_AT("timestamptz"), ATTEMPT("int"), DELIVERY_ID("text"), DELIVERY_COUNT("int"), CONSUMER("text"),
+        LEASE_COMMAND_ID("uuid"), STARTED_AT("timestamptz"), ERROR_CODE("text"), ERROR_MESSAGE("text"),
+        RETRY_AFTER_MS("bigint"), TRACE_ID("text"), SPAN_ID("text");
+
+        private final String sqlType;
+
+        FinishColumn(String sqlType) {
+            this.sqlType = sqlType;
+        }
+
+        @Override
+        public String sqlType() {
+            return sqlType;
+        }
+    }
+
     private static Object[] finishParameters(List<AttemptCommit> commits) {
-        int n = commits.size();
-        String[][] columns = new String[21][n];
+        UnnestedRows<FinishColumn> rows = new UnnestedRows<>(FinishColumn.class, commits.size());
         Set<String> seen = new HashSet<>();
-        for (int i = 0; i < n; i++) {
-            AttemptCommit commit = commits.get(i);
+        for (AttemptCommit commit : commits) {
             Lease lease = commit.lease();
             if (!seen.add(lease.operationId())) {
                 throw new IllegalArgumentException("one commit per operation per group, twice: " + lease.operationId());
             }
             OperationStatus outcome = commit.outcome();
             boolean retry = outcome == OperationStatus.RETRY_SCHEDULED;
-            UUID keptCommand = retry ? null : lease.redriveCommandId();
             AttemptError error = commit.error();
             DeliveryInfo delivery = commit.delivery();
-            columns[0][i] = lease.operationId();
-            columns[1][i] = Long.toString(lease.fencingToken());
-            columns[2][i] = outcome.name();
-            columns[3][i] = Integer.toString(retry ? lease.attempt() + 1 : lease.attempt());
-            columns[4][i] = commit.result();
-            columns[5][i] = commit.sideEffect().name();
-            columns[6][i] = error == null ? null : error.failureClass().name();
-            columns[7][i] = text(commit.nextEligibleAt());
-            columns[8][i] = keptCommand == null ? null : keptCommand.toString();
-            columns[9][i] = commit.finishedAt().toString();
-            columns[10][i] = Integer.toString(lease.attempt());
-            columns[11][i] = delivery == null ? null : delivery.entryId();
-            columns[12][i] = delivery == null ? null : Long.toString(delivery.deliveryCount());
-            columns[13][i] = lease.owner();
-            columns[14][i] = lease.redriveCommandId() == null ? null : lease.redriveCommandId().toString();
-            columns[15][i] = text(lease.claimedAt());
-            columns[16][i] = error == null ? null : error.code();
-            columns[17][i] = error == null ? null : error.message();
-            columns[18][i] = commit.retryAfter() == null ? null : Long.toString(commit.retryAfter().toMillis());
-            columns[19][i] = commit.span() == null ? null : commit.span().traceId();
-            columns[20][i] = commit.span() == null ? null : commit.span().spanId();
+            rows.nextRow()
+                    .set(FinishColumn.OPERATION_ID, lease.operationId())
+                    .set(FinishColumn.FENCING_TOKEN, lease.fencingToken())
+                    .set(FinishColumn.STATUS, outcome.name())
+                    .set(FinishColumn.NEXT_ATTEMPT, retry ? lease.attempt() + 1 : lease.attempt())
+                    .set(FinishColumn.RESULT, commit.result())
+                    .set(FinishColumn.SIDE_EFFECT, commit.sideEffect().name())
+                    .set(FinishColumn.ERROR_CLASS, error == null ? null : error.failureClass().name())
+                    .set(FinishColumn.NEXT_ELIGIBLE_AT, commit.nextEligibleAt())
+                    // a retry is not run under the command that ran this attempt
+                    .set(FinishColumn.COMMAND_ID, retry ? null : lease.redriveCommandId())
+                    .set(FinishColumn.FINISHED_AT, commit.finishedAt())
+                    .set(FinishColumn.ATTEMPT, lease.attempt())
+                    .set(FinishColumn.DELIVERY_ID, delivery == null ? null : delivery.entryId())
+                    .set(FinishColumn.DELIVERY_COUNT, delivery == null ? null : delivery.deliveryCount())
+                    .set(FinishColumn.CONSUMER, lease.owner())
+                    .set(FinishColumn.LEASE_COMMAND_ID, lease.redriveCommandId())
+                    .set(FinishColumn.STARTED_AT, lease.claimedAt())
+                    .set(FinishColumn.ERROR_CODE, error == null ? null : error.code())
+                    .set(FinishColumn.ERROR_MESSAGE, error == null ? null : error.message())
+                    .set(FinishColumn.RETRY_AFTER_MS, commit.retryAfter() == null ? null : commit.retryAfter().toMillis())
+                    .set(FinishColumn.TRACE_ID, commit.span() == null ? null : commit.span().traceId())
+                    .set(FinishColumn.SPAN_ID, commit.span() == null ? null : commit.span().spanId());
         }
-        return columns;
-    }
-
-    private static String text(Instant instant) {
-        return instant == null ? null : instant.toString();
+        return rows.parameters();
     }
 
     /** What a committed attempt changes beyond its operation row: its redrive command and its DLQ entry. */
