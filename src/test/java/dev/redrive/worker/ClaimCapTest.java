@@ -2,20 +2,13 @@ package dev.redrive.worker;
 
 import dev.redrive.envelope.DispatchEnvelope;
 import dev.redrive.identity.OperationId;
+import dev.redrive.testing.HeldTool;
 import dev.redrive.testing.TestNamespace;
-import dev.redrive.worker.tool.HttpTool;
-import dev.redrive.worker.tool.Reconciliation;
-import dev.redrive.worker.tool.Tool;
-import dev.redrive.worker.tool.ToolCall;
-import dev.redrive.worker.tool.ToolFailure;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.Semaphore;
-import java.util.concurrent.TimeUnit;
 import java.util.stream.IntStream;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -36,61 +29,16 @@ class ClaimCapTest {
     private static final int QUEUED = 1;
     private static final int BACKLOG = 40;
 
-    /**
-     * demo.charge with every call held before it reaches the tool until the test lets them all go; while {@code fast},
-     * calls answer at once without reaching the tool.
-     */
-    private static final class HeldCalls implements Tool {
-        private final HttpTool charge;
-        private final Semaphore entered = new Semaphore(0);
-        private final CountDownLatch release = new CountDownLatch(1);
-        private volatile boolean fast;
-
-        HeldCalls(HttpTool charge) {
-            this.charge = charge;
-        }
-
-        @Override
-        public String name() {
-            return charge.name();
-        }
-
-        @Override
-        public String schemaVersion() {
-            return charge.schemaVersion();
-        }
-
-        @Override
-        public String execute(ToolCall call) throws ToolFailure {
-            if (fast) {
-                return "{\"fast\":true}";
-            }
-            entered.release();
-            try {
-                release.await(60, TimeUnit.SECONDS);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new IllegalStateException("call interrupted before it reached the tool", e);
-            }
-            return charge.execute(call);
-        }
-
-        @Override
-        public Reconciliation reconcile(String idempotencyKey) {
-            return charge.reconcile(idempotencyKey);
-        }
-    }
-
     @Test
     void everyThreadBusy_workerHoldsItsThreadsAndAShortQueue_theBacklogStaysInTheStream() throws Exception {
         try (WorkerTestKit kit = new WorkerTestKit(ns)) {
             List<OperationId> backlog = IntStream.range(0, BACKLOG)
                     .mapToObj(i -> kit.dispatch("capped", "op" + i, "{\"amount\":1}").operationId()).toList();
-            HeldCalls calls = new HeldCalls(kit.charge(Duration.ofSeconds(5)));
+            HeldTool calls = HeldTool.before(kit.charge(Duration.ofSeconds(5)));
             // A long lease: what is asserted is how much the worker claims, not how its renewals keep up.
             kit.start(kit.worker("capped", calls).concurrency(THREADS).leaseDuration(Duration.ofSeconds(30)));
 
-            assertThat(calls.entered.tryAcquire(THREADS, 30, TimeUnit.SECONDS)).as("every thread in a call").isTrue();
+            assertThat(calls.awaitEntered(THREADS, Duration.ofSeconds(30))).as("every thread in a call").isTrue();
             // The first read, with every slot free, took all the worker may claim; none frees while the calls are held.
             assertThat(kit.pendingEntries()).as("entries read").isEqualTo(THREADS + QUEUED);
             assertThat(kit.count("SELECT count(*) FROM operations WHERE status = 'RUNNING'")).as("leases held")
@@ -98,7 +46,7 @@ class ClaimCapTest {
             assertThat(kit.count("SELECT count(*) FROM operations WHERE status = 'PENDING'")).as("left for later")
                     .isEqualTo(BACKLOG - THREADS - QUEUED);
 
-            calls.release.countDown();
+            calls.release();
             for (OperationId id : backlog) {
                 kit.awaitStatus(id, "SUCCEEDED", Duration.ofSeconds(30));
                 assertThat(kit.callsFor(id)).as("calls of %s", id).isEqualTo(1);
@@ -112,8 +60,7 @@ class ClaimCapTest {
         int batch = 32;
         int fastCalls = 250;
         try (WorkerTestKit kit = new WorkerTestKit(ns)) {
-            HeldCalls calls = new HeldCalls(kit.charge(Duration.ofSeconds(5)));
-            calls.fast = true;
+            HeldTool calls = HeldTool.before(kit.charge(Duration.ofSeconds(5))).release();
             List<OperationId> warmUp = dispatchAll(kit, "warm", fastCalls);
             kit.start(kit.worker("queued", calls).concurrency(THREADS).batchSize(batch)
                     .leaseDuration(Duration.ofSeconds(30)));
@@ -121,15 +68,15 @@ class ClaimCapTest {
                 kit.awaitStatus(id, "SUCCEEDED", Duration.ofSeconds(60));
             }
 
-            calls.fast = false;
+            calls.holdAgain();
             List<OperationId> backlog = dispatchAll(kit, "deep", BACKLOG + batch);
-            assertThat(calls.entered.tryAcquire(THREADS, 30, TimeUnit.SECONDS)).as("every thread in a call").isTrue();
+            assertThat(calls.awaitEntered(THREADS, Duration.ofSeconds(30))).as("every thread in a call").isTrue();
             String running = "SELECT count(*) FROM operations WHERE run_id = 'deep' AND status = 'RUNNING'";
             await().atMost(Duration.ofSeconds(30)).until(() -> kit.count(running) == THREADS + batch);
             assertThat(kit.count("SELECT count(*) FROM operations WHERE run_id = 'deep' AND status = 'PENDING'"))
                     .as("left for later").isEqualTo(BACKLOG - THREADS);
 
-            calls.release.countDown();
+            calls.release();
             for (OperationId id : backlog) {
                 kit.awaitStatus(id, "SUCCEEDED", Duration.ofSeconds(30));
                 assertThat(kit.callsFor(id)).as("calls of %s", id).isEqualTo(1);

@@ -2,6 +2,7 @@ package dev.redrive.worker;
 
 import dev.redrive.envelope.DispatchEnvelope;
 import dev.redrive.identity.OperationId;
+import dev.redrive.testing.HeldTool;
 import dev.redrive.testing.TestNamespace;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -23,13 +24,13 @@ class ClockSkewTest {
     @Test
     void workersThirtySecondsApart_agreeOnWhenALeaseEnds() throws Exception {
         try (WorkerTestKit kit = new WorkerTestKit(ns)) {
-            FirstCallHeld held = new FirstCallHeld(kit.charge(Duration.ofSeconds(5)));
+            HeldTool held = HeldTool.before(kit.charge(Duration.ofSeconds(5))).firstCallOnly();
             Clock slow = Clock.offset(Clock.systemUTC(), Duration.ofSeconds(-30));
             Clock fast = Clock.offset(Clock.systemUTC(), Duration.ofSeconds(30));
             kit.start(kit.worker("slow-clock", held).clock(slow));
             DispatchEnvelope dispatch = kit.dispatch("skew", "charge", "{\"amount\":3}");
             OperationId id = dispatch.operationId();
-            assertThat(held.awaitEntered(10)).isTrue();
+            assertThat(held.awaitEntered(Duration.ofSeconds(10))).isTrue();
 
             kit.start(kit.worker("fast-clock", kit.charge(Duration.ofSeconds(5))).clock(fast));
             for (int i = 0; i < 4; i++) {

@@ -1,17 +1,15 @@
 package dev.redrive.worker;
 
 import dev.redrive.identity.OperationId;
+import dev.redrive.testing.HeldTool;
 import dev.redrive.testing.TestNamespace;
 import dev.redrive.worker.client.WorkerClient;
-import dev.redrive.worker.tool.Tool;
-import dev.redrive.worker.tool.ToolCall;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.time.Clock;
 import java.time.Duration;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -21,43 +19,10 @@ class FencingTest {
     @RegisterExtension
     static final TestNamespace ns = new TestNamespace();
 
-    /** A tool that answers with who ran it, and can be held inside the call. */
-    private static final class HeldTool implements Tool {
-        final CountDownLatch entered = new CountDownLatch(1);
-        final CountDownLatch release = new CountDownLatch(1);
-        private final String who;
-
-        HeldTool(String who) {
-            this.who = who;
-        }
-
-        @Override
-        public String name() {
-            return "test.fenced";
-        }
-
-        @Override
-        public String schemaVersion() {
-            return "1";
-        }
-
-        @Override
-        public String execute(ToolCall call) {
-            entered.countDown();
-            try {
-                release.await(30, TimeUnit.SECONDS);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-            return "{\"ran_by\":\"" + who + "\"}";
-        }
-    }
-
     @Test
     void workerPausedPastItsLease_cannotCommitAfterAnotherTookOver() throws Exception {
-        HeldTool slow = new HeldTool("a");
-        HeldTool fast = new HeldTool("b");
-        fast.release.countDown();
+        HeldTool slow = HeldTool.answering("test.fenced", "{\"ran_by\":\"a\"}");
+        HeldTool fast = HeldTool.answering("test.fenced", "{\"ran_by\":\"b\"}").release();
         // Worker a neither renews its lease nor looks for idle entries, as if its whole process were paused with the
         // tool call.
         SimpleMeterRegistry metersOfA = new SimpleMeterRegistry();
@@ -68,13 +33,13 @@ class FencingTest {
         OperationId id = new OperationId("fenced", "charge", 0);
         WorkerClient client = new WorkerClient(ns.database(), ns.redis(), Clock.systemUTC());
         client.dispatch(client.newDispatch(id, "test.fenced", "1", "{}", null, null, null));
-        assertThat(slow.entered.await(10, TimeUnit.SECONDS)).isTrue();
+        assertThat(slow.awaitEntered(Duration.ofSeconds(10))).isTrue();
 
         Worker b = Worker.builder(ns.database(), ns.redis()).leaseDuration(Duration.ofSeconds(1))
                 .claimInterval(Duration.ofMillis(100)).tool(fast).consumerName("worker-b").meterRegistry(metersOfB)
                 .build().start();
         await().atMost(Duration.ofSeconds(10)).until(() -> "SUCCEEDED".equals(status(id)));
-        slow.release.countDown();
+        slow.release();
         a.shutdown().get(10, TimeUnit.SECONDS);
         b.shutdown().get(10, TimeUnit.SECONDS);
         assertThat(metersOfA.get("redrive.commits.fenced").tag("tool", "test.fenced").counter().count()).isEqualTo(1);

@@ -1,6 +1,7 @@
 package dev.redrive.worker;
 
 import dev.redrive.identity.OperationId;
+import dev.redrive.testing.HeldTool;
 import dev.redrive.testing.TestNamespace;
 import dev.redrive.worker.tool.HttpTool;
 import io.lettuce.core.Limit;
@@ -30,13 +31,13 @@ class SkippedRedeliveryTest {
     void redeliveredPastThePoisonLimitWhileAnotherWorkerRunsIt_isNotDeadLettered_andTakesEffectOnce() throws Exception {
         try (WorkerTestKit kit = new WorkerTestKit(ns)) {
             HttpTool charge = kit.charge(Duration.ofSeconds(5));
-            FirstCallHeld held = new FirstCallHeld(charge);
+            HeldTool held = HeldTool.before(charge).firstCallOnly();
             // Worker A runs a long call and keeps its lease live, touching the entry once a second.
             Worker busy = kit.start(kit.worker("busy-a", held)
                     .leaseDuration(Duration.ofSeconds(3)).leaseRenewalInterval(Duration.ofSeconds(1))
                     .shutdownGrace(Duration.ofMillis(200)));
             OperationId id = kit.dispatch("busy", "charge", "{\"amount\":5}").operationId();
-            assertThat(held.awaitEntered(10)).as("A's call started").isTrue();
+            assertThat(held.awaitEntered(Duration.ofSeconds(10))).as("A's call started").isTrue();
 
             try {
                 // Worker B re-claims entries idle for 300 ms, so between A's touches it keeps receiving the entry, and

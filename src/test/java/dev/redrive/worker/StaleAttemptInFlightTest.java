@@ -2,6 +2,7 @@ package dev.redrive.worker;
 
 import dev.redrive.identity.OperationId;
 import dev.redrive.model.FailureClass;
+import dev.redrive.testing.HeldTool;
 import dev.redrive.testing.TestNamespace;
 import dev.redrive.worker.retry.BackoffRetryPolicy;
 import dev.redrive.worker.tool.HttpTool;
@@ -28,12 +29,12 @@ class StaleAttemptInFlightTest {
     void retryArrivesWhileTheTakenOverAttemptIsStillInFlight_staysPendingAndSucceeds() throws Exception {
         try (WorkerTestKit kit = new WorkerTestKit(ns)) {
             HttpTool charge = kit.charge(Duration.ofSeconds(2));
-            FirstCallHeld held = new FirstCallHeld(charge);
+            HeldTool held = HeldTool.before(charge).firstCallOnly();
             // The slow worker stops renewing its lease, as a paused process would, so the lease lapses mid-call.
             Worker slow = kit.start(kit.worker("slow-worker", held)
                     .claimInterval(Duration.ofSeconds(3)).leaseRenewalInterval(Duration.ofHours(1)));
             OperationId id = kit.dispatch("stale", "charge", "{\"amount\":9,\"fault\":\"transient:1\"}").operationId();
-            assertThat(held.awaitEntered(10)).as("the slow worker's first call started").isTrue();
+            assertThat(held.awaitEntered(Duration.ofSeconds(10))).as("the slow worker's first call started").isTrue();
 
             // Another worker takes the expired lease over, fails attempt 1 and schedules attempt 2; it stops before
             // the retry is due, so the retry reaches the worker whose first call is still running.
