@@ -65,10 +65,10 @@ final class OpCommand {
                 OperationDetailsLoader loader = new OperationDetailsLoader(session.database());
                 if (target.entryOnly()) {
                     showEntry(out, redactor.redact(new EntryDetailsLoader(session.database()).require(target.dlqEntryId())),
-                            new RedriveVerifier(session.database()));
+                            new RedriveVerifier(session.database(), session.sideEffectLookup()));
                 } else {
                     OperationDetails details = redactor.redact(loader.require(target.operationId()));
-                    showOperation(out, details, new RedriveVerifier(session.database()));
+                    showOperation(out, details, new RedriveVerifier(session.database(), session.sideEffectLookup()));
                 }
                 out.flush();
                 return 0;

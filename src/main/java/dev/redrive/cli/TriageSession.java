@@ -2,23 +2,33 @@ package dev.redrive.cli;
 
 import dev.redrive.broker.Redis;
 import dev.redrive.config.RedriveConfig;
+import dev.redrive.console.profile.ConnectionProfile;
+import dev.redrive.demo.tools.DemoToolServer;
 import dev.redrive.report.RedactedDlqQueries;
 import dev.redrive.report.Redactor;
 import dev.redrive.store.Database;
 import dev.redrive.triage.correction.Corrections;
 import dev.redrive.triage.decision.Decisions;
 import dev.redrive.triage.decision.DispatchPublisher;
+import dev.redrive.triage.decision.HttpSideEffectLookup;
+import dev.redrive.triage.decision.SideEffectLookup;
 import dev.redrive.triage.query.DlqQueries;
 import dev.redrive.triage.query.JdbcDlqQueries;
 import dev.redrive.worker.client.WorkerClient;
 
+import java.net.URI;
 import java.time.Clock;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
 
 /**
  * What the triage commands share: the operation store, and Redis only for the commands that publish. Closes what it
  * opened.
  */
 final class TriageSession implements AutoCloseable {
+    private static final Duration LOOKUP_TIMEOUT = Duration.ofSeconds(5);
+
     private final RedriveConfig config;
     private final Database database;
     private final Clock clock = Clock.systemUTC();
@@ -50,6 +60,17 @@ final class TriageSession implements AutoCloseable {
     /** Corrections that publish through the worker client, masking secrets in their diffs by the default rules. */
     Corrections corrections() {
         return new Corrections(database, envelope -> workerClient().publish(envelope), Redactor.defaults(), clock);
+    }
+
+    /**
+     * The tools' look-ups by idempotency key: those of the demo tools serving this namespace, if any run, and those
+     * REDRIVE_LOOKUP_ENDPOINTS names ({@code tool=url, ...}), which win. What verifies a redrive by the tool's own count.
+     */
+    SideEffectLookup sideEffectLookup() {
+        Map<String, URI> endpoints = new HashMap<>(DemoToolServer.lookupEndpoints(database));
+        ConnectionProfile.parseLookupEndpoints(System.getenv("REDRIVE_LOOKUP_ENDPOINTS"))
+                .forEach((tool, url) -> endpoints.put(tool, URI.create(url)));
+        return new HttpSideEffectLookup(endpoints, LOOKUP_TIMEOUT);
     }
 
     private WorkerClient workerClient() {

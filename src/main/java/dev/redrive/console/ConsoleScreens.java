@@ -30,6 +30,7 @@ import dev.redrive.health.DlqEventTail;
 import dev.redrive.triage.decision.DecisionKind;
 import dev.redrive.triage.decision.Decisions;
 import dev.redrive.triage.decision.HttpSideEffectLookup;
+import dev.redrive.triage.decision.SideEffectLookup;
 import dev.redrive.triage.detail.DlqEntryRecord;
 import dev.redrive.triage.detail.EntryDetailsLoader;
 import dev.redrive.triage.query.DlqQueries;
@@ -101,8 +102,8 @@ final class ConsoleScreens implements SessionScreens {
                 new WorkerClient(session.database(), session.redis(), session.clock()), session.clock());
         Map<String, URI> endpoints = new HashMap<>();
         session.profile().lookupEndpoints().forEach((tool, url) -> endpoints.put(tool, URI.create(url)));
-        backend = new TriageWizardBackend(session.database(), decisions,
-                new HttpSideEffectLookup(endpoints, LOOKUP_TIMEOUT), redactor);
+        SideEffectLookup tools = new HttpSideEffectLookup(endpoints, LOOKUP_TIMEOUT);
+        backend = new TriageWizardBackend(session.database(), decisions, tools, redactor);
         this.executor = executor;
         this.operator = session.profile().operatorOrOsUser();
         dialogs = new DecisionDialogs(backend, executor);
@@ -114,7 +115,7 @@ final class ConsoleScreens implements SessionScreens {
         detail.onDiscard(() -> currentItem(detailModel).ifPresent(item -> dialogs.decide(window(), DecisionKind.DISCARD,
                 item, operator, result -> afterDecision(detailModel))));
         this.detailModel = detailModel;
-        ReportService reports = new ReportService(session.database(), session.clock(), redactor);
+        ReportService reports = new ReportService(session.database(), session.clock(), redactor, tools);
         ReportExportView export = new ReportExportView(new ReportExportViewModel(reports::write, executor), desktop);
         detail.onExport(() -> currentItem(detailModel).ifPresent(item -> {
             if (item.operationId() == null) {

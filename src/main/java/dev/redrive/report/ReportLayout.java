@@ -376,7 +376,9 @@ final class ReportLayout {
                     kv("verification", verification.verdict()),
                     kv("explanation", verification.explanation()),
                     kv("successful attempts after the command", verification.successfulAttemptsAfter()),
-                    kv("effects for the idempotency key", verification.effects() == null ? "not countable" : verification.effects()))));
+                    kv("effects for the idempotency key", verification.effects() == null ? "not verifiable for this tool"
+                            : verification.effects()),
+                    kv("what the tool answered", verification.effectEvidence()))));
         }
         return blocks;
     }

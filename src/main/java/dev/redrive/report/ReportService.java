@@ -3,6 +3,7 @@ package dev.redrive.report;
 import dev.redrive.RuntimeVersion;
 import dev.redrive.store.Database;
 import dev.redrive.triage.decision.RedriveVerifier;
+import dev.redrive.triage.decision.SideEffectLookup;
 import dev.redrive.triage.detail.EntryDetails;
 import dev.redrive.triage.detail.EntryDetailsLoader;
 import dev.redrive.triage.detail.OperationDetails;
@@ -46,12 +47,18 @@ public final class ReportService {
     private final Clock clock;
     private final Redactor redactor;
 
+    /** Reports that verify redrives by their attempts only: no tool is asked to count its effects. */
     public ReportService(Database database, Clock clock, Redactor redactor) {
+        this(database, clock, redactor, SideEffectLookup.none());
+    }
+
+    /** @param tools asked to count the effects of a redriven operation (the verification of a redrive) */
+    public ReportService(Database database, Clock clock, Redactor redactor, SideEffectLookup tools) {
         this.database = database;
         this.loader = new OperationDetailsLoader(database);
         this.entries = new EntryDetailsLoader(database);
         this.engine = new PreconditionEngine(database, clock);
-        this.verifier = new RedriveVerifier(database);
+        this.verifier = new RedriveVerifier(database, tools);
         this.queries = new JdbcDlqQueries(database);
         this.clock = clock;
         this.redactor = redactor;

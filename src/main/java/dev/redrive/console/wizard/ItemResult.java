@@ -2,10 +2,11 @@ package dev.redrive.console.wizard;
 
 import dev.redrive.triage.decision.DecisionKind;
 import dev.redrive.triage.decision.DecisionResult;
+import dev.redrive.triage.decision.RedriveVerification;
 import dev.redrive.triage.detail.AttemptRecord;
 import dev.redrive.triage.detail.DlqEntryRecord;
 import dev.redrive.triage.detail.OperationDetails;
-import dev.redrive.triage.detail.RedriveCommandRecord;
+import dev.redrive.triage.detail.RedriveCommandStatus;
 import dev.redrive.triage.precondition.PreconditionResult;
 
 import java.util.Optional;
@@ -54,24 +55,26 @@ public record ItemResult(Kind kind, String text, Long newEntryId) {
         return new ItemResult(Kind.FAILED, "Could not decide: " + message, null);
     }
 
-    /** Where a redrive stands once the store is read again: still waiting, run once, or failed again (and where to). */
-    static ItemResult afterRun(OperationDetails details, DecisionResult result) {
-        Optional<RedriveCommandRecord> command = details.redriveCommands().stream()
-                .filter(c -> c.commandId().equals(result.commandId())).findFirst();
-        if (command.isEmpty()) {
+    /**
+     * Where a redrive stands by the one verification {@code op show} and reports give: still waiting, run once (with the
+     * tool's own count of its effects when it keeps one), or failed again and where to.
+     */
+    static ItemResult afterRun(OperationDetails details, Optional<RedriveVerification> verification, DecisionResult result) {
+        if (verification.isEmpty()) {
             return new ItemResult(Kind.FAILED, "The redrive command " + result.commandId() + " is not in the store", null);
         }
-        int attempt = result.newAttempt();
-        long runs = details.attempts().stream().filter(a -> a.attempt() == attempt).count();
-        long successes = details.attempts().stream().filter(a -> a.attempt() == attempt && a.succeeded()).count();
-        return switch (command.get().status()) {
-            case ISSUED -> waiting(attempt, "issued");
-            case EXECUTING -> waiting(attempt, "running");
-            case SUCCEEDED -> runs == 1 && successes == 1
-                    ? new ItemResult(Kind.SUCCEEDED, "Succeeded: attempt " + attempt + " ran once, with idempotency key "
-                    + details.operation().idempotencyKey(), null)
-                    : new ItemResult(Kind.FAILED, "Attempt " + attempt + " ran " + runs + " times (" + successes
-                    + " succeeded): more than once", null);
+        RedriveVerification verified = verification.get();
+        int attempt = verified.toAttempt();
+        String ranOnce = "attempt " + attempt + " ran once, with idempotency key " + verified.idempotencyKey();
+        return switch (verified.verdict()) {
+            case WAITING -> waiting(attempt, verified.commandStatus() == RedriveCommandStatus.EXECUTING ? "running" : "issued");
+            case SUCCEEDED_ONCE -> new ItemResult(Kind.SUCCEEDED, "Succeeded: " + ranOnce + "; the tool counts one effect",
+                    null);
+            case SUCCEEDED_NOT_VERIFIABLE -> new ItemResult(Kind.SUCCEEDED, "Succeeded: " + ranOnce
+                    + "; its effects are not verifiable for this tool", null);
+            case NO_EFFECT -> new ItemResult(Kind.FAILED, "Attempt " + attempt + " succeeded, but the tool counts no effect"
+                    + " for idempotency key " + verified.idempotencyKey(), null);
+            case DUPLICATED -> new ItemResult(Kind.FAILED, "More than once: " + verified.explanation(), null);
             case FAILED -> failedAgain(details, attempt);
         };
     }

@@ -438,7 +438,10 @@ public final class ReconciliationWizardViewModel {
                 .collect(Collectors.joining(" · ")));
     }
 
-    /** Reads the redriven items again: did the worker run each once, is it still waiting, or did it fail again? */
+    /**
+     * Reads the redriven items again with the verification {@code op show} and reports give: did the worker run each
+     * once (and does the tool count one effect), is it still waiting, or did it fail again?
+     */
     public void verify() {
         List<WizardItem> waiting = items.stream().filter(WizardItem::isWaitingForWorker).toList();
         if (waiting.isEmpty() || busy.get()) {
@@ -446,7 +449,8 @@ public final class ReconciliationWizardViewModel {
         }
         run("Reading what the worker did", waiting, item -> {
             OperationDetails details = backend.load(item.operationId());
-            ItemResult now = ItemResult.afterRun(details, item.resultProperty().get());
+            DecisionResult result = item.resultProperty().get();
+            ItemResult now = ItemResult.afterRun(details, backend.verify(result.commandId()), result);
             executor.onUi(() -> {
                 item.loaded(details);
                 item.outcome(now);

@@ -8,6 +8,8 @@ import dev.redrive.triage.decision.DecisionAccess;
 import dev.redrive.triage.decision.DecisionResult;
 import dev.redrive.triage.decision.Decisions;
 import dev.redrive.triage.decision.ReconciliationResult;
+import dev.redrive.triage.decision.RedriveVerification;
+import dev.redrive.triage.decision.RedriveVerifier;
 import dev.redrive.triage.decision.SideEffectLookup;
 import dev.redrive.triage.detail.DlqEntryRecord;
 import dev.redrive.triage.detail.OperationDetails;
@@ -18,6 +20,8 @@ import dev.redrive.triage.precondition.DecisionTarget;
 import dev.redrive.triage.precondition.PreconditionReport;
 
 import java.util.List;
+import java.util.Optional;
+import java.util.UUID;
 
 /** The wizard's backend on the triage core: the decisions service, the details loader and the tools' look-ups. */
 public final class TriageWizardBackend implements WizardBackend {
@@ -25,6 +29,7 @@ public final class TriageWizardBackend implements WizardBackend {
     private final Decisions decisions;
     private final OperationDetailsLoader loader;
     private final SideEffectLookup lookup;
+    private final RedriveVerifier verifier;
     private final Redactor redactor;
 
     /** {@code redactor} masks the evidence and the precondition facts the wizard shows. */
@@ -33,6 +38,7 @@ public final class TriageWizardBackend implements WizardBackend {
         this.decisions = decisions;
         this.loader = new OperationDetailsLoader(database);
         this.lookup = lookup;
+        this.verifier = new RedriveVerifier(database, lookup);
         this.redactor = redactor;
     }
 
@@ -64,6 +70,11 @@ public final class TriageWizardBackend implements WizardBackend {
     @Override
     public ReconciliationResult reconcileWithTool(String operationId, String operator) {
         return decisions.reconcileWithTool(operationId, lookup, operator);
+    }
+
+    @Override
+    public Optional<RedriveVerification> verify(UUID commandId) {
+        return verifier.verify(commandId);
     }
 
     @Override

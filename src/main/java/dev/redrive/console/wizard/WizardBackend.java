@@ -5,6 +5,7 @@ import dev.redrive.store.reconciliation.ReconciliationOutcome;
 import dev.redrive.triage.decision.DecisionAccess;
 import dev.redrive.triage.decision.DecisionResult;
 import dev.redrive.triage.decision.ReconciliationResult;
+import dev.redrive.triage.decision.RedriveVerification;
 import dev.redrive.triage.detail.DlqEntryRecord;
 import dev.redrive.triage.detail.OperationDetails;
 import dev.redrive.triage.detail.ToolSchemaRecord;
@@ -12,6 +13,8 @@ import dev.redrive.triage.precondition.DecisionTarget;
 import dev.redrive.triage.precondition.PreconditionReport;
 
 import java.util.List;
+import java.util.Optional;
+import java.util.UUID;
 
 /** What the reconciliation wizard asks of the triage core. Every call runs off the FX thread. */
 public interface WizardBackend {
@@ -31,6 +34,12 @@ public interface WizardBackend {
 
     /** Asks the tool's reconciliation look-up and records its answer. */
     ReconciliationResult reconcileWithTool(String operationId, String operator);
+
+    /**
+     * Whether a redrive command did what it should, as {@code op show} and reports say it (the tool counts the
+     * effects); empty when the command is not in the store.
+     */
+    Optional<RedriveVerification> verify(UUID commandId);
 
     /**
      * Records what the operator established about the side effect, with their evidence and, for APPLIED, the tool's

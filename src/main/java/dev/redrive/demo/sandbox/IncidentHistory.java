@@ -44,8 +44,8 @@ final class IncidentHistory {
     IncidentHistory(Database database, Redis redis, Map<String, URI> lookupEndpoints, Clock clock, Consumer<String> log) {
         this.jdbc = database.jdbc();
         this.decisions = new Decisions(database, new WorkerClient(database, redis, clock), clock);
-        this.verifier = new RedriveVerifier(database);
         this.lookup = new HttpSideEffectLookup(lookupEndpoints, Duration.ofSeconds(5));
+        this.verifier = new RedriveVerifier(database, lookup);
         this.clock = clock;
         this.log = log;
     }

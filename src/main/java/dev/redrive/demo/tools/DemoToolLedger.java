@@ -47,6 +47,12 @@ final class DemoToolLedger {
                 row -> row.getString(1), idempotencyKey);
     }
 
+    /** The effects applied for the key: what the look-up answers as {@code "effects"}, for a redrive's verification. */
+    long effectsFor(String tool, String idempotencyKey) {
+        return jdbc.queryLong("SELECT count(*) FROM demo_tool_effects WHERE tool = ? AND idempotency_key = ?",
+                tool, idempotencyKey);
+    }
+
     void recordEffect(String tool, String idempotencyKey, String operationId, BigDecimal amount, String result,
                       Instant appliedAt) {
         jdbc.update("""

@@ -63,9 +63,10 @@ final class ToolDesk {
             if (plan.lookupDown(lookupNumber)) {
                 answer = error(503, "lookup_unavailable", "the effects ledger of " + name + " is not answering");
             } else {
+                long effects = ledger.effectsFor(name, idempotencyKey);
                 answer = ledger.effectResult(idempotencyKey)
-                        .map(result -> ToolAnswer.of(200, "{\"applied\":true,\"result\":" + result + "}"))
-                        .orElseGet(() -> ToolAnswer.of(404, "{\"applied\":false}"));
+                        .map(result -> ToolAnswer.of(200, "{\"applied\":true,\"result\":" + result + ",\"effects\":" + effects + "}"))
+                        .orElseGet(() -> ToolAnswer.of(404, "{\"applied\":false,\"effects\":" + effects + "}"));
             }
             ledger.recordLookup(name, idempotencyKey, answer.status(), now);
             return answer;

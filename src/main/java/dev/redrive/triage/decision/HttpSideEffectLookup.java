@@ -3,6 +3,7 @@ package dev.redrive.triage.decision;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.redrive.store.reconciliation.ReconciliationOutcome;
 import dev.redrive.triage.json.TriageJson;
+import dev.redrive.worker.tool.EffectCount;
 
 import java.io.IOException;
 import java.net.URI;
@@ -15,8 +16,9 @@ import java.time.Duration;
 import java.util.Map;
 
 /**
- * Looks effects up over HTTP the way the demo tools answer: {@code GET <endpoint><idempotency key>} gives 200
- * {@code {"applied":true,"result":{...}}}, 404 {@code {"applied":false}}, anything else means nobody can tell.
+ * Looks effects up over HTTP by the look-up contract (docs/tool-lookup.md): {@code GET <endpoint><idempotency key>}
+ * gives 200 {@code {"applied":true,"result":{...},"effects":1}}, 404 {@code {"applied":false,"effects":0}}, anything
+ * else means nobody can tell; {@code effects} is optional and counts the effects applied for the key.
  */
 public final class HttpSideEffectLookup implements SideEffectLookup {
     private final Map<String, URI> endpointsByTool;
@@ -40,22 +42,44 @@ public final class HttpSideEffectLookup implements SideEffectLookup {
         if (endpoint == null) {
             return new LookupAnswer(ReconciliationOutcome.UNKNOWN, null, "no reconciliation look-up is configured for " + tool);
         }
+        Exchange exchange = get(endpoint, idempotencyKey);
+        if (exchange.response() == null) {
+            return new LookupAnswer(ReconciliationOutcome.UNKNOWN, null, exchange.said());
+        }
+        return switch (exchange.response().statusCode()) {
+            case 200 -> applied(exchange.response().body(), exchange.said());
+            case 404 -> new LookupAnswer(ReconciliationOutcome.NOT_APPLIED, null, exchange.said());
+            default -> new LookupAnswer(ReconciliationOutcome.UNKNOWN, null, exchange.said());
+        };
+    }
+
+    /** The same endpoint; its answer counts when it carries {@code "effects": N} (docs/tool-lookup.md). */
+    @Override
+    public EffectCount countEffects(String tool, String idempotencyKey) {
+        URI endpoint = endpointsByTool.get(tool);
+        if (endpoint == null) {
+            return EffectCount.notCountable("no look-up endpoint is configured for " + tool);
+        }
+        Exchange exchange = get(endpoint, idempotencyKey);
+        return exchange.response() == null ? EffectCount.notCountable(exchange.said())
+                : EffectCount.fromLookupAnswer(exchange.response().statusCode(), exchange.response().body(), exchange.said());
+    }
+
+    private Exchange get(URI endpoint, String idempotencyKey) {
         URI uri = URI.create(endpoint.toString() + URLEncoder.encode(idempotencyKey, StandardCharsets.UTF_8));
         HttpRequest request = HttpRequest.newBuilder(uri).timeout(timeout).GET().build();
         try {
             HttpResponse<String> response = http.send(request, HttpResponse.BodyHandlers.ofString());
-            String said = "GET " + uri + " answered " + response.statusCode() + " " + response.body();
-            return switch (response.statusCode()) {
-                case 200 -> applied(response.body(), said);
-                case 404 -> new LookupAnswer(ReconciliationOutcome.NOT_APPLIED, null, said);
-                default -> new LookupAnswer(ReconciliationOutcome.UNKNOWN, null, said);
-            };
+            return new Exchange(response, "GET " + uri + " answered " + response.statusCode() + " " + response.body());
         } catch (IOException e) {
-            return new LookupAnswer(ReconciliationOutcome.UNKNOWN, null, "GET " + uri + " failed: " + e);
+            return new Exchange(null, "GET " + uri + " failed: " + e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            return new LookupAnswer(ReconciliationOutcome.UNKNOWN, null, "GET " + uri + " was interrupted");
+            return new Exchange(null, "GET " + uri + " was interrupted");
         }
+    }
+
+    private record Exchange(HttpResponse<String> response, String said) {
     }
 
     private static LookupAnswer applied(String body, String said) {

@@ -2,6 +2,7 @@ package dev.redrive.triage.decision;
 
 import dev.redrive.store.reconciliation.ReconciliationOutcome;
 import dev.redrive.triage.json.TriageJson;
+import dev.redrive.worker.tool.EffectCount;
 import dev.redrive.worker.tool.Reconciliation;
 import dev.redrive.worker.tool.Tool;
 
@@ -10,7 +11,10 @@ import java.util.Map;
 import java.util.function.Function;
 import java.util.stream.Collectors;
 
-/** Asks the worker's own {@link Tool#reconcile} implementations, the same look-ups the worker runs itself. */
+/**
+ * Asks the worker's own {@link Tool#reconcile} and {@link Tool#countEffects} implementations, the same look-ups the
+ * worker runs itself.
+ */
 public final class ToolSideEffectLookup implements SideEffectLookup {
     private final Map<String, Tool> tools;
 
@@ -31,5 +35,11 @@ public final class ToolSideEffectLookup implements SideEffectLookup {
             case UNKNOWN -> ReconciliationOutcome.UNKNOWN;
         };
         return new LookupAnswer(outcome, answer.result() == null ? null : TriageJson.parse(answer.result()), answer.evidence());
+    }
+
+    @Override
+    public EffectCount countEffects(String tool, String idempotencyKey) {
+        Tool found = tools.get(tool);
+        return found == null ? SideEffectLookup.super.countEffects(tool, idempotencyKey) : found.countEffects(idempotencyKey);
     }
 }

@@ -22,7 +22,9 @@ import java.util.Objects;
 
 /**
  * A {@link Tool} that POSTs the payload to an HTTP endpoint with the operation's {@code Idempotency-Key}, and looks
- * effects up with {@code GET lookupEndpoint + idempotencyKey}. Every call also sends its request timeout in
+ * effects up with {@code GET lookupEndpoint + idempotencyKey}: 200 {@code {"applied":true,"result":{...},"effects":1}},
+ * 404 {@code {"applied":false,"effects":0}}; the optional {@code effects} field counts the effects applied for the key,
+ * which is what {@link #countEffects} reads (docs/tool-lookup.md). Every call also sends its request timeout in
  * milliseconds as {@code Request-Timeout-Ms}, so the remote side knows when an answer would no longer be heard (the
  * demo tools hold their lost answers past it).
  *
@@ -151,34 +153,59 @@ public final class HttpTool implements Tool {
         if (lookupEndpoint == null) {
             return Tool.super.reconcile(idempotencyKey);
         }
-        URI uri = URI.create(lookupEndpoint + URLEncoder.encode(idempotencyKey, StandardCharsets.UTF_8));
-        HttpResponse<String> response;
-        try {
-            response = client.send(HttpRequest.newBuilder(uri).timeout(requestTimeout).GET().build(),
-                    HttpResponse.BodyHandlers.ofString());
-        } catch (IOException e) {
-            return Reconciliation.unknown("look-up " + uri + " failed: " + e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return Reconciliation.unknown("look-up " + uri + " was interrupted");
+        LookupExchange exchange = lookUp(idempotencyKey);
+        if (exchange.response() == null) {
+            return Reconciliation.unknown(exchange.evidence());
         }
-        String evidence = "GET " + uri + " -> " + response.statusCode() + " " + abbreviate(response.body());
+        HttpResponse<String> response = exchange.response();
         if (response.statusCode() == 404) {
-            return Reconciliation.notApplied(evidence);
+            return Reconciliation.notApplied(exchange.evidence());
         }
         if (response.statusCode() != 200) {
-            return Reconciliation.unknown(evidence);
+            return Reconciliation.unknown(exchange.evidence());
         }
         try {
             JsonNode answer = JSON.readTree(response.body());
             if (answer.path("applied").asBoolean(false)) {
                 JsonNode result = answer.path("result");
-                return Reconciliation.applied(result.isMissingNode() ? "{}" : JSON.writeValueAsString(result), evidence);
+                return Reconciliation.applied(result.isMissingNode() ? "{}" : JSON.writeValueAsString(result),
+                        exchange.evidence());
             }
-            return Reconciliation.notApplied(evidence);
+            return Reconciliation.notApplied(exchange.evidence());
         } catch (JsonProcessingException e) {
-            return Reconciliation.unknown(evidence + " (not JSON)");
+            return Reconciliation.unknown(exchange.evidence() + " (not JSON)");
         }
+    }
+
+    /** Asks the same look-up endpoint; its answer counts when it carries {@code "effects": N}. */
+    @Override
+    public EffectCount countEffects(String idempotencyKey) {
+        if (lookupEndpoint == null) {
+            return Tool.super.countEffects(idempotencyKey);
+        }
+        LookupExchange exchange = lookUp(idempotencyKey);
+        return exchange.response() == null ? EffectCount.notCountable(exchange.evidence())
+                : EffectCount.fromLookupAnswer(exchange.response().statusCode(), exchange.response().body(),
+                exchange.evidence());
+    }
+
+    /** {@code GET lookupEndpoint + key}: the answer with what was said, or no answer and why. */
+    private LookupExchange lookUp(String idempotencyKey) {
+        URI uri = URI.create(lookupEndpoint + URLEncoder.encode(idempotencyKey, StandardCharsets.UTF_8));
+        try {
+            HttpResponse<String> response = client.send(HttpRequest.newBuilder(uri).timeout(requestTimeout).GET().build(),
+                    HttpResponse.BodyHandlers.ofString());
+            return new LookupExchange(response, "GET " + uri + " -> " + response.statusCode() + " "
+                    + abbreviate(response.body()));
+        } catch (IOException e) {
+            return new LookupExchange(null, "look-up " + uri + " failed: " + e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return new LookupExchange(null, "look-up " + uri + " was interrupted");
+        }
+    }
+
+    private record LookupExchange(HttpResponse<String> response, String evidence) {
     }
 
     private static String abbreviate(String text) {

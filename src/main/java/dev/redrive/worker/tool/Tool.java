@@ -35,4 +35,14 @@ public interface Tool {
     default Reconciliation reconcile(String idempotencyKey) {
         return Reconciliation.unknown(name() + " cannot look up effects by idempotency key");
     }
+
+    /**
+     * Counts, by idempotency key, the effects this tool applied: 1 after a redrive that ran once, more when the
+     * exactly-once guarantee broke. Triage asks it to verify a redrive ({@code op show}, the console, reports) and never
+     * reads a tool's own storage. The default cannot count, which the verification reports as "not verifiable for this
+     * tool".
+     */
+    default EffectCount countEffects(String idempotencyKey) {
+        return EffectCount.notCountable(name() + " does not count its effects by idempotency key");
+    }
 }

@@ -252,7 +252,8 @@ class ReconciliationWizardViewTest {
         issue(robot, "Redrive 1 operation");
 
         await().atMost(WAIT).until(() -> text(robot, "#result-succeeded").equals("1 succeeded"));
-        assertThat(text(robot, "#itemOutcome")).isEqualTo("Succeeded: attempt 2 ran once, with idempotency key " + key);
+        assertThat(text(robot, "#itemOutcome")).isEqualTo("Succeeded: attempt 2 ran once, with idempotency key " + key
+                + "; the tool counts one effect");
         assertThat(text(robot, "#result-failed")).isEqualTo("0 failed");
         assertThat(noPrevious(robot)).isTrue();
         assertThat(ns.database().jdbc().queryLong("SELECT count(*) FROM demo_tool_effects WHERE idempotency_key = ?", key))

@@ -207,7 +207,7 @@ class DemoToolServerTest {
         assertThat(effects(key)).isEqualTo(1);
         HttpResponse<String> lookup = lookup(key);
         assertThat(lookup.statusCode()).isEqualTo(200);
-        assertThat(lookup.body()).contains("\"applied\":true").contains(key);
+        assertThat(lookup.body()).contains("\"applied\":true").contains(key).endsWith(",\"effects\":1}");
         HttpResponse<String> retry = charge(key, payload);
         assertThat(retry.statusCode()).isEqualTo(200);
         assertThat(retry.headers().firstValue("Idempotent-Replayed")).contains("true");
@@ -224,7 +224,7 @@ class DemoToolServerTest {
 
         assertThat(effects(key)).isZero();
         assertThat(lookup(key).statusCode()).isEqualTo(404);
-        assertThat(lookup(key).body()).isEqualTo("{\"applied\":false}");
+        assertThat(lookup(key).body()).isEqualTo("{\"applied\":false,\"effects\":0}");
     }
 
     @Test

@@ -9,7 +9,10 @@ import dev.redrive.triage.decision.RedriveVerification.Verdict;
 import dev.redrive.triage.precondition.DecisionTarget;
 import dev.redrive.worker.Worker;
 import dev.redrive.worker.client.WorkerClient;
+import dev.redrive.worker.tool.EffectCount;
 import dev.redrive.worker.tool.HttpTool;
+import dev.redrive.worker.tool.Tool;
+import dev.redrive.worker.tool.ToolCall;
 import io.lettuce.core.Limit;
 import io.lettuce.core.Range;
 import io.lettuce.core.StreamMessage;
@@ -102,6 +105,51 @@ class RedriveEndToEndTest {
         assertThat(awaitVerdict(result).verdict()).isEqualTo(Verdict.SUCCEEDED_ONCE);
     }
 
+    @Test
+    void aToolThatCannotCount_isNotVerifiable_andOneThatCountsTwo_isDuplicated() {
+        OperationId id = deadLettered("run-e2e", "charge-4");
+        DecisionResult result = decisions.redrive(DecisionTarget.operation(id.value()), "alice", "permission granted meanwhile");
+        awaitVerdict(result);
+
+        RedriveVerification unverifiable = new RedriveVerifier(ns.database(), SideEffectLookup.none())
+                .verify(result.commandId()).orElseThrow();
+        assertThat(unverifiable.verdict()).isEqualTo(Verdict.SUCCEEDED_NOT_VERIFIABLE);
+        assertThat(unverifiable.effects()).isNull();
+        assertThat(unverifiable.explanation()).contains("exactly one successful attempt after the command")
+                .contains("not verifiable for this tool");
+
+        RedriveVerification twice = new RedriveVerifier(ns.database(), new ToolSideEffectLookup(List.of(countingTwice())))
+                .verify(result.commandId()).orElseThrow();
+        assertThat(twice.verdict()).isEqualTo(Verdict.DUPLICATED);
+        assertThat(twice.effects()).isEqualTo(2);
+        assertThat(twice.explanation()).contains("the tool counts 2 effect(s)");
+    }
+
+    /** demo.charge as a tool that says it applied the key's effect twice. */
+    private static Tool countingTwice() {
+        return new Tool() {
+            @Override
+            public String name() {
+                return "demo.charge";
+            }
+
+            @Override
+            public String schemaVersion() {
+                return "1";
+            }
+
+            @Override
+            public String execute(ToolCall call) {
+                throw new UnsupportedOperationException("only counted here");
+            }
+
+            @Override
+            public EffectCount countEffects(String idempotencyKey) {
+                return EffectCount.counted(2, "counted twice for " + idempotencyKey);
+            }
+        };
+    }
+
     /** A charge refused once with 403: PERMISSION is terminal, so it lands in the DLQ at attempt 1. */
     private static OperationId deadLettered(String run, String node) {
         OperationId id = new OperationId(run, node, 0);
@@ -120,7 +168,8 @@ class RedriveEndToEndTest {
     }
 
     private static RedriveVerification awaitVerdict(DecisionResult result) {
-        RedriveVerifier verifier = new RedriveVerifier(ns.database());
+        RedriveVerifier verifier = new RedriveVerifier(ns.database(),
+                HttpSideEffectLookup.forTool("demo.charge", tools.lookupEndpoint()));
         return await().atMost(Duration.ofSeconds(10)).until(() -> verifier.verify(result.commandId()).orElseThrow(),
                 verification -> verification.verdict() != Verdict.WAITING);
     }

@@ -44,6 +44,20 @@ class HttpToolTest {
             exchange.getResponseBody().write(body);
             exchange.close();
         });
+        // A look-up by the contract of docs/tool-lookup.md: the key says what the tool counts.
+        server.createContext("/lookup/", exchange -> {
+            String key = exchange.getRequestURI().getPath().substring("/lookup/".length());
+            int status = key.equals("never") ? 404 : 200;
+            String answer = switch (key) {
+                case "never" -> "{\"applied\":false,\"effects\":0}";
+                case "twice" -> "{\"applied\":true,\"result\":{\"id\":\"ch_1\"},\"effects\":2}";
+                default -> "{\"applied\":true,\"result\":{\"id\":\"ch_1\"}}";
+            };
+            byte[] body = answer.getBytes();
+            exchange.sendResponseHeaders(status, body.length);
+            exchange.getResponseBody().write(body);
+            exchange.close();
+        });
         server.setExecutor(Executors.newCachedThreadPool());
         server.start();
     }
@@ -108,6 +122,32 @@ class HttpToolTest {
     @Test
     void noAnswerAfterTheRequestWasSent_isUnknownSideEffect() {
         assertThat(failureOf(tool("/stall"))).isInstanceOf(UnknownSideEffectFailure.class);
+    }
+
+    @Test
+    void theLookUpsEffectsField_isTheToolsCountOfItsEffects() {
+        HttpTool tool = HttpTool.builder("test.http", "1", URI.create(base() + "/200"))
+                .lookupEndpoint(URI.create(base() + "/lookup/")).build();
+
+        assertThat(tool.countEffects("twice").effects()).isEqualTo(2);
+        assertThat(tool.countEffects("never").effects()).isZero();
+        assertThat(tool.reconcile("twice").outcome()).isEqualTo(Reconciliation.Outcome.APPLIED);
+        EffectCount silent = tool.countEffects("applied-without-a-count");
+        assertThat(silent.countable()).isFalse();
+        assertThat(silent.evidence()).contains("no \"effects\" count");
+        assertThat(tool.reconcile("applied-without-a-count").outcome()).isEqualTo(Reconciliation.Outcome.APPLIED);
+    }
+
+    @Test
+    void aToolWithoutLookUp_cannotCountItsEffects() {
+        EffectCount count = tool("/200").countEffects("any-key");
+
+        assertThat(count.countable()).isFalse();
+        assertThat(count.evidence()).isEqualTo("test.http does not count its effects by idempotency key");
+    }
+
+    private static String base() {
+        return "http://127.0.0.1:" + server.getAddress().getPort();
     }
 
     private static void sleep(long millis) {
