@@ -1,10 +1,5 @@
--- Reconciliation look-ups the demo tool service answered, so that lookup_down:N can count them per key.
-
-CREATE TABLE demo_tool_lookups (
-    id              bigserial   PRIMARY KEY,
-    received_at     timestamptz NOT NULL DEFAULT now(),
-    tool            text        NOT NULL,
-    idempotency_key text        NOT NULL,
-    http_status     integer     NOT NULL
-);
-CREATE INDEX demo_tool_lookups_key_idx ON demo_tool_lookups (idempotency_key);
+-- Retired. This version once created tables of the demo tools in every namespace; the demo tool server now creates
+-- them itself when it starts (resources/db/demo, history in demo_schema_history), so a namespace holds them only where
+-- the demo runs. The file stays so that the version keeps its place in the history; namespaces migrated while it
+-- created those tables keep them, and their history's checksum of this version is realigned by
+-- dev.redrive.store.RetiredMigrations before they migrate.

@@ -1,11 +1,5 @@
--- Demo tool services running for this namespace, so that a console or CLI in another process can find the
--- reconciliation look-up endpoints of the demo tools (their port is chosen at start).
-
-CREATE TABLE demo_tool_servers (
-    id          bigserial   PRIMARY KEY,
-    base_url    text        NOT NULL,
-    pid         bigint      NOT NULL,
-    started_at  timestamptz NOT NULL DEFAULT now(),
-    stopped_at  timestamptz
-);
-CREATE INDEX demo_tool_servers_running_idx ON demo_tool_servers (started_at DESC) WHERE stopped_at IS NULL;
+-- Retired. This version once created tables of the demo tools in every namespace; the demo tool server now creates
+-- them itself when it starts (resources/db/demo, history in demo_schema_history), so a namespace holds them only where
+-- the demo runs. The file stays so that the version keeps its place in the history; namespaces migrated while it
+-- created those tables keep them, and their history's checksum of this version is realigned by
+-- dev.redrive.store.RetiredMigrations before they migrate.

@@ -161,6 +161,7 @@ $$;
 -- The columns a viewer reads only masked: payloads, results, raw messages, evidence, error texts and every free text
 -- an operator or a tool wrote. A later migration that adds a secret column inserts it here; one that adds any column to
 -- these tables calls refresh_viewer_masks() again, so that the view shows it and the viewer's column grants include it.
+-- (The demo tools' tables add themselves when the demo tool server creates them: resources/db/demo.)
 CREATE TABLE viewer_masked_columns (
     table_name  text NOT NULL,
     column_name text NOT NULL,
@@ -175,9 +176,7 @@ INSERT INTO viewer_masked_columns (table_name, column_name) VALUES
     ('redrive_commands', 'reason'), ('redrive_commands', 'preconditions'),
     ('audit_log', 'reason'), ('audit_log', 'details'),
     ('runs', 'status_reason'),
-    ('approvals', 'revoke_reason'),
-    ('demo_tool_calls', 'body'),
-    ('demo_tool_effects', 'result');
+    ('approvals', 'revoke_reason');
 
 -- (Re)creates, for each table above, its view in "<namespace>_masked": every column of the table in its order, the
 -- listed ones masked (jsonb by mask_secrets, text by mask_secret_text); and gives the viewer role SELECT on the view

@@ -125,8 +125,12 @@ public final class Database implements AutoCloseable {
         return open(config, 10);
     }
 
-    /** Creates or upgrades the namespace's schema; running it again on an up-to-date schema changes nothing. */
+    /**
+     * Creates or upgrades the namespace's schema; running it again on an up-to-date schema changes nothing. A history
+     * written before the demo tables left the namespace's migrations is realigned first ({@link RetiredMigrations}).
+     */
     public MigrateResult migrate() {
+        RetiredMigrations.realign(jdbc, schema);
         return flyway().migrate();
     }
 

@@ -6,6 +6,15 @@ import com.tngtech.archunit.core.importer.ImportOption;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -50,6 +59,28 @@ class LayeringTest {
         slices().matching("dev.redrive.(**)").should().beFreeOfCycles()
                 .because("a package that reaches back up through another cannot be read, tested or moved on its own")
                 .check(production);
+    }
+
+    /**
+     * The demo tools' tables are the demo's own (it creates them, resources/db/demo): the product neither reads nor
+     * writes them, so nothing it decides depends on one tool's storage. SQL lives in string literals, which ArchUnit
+     * does not see, hence a scan of the sources.
+     */
+    @Test
+    void onlyTheDemoNamesTheDemoTables() throws IOException {
+        Path sources = Path.of("src/main/java");
+        Path demo = sources.resolve("dev/redrive/demo");
+        Pattern demoTable = Pattern.compile("\\bdemo_[a-z_]+");
+        List<String> found = new ArrayList<>();
+        try (Stream<Path> files = Files.walk(sources)) {
+            for (Path file : files.filter(f -> f.toString().endsWith(".java") && !f.startsWith(demo)).toList()) {
+                Matcher matcher = demoTable.matcher(Files.readString(file));
+                while (matcher.find()) {
+                    found.add(sources.relativize(file) + ": " + matcher.group());
+                }
+            }
+        }
+        assertThat(found).as("demo tables named outside dev.redrive.demo").isEmpty();
     }
 
     @Test

@@ -28,6 +28,15 @@ class MigrationTest {
                 row -> row.getString(1), ns.name());
 
         assertThat(tables).contains("runs", "operations", "attempts", "dlq_entries", "tool_schemas", "approvals",
-                "redrive_commands", "reconciliations", "audit_log", "demo_tool_calls", "demo_tool_effects");
+                "redrive_commands", "reconciliations", "audit_log");
+    }
+
+    @Test
+    void aMigratedNamespaceHoldsNoTableOfTheDemo() {
+        assertThat(ns.database().jdbc().query("""
+                SELECT table_name FROM information_schema.tables WHERE table_schema = ? AND table_name LIKE 'demo%'""",
+                row -> row.getString(1), ns.name())).isEmpty();
+        assertThat(ns.database().jdbc().queryLong("SELECT count(*) FROM viewer_masked_columns WHERE table_name LIKE 'demo%'"))
+                .isZero();
     }
 }

@@ -23,7 +23,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * The demo tools: stand-in remote systems with real side effects, served over HTTP on loopback. It plays the tool
  * {@code demo.charge} (and the other {@link DemoTool}s the sandbox uses): applies a call's effect once per
  * {@code Idempotency-Key}, records every call and every effect in the namespace's {@code demo_tool_calls} /
- * {@code demo_tool_effects}, fails as the payload's {@code "fault"} asks (see {@link FaultPlan}), and answers
+ * {@code demo_tool_effects} (tables it creates itself: {@link DemoToolSchema}), fails as the payload's {@code "fault"} asks (see {@link FaultPlan}), and answers
  * reconciliation look-ups by idempotency key. A lost answer ({@code timeout_after_apply}, {@code timeout_before_apply})
  * is held back a second longer than the request timeout the client announces in {@code Request-Timeout-Ms} (Redrive's
  * HttpTool always does), so the client gives up first whatever its timeout; a client that does not say waits
@@ -58,13 +58,17 @@ public final class DemoToolServer implements AutoCloseable {
         this.clock = clock;
     }
 
-    /** Starts the service on 127.0.0.1 on a free port, recording into the database's namespace. */
+    /**
+     * Starts the service on 127.0.0.1 on a free port, recording into the database's namespace, whose demo tables it
+     * creates first if they are not there yet ({@link DemoToolSchema}).
+     */
     public static DemoToolServer start(Database database) {
         return start(database, Clock.systemUTC());
     }
 
     /** As {@link #start(Database)}, with the clock that stamps calls and effects. */
     public static DemoToolServer start(Database database, Clock clock) {
+        DemoToolSchema.migrate(database);
         HttpServer server;
         try {
             server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 64);
@@ -91,6 +95,9 @@ public final class DemoToolServer implements AutoCloseable {
      * another process than the one running the service.
      */
     public static Map<String, URI> lookupEndpoints(Database database) {
+        if (!DemoToolSchema.exists(database)) {
+            return Map.of();
+        }
         return new DemoToolLedger(database.jdbc()).latestRunningServer()
                 .map(URI::create)
                 .map(base -> {

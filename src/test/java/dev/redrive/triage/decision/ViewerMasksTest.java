@@ -1,6 +1,7 @@
 package dev.redrive.triage.decision;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.redrive.demo.tools.DemoToolSchema;
 import dev.redrive.health.QueueHealthReader;
 import dev.redrive.report.IncidentReport;
 import dev.redrive.report.Redactor;
@@ -72,6 +73,7 @@ class ViewerMasksTest {
 
     @BeforeAll
     static void start() {
+        DemoToolSchema.migrate(ns.database()); // the demo's tables are masked too, once the demo creates them
         DeadLetterFixture fixture = new DeadLetterFixture(ns.database());
         fixture.toolSchema("demo.charge", "1");
         op = fixture.deadLettered("run-secret", "charge").payload(PAYLOAD).message(ERROR).create();
