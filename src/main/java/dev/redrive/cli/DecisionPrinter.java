@@ -51,7 +51,7 @@ final class DecisionPrinter {
         return exitCode(List.of(outcome));
     }
 
-    private static int exitCode(Collection<DecisionOutcome> outcomes) {
+    static int exitCode(Collection<DecisionOutcome> outcomes) {
         if (outcomes.contains(DecisionOutcome.REFUSED)) {
             return RedriveCommand.EXIT_REFUSED;
         }

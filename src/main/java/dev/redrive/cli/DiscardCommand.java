@@ -2,11 +2,15 @@ package dev.redrive.cli;
 
 import dev.redrive.triage.decision.DecisionResult;
 import dev.redrive.triage.precondition.DecisionTarget;
+import dev.redrive.triage.request.RequestKind;
+import dev.redrive.triage.request.RequestOptions;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Spec;
 
+import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 
 @Command(name = "discard", mixinStandardHelpOptions = true,
@@ -29,6 +33,11 @@ final class DiscardCommand implements Callable<Integer> {
     public Integer call() {
         DecisionTarget target = subject.target();
         try (TriageSession session = new TriageSession(connection)) {
+            Optional<Integer> waits = FourEyesGate.submit(session, RequestKind.DISCARD, List.of(target), null,
+                    RequestOptions.NONE, decision.operator(), decision.reason, decision.json, spec.commandLine().getOut());
+            if (waits.isPresent()) {
+                return waits.get();
+            }
             DecisionResult decided = EntriesNamingHint.decide(session.database(), target,
                     () -> session.decisions().discard(target, decision.operator(), decision.reason));
             return decision.report(spec.commandLine().getOut(), decided);

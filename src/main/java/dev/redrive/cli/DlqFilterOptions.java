@@ -7,6 +7,10 @@ import dev.redrive.triage.query.DlqFilter;
 import picocli.CommandLine.Option;
 
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
 
 /** The DLQ filters as command-line options, shared by {@code dlq list} and {@code dlq groups}. */
 final class DlqFilterOptions {
@@ -47,5 +51,27 @@ final class DlqFilterOptions {
         return DlqFilter.builder().errorClass(errorClass).tool(tool).runId(runId)
                 .traceOrCorrelationId(traceOrCorrelationId).enteredBetween(from, to).sideEffect(sideEffect)
                 .decisionState(decisionState).text(text).fingerprint(fingerprint).build();
+    }
+
+    /** The filters given, as they were typed: "--tool demo.charge --class TRANSIENT". */
+    String describe() {
+        List<String> given = new ArrayList<>();
+        Map<String, Object> options = new LinkedHashMap<>();
+        options.put("--class", errorClass);
+        options.put("--tool", tool);
+        options.put("--run", runId);
+        options.put("--trace", traceOrCorrelationId);
+        options.put("--from", from);
+        options.put("--to", to);
+        options.put("--side-effect", sideEffect);
+        options.put("--state", decisionState);
+        options.put("--text", text);
+        options.put("--fingerprint", fingerprint);
+        options.forEach((name, value) -> {
+            if (value != null) {
+                given.add(name + " " + value);
+            }
+        });
+        return String.join(" ", given);
     }
 }

@@ -22,7 +22,10 @@ import picocli.CommandLine.Mixin;
                 "2:bad input: an option, a value, an id, or a namespace that was never migrated",
                 "3:blocked or conflict: a failed redrive precondition, an entry someone else decided, an idempotency conflict",
                 "4:PostgreSQL or Redis is not reachable",
-                "5:refused by the database: a viewer's decision, a login or privilege it does not grant"},
+                "5:refused by the database: a viewer's decision, a login or privilege it does not grant, an approval by "
+                        + "the login that asked for it",
+                "6:waits for approval: the four-eyes policy covers the decision, so a request was recorded instead "
+                        + "(request approve ID)"},
         subcommands = {
                 ConsoleCommand.class,
                 MigrateCommand.class,
@@ -31,6 +34,8 @@ import picocli.CommandLine.Mixin;
                 RunCommand.class,
                 ToolCommand.class,
                 ApprovalCommand.class,
+                PolicyCommand.class,
+                RequestCommand.class,
                 BenchCommand.class,
                 OpCommand.class,
                 DlqCommand.class,
@@ -56,6 +61,8 @@ public final class RedriveCommand implements Runnable {
     public static final int EXIT_UNAVAILABLE = 4;
     /** Exit code when the database refuses the login, a privilege, or a viewer's decision. */
     public static final int EXIT_REFUSED = 5;
+    /** Exit code when the four-eyes policy turned the decision into a request for a second operator's approval. */
+    public static final int EXIT_WAITS_FOR_APPROVAL = 6;
 
     @Mixin
     ConnectionOptions connection;

@@ -11,6 +11,8 @@ import dev.redrive.triage.decision.Sleeper;
 import dev.redrive.triage.precondition.DecisionTarget;
 import dev.redrive.triage.query.DlqFilter;
 import dev.redrive.triage.query.JdbcDlqQueries;
+import dev.redrive.triage.request.RequestKind;
+import dev.redrive.triage.request.RequestOptions;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -21,6 +23,7 @@ import picocli.CommandLine.Spec;
 import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 
 @Command(name = "redrive", mixinStandardHelpOptions = true,
@@ -107,6 +110,14 @@ final class RedriveOperationsCommand implements Callable<Integer> {
                 leftOut.addAll(open.withoutOperation());
             }
             BatchOptions options = new BatchOptions(TriageSession.operator(operator), reason, schemaVersion, rate, dryRun);
+            if (!dryRun) {
+                Optional<Integer> waits = FourEyesGate.submit(session, RequestKind.REDRIVE, targets,
+                        selection(filtered, filter), RequestOptions.redrive(schemaVersion, rate), options.operator(),
+                        reason, json, out);
+                if (waits.isPresent()) {
+                    return waits.get();
+                }
+            }
             BatchReport report = batch.redrive(targets, options, BatchListener.NONE);
             if (json) {
                 DecisionPrinter.json(out, report);
@@ -133,9 +144,32 @@ final class RedriveOperationsCommand implements Callable<Integer> {
         String text = correction.text(System.in);
         try (TriageSession session = new TriageSession(connection)) {
             DecisionTarget target = DecisionTarget.operation(operationIds.get(0)).withSchemaVersion(schemaVersion);
+            if (!dryRun) {
+                Optional<Integer> waits = FourEyesGate.submit(session, RequestKind.CORRECT, List.of(target), null,
+                        RequestOptions.correction(text, schemaVersion), TriageSession.operator(operator), reason, json,
+                        out);
+                if (waits.isPresent()) {
+                    return waits.get();
+                }
+            }
             return CorrectionOptions.run(session.corrections(), target, text, dryRun, TriageSession.operator(operator),
                     reason, json, out);
         }
+    }
+
+    /** How the operator named the items, for a request: null when only by operation ids. */
+    private String selection(boolean filtered, DlqFilter filter) {
+        List<String> parts = new ArrayList<>();
+        if (!operationIds.isEmpty() && (group != null || filtered)) {
+            parts.add(operationIds.size() + " operation(s)");
+        }
+        if (group != null) {
+            parts.add("group " + group);
+        }
+        if (filtered) {
+            parts.add("open entries matching " + filters.describe());
+        }
+        return parts.isEmpty() ? null : String.join(" + ", parts);
     }
 
     /** "left out 3 entries without an operation of their own (12, 13, 14); decide them with --entry ID". */

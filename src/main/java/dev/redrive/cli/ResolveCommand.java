@@ -4,12 +4,16 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.redrive.triage.decision.DecisionResult;
 import dev.redrive.triage.json.TriageJson;
 import dev.redrive.triage.precondition.DecisionTarget;
+import dev.redrive.triage.request.RequestKind;
+import dev.redrive.triage.request.RequestOptions;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
+import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 
 @Command(name = "resolve", mixinStandardHelpOptions = true,
@@ -38,6 +42,11 @@ final class ResolveCommand implements Callable<Integer> {
         DecisionTarget target = subject.target();
         JsonNode parsed = result == null ? null : parseResult(result);
         try (TriageSession session = new TriageSession(connection)) {
+            Optional<Integer> waits = FourEyesGate.submit(session, RequestKind.RESOLVE, List.of(target), null,
+                    RequestOptions.resolve(parsed), decision.operator(), decision.reason, decision.json, spec.commandLine().getOut());
+            if (waits.isPresent()) {
+                return waits.get();
+            }
             DecisionResult decided = EntriesNamingHint.decide(session.database(), target,
                     () -> session.decisions().resolve(target, parsed, decision.operator(), decision.reason));
             return decision.report(spec.commandLine().getOut(), decided);

@@ -12,8 +12,10 @@ import dev.redrive.triage.decision.Decisions;
 import dev.redrive.triage.decision.DispatchPublisher;
 import dev.redrive.triage.decision.HttpSideEffectLookup;
 import dev.redrive.triage.decision.SideEffectLookup;
+import dev.redrive.triage.decision.Sleeper;
 import dev.redrive.triage.query.DlqQueries;
 import dev.redrive.triage.query.JdbcDlqQueries;
+import dev.redrive.triage.request.DecisionRequests;
 import dev.redrive.worker.client.WorkerClient;
 
 import java.net.URI;
@@ -71,6 +73,12 @@ final class TriageSession implements AutoCloseable {
         ConnectionProfile.parseLookupEndpoints(System.getenv("REDRIVE_LOOKUP_ENDPOINTS"))
                 .forEach((tool, url) -> endpoints.put(tool, URI.create(url)));
         return new HttpSideEffectLookup(endpoints, LOOKUP_TIMEOUT);
+    }
+
+    /** Four-eyes requests whose approved decisions publish through the worker client. */
+    DecisionRequests requests() {
+        return new DecisionRequests(database, DispatchPublisher.of(this::workerClient), Redactor.defaults(), clock,
+                Sleeper.SYSTEM);
     }
 
     private WorkerClient workerClient() {

@@ -24,7 +24,16 @@ public enum AuditAction {
     /** An operator replaced a dead-lettered operation by a correction, the node's next logical attempt. */
     CORRECT("CORRECT", true),
     /** A correction was recorded but its dispatch could not be published (a worker's sweep publishes it). */
-    CORRECTION_NOT_PUBLISHED("CORRECTION_NOT_PUBLISHED", false);
+    CORRECTION_NOT_PUBLISHED("CORRECTION_NOT_PUBLISHED", false),
+    /** The namespace's four-eyes policy was switched on or off, or its coverage changed. */
+    POLICY_CHANGED("POLICY_CHANGED", false),
+    /** A decision the four-eyes policy covers was recorded as a request for a second operator's approval. */
+    REQUEST_CREATED("REQUEST_CREATED", false),
+    /** A second operator approved a request; the decision it asked for follows under the approver's login. */
+    REQUEST_APPROVED("REQUEST_APPROVED", false),
+    REQUEST_REJECTED("REQUEST_REJECTED", false),
+    /** A request was found past its expiry when someone tried to approve or reject it. */
+    REQUEST_EXPIRED("REQUEST_EXPIRED", false);
 
     private final String stored;
     private final boolean decision;

@@ -1,0 +1,146 @@
+package dev.redrive.cli;
+
+import dev.redrive.store.Database;
+import dev.redrive.triage.json.TriageJson;
+import dev.redrive.triage.request.FourEyesPolicy;
+import dev.redrive.triage.request.PolicyStore;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+import java.io.PrintWriter;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.format.DateTimeParseException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+@Command(name = "policy", mixinStandardHelpOptions = true,
+        description = "The namespace's four-eyes policy: which decisions wait for a second operator's approval.",
+        subcommands = {PolicyCommand.FourEyes.class, PolicyCommand.Show.class})
+final class PolicyCommand {
+
+    @Command(name = "four-eyes", mixinStandardHelpOptions = true,
+            description = {"Switch four-eyes on or off (audited; only the schema owner may). On without rules, every "
+                    + "decision becomes a request; with rules, a decision does when any rule covers it.",
+                    "Covered decisions are recorded as requests (exit 6) that another operator approves with request "
+                            + "approve ID, or rejects."})
+    static final class FourEyes implements Callable<Integer> {
+        @Mixin
+        ConnectionOptions connection;
+
+        @Parameters(index = "0", paramLabel = "on|off", description = "on or off")
+        String state;
+
+        @Option(names = "--batch-over", paramLabel = "N",
+                description = "a decision on more than N items (a batch, a group, a filter) waits for approval")
+        Integer batchOver;
+
+        @Option(names = "--corrections", description = "every correct-and-redrive waits for approval")
+        boolean corrections;
+
+        @Option(names = "--tools", paramLabel = "T", split = ",",
+                description = "a redrive, resolve or discard of an operation of these tools waits for approval")
+        List<String> tools = new ArrayList<>();
+
+        @Option(names = "--expire-after", paramLabel = "DURATION",
+                description = "a request not decided within this time expires: 30m, 24h, 7d or ISO-8601 (PT24H); "
+                        + "default 24h")
+        String expireAfter;
+
+        @Option(names = "--operator", required = true, paramLabel = "NAME", description = "who changes the policy")
+        String operator;
+
+        @Spec
+        CommandSpec spec;
+
+        @Override
+        public Integer call() {
+            boolean on = switch (state.toLowerCase(Locale.ROOT)) {
+                case "on" -> true;
+                case "off" -> false;
+                default -> throw new IllegalArgumentException("four-eyes takes on or off, got '" + state + "'");
+            };
+            if (!on && (batchOver != null || corrections || !tools.isEmpty() || expireAfter != null)) {
+                throw new IllegalArgumentException("policy four-eyes off takes no rules (--batch-over, --corrections, "
+                        + "--tools, --expire-after); give them with on");
+            }
+            FourEyesPolicy policy = FourEyesPolicy.of(on, batchOver, corrections,
+                    tools.stream().map(String::strip).filter(tool -> !tool.isEmpty()).toList(),
+                    expireAfter == null ? null : parseDuration(expireAfter));
+            try (Database database = Database.open(connection.config(), 2)) {
+                FourEyesPolicy written = new PolicyStore(database).write(policy, TriageSession.operator(operator),
+                        Instant.now());
+                PrintWriter out = spec.commandLine().getOut();
+                out.println(written.describe() + " (changed by " + written.changedBy() + ", login "
+                        + written.changedLogin() + ")");
+                out.flush();
+                return RedriveCommand.EXIT_OK;
+            }
+        }
+    }
+
+    @Command(name = "show", mixinStandardHelpOptions = true, description = "Print the four-eyes policy.")
+    static final class Show implements Callable<Integer> {
+        @Mixin
+        ConnectionOptions connection;
+
+        @Option(names = "--json", description = "print JSON")
+        boolean json;
+
+        @Spec
+        CommandSpec spec;
+
+        @Override
+        public Integer call() {
+            try (Database database = Database.open(connection.config(), 2)) {
+                FourEyesPolicy policy = new PolicyStore(database).read();
+                PrintWriter out = spec.commandLine().getOut();
+                if (json) {
+                    out.println(TriageJson.write(policy));
+                } else {
+                    out.println(policy.describe() + (policy.changedAt() == null ? "" : " (changed by "
+                            + policy.changedBy() + ", login " + policy.changedLogin() + ", at " + policy.changedAt() + ")"));
+                }
+                out.flush();
+                return RedriveCommand.EXIT_OK;
+            }
+        }
+    }
+
+    private static final Pattern SHORT = Pattern.compile("(\\d{1,9})([smhd])", Pattern.CASE_INSENSITIVE);
+
+    /** 30m, 24h, 7d, 90s, or ISO-8601 (PT24H, P7D). */
+    static Duration parseDuration(String text) {
+        String value = text.strip();
+        Matcher matcher = SHORT.matcher(value);
+        Duration duration = null;
+        if (matcher.matches()) {
+            long amount = Long.parseLong(matcher.group(1));
+            duration = switch (matcher.group(2).toLowerCase(Locale.ROOT)) {
+                case "s" -> Duration.ofSeconds(amount);
+                case "m" -> Duration.ofMinutes(amount);
+                case "h" -> Duration.ofHours(amount);
+                default -> Duration.ofDays(amount);
+            };
+        } else {
+            try {
+                duration = Duration.parse(value.toUpperCase(Locale.ROOT));
+            } catch (DateTimeParseException e) {
+                // told below, with the forms expected
+            }
+        }
+        if (duration == null || duration.toSeconds() < 1) {
+            throw new IllegalArgumentException("--expire-after must be a positive duration such as 30m, 24h, 7d or "
+                    + "PT24H, got '" + text + "'");
+        }
+        return duration;
+    }
+}

@@ -1,0 +1,150 @@
+package dev.redrive.cli;
+
+import dev.redrive.triage.decision.DecisionResult;
+import dev.redrive.triage.request.ApprovalResult;
+import dev.redrive.triage.request.DecisionRequest;
+import dev.redrive.triage.request.RequestState;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+import java.io.PrintWriter;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+
+@Command(name = "request", mixinStandardHelpOptions = true,
+        description = "Four-eyes requests: decisions the policy covers, waiting for a second operator's approval.",
+        subcommands = {RequestCommand.ListRequests.class, RequestCommand.Approve.class, RequestCommand.Reject.class})
+final class RequestCommand {
+    /** How many requests list --all shows, newest first. */
+    static final int ALL_LIMIT = 500;
+
+    @Command(name = "list", mixinStandardHelpOptions = true,
+            description = "The requests waiting for approval, oldest first; --all: every request, newest first.")
+    static final class ListRequests implements Callable<Integer> {
+        @Mixin
+        ConnectionOptions connection;
+
+        @Option(names = "--all", description = "also approved, rejected and expired requests (the newest "
+                + ALL_LIMIT + ")")
+        boolean all;
+
+        @Option(names = "--json", description = "print JSON")
+        boolean json;
+
+        @Spec
+        CommandSpec spec;
+
+        @Override
+        public Integer call() {
+            try (TriageSession session = new TriageSession(connection)) {
+                List<DecisionRequest> requests = all ? session.requests().newest(ALL_LIMIT)
+                        : session.requests().pending();
+                PrintWriter out = spec.commandLine().getOut();
+                if (json) {
+                    DecisionPrinter.json(out, requests);
+                } else if (requests.isEmpty()) {
+                    out.println(all ? "no requests" : "no request waits for approval");
+                } else {
+                    requests.forEach(request -> print(out, request));
+                }
+                out.flush();
+                return RedriveCommand.EXIT_OK;
+            }
+        }
+    }
+
+    @Command(name = "approve", mixinStandardHelpOptions = true,
+            description = {"Approve a request and take its decision: every precondition is checked again, then the "
+                    + "decision is taken exactly as a direct one, under your name and login.",
+                    "Refused (exit 5) for the login that asked for it, and for a viewer; exit 3 when a precondition "
+                            + "fails now (the request stays pending), when it expired or was decided already."})
+    static final class Approve implements Callable<Integer> {
+        @Mixin
+        ConnectionOptions connection;
+
+        @Parameters(index = "0", paramLabel = "ID", description = "the request's id (request list)")
+        long id;
+
+        @Option(names = "--operator", required = true, paramLabel = "NAME", description = "who approves")
+        String operator;
+
+        @Option(names = "--json", description = "print JSON")
+        boolean json;
+
+        @Spec
+        CommandSpec spec;
+
+        @Override
+        public Integer call() {
+            try (TriageSession session = new TriageSession(connection)) {
+                return print(spec.commandLine().getOut(), session.requests().approve(id, operator.strip()), json);
+            }
+        }
+    }
+
+    @Command(name = "reject", mixinStandardHelpOptions = true,
+            description = "Reject a request: its decision is never taken. The one who asked may withdraw her own so.")
+    static final class Reject implements Callable<Integer> {
+        @Mixin
+        ConnectionOptions connection;
+
+        @Parameters(index = "0", paramLabel = "ID", description = "the request's id (request list)")
+        long id;
+
+        @Option(names = "--reason", required = true, paramLabel = "TEXT", description = "why")
+        String reason;
+
+        @Option(names = "--operator", required = true, paramLabel = "NAME", description = "who rejects")
+        String operator;
+
+        @Option(names = "--json", description = "print JSON")
+        boolean json;
+
+        @Spec
+        CommandSpec spec;
+
+        @Override
+        public Integer call() {
+            try (TriageSession session = new TriageSession(connection)) {
+                return print(spec.commandLine().getOut(), session.requests().reject(id, operator.strip(), reason), json);
+            }
+        }
+    }
+
+    /** Three lines: what it asks for; who asked, when, until when and why it waits; the reason (and the decision). */
+    private static void print(PrintWriter out, DecisionRequest request) {
+        out.printf("%d  %s  %s%n", request.id(), request.state(), request.summary());
+        out.printf("    asked by %s (login %s) at %s, expires %s; %s%n", request.requestedBy(),
+                request.requestedLogin(), request.requestedAt(), request.expiresAt(), request.coveredBy());
+        out.printf("    reason: %s%n", Cells.cut(request.reason(), 200));
+        if (request.decidedAt() != null && request.state() != RequestState.EXPIRED) {
+            out.printf("    %s by %s (login %s) at %s%s%n", request.state().name().toLowerCase(Locale.ROOT),
+                    request.decidedBy(), request.decidedLogin(), request.decidedAt(),
+                    request.rejectReason() == null ? "" : ": " + Cells.cut(request.rejectReason(), 200));
+        }
+    }
+
+    private static int print(PrintWriter out, ApprovalResult result, boolean json) {
+        if (json) {
+            DecisionPrinter.json(out, result);
+        } else {
+            out.println("request " + result.requestId() + ": " + result.outcome() + " " + result.message());
+            if (result.items().size() > 1) {
+                for (DecisionResult item : result.items()) {
+                    DecisionPrinter.print(out, item, false);
+                }
+            } else {
+                result.items().stream().filter(item -> item.preconditions() != null && !item.recorded())
+                        .flatMap(item -> item.preconditions().failed().stream())
+                        .forEach(check -> out.println("  " + check.line()));
+            }
+        }
+        out.flush();
+        return DecisionPrinter.exitCode(result.outcomes());
+    }
+}

@@ -1,0 +1,41 @@
+package dev.redrive.triage.request;
+
+import dev.redrive.triage.correction.CorrectionResult;
+import dev.redrive.triage.decision.DecisionOutcome;
+import dev.redrive.triage.decision.DecisionResult;
+
+import java.util.List;
+
+/**
+ * What became of an approval or a rejection.
+ *
+ * @param outcome     for an approval of one item, the decision's own outcome (a blocked decision leaves the request
+ *                    PENDING); for a batch, DONE once approved, each item telling its own; REFUSED when the database
+ *                    refused (the login that asked, a viewer); ALREADY_DECIDED when someone decided the request first;
+ *                    BLOCKED when it expired
+ * @param message     one line for the operator
+ * @param items       the decision's results, item by item (empty for a correction, a rejection or a refusal)
+ * @param correction  the correction's result, for a correct-and-redrive request
+ */
+public record ApprovalResult(long requestId, DecisionOutcome outcome, String message, List<DecisionResult> items,
+                             CorrectionResult correction) {
+    public ApprovalResult {
+        items = List.copyOf(items);
+    }
+
+    static ApprovalResult of(long requestId, DecisionOutcome outcome, String message) {
+        return new ApprovalResult(requestId, outcome, message, List.of(), null);
+    }
+
+    public ApprovalResult withMessage(String line) {
+        return new ApprovalResult(requestId, outcome, line, items, correction);
+    }
+
+    /** Every outcome in it: the items' (or the correction's), else its own. */
+    public List<DecisionOutcome> outcomes() {
+        if (correction != null) {
+            return List.of(correction.outcome());
+        }
+        return items.isEmpty() ? List.of(outcome) : items.stream().map(DecisionResult::outcome).toList();
+    }
+}

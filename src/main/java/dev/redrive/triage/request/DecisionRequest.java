@@ -1,0 +1,37 @@
+package dev.redrive.triage.request;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.redrive.triage.precondition.DecisionTarget;
+
+import java.time.Instant;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * A decision that waits for a second operator: everything needed to take it exactly as it was asked for, who asked
+ * (the typed name and the login the database stamped), and what became of it.
+ *
+ * @param selection how the requester named the items, for people ("operation r:n:0", "group fp-1")
+ * @param coveredBy the rule of the policy that made it a request
+ * @param state     as of when it was read: a PENDING request past its expiry reads EXPIRED
+ * @param result    what came of the approved decision; null until it was taken
+ */
+public record DecisionRequest(long id, RequestKind kind, List<DecisionTarget> targets, String selection,
+                              RequestOptions options, String reason, String coveredBy, String requestedBy,
+                              String requestedLogin, Instant requestedAt, Instant expiresAt, RequestState state,
+                              String decidedBy, String decidedLogin, Instant decidedAt, String rejectReason,
+                              JsonNode result) {
+    public DecisionRequest {
+        targets = List.copyOf(targets);
+    }
+
+    public boolean pending() {
+        return state == RequestState.PENDING;
+    }
+
+    /** "redrive of operation r:n:0" or "discard of 12 items (group fp-1)". */
+    public String summary() {
+        String what = kind.name().toLowerCase(Locale.ROOT);
+        return (kind == RequestKind.CORRECT ? "correct-and-redrive" : what) + " of " + selection;
+    }
+}

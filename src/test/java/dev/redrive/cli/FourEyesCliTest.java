@@ -1,0 +1,163 @@
+package dev.redrive.cli;
+
+import dev.redrive.store.Jdbc;
+import dev.redrive.testing.DatabaseLogin;
+import dev.redrive.testing.TestNamespace;
+import dev.redrive.triage.DeadLetterFixture;
+import dev.redrive.triage.DeadLetterFixture.Created;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * policy four-eyes, and request list / approve / reject, as operators type them: alice's covered decisions become
+ * requests (exit 6), bob approves or rejects them; the schema owner, whom everyone shares in the sandbox, is told apart
+ * by the typed names.
+ */
+class FourEyesCliTest {
+    @RegisterExtension
+    static final TestNamespace ns = new TestNamespace();
+
+    private static final Pattern REQUEST_ID = Pattern.compile("request (\\d+) waits for a second operator's approval");
+    private static DeadLetterFixture fixture;
+    private static Jdbc admin;
+    private static DatabaseLogin alice;
+    private static DatabaseLogin bob;
+    private static int node;
+
+    @BeforeAll
+    static void start() {
+        admin = ns.database().jdbc();
+        fixture = new DeadLetterFixture(ns.database());
+        fixture.toolSchema("demo.charge", "1");
+        alice = DatabaseLogin.operator(ns, "alice");
+        bob = DatabaseLogin.operator(ns, "bob");
+    }
+
+    @AfterAll
+    static void stop() {
+        alice.close();
+        bob.close();
+    }
+
+    private static CliRun as(DatabaseLogin login, String... args) {
+        List<String> all = new ArrayList<>(List.of(args));
+        all.addAll(List.of("--pg-user", login.login(), "--pg-password", login.config().pgPassword()));
+        return CliRun.in(ns, all.toArray(String[]::new));
+    }
+
+    private static long requestId(CliRun run) {
+        Matcher matcher = REQUEST_ID.matcher(run.out());
+        assertThat(matcher.find()).as(run.out() + run.err()).isTrue();
+        return Long.parseLong(matcher.group(1));
+    }
+
+    private static Created deadLettered() {
+        return fixture.deadLettered("run-cli-four-eyes", "charge-" + node++).create();
+    }
+
+    private static String decision(Created op) {
+        return admin.queryOne("SELECT decision_state FROM dlq_entries WHERE id = ?", row -> row.getString(1),
+                op.dlqEntryId()).orElseThrow();
+    }
+
+    @Test
+    void aliceAsks_herOwnApprovalIsRefused_bobApproves_andTheRedriveIsIssued() {
+        CliRun on = CliRun.in(ns, "policy", "four-eyes", "on", "--tools", "demo.charge,other.tool",
+                "--expire-after", "2h", "--operator", "carol");
+        assertThat(on.exit()).as(on.err()).isZero();
+        assertThat(on.out()).contains("four-eyes on: tools demo.charge, other.tool; requests expire after 2h");
+        assertThat(CliRun.in(ns, "policy", "show", "--json").out()).contains("\"enabled\" : true", "demo.charge");
+        Created op = deadLettered();
+
+        CliRun asked = as(alice, "redrive", op.operationId(), "--reason", "ledger is back", "--operator", "alice");
+        long id = requestId(asked);
+        CliRun listed = as(bob, "request", "list");
+        CliRun own = as(alice, "request", "approve", String.valueOf(id), "--operator", "bob");
+        CliRun approved = as(bob, "request", "approve", String.valueOf(id), "--operator", "bob");
+        CliRun again = as(bob, "request", "approve", String.valueOf(id), "--operator", "bob");
+
+        assertThat(asked.exit()).isEqualTo(RedriveCommand.EXIT_WAITS_FOR_APPROVAL);
+        assertThat(asked.out()).contains("four-eyes covers tool demo.charge", "request approve " + id);
+        assertThat(listed.out()).contains("PENDING", "redrive of operation " + op.operationId(),
+                "asked by alice (login " + alice.login() + ")");
+        assertThat(own.exit()).isEqualTo(RedriveCommand.EXIT_REFUSED);
+        assertThat(own.out()).contains("a second operator must approve it");
+        assertThat(approved.exit()).as(approved.out() + approved.err()).isZero();
+        assertThat(approved.out()).contains("DONE", "redrive command");
+        assertThat(again.exit()).isEqualTo(RedriveCommand.EXIT_BLOCKED);
+        assertThat(decision(op)).isEqualTo("REDRIVEN");
+        assertThat(as(bob, "request", "list", "--all", "--json").out()).contains("\"state\" : \"APPROVED\"",
+                "\"decided_login\" : \"" + bob.login() + "\"");
+    }
+
+    @Test
+    void aDiscardAskedFor_isRejected_andTheEntryStaysOpen() {
+        CliRun.in(ns, "policy", "four-eyes", "on", "--operator", "carol");
+        Created op = deadLettered();
+
+        CliRun asked = as(alice, "discard", op.operationId(), "--reason", "duplicate", "--operator", "alice");
+        long id = requestId(asked);
+        CliRun rejected = as(bob, "request", "reject", String.valueOf(id), "--reason", "not a duplicate",
+                "--operator", "bob");
+
+        assertThat(asked.exit()).isEqualTo(RedriveCommand.EXIT_WAITS_FOR_APPROVAL);
+        assertThat(rejected.exit()).as(rejected.out() + rejected.err()).isZero();
+        assertThat(rejected.out()).contains("rejected by bob");
+        assertThat(decision(op)).isEqualTo("OPEN");
+        assertThat(as(bob, "request", "approve", String.valueOf(id), "--operator", "bob").exit())
+                .isEqualTo(RedriveCommand.EXIT_BLOCKED);
+    }
+
+    @Test
+    void asTheSchemaOwner_theTypedNamesStandInForTheLogins() {
+        CliRun.in(ns, "policy", "four-eyes", "on", "--corrections", "--operator", "carol");
+        Created op = deadLettered();
+
+        CliRun asked = CliRun.in(ns, "redrive", op.operationId(), "--payload", "{\"amount\":12,\"currency\":\"EUR\"}",
+                "--reason", "amount was wrong", "--operator", "alice");
+        long id = requestId(asked);
+        CliRun own = CliRun.in(ns, "request", "approve", String.valueOf(id), "--operator", "Alice ");
+        CliRun other = CliRun.in(ns, "request", "approve", String.valueOf(id), "--operator", "bob");
+
+        assertThat(asked.out()).contains("four-eyes covers corrections", "correct-and-redrive of operation");
+        assertThat(own.exit()).isEqualTo(RedriveCommand.EXIT_REFUSED);
+        assertThat(other.exit()).as(other.out() + other.err()).isZero();
+        assertThat(decision(op)).isEqualTo("SUPERSEDED");
+    }
+
+    @Test
+    void onlyTheSchemaOwnerChangesThePolicy_andBadInputGetsOneLine() {
+        CliRun byOperator = as(alice, "policy", "four-eyes", "off", "--operator", "alice");
+        CliRun badDuration = CliRun.in(ns, "policy", "four-eyes", "on", "--expire-after", "soon", "--operator", "carol");
+        CliRun badSwitch = CliRun.in(ns, "policy", "four-eyes", "maybe", "--operator", "carol");
+        CliRun unknown = CliRun.in(ns, "request", "approve", "999999", "--operator", "bob");
+
+        assertThat(byOperator.exit()).isEqualTo(RedriveCommand.EXIT_REFUSED);
+        assertThat(badDuration.exit()).isEqualTo(RedriveCommand.EXIT_USAGE);
+        assertThat(badDuration.err()).contains("--expire-after must be a positive duration such as 30m");
+        assertThat(badSwitch.exit()).isEqualTo(RedriveCommand.EXIT_USAGE);
+        assertThat(unknown.exit()).isEqualTo(RedriveCommand.EXIT_USAGE);
+        assertThat(unknown.err()).contains("no decision request 999999");
+    }
+
+    @Test
+    void policyOff_decidesDirectly() {
+        CliRun off = CliRun.in(ns, "policy", "four-eyes", "off", "--operator", "carol");
+        Created op = deadLettered();
+
+        CliRun discarded = as(alice, "discard", op.operationId(), "--reason", "duplicate", "--operator", "alice");
+
+        assertThat(off.out()).contains("four-eyes off");
+        assertThat(discarded.exit()).as(discarded.out() + discarded.err()).isZero();
+        assertThat(decision(op)).isEqualTo("DISCARDED");
+    }
+}
