@@ -1,6 +1,7 @@
 package dev.redrive.triage.decision;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import dev.redrive.demo.tools.DemoToolSchema;
 import dev.redrive.health.QueueHealthReader;
 import dev.redrive.report.IncidentReport;
@@ -47,18 +48,19 @@ class ViewerMasksTest {
     static final TestNamespace ns = new TestNamespace();
 
     /** Where secrets land, table by table: what a viewer must never read as stored. */
-    private static final Map<String, List<String>> SECRET_COLUMNS = Map.of(
-            "operations", List.of("payload", "result"),
-            "attempts", List.of("error_message"),
-            "dlq_entries", List.of("error_message", "attempt_history", "delivery_history", "raw_message", "payload",
-                    "decision_reason"),
-            "reconciliations", List.of("evidence", "result"),
-            "redrive_commands", List.of("reason", "preconditions"),
-            "audit_log", List.of("reason", "details"),
-            "runs", List.of("status_reason"),
-            "approvals", List.of("revoke_reason"),
-            "demo_tool_calls", List.of("body"),
-            "demo_tool_effects", List.of("result"));
+    private static final Map<String, List<String>> SECRET_COLUMNS = Map.ofEntries(
+            Map.entry("operations", List.of("payload", "result")),
+            Map.entry("attempts", List.of("error_message")),
+            Map.entry("dlq_entries", List.of("error_message", "attempt_history", "delivery_history", "raw_message",
+                    "payload", "decision_reason")),
+            Map.entry("reconciliations", List.of("evidence", "result")),
+            Map.entry("redrive_commands", List.of("reason", "preconditions")),
+            Map.entry("audit_log", List.of("reason", "details")),
+            Map.entry("runs", List.of("status_reason")),
+            Map.entry("approvals", List.of("revoke_reason")),
+            Map.entry("demo_tool_calls", List.of("body")),
+            Map.entry("demo_tool_effects", List.of("result")),
+            Map.entry("decision_requests", List.of("selection", "options", "reason", "reject_reason", "result")));
 
     private static final List<String> SECRETS = List.of("hunter2", "4111 1111 1111 1111", "4111111111111111",
             "sk_live_51", "eyJsecret", "tok_9");
@@ -108,6 +110,21 @@ class ViewerMasksTest {
                 INSERT INTO audit_log (actor, action, operation_id, dlq_entry_id, reason, details)
                 VALUES ('carol', 'NOTE', ?, ?, 'customer said password=hunter2', ?)""",
                 commanded.operationId(), commanded.dlqEntryId(), new Json("{\"token\":\"tok_9\"}"));
+        String request = """
+                INSERT INTO decision_requests (kind, targets, selection, options, reason, covered_by, requested_by,
+                                               requested_at, expires_at)
+                VALUES ('CORRECT', '[]', 'entries matching --text password=hunter2', ?, ?, 'four-eyes covers corrections',
+                        'carol', now(), now() + interval '1 day')
+                RETURNING id""";
+        long rejected = admin.queryLong(request,
+                new Json(JsonNodeFactory.instance.objectNode().put("payload", PAYLOAD).toString()), ERROR);
+        admin.update("UPDATE decision_requests SET state = 'REJECTED', decided_by = 'dave', decided_at = now(), "
+                + "reject_reason = 'secret=tok_9' WHERE id = ?", rejected);
+        long approved = admin.queryLong(request, new Json("{\"payload\":\"{}\"}"), ERROR);
+        admin.update("UPDATE decision_requests SET state = 'APPROVED', decided_by = 'dave', decided_at = now() "
+                + "WHERE id = ?", approved);
+        admin.update("UPDATE decision_requests SET result = CAST(? AS jsonb) WHERE id = ?",
+                "{\"message\":\"charged with token=tok_9\"}", approved);
         admin.update("INSERT INTO demo_tool_calls (tool, idempotency_key, http_status, body) VALUES ('demo.charge', ?, 200, ?)",
                 op.idempotencyKey(), new Json(PAYLOAD));
         admin.update("INSERT INTO demo_tool_effects (idempotency_key, tool, result) VALUES (?, 'demo.charge', ?)",
