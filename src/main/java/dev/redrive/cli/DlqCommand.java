@@ -2,8 +2,8 @@ package dev.redrive.cli;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.redrive.triage.generate.DlqGenerator;
-import dev.redrive.triage.generate.GeneratedDlq;
+import dev.redrive.demo.generate.DlqGenerator;
+import dev.redrive.demo.generate.GeneratedDlq;
 import dev.redrive.triage.json.TriageJson;
 import dev.redrive.triage.query.DlqCount;
 import dev.redrive.triage.query.DlqCursor;

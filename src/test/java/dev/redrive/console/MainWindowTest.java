@@ -8,7 +8,7 @@ import dev.redrive.console.main.WindowLayout;
 import dev.redrive.console.profile.ConnectionProfile;
 import dev.redrive.testing.TestNamespace;
 import dev.redrive.testing.DatabaseLogin;
-import dev.redrive.triage.generate.DlqGenerator;
+import dev.redrive.demo.generate.DlqGenerator;
 import dev.redrive.triage.query.DlqRow;
 import javafx.embed.swing.SwingFXUtils;
 import javafx.scene.Scene;

@@ -1,7 +1,7 @@
 package dev.redrive.report;
 
 import dev.redrive.testing.TestNamespace;
-import dev.redrive.triage.generate.DlqGenerator;
+import dev.redrive.demo.generate.DlqGenerator;
 import dev.redrive.triage.query.DlqFilter;
 import dev.redrive.triage.query.DlqRow;
 import dev.redrive.triage.query.FingerprintGroup;

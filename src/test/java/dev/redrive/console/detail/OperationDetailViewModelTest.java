@@ -7,7 +7,7 @@ import dev.redrive.testing.TestNamespace;
 import dev.redrive.triage.detail.EntryDetailsLoader;
 import dev.redrive.triage.detail.OperationDetailsLoader;
 import dev.redrive.triage.decision.Decisions;
-import dev.redrive.triage.generate.DlqGenerator;
+import dev.redrive.demo.generate.DlqGenerator;
 import dev.redrive.triage.precondition.DecisionTarget;
 import dev.redrive.worker.client.WorkerClient;
 import org.junit.jupiter.api.BeforeAll;

@@ -10,7 +10,7 @@ import dev.redrive.testing.TestNamespace;
 import dev.redrive.triage.detail.AttemptRecord;
 import dev.redrive.triage.detail.EntryDetailsLoader;
 import dev.redrive.triage.detail.OperationDetailsLoader;
-import dev.redrive.triage.generate.DlqGenerator;
+import dev.redrive.demo.generate.DlqGenerator;
 import javafx.scene.Node;
 import javafx.scene.Parent;
 import javafx.scene.Scene;

@@ -6,7 +6,7 @@ import dev.redrive.report.ReportFormat;
 import dev.redrive.report.ReportService;
 import dev.redrive.testing.TestNamespace;
 import dev.redrive.triage.decision.Decisions;
-import dev.redrive.triage.generate.DlqGenerator;
+import dev.redrive.demo.generate.DlqGenerator;
 import dev.redrive.triage.precondition.DecisionTarget;
 import dev.redrive.worker.client.WorkerClient;
 import org.apache.pdfbox.Loader;

@@ -8,7 +8,7 @@ import dev.redrive.triage.decision.DecisionKind;
 import dev.redrive.triage.decision.DecisionOutcome;
 import dev.redrive.triage.decision.Decisions;
 import dev.redrive.triage.decision.HttpSideEffectLookup;
-import dev.redrive.triage.generate.DlqGenerator;
+import dev.redrive.demo.generate.DlqGenerator;
 import dev.redrive.triage.query.DlqFilter;
 import dev.redrive.triage.query.FingerprintGroup;
 import dev.redrive.triage.query.JdbcDlqQueries;

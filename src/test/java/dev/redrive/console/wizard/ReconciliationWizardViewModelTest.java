@@ -10,7 +10,7 @@ import dev.redrive.triage.decision.DecisionKind;
 import dev.redrive.triage.decision.DecisionOutcome;
 import dev.redrive.triage.decision.Decisions;
 import dev.redrive.triage.decision.HttpSideEffectLookup;
-import dev.redrive.triage.generate.DlqGenerator;
+import dev.redrive.demo.generate.DlqGenerator;
 import dev.redrive.triage.precondition.DecisionTarget;
 import dev.redrive.worker.client.WorkerClient;
 import org.junit.jupiter.api.AfterAll;

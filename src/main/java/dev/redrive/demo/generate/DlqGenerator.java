@@ -1,4 +1,4 @@
-package dev.redrive.triage.generate;
+package dev.redrive.demo.generate;
 
 import dev.redrive.RuntimeVersion;
 import dev.redrive.broker.StreamKeys;

@@ -1,4 +1,4 @@
-package dev.redrive.triage.generate;
+package dev.redrive.demo.generate;
 
 import dev.redrive.identity.OperationId;
 import dev.redrive.model.FailureClass;
