@@ -28,6 +28,7 @@ import dev.redrive.console.wizard.WizardBackend;
 import dev.redrive.console.wizard.WizardItem;
 import dev.redrive.health.DlqEventTail;
 import dev.redrive.triage.decision.DecisionKind;
+import dev.redrive.triage.correction.Corrections;
 import dev.redrive.triage.decision.Decisions;
 import dev.redrive.triage.decision.HttpSideEffectLookup;
 import dev.redrive.triage.decision.SideEffectLookup;
@@ -98,12 +99,13 @@ final class ConsoleScreens implements SessionScreens {
                 detailModel.showEntry(row.id());
             }
         });
-        Decisions decisions = new Decisions(session.database(),
-                new WorkerClient(session.database(), session.redis(), session.clock()), session.clock());
+        WorkerClient client = new WorkerClient(session.database(), session.redis(), session.clock());
+        Decisions decisions = new Decisions(session.database(), client, session.clock());
+        Corrections corrections = new Corrections(session.database(), client::publish, redactor, session.clock());
         Map<String, URI> endpoints = new HashMap<>();
         session.profile().lookupEndpoints().forEach((tool, url) -> endpoints.put(tool, URI.create(url)));
         SideEffectLookup tools = new HttpSideEffectLookup(endpoints, LOOKUP_TIMEOUT);
-        backend = new TriageWizardBackend(session.database(), decisions, tools, redactor);
+        backend = new TriageWizardBackend(session.database(), decisions, corrections, tools, redactor);
         this.executor = executor;
         this.operator = session.profile().operatorOrOsUser();
         dialogs = new DecisionDialogs(backend, executor);

@@ -1,6 +1,8 @@
 package dev.redrive.testing;
 
 import dev.redrive.demo.tools.DemoToolServer;
+import dev.redrive.triage.decision.HttpSideEffectLookup;
+import dev.redrive.triage.decision.SideEffectLookup;
 import dev.redrive.worker.Worker;
 import dev.redrive.worker.client.WorkerClient;
 import dev.redrive.worker.tool.HttpTool;
@@ -36,6 +38,11 @@ public final class DemoChargeWorker implements AutoCloseable {
 
     public WorkerClient client() {
         return client;
+    }
+
+    /** The demo charge tool's look-up by idempotency key: what reconciliation and a redrive's verification ask. */
+    public SideEffectLookup lookup() {
+        return HttpSideEffectLookup.forTool("demo.charge", tools.lookupEndpoint());
     }
 
     @Override

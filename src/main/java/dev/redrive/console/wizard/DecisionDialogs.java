@@ -122,6 +122,7 @@ public final class DecisionDialogs {
             case REDRIVE -> "Redrive";
             case RESOLVE -> "Resolve";
             case DISCARD -> "Discard";
+            case CORRECT -> "Correct and redrive";
         };
     }
 }

@@ -1,5 +1,8 @@
 package dev.redrive.console.wizard;
 
+import dev.redrive.identity.OperationId;
+import dev.redrive.report.Redactor;
+import dev.redrive.triage.correction.CorrectionResult;
 import dev.redrive.triage.decision.DecisionKind;
 import dev.redrive.triage.detail.OperationDetails;
 import dev.redrive.triage.precondition.PreconditionReport;
@@ -20,7 +23,28 @@ final class DecisionPlan {
             case REDRIVE -> "Redrive " + count + (count == 1 ? " operation" : " operations");
             case RESOLVE -> batch ? "Resolve " + count + " as succeeded" : "Resolve as succeeded";
             case DISCARD -> "Discard " + count + (count == 1 ? " entry" : " entries");
+            case CORRECT -> correctAction(null);
         };
+    }
+
+    /** "Redrive corrected payload as attempt 2": the correction is the node's logical attempt 2. */
+    static String correctAction(CorrectionResult preview) {
+        return preview == null || preview.correctionId() == null ? "Redrive corrected payload"
+                : "Redrive corrected payload as attempt " + OperationId.parse(preview.correctionId()).logicalAttempt();
+    }
+
+    /** Which operation and key the correction dispatches, what it changes, and what becomes of the original. */
+    static String correctSummary(WizardItem item, CorrectionResult preview, PayloadEditor editor) {
+        String next = preview == null || preview.correctionId() == null
+                ? "the node's next logical attempt (reading which…)"
+                : "new operation " + preview.correctionId() + " (the node's next logical attempt) with its own "
+                + "idempotency key " + preview.idempotencyKey() + " and schema version " + preview.toolSchemaVersion()
+                + (item.chosenSchemaVersion() == null ? "" : " (your choice)");
+        String changes = !editor.isValid() ? "The payload cannot be taken yet: " + editor.problemProperty().get() + "."
+                : "It carries the payload on the right; fields left as " + Redactor.MASK + " keep their stored values.";
+        return "Records a correction and dispatches " + next + ". " + changes + " Entry " + item.dlqEntryId()
+                + " becomes SUPERSEDED and " + item.operationId() + " never runs again, even if its old dispatch is "
+                + "delivered late. Every check runs again as it is recorded; once issued it cannot be taken back.";
     }
 
     static String summary(DecisionKind kind, List<WizardItem> eligible, int total, int perSecond) {
@@ -38,6 +62,7 @@ final class DecisionPlan {
                     + "issued; Stop halts the batch after the item in hand." + rest;
             case RESOLVE -> resolveMany(eligible) + rest;
             case DISCARD -> "Gives up " + eligible.size() + " entries: their operations never run again." + rest;
+            case CORRECT -> "A correction takes one entry at a time.";
         };
     }
 
@@ -71,6 +96,7 @@ final class DecisionPlan {
                     + "recorded (idempotency key " + key + "). It never runs again.";
             case DISCARD -> "Gives up " + item.operationId() + ": entry " + report.dlqEntryId()
                     + " is marked DISCARDED and the operation never runs again.";
+            case CORRECT -> throw new IllegalArgumentException("a correction is summarized by correctSummary");
         };
     }
 }

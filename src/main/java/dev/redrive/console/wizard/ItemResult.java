@@ -1,5 +1,6 @@
 package dev.redrive.console.wizard;
 
+import dev.redrive.triage.correction.CorrectionResult;
 import dev.redrive.triage.decision.DecisionKind;
 import dev.redrive.triage.decision.DecisionResult;
 import dev.redrive.triage.decision.RedriveVerification;
@@ -33,6 +34,7 @@ public record ItemResult(Kind kind, String text, Long newEntryId) {
                         + ": it never runs again", null);
                 case DISCARD -> new ItemResult(Kind.SUCCEEDED, "Discarded by " + result.operator()
                         + ": it never runs again", null);
+                case CORRECT -> throw new IllegalArgumentException("a correction is told by corrected()");
             };
             case NOT_PUBLISHED -> new ItemResult(Kind.WAITING, "Redrive recorded, but its dispatch could not be published:"
                     + " a worker's sweep publishes attempt " + result.newAttempt(), null);
@@ -43,6 +45,25 @@ public record ItemResult(Kind kind, String text, Long newEntryId) {
             case REFUSED -> new ItemResult(Kind.BLOCKED, "Refused: " + result.message(), null);
             case WOULD_PASS -> throw new IllegalArgumentException("a dry run is not a decision");
         };
+    }
+
+    /** What the correction call answered; a recorded correction then waits for the worker to run its first attempt. */
+    static ItemResult corrected(CorrectionResult result) {
+        return switch (result.outcome()) {
+            case DONE -> new ItemResult(Kind.WAITING, "Correction " + result.correctionId() + " issued: its attempt 1 "
+                    + "(idempotency key " + result.idempotencyKey() + ") is waiting for a worker. " + result.operationId()
+                    + " is superseded and never runs again.", null);
+            case NOT_PUBLISHED -> new ItemResult(Kind.WAITING, "Correction " + result.correctionId() + " recorded, but "
+                    + "its dispatch could not be published: a worker's sweep publishes it", null);
+            case BLOCKED, ALREADY_DECIDED -> new ItemResult(Kind.BLOCKED, "Not corrected: " + result.message(), null);
+            case REFUSED -> new ItemResult(Kind.BLOCKED, "Refused: " + result.message(), null);
+            case WOULD_PASS -> throw new IllegalArgumentException("a dry run is not a decision");
+        };
+    }
+
+    /** The same result said of a correction: "Correction r:n:1: Succeeded: ...". */
+    ItemResult ofCorrection(String correctionId) {
+        return new ItemResult(kind, "Correction " + correctionId + ": " + text, newEntryId);
     }
 
     /** An item the chosen decision does not apply to, left as it is. */
@@ -103,6 +124,7 @@ public record ItemResult(Kind kind, String text, Long newEntryId) {
             case REDRIVE -> "redriven";
             case RESOLVE -> "resolved";
             case DISCARD -> "discarded";
+            case CORRECT -> "corrected";
         };
     }
 }

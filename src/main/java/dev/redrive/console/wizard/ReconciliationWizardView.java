@@ -104,6 +104,13 @@ public final class ReconciliationWizardView {
     @FXML private Label redriveNote;
     @FXML private Label resolveNote;
     @FXML private Label discardNote;
+    @FXML private RadioButton correctChoice;
+    @FXML private Label correctNote;
+    @FXML private VBox correctionEditor;
+    @FXML private TextArea originalPayload;
+    @FXML private TextArea correctedPayload;
+    @FXML private Label payloadProblem;
+    @FXML private Label payloadChanges;
     @FXML private TextArea reasonArea;
     @FXML private TextField operatorField;
     @FXML private Label rateLabel;
@@ -232,6 +239,8 @@ public final class ReconciliationWizardView {
         bindChoice(redriveChoice, redriveNote, DecisionKind.REDRIVE);
         bindChoice(resolveChoice, resolveNote, DecisionKind.RESOLVE);
         bindChoice(discardChoice, discardNote, DecisionKind.DISCARD);
+        bindChoice(correctChoice, correctNote, DecisionKind.CORRECT);
+        bindEditor();
         decisionGroup.selectedToggleProperty().addListener((obs, was, toggle) -> {
             if (toggle != null && kind(toggle) != model.decisionProperty().get()) {
                 model.choose(kind(toggle));
@@ -269,6 +278,22 @@ public final class ReconciliationWizardView {
         recordButton.disableProperty().bind(problem.or(model.busyProperty()));
     }
 
+    /** The payload editor shows only with the correction chosen: the original on the left, the correction on the right. */
+    private void bindEditor() {
+        PayloadEditor editor = model.editor();
+        BooleanBinding correcting = model.decisionProperty().isEqualTo(DecisionKind.CORRECT);
+        correctionEditor.visibleProperty().bind(correcting);
+        correctionEditor.managedProperty().bind(correcting);
+        originalPayload.textProperty().bind(editor.originalTextProperty());
+        correctedPayload.textProperty().bindBidirectional(editor.textProperty());
+        payloadProblem.textProperty().bind(editor.problemProperty());
+        payloadProblem.visibleProperty().bind(editor.problemProperty().isNotEmpty());
+        payloadProblem.managedProperty().bind(payloadProblem.visibleProperty());
+        payloadChanges.textProperty().bind(editor.changesProperty());
+        payloadChanges.visibleProperty().bind(editor.changesProperty().isNotEmpty());
+        payloadChanges.managedProperty().bind(payloadChanges.visibleProperty());
+    }
+
     private void bindChoice(RadioButton choice, Label note, DecisionKind kind) {
         choice.disableProperty().bind(model.allowedProperty(kind).not());
         note.textProperty().bind(model.choiceNoteProperty(kind));
@@ -284,7 +309,7 @@ public final class ReconciliationWizardView {
 
     private DecisionKind kind(Toggle toggle) {
         return toggle == resolveChoice ? DecisionKind.RESOLVE : toggle == discardChoice ? DecisionKind.DISCARD
-                : DecisionKind.REDRIVE;
+                : toggle == correctChoice ? DecisionKind.CORRECT : DecisionKind.REDRIVE;
     }
 
     private Toggle choice(DecisionKind kind) {
@@ -292,6 +317,7 @@ public final class ReconciliationWizardView {
             case REDRIVE -> redriveChoice;
             case RESOLVE -> resolveChoice;
             case DISCARD -> discardChoice;
+            case CORRECT -> correctChoice;
         };
     }
 
@@ -347,11 +373,14 @@ public final class ReconciliationWizardView {
         }
     }
 
+    /** What happened, with one click to where the operation is now: a failed redrive's new entry, or the correction. */
     private void showOutcome(ItemResult outcome) {
         itemOutcome.setText(outcome == null ? "" : outcome.text());
-        boolean linked = outcome != null && outcome.newEntryId() != null;
-        newEntryLink.setText(linked ? "Show entry " + outcome.newEntryId() + " in the console" : "");
-        showIf(linked, newEntryLink);
+        String correction = model.items().get(0).correctionId();
+        boolean entry = outcome != null && outcome.newEntryId() != null;
+        newEntryLink.setText(entry ? "Show entry " + outcome.newEntryId() + " in the console"
+                : correction != null ? "Show correction " + correction + " in the console" : "");
+        showIf(entry || correction != null, newEntryLink);
     }
 
     private static java.util.Optional<DlqEntryRecord> entry(WizardItem item) {

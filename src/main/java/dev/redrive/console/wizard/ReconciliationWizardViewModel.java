@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.redrive.console.concurrent.UiExecutor;
 import dev.redrive.model.SideEffectState;
 import dev.redrive.store.reconciliation.ReconciliationOutcome;
+import dev.redrive.triage.correction.CorrectionResult;
 import dev.redrive.triage.decision.DecisionKind;
 import dev.redrive.triage.decision.DecisionResult;
 import dev.redrive.triage.decision.ReconciliationResult;
@@ -11,6 +12,7 @@ import dev.redrive.triage.detail.DlqEntryRecord;
 import dev.redrive.triage.detail.OperationDetails;
 import dev.redrive.triage.detail.ToolSchemaRecord;
 import dev.redrive.triage.json.TriageJson;
+import dev.redrive.triage.precondition.DecisionTarget;
 import dev.redrive.triage.precondition.PreconditionId;
 import dev.redrive.triage.precondition.PreconditionReport;
 import dev.redrive.triage.precondition.PreconditionResult;
@@ -89,6 +91,9 @@ public final class ReconciliationWizardViewModel {
     private final ReadOnlyBooleanWrapper pacing = new ReadOnlyBooleanWrapper();
     private final Map<ItemResult.Kind, ReadOnlyIntegerWrapper> resultCounts = new EnumMap<>(ItemResult.Kind.class);
     private final ReadOnlyStringWrapper resultSummary = new ReadOnlyStringWrapper("");
+    private final PayloadEditor editor;
+    /** What a correction of the one item would dispatch (operation id, key, schema version); null until asked. */
+    private CorrectionResult correctionPreview;
     private volatile boolean stopRequested;
     private EntryRef linked;
     /** The decision was picked by the wizard, not the operator: it follows what the checks allow. */
@@ -108,6 +113,7 @@ public final class ReconciliationWizardViewModel {
         this.items = FXCollections.observableArrayList(items);
         this.batch = items.size() > 1;
         this.operator.set(operatorName);
+        this.editor = new PayloadEditor(backend.redactor());
         for (DecisionKind kind : DecisionKind.values()) {
             allowed.put(kind, new ReadOnlyBooleanWrapper());
             choiceNotes.put(kind, new ReadOnlyStringWrapper(""));
@@ -115,7 +121,13 @@ public final class ReconciliationWizardViewModel {
         for (ItemResult.Kind kind : ItemResult.Kind.values()) {
             resultCounts.put(kind, new ReadOnlyIntegerWrapper());
         }
-        decision.addListener((obs, was, now) -> updatePlan());
+        decision.addListener((obs, was, now) -> {
+            updatePlan();
+            if (now == DecisionKind.CORRECT) {
+                previewCorrection();
+            }
+        });
+        editor.changesProperty().addListener((obs, was, now) -> updatePlan());
         redrivesPerSecond.addListener((obs, was, now) -> updatePlan());
     }
 
@@ -128,6 +140,10 @@ public final class ReconciliationWizardViewModel {
         load(false, () -> {
             evidenceLoaded.set(true);
             countUnsettled();
+            WizardItem first = items.get(0);
+            if (!batch && first.detailsProperty().get() != null) {
+                editor.original(first.detailsProperty().get().operation().payload());
+            }
         });
     }
 
@@ -362,6 +378,14 @@ public final class ReconciliationWizardViewModel {
             allowed.get(kind).set(!eligible.isEmpty());
             choiceNotes.get(kind).set(batch ? batchNote(kind, eligible.size()) : Objects.toString(items.get(0).whyNot(kind), ""));
         }
+        if (batch) {
+            allowed.get(DecisionKind.CORRECT).set(false);
+            choiceNotes.get(DecisionKind.CORRECT).set("one entry at a time: each correction carries its own payload");
+        }
+        correctionPreview = null;
+        if (decision.get() == DecisionKind.CORRECT && allowed.get(DecisionKind.CORRECT).get()) {
+            previewCorrection();
+        }
         if (decisionPicked || !allowed.get(decision.get()).get()) {
             // Redrive first, as the wizard is for re-running; else what the entries can still get.
             Arrays.stream(DecisionKind.values()).filter(kind -> allowed.get(kind).get()).findFirst().ifPresent(decision::set);
@@ -385,11 +409,31 @@ public final class ReconciliationWizardViewModel {
     }
 
     private List<WizardItem> eligible(DecisionKind kind) {
+        if (kind == DecisionKind.CORRECT && batch) {
+            return List.of();
+        }
         return items.stream().filter(item -> item.allows(kind)).toList();
+    }
+
+    /** Asks which operation and key a correction would dispatch, with the schema version chosen: what step 4 names. */
+    private void previewCorrection() {
+        WizardItem item = items.get(0);
+        DecisionTarget target = item.target();
+        String payload = editor.originalText();
+        executor.submit("Reading which attempt a correction would be", () -> backend.checkCorrection(target, payload),
+                preview -> {
+                    correctionPreview = preview;
+                    updatePlan();
+                });
     }
 
     private void updatePlan() {
         DecisionKind kind = decision.get();
+        if (kind == DecisionKind.CORRECT) {
+            actionText.set(DecisionPlan.correctAction(correctionPreview));
+            plan.set(allowed.get(kind).get() ? DecisionPlan.correctSummary(items.get(0), correctionPreview, editor) : "");
+            return;
+        }
         List<WizardItem> eligible = eligible(kind);
         actionText.set(DecisionPlan.action(kind, eligible.size(), batch));
         plan.set(checked.get() || !eligible.isEmpty()
@@ -410,11 +454,19 @@ public final class ReconciliationWizardViewModel {
         issued.set(true);
         deciding.set(true);
         pacing.set(pause > 0);
-        run(kind == DecisionKind.REDRIVE ? "Issuing redrives" : "Recording decisions", eligible, item -> {
+        String payload = editor.textProperty().get();
+        run(kind == DecisionKind.REDRIVE ? "Issuing redrives" : kind == DecisionKind.CORRECT
+                ? "Recording the correction" : "Recording decisions", eligible, item -> {
+            if (kind == DecisionKind.CORRECT) {
+                CorrectionResult corrected = backend.correct(item.target(), payload, who, why);
+                executor.onUi(() -> item.corrected(corrected));
+                return;
+            }
             DecisionResult result = switch (kind) {
                 case REDRIVE -> backend.redrive(item.target(), who, why);
                 case RESOLVE -> backend.resolve(item.target(), null, who, why);
                 case DISCARD -> backend.discard(item.target(), who, why);
+                case CORRECT -> throw new IllegalStateException("a correction is recorded above");
             };
             executor.onUi(() -> item.decided(result));
             if (pause > 0) {
@@ -448,12 +500,16 @@ public final class ReconciliationWizardViewModel {
             return;
         }
         run("Reading what the worker did", waiting, item -> {
-            OperationDetails details = backend.load(item.operationId());
+            OperationDetails details = backend.load(item.runningOperationId());
             DecisionResult result = item.resultProperty().get();
-            ItemResult now = ItemResult.afterRun(details, backend.verify(result.commandId()), result);
+            ItemResult run = ItemResult.afterRun(details, backend.verify(result.commandId()), result);
+            String correction = item.correctionId();
             executor.onUi(() -> {
-                item.loaded(details);
-                item.outcome(now);
+                // A correction's details are another operation's: the item keeps the evidence of the one it replaced.
+                if (correction == null) {
+                    item.loaded(details);
+                }
+                item.outcome(correction == null ? run : run.ofCorrection(correction));
             });
         }, this::countResults, this::countResults);
     }
@@ -513,8 +569,8 @@ public final class ReconciliationWizardViewModel {
     /** The operator followed the link from one item's result: the console shows where it is now once the wizard closes. */
     public void link(WizardItem item) {
         ItemResult result = item.outcomeProperty().get();
-        linked = new EntryRef(item.operationId(), result != null && result.newEntryId() != null ? result.newEntryId()
-                : item.dlqEntryId());
+        linked = new EntryRef(item.runningOperationId(), result != null && result.newEntryId() != null
+                ? result.newEntryId() : item.correctionId() != null ? null : item.dlqEntryId());
     }
 
     /** The entry to show after the wizard: the one linked to, else the first item's. */
@@ -552,15 +608,21 @@ public final class ReconciliationWizardViewModel {
         return checked.and(busy.not()).and(anyDecision);
     }
 
-    /** The decision can be taken once it applies to some item and a reason and an operator are given. */
+    /**
+     * The decision can be taken once it applies to some item and a reason and an operator are given; a correction also
+     * needs a payload it can take.
+     */
     public BooleanBinding canIssue() {
         return Bindings.createBooleanBinding(() -> !reason.get().isBlank() && !operator.get().isBlank()
-                && !busy.get() && !issued.get() && allowed.get(decision.get()).get(), reason, operator, busy, issued,
+                && !busy.get() && !issued.get() && allowed.get(decision.get()).get()
+                && (decision.get() != DecisionKind.CORRECT || editor.isValid()), reason, operator, busy, issued,
                 decision, allowed.get(DecisionKind.REDRIVE), allowed.get(DecisionKind.RESOLVE),
-                allowed.get(DecisionKind.DISCARD));
+                allowed.get(DecisionKind.DISCARD), allowed.get(DecisionKind.CORRECT), editor.problemProperty());
     }
 
     public ObservableList<WizardItem> items() { return items; }
+    /** The corrected payload of the one item, as the operator edits it for {@link DecisionKind#CORRECT}. */
+    public PayloadEditor editor() { return editor; }
     public ReadOnlyBooleanProperty busyProperty() { return busy.getReadOnlyProperty(); }
     public ReadOnlyDoubleProperty progressProperty() { return progress.getReadOnlyProperty(); }
     public ReadOnlyStringProperty progressTextProperty() { return progressText.getReadOnlyProperty(); }

@@ -4,6 +4,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.redrive.report.Redactor;
 import dev.redrive.store.Database;
 import dev.redrive.store.reconciliation.ReconciliationOutcome;
+import dev.redrive.triage.correction.CorrectionResult;
+import dev.redrive.triage.correction.Corrections;
 import dev.redrive.triage.decision.DecisionAccess;
 import dev.redrive.triage.decision.DecisionResult;
 import dev.redrive.triage.decision.Decisions;
@@ -23,23 +25,34 @@ import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
 
-/** The wizard's backend on the triage core: the decisions service, the details loader and the tools' look-ups. */
+/**
+ * The wizard's backend on the triage core: the decisions and corrections services, the details loader and the tools'
+ * look-ups.
+ */
 public final class TriageWizardBackend implements WizardBackend {
     private final Database database;
     private final Decisions decisions;
+    private final Corrections corrections;
     private final OperationDetailsLoader loader;
     private final SideEffectLookup lookup;
     private final RedriveVerifier verifier;
     private final Redactor redactor;
 
     /** {@code redactor} masks the evidence and the precondition facts the wizard shows. */
-    public TriageWizardBackend(Database database, Decisions decisions, SideEffectLookup lookup, Redactor redactor) {
+    public TriageWizardBackend(Database database, Decisions decisions, Corrections corrections, SideEffectLookup lookup,
+                               Redactor redactor) {
         this.database = database;
         this.decisions = decisions;
+        this.corrections = corrections;
         this.loader = new OperationDetailsLoader(database);
         this.lookup = lookup;
         this.verifier = new RedriveVerifier(database, lookup);
         this.redactor = redactor;
+    }
+
+    @Override
+    public Redactor redactor() {
+        return redactor;
     }
 
     @Override
@@ -96,5 +109,15 @@ public final class TriageWizardBackend implements WizardBackend {
     @Override
     public DecisionResult discard(DecisionTarget target, String operator, String reason) {
         return decisions.discard(target, operator, reason);
+    }
+
+    @Override
+    public CorrectionResult checkCorrection(DecisionTarget target, String payload) {
+        return corrections.check(target, payload);
+    }
+
+    @Override
+    public CorrectionResult correct(DecisionTarget target, String payload, String operator, String reason) {
+        return corrections.correct(target, payload, operator, reason);
     }
 }

@@ -1,7 +1,9 @@
 package dev.redrive.console.wizard;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.redrive.report.Redactor;
 import dev.redrive.store.reconciliation.ReconciliationOutcome;
+import dev.redrive.triage.correction.CorrectionResult;
 import dev.redrive.triage.decision.DecisionAccess;
 import dev.redrive.triage.decision.DecisionResult;
 import dev.redrive.triage.decision.ReconciliationResult;
@@ -22,6 +24,9 @@ public interface WizardBackend {
 
     /** One DLQ entry: the evidence of an entry without an operation of its own. */
     DlqEntryRecord entry(long entryId);
+
+    /** The rules the evidence is masked by: a correction's diff masks by the same. */
+    Redactor redactor();
 
     /** What the connected role may decide: a viewer is told up front that the database will refuse its decisions. */
     DecisionAccess access();
@@ -54,4 +59,13 @@ public interface WizardBackend {
     DecisionResult resolve(DecisionTarget target, JsonNode result, String operator, String reason);
 
     DecisionResult discard(DecisionTarget target, String operator, String reason);
+
+    /**
+     * Every check of a correction with {@code payload}, writing nothing: which operation and idempotency key it would
+     * dispatch. A value that is exactly the mask keeps the stored value, as in {@link #correct}.
+     */
+    CorrectionResult checkCorrection(DecisionTarget target, String payload);
+
+    /** Replaces the operation by the node's next logical attempt with {@code payload}, and publishes its dispatch. */
+    CorrectionResult correct(DecisionTarget target, String payload, String operator, String reason);
 }

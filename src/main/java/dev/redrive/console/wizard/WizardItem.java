@@ -1,6 +1,7 @@
 package dev.redrive.console.wizard;
 
 import dev.redrive.model.SideEffectState;
+import dev.redrive.triage.correction.CorrectionResult;
 import dev.redrive.triage.decision.DecisionChoices;
 import dev.redrive.triage.decision.DecisionKind;
 import dev.redrive.triage.decision.DecisionResult;
@@ -24,10 +25,14 @@ import java.util.stream.Collectors;
  * which decisions it can still get, and what became of the decision.
  */
 public final class WizardItem {
+    /** A correction is a new operation: its dispatch is attempt 1. */
+    private static final int FIRST_ATTEMPT = 1;
+
     private final String operationId;
     private final Long dlqEntryId;
     private Integer seenVersion;
     private String chosenSchemaVersion;
+    private String correctionId;
     private DecisionChoices choices;
     private final ReadOnlyObjectWrapper<OperationDetails> details = new ReadOnlyObjectWrapper<>();
     private final ReadOnlyObjectWrapper<DlqEntryRecord> entry = new ReadOnlyObjectWrapper<>();
@@ -135,7 +140,9 @@ public final class WizardItem {
         long passed = checked.results().stream().filter(PreconditionResult::passed).count();
         checkSummary.set(passed + " of " + checked.results().size() + " checks pass" + (checked.allPassed() ? ""
                 : "; blocked by: " + checked.failed().stream().map(PreconditionResult::found).collect(Collectors.joining(", "))));
-        String possible = Arrays.stream(DecisionKind.values()).filter(choices::allows)
+        // A correction is a way of redriving: "redrive" says it is possible.
+        String possible = Arrays.stream(DecisionKind.values()).filter(kind -> kind != DecisionKind.CORRECT)
+                .filter(choices::allows)
                 .map(kind -> kind.name().toLowerCase(Locale.ROOT)).collect(Collectors.joining(", "));
         stillPossible.set(possible.isEmpty() ? "no decision (" + choices.whyNot(DecisionKind.DISCARD) + ")" : possible);
     }
@@ -153,6 +160,30 @@ public final class WizardItem {
     void decided(DecisionResult decided) {
         result.set(decided);
         outcome.set(ItemResult.decided(decided));
+    }
+
+    /**
+     * A correction was recorded: the item now runs as another operation, the node's next logical attempt, whose command
+     * the result page follows.
+     */
+    void corrected(CorrectionResult corrected) {
+        if (corrected.outcome().recorded()) {
+            correctionId = corrected.correctionId();
+        }
+        result.set(new DecisionResult(DecisionKind.CORRECT, corrected.outcome(), corrected.operationId(),
+                corrected.dlqEntryId(), corrected.message(), corrected.preconditions(), corrected.commandId(),
+                FIRST_ATTEMPT, corrected.operator(), corrected.decidedAt()));
+        outcome.set(ItemResult.corrected(corrected));
+    }
+
+    /** The correction that replaced the item's operation; null when none was recorded. */
+    public String correctionId() {
+        return correctionId;
+    }
+
+    /** The operation whose run decides how the item ended: its correction's, once there is one. */
+    String runningOperationId() {
+        return correctionId != null ? correctionId : operationId;
     }
 
     /** The redrive command issued for this item; empty before, and for other decisions. */

@@ -12,7 +12,8 @@ import java.util.stream.Collectors;
  * Which decisions one entry can still get, judged from its precondition report, and why not for the others. A redrive
  * needs every check; a resolve an open entry whose side effect was reconciled APPLIED with a result; a discard only an
  * open entry. So a blocked redrive is rarely a dead end: a cancelled run can still be discarded, an applied effect
- * resolved. An entry without an operation of its own is never redriven, and is resolved or discarded while open.
+ * resolved. An entry without an operation of its own is never redriven, and is resolved or discarded while open. A
+ * correction is allowed where a redrive is.
  */
 public final class DecisionChoices {
     private final Map<DecisionKind, String> whyNot;
@@ -29,6 +30,11 @@ public final class DecisionChoices {
         } else if (!report.allPassed()) {
             whyNot.put(DecisionKind.REDRIVE, "blocked by " + report.failed().stream().map(PreconditionResult::found)
                     .collect(Collectors.joining(", ")));
+        }
+        if (whyNot.containsKey(DecisionKind.REDRIVE)) {
+            // A correction is a redrive with another payload: the same checks allow it (the payload's own check comes
+            // with the payload).
+            whyNot.put(DecisionKind.CORRECT, whyNot.get(DecisionKind.REDRIVE));
         }
         PreconditionResult entry = report.result(PreconditionId.ENTRY_OPEN);
         if (!entry.passed()) {

@@ -7,5 +7,10 @@ public enum DecisionKind {
     /** Mark it succeeded with the reconciled result; never re-run. */
     RESOLVE,
     /** Give it up, with a reason. */
-    DISCARD
+    DISCARD,
+    /**
+     * Replace it by the node's next logical attempt with a corrected payload (its own operation id and idempotency
+     * key); taken on the checks of a redrive, by {@code triage.correction.Corrections}.
+     */
+    CORRECT
 }

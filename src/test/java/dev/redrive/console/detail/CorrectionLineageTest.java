@@ -9,9 +9,9 @@ import dev.redrive.report.Redactor;
 import dev.redrive.report.ReportFormat;
 import dev.redrive.report.ReportService;
 import dev.redrive.testing.DemoChargeWorker;
+import dev.redrive.testing.TestCorrections;
 import dev.redrive.testing.TestNamespace;
 import dev.redrive.triage.correction.CorrectionResult;
-import dev.redrive.triage.correction.Corrections;
 import dev.redrive.triage.decision.DecisionOutcome;
 import dev.redrive.triage.detail.EntryDetailsLoader;
 import dev.redrive.triage.detail.OperationDetailsLoader;
@@ -63,9 +63,7 @@ class CorrectionLineageTest {
         worker.client().dispatch(worker.client().newDispatch(ORIGINAL, "demo.charge", "1",
                 "{\"amount\":\"12.50 EUR\"}", "trace-lineage", "corr-lineage", null));
         await().atMost(WAIT).until(() -> "DEAD_LETTERED".equals(status(ORIGINAL)));
-        CorrectionResult corrected = new Corrections(ns.database(), envelope -> worker.client().publish(envelope),
-                Redactor.defaults(), Clock.systemUTC())
-                .correct(DecisionTarget.operation(ORIGINAL.value()), "{\"amount\":12.5}", "alice", "amount sent as text");
+        CorrectionResult corrected = TestCorrections.in(ns, ns.database()).correct(DecisionTarget.operation(ORIGINAL.value()), "{\"amount\":12.5}", "alice", "amount sent as text");
         assertThat(corrected.outcome()).as(corrected.message()).isEqualTo(DecisionOutcome.DONE);
         await().atMost(WAIT).until(() -> "SUCCEEDED".equals(status(CORRECTION)));
     }

@@ -1,5 +1,6 @@
 package dev.redrive.console.wizard;
 
+import dev.redrive.testing.TestCorrections;
 import dev.redrive.console.concurrent.UiExecutor;
 import dev.redrive.identity.OperationId;
 import dev.redrive.report.Redactor;
@@ -83,7 +84,7 @@ class EntriesWithoutOperationInBatchesTest {
         List<WizardItem> items = GroupItems.open(new JdbcDlqQueries(ns.database()), fingerprint, 1_000).stream()
                 .filter(item -> entries.subList(1, 3).contains(item.dlqEntryId())).toList();
         assertThat(items).hasSize(2).allMatch(WizardItem::entryOnly);
-        WizardBackend backend = new TriageWizardBackend(ns.database(), decisions,
+        WizardBackend backend = new TriageWizardBackend(ns.database(), decisions, TestCorrections.in(ns, ns.database()),
                 new HttpSideEffectLookup(Map.of(), Duration.ofSeconds(1)), Redactor.defaults());
         UiExecutor executor = UiExecutor.inline();
         executor.onFailure(failure -> {

@@ -1,5 +1,6 @@
 package dev.redrive.console.wizard;
 
+import dev.redrive.testing.TestCorrections;
 import dev.redrive.console.concurrent.UiExecutor;
 import dev.redrive.demo.tools.DemoToolServer;
 import dev.redrive.model.SideEffectState;
@@ -36,7 +37,7 @@ class ReconciliationWizardViewModelTest {
         decisions = new Decisions(ns.database(), new WorkerClient(ns.database(), ns.redis(), Clock.systemUTC()),
                 Clock.systemUTC());
         tools = DemoToolServer.start(ns.database());
-        backend = new TriageWizardBackend(ns.database(), decisions,
+        backend = new TriageWizardBackend(ns.database(), decisions, TestCorrections.in(ns, ns.database()),
                 HttpSideEffectLookup.forTool("demo.charge", tools.lookupEndpoint()), Redactor.defaults());
     }
 

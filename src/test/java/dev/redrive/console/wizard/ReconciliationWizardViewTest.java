@@ -1,5 +1,6 @@
 package dev.redrive.console.wizard;
 
+import dev.redrive.testing.TestCorrections;
 import dev.redrive.console.concurrent.UiExecutor;
 import dev.redrive.console.ui.Theme;
 import dev.redrive.console.ui.Truncations;
@@ -77,7 +78,7 @@ class ReconciliationWizardViewTest {
                 .leaseDuration(Duration.ofSeconds(3)).claimInterval(Duration.ofMillis(200)).build().start();
         client = new WorkerClient(ns.database(), ns.redis(), Clock.systemUTC());
         decisions = new Decisions(ns.database(), client, Clock.systemUTC());
-        backend = new TriageWizardBackend(ns.database(), decisions,
+        backend = new TriageWizardBackend(ns.database(), decisions, TestCorrections.in(ns, ns.database()),
                 HttpSideEffectLookup.forTool("demo.charge", tools.lookupEndpoint()), Redactor.defaults());
     }
 
@@ -565,6 +566,7 @@ class ReconciliationWizardViewTest {
         try (DatabaseLogin viewer = DatabaseLogin.viewer(ns, "wizard")) {
             WizardBackend asViewer = new TriageWizardBackend(viewer.database(), new Decisions(viewer.database(),
                     new WorkerClient(viewer.database(), ns.redis(), Clock.systemUTC()), Clock.systemUTC()),
+                    TestCorrections.in(ns, viewer.database()),
                     HttpSideEffectLookup.forTool("demo.charge", tools.lookupEndpoint()), Redactor.defaults());
             String readOnly = "read-only: role " + viewer.login() + " is a viewer: it may look but not decide";
             show(robot, asViewer, List.of(item), "#wizardOperation");

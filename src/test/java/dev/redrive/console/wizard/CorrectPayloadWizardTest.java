@@ -1,0 +1,239 @@
+package dev.redrive.console.wizard;
+
+import dev.redrive.console.concurrent.UiExecutor;
+import dev.redrive.console.ui.Theme;
+import dev.redrive.console.ui.Truncations;
+import dev.redrive.identity.OperationId;
+import dev.redrive.report.Redactor;
+import dev.redrive.store.Jdbc;
+import dev.redrive.testing.DemoChargeWorker;
+import dev.redrive.testing.TestCorrections;
+import dev.redrive.testing.TestNamespace;
+import dev.redrive.triage.decision.Decisions;
+import javafx.application.Platform;
+import javafx.geometry.Bounds;
+import javafx.scene.Node;
+import javafx.scene.Parent;
+import javafx.scene.Scene;
+import javafx.scene.control.Button;
+import javafx.scene.control.ButtonBar;
+import javafx.scene.control.Label;
+import javafx.scene.control.RadioButton;
+import javafx.scene.control.ScrollPane;
+import javafx.scene.control.TextArea;
+import javafx.scene.input.KeyCode;
+import javafx.scene.layout.StackPane;
+import javafx.stage.Stage;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.testfx.api.FxRobot;
+import org.testfx.framework.junit5.ApplicationExtension;
+import org.testfx.framework.junit5.Start;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * Correct payload and redrive from the wizard, through a real worker and the demo charge tool: the tool refuses an
+ * amount sent as text (INVALID_INPUT); the operator fixes it in the editor and the tool sees exactly one call, with the
+ * corrected payload, under the correction's own key, and with the stored card number where the editor showed a mask.
+ */
+@ExtendWith(ApplicationExtension.class)
+class CorrectPayloadWizardTest {
+    @RegisterExtension
+    static final TestNamespace ns = new TestNamespace();
+    private static final Duration WAIT = Duration.ofSeconds(20);
+    private static final String CARD = "4111 1111 1111 4242";
+
+    private static DemoChargeWorker worker;
+    private static WizardBackend backend;
+    private static Jdbc jdbc;
+
+    private final UiExecutor executor = UiExecutor.forFx(2);
+    private Stage stage;
+    private ReconciliationWizardViewModel model;
+
+    @BeforeAll
+    static void startWorker() {
+        jdbc = ns.database().jdbc();
+        worker = new DemoChargeWorker(ns, "correct-wizard", Duration.ofMinutes(5));
+        backend = new TriageWizardBackend(ns.database(),
+                new Decisions(ns.database(), worker.client(), Clock.systemUTC()), TestCorrections.in(ns, ns.database()),
+                worker.lookup(), Redactor.defaults());
+    }
+
+    @AfterAll
+    static void stopWorker() {
+        worker.close();
+    }
+
+    @Start
+    void start(Stage stage) {
+        this.stage = stage;
+        Theme.apply(false);
+        stage.setScene(new Scene(new StackPane(), 200, 100));
+        stage.show();
+    }
+
+    @AfterEach
+    void closeWizard(FxRobot robot) {
+        robot.interact(() -> robot.listTargetWindows().stream().filter(w -> w != stage).toList()
+                .forEach(javafx.stage.Window::hide));
+        executor.close();
+    }
+
+    /** A charge whose amount a client sent as text: the tool refuses it, and the worker dead-letters it at once. */
+    private static WizardItem refusedCharge(OperationId id) {
+        worker.client().dispatch(worker.client().newDispatch(id, "demo.charge", "1",
+                "{\"amount\":\"12.50 EUR\",\"currency\":\"EUR\",\"card_number\":\"" + CARD + "\"}",
+                "trace-" + id.runId(), "corr-" + id.runId(), null));
+        return await().atMost(WAIT).until(() -> jdbc.queryOne(
+                "SELECT id, version FROM dlq_entries WHERE operation_id = ? AND decision_state = 'OPEN' "
+                        + "AND error_class = 'INVALID_INPUT'",
+                row -> new WizardItem(id.value(), row.getLong(1), row.getInt(2)), id.value()), Optional::isPresent).get();
+    }
+
+    /** Opens the wizard on the item and goes on to the decision step with the correction chosen. */
+    private void toTheEditor(FxRobot robot, WizardItem item) {
+        model = new ReconciliationWizardViewModel(backend, executor, List.of(item), "ana");
+        robot.interact(() -> {
+            ReconciliationWizardView view = ReconciliationWizardView.load(model, stage, Theme.stylesheet());
+            Platform.runLater(view::showAndWait);
+        });
+        await().atMost(WAIT).until(() -> robot.lookup("#wizardOperation").tryQuery().map(Node::isVisible).orElse(false));
+        next(robot);
+        next(robot);
+        await().atMost(WAIT).until(() -> text(robot, "#checkSummary").equals("5 of 5 checks pass"));
+        next(robot);
+        clickOn(robot, "#decisionCorrect");
+        await().atMost(WAIT).until(() -> robot.lookup("#correctedPayload").queryAs(TextArea.class).isVisible());
+    }
+
+    private static Button button(FxRobot robot, ButtonBar.ButtonData data) {
+        return robot.lookup(".button").queryAllAs(Button.class).stream()
+                .filter(button -> ButtonBar.getButtonData(button) == data && button.isVisible()).findFirst().orElseThrow();
+    }
+
+    private static Button issueButton(FxRobot robot) {
+        return button(robot, ButtonBar.ButtonData.NEXT_FORWARD);
+    }
+
+    private static void next(FxRobot robot) {
+        await().atMost(WAIT).until(() -> !issueButton(robot).isDisabled());
+        robot.clickOn(issueButton(robot));
+    }
+
+    private static String text(FxRobot robot, String id) {
+        return robot.lookup(id).queryAs(Label.class).getText();
+    }
+
+    /** Scrolls the decision page, as an operator does where the window is small, until the node is in view. */
+    private static void reveal(FxRobot robot, String id) {
+        ScrollPane scroll = robot.lookup("#decisionScroll").queryAs(ScrollPane.class);
+        Node node = robot.lookup(id).query();
+        robot.interact(() -> {
+            Bounds at = scroll.getContent().sceneToLocal(node.localToScene(node.getBoundsInLocal()));
+            double hidden = scroll.getContent().getBoundsInLocal().getHeight() - scroll.getViewportBounds().getHeight();
+            if (hidden > 0) {
+                scroll.setVvalue(Math.min(1, Math.max(0, (at.getMaxY() - scroll.getViewportBounds().getHeight()) / hidden)));
+            }
+        });
+    }
+
+    private static void clickOn(FxRobot robot, String id) {
+        reveal(robot, id);
+        robot.clickOn(id);
+    }
+
+    /** Replaces the editor's text as an operator does: select all, then type. */
+    private static void typePayload(FxRobot robot, String payload) {
+        reveal(robot, "#correctedPayload");
+        robot.clickOn("#correctedPayload").press(KeyCode.CONTROL, KeyCode.A).release(KeyCode.A, KeyCode.CONTROL);
+        robot.write(payload);
+    }
+
+    private static long calls(String idempotencyKey) {
+        return jdbc.queryLong("SELECT count(*) FROM demo_tool_calls WHERE idempotency_key = ?", idempotencyKey);
+    }
+
+    @Test
+    void invalidJson_blocksTheCorrectionWithOneLineSayingWhatWhereAndWhatIsExpected(FxRobot robot) {
+        WizardItem item = refusedCharge(new OperationId("fix-invalid", "charge", 0));
+        toTheEditor(robot, item);
+        clickOn(robot, "#decisionReason");
+        robot.write("amount was sent as text");
+
+        typePayload(robot, "{\"amount\": 12.5,");
+
+        await().atMost(WAIT).until(() -> robot.lookup("#payloadProblem").queryAs(Label.class).isVisible());
+        assertThat(text(robot, "#payloadProblem")).startsWith("the corrected payload is not JSON at line 1, column")
+                .contains("expected: one JSON object of at most");
+        assertThat(issueButton(robot).isDisabled()).isTrue();
+
+        typePayload(robot, "[1,2]");
+        await().atMost(WAIT).until(() -> text(robot, "#payloadProblem").contains("must be a JSON object"));
+        assertThat(issueButton(robot).isDisabled()).isTrue();
+
+        typePayload(robot, "{\"amount\":12.5}");
+        await().atMost(WAIT).until(() -> !robot.lookup("#payloadProblem").queryAs(Label.class).isVisible());
+        assertThat(issueButton(robot).isDisabled()).isFalse();
+        assertThat(jdbc.queryLong("SELECT count(*) FROM operations WHERE run_id = 'fix-invalid'")).isEqualTo(1);
+    }
+
+    @Test
+    void theCorrectedPayloadRunsOnceUnderTheNewKey_andTheMaskedCardNumberReachesTheToolAsStored(FxRobot robot)
+            throws Exception {
+        OperationId original = new OperationId("fix-amount", "charge", 0);
+        OperationId correction = new OperationId("fix-amount", "charge", 1);
+        WizardItem item = refusedCharge(original);
+        long originalCalls = calls(original.idempotencyKey());
+        toTheEditor(robot, item);
+
+        assertThat(robot.lookup("#originalPayload").queryAs(TextArea.class).getText())
+                .contains("\"card_number\" : \"" + Redactor.MASK + "\"").doesNotContain(CARD);
+        assertThat(robot.lookup("#correctedPayload").queryAs(TextArea.class).getText()).contains(Redactor.MASK);
+        assertThat(robot.lookup("#decisionRedrive").queryAs(RadioButton.class).isDisabled()).isFalse();
+        clickOn(robot, "#decisionReason");
+        robot.write("amount was sent as text");
+        typePayload(robot, "{\"amount\":12.5,\"currency\":\"EUR\",\"card_number\":\"" + Redactor.MASK + "\"}");
+
+        await().atMost(WAIT).until(() -> issueButton(robot).getText().equals("Redrive corrected payload as attempt 1"));
+        assertThat(text(robot, "#payloadChanges")).isEqualTo("changed /amount: \"12.50 EUR\" → 12.5");
+        assertThat(text(robot, "#decisionPlan")).contains("new operation " + correction.value())
+                .contains("idempotency key " + correction.idempotencyKey()).contains("schema version 1")
+                .contains(original.value() + " never runs again");
+        assertThat(Truncations.under((Parent) robot.lookup("#decisionScroll").queryAs(ScrollPane.class).getContent())).isEmpty();
+        next(robot);
+
+        await().atMost(WAIT).until(() -> text(robot, "#result-succeeded").equals("1 succeeded"));
+        assertThat(text(robot, "#itemOutcome")).isEqualTo("Correction " + correction.value()
+                + ": Succeeded: attempt 1 ran once, with idempotency key " + correction.idempotencyKey()
+                + "; the tool counts one effect");
+        assertThat(jdbc.query("SELECT http_status || ' ' || (body->>'amount') || ' ' || (body->>'card_number') "
+                        + "FROM demo_tool_calls WHERE idempotency_key = ?", row -> row.getString(1),
+                correction.idempotencyKey())).containsExactly("200 12.5 " + CARD);
+        assertThat(jdbc.queryLong("SELECT count(*) FROM demo_tool_calls WHERE body::text LIKE ?", "%" + Redactor.MASK + "%"))
+                .isZero();
+        assertThat(calls(original.idempotencyKey())).isEqualTo(originalCalls);
+        assertThat(jdbc.queryOne("SELECT decision_state || ' ' || superseded_by || ' ' || decided_by FROM dlq_entries "
+                + "WHERE id = ?", row -> row.getString(1), item.dlqEntryId()))
+                .contains("SUPERSEDED " + correction.value() + " ana");
+
+        assertThat(robot.lookup("#newEntryLink").queryLabeled().getText())
+                .isEqualTo("Show correction " + correction.value() + " in the console");
+        robot.clickOn("#newEntryLink");
+
+        await().atMost(WAIT).until(() -> robot.listTargetWindows().stream().noneMatch(w -> w != stage && w.isShowing()));
+        assertThat(model.entryToShow()).isEqualTo(new ReconciliationWizardViewModel.EntryRef(correction.value(), null));
+        assertThat(model.decidedEntryIds()).containsExactly(item.dlqEntryId());
+    }
+}
