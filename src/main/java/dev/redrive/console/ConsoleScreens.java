@@ -13,6 +13,9 @@ import dev.redrive.console.health.ThresholdPreferences;
 import dev.redrive.console.main.SessionScreens;
 import dev.redrive.console.ui.Theme;
 import dev.redrive.console.report.ReportExportView;
+import dev.redrive.console.request.PendingRequestsView;
+import dev.redrive.console.request.PendingRequestsViewModel;
+import dev.redrive.console.request.RequestsBackend;
 import dev.redrive.console.report.ReportExportViewModel;
 import dev.redrive.console.ui.DesktopServices;
 import dev.redrive.report.RedactedDlqQueries;
@@ -30,6 +33,9 @@ import dev.redrive.health.DlqEventTail;
 import dev.redrive.triage.decision.DecisionKind;
 import dev.redrive.triage.correction.Corrections;
 import dev.redrive.triage.decision.Decisions;
+import dev.redrive.triage.decision.DispatchPublisher;
+import dev.redrive.triage.decision.Sleeper;
+import dev.redrive.triage.request.DecisionRequests;
 import dev.redrive.triage.decision.HttpSideEffectLookup;
 import dev.redrive.triage.decision.SideEffectLookup;
 import dev.redrive.triage.detail.DlqEntryRecord;
@@ -72,6 +78,8 @@ final class ConsoleScreens implements SessionScreens {
     private final UiExecutor executor;
     private final String operator;
     private final OperationDetailViewModel detailModel;
+    private final PendingRequestsViewModel requestsModel;
+    private final PendingRequestsView requests;
 
     ConsoleScreens(ConsoleSession session, UiExecutor executor, Preferences preferences, DesktopServices desktop) {
         QueueHealthReader reader = new QueueHealthReader(session.database(), session.redis(), session.clock());
@@ -133,7 +141,13 @@ final class ConsoleScreens implements SessionScreens {
                         .map(DlqRow::operationId).distinct().limit(ReportService.MAX_OPERATIONS).toList())));
         browser.onExportGroup(group -> export.export(window(), "group " + group.fingerprint(),
                 "report-group-" + group.fingerprint(), () -> reports.group(group.fingerprint())));
-        livePolling = new Timeline(new KeyFrame(LIVE_POLL, event -> browserModel.pollLive()));
+        requestsModel = new PendingRequestsViewModel(RequestsBackend.of(new DecisionRequests(session.database(),
+                DispatchPublisher.of(() -> client), redactor, session.clock(), Sleeper.SYSTEM)), executor, operator);
+        requests = PendingRequestsView.load(requestsModel);
+        livePolling = new Timeline(new KeyFrame(LIVE_POLL, event -> {
+            browserModel.pollLive();
+            requestsModel.refreshCount();
+        }));
         livePolling.setCycleCount(Timeline.INDEFINITE);
     }
 
@@ -190,10 +204,16 @@ final class ConsoleScreens implements SessionScreens {
     }
 
     @Override
+    public Node requests() {
+        return requests.badge();
+    }
+
+    @Override
     public void start() {
         health.startPolling(HealthPanelViewModel.defaultPeriod());
         browserModel.applyFilter();
         browserModel.pollLive();
+        requestsModel.refreshCount();
         livePolling.play();
     }
 

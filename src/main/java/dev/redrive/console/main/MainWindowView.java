@@ -28,6 +28,7 @@ public final class MainWindowView {
     @FXML private ToggleSwitch darkSwitch;
     @FXML private ProgressIndicator busyIndicator;
     @FXML private MenuItem reconnectItem;
+    @FXML private StackPane requestsHost;
     @FXML private StackPane healthHost;
     @FXML private SplitPane mainSplit;
     @FXML private StackPane browserHost;
@@ -79,6 +80,7 @@ public final class MainWindowView {
         }
         if (session == null) {
             healthHost.getChildren().clear();
+            requestsHost.getChildren().clear();
             browserHost.getChildren().setAll(placeholder);
             return;
         }
@@ -86,6 +88,7 @@ public final class MainWindowView {
         healthHost.getChildren().setAll(screens.health());
         browserHost.getChildren().setAll(screens.browser());
         detailHost.getChildren().setAll(screens.detail());
+        requestsHost.getChildren().setAll(screens.requests());
         screens.start();
     }
 

@@ -10,6 +10,9 @@ public interface SessionScreens extends AutoCloseable {
 
     Node detail();
 
+    /** The toolbar's badge of the four-eyes requests waiting for approval; it opens their list. */
+    Node requests();
+
     /** Starts polling and live updates once the screens are in the window. */
     void start();
 

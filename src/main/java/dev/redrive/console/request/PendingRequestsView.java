@@ -1,0 +1,126 @@
+package dev.redrive.console.request;
+
+import dev.redrive.console.ui.DialogSize;
+import dev.redrive.console.ui.Fxml;
+import dev.redrive.console.ui.Theme;
+import dev.redrive.triage.request.DecisionRequest;
+import javafx.beans.property.ReadOnlyStringWrapper;
+import javafx.css.PseudoClass;
+import javafx.fxml.FXML;
+import javafx.scene.Parent;
+import javafx.scene.control.Button;
+import javafx.scene.control.ButtonType;
+import javafx.scene.control.Dialog;
+import javafx.scene.control.Label;
+import javafx.scene.control.TableColumn;
+import javafx.scene.control.TableView;
+import javafx.scene.control.TextField;
+import javafx.stage.Window;
+
+import java.util.List;
+import java.util.function.Function;
+
+/**
+ * The pending-requests badge of the main window's toolbar and the list it opens, where a second operator approves or
+ * rejects what another asked for.
+ */
+public final class PendingRequestsView {
+    private static final PseudoClass WAITING = PseudoClass.getPseudoClass("waiting");
+
+    @FXML private TableView<DecisionRequest> requestsTable;
+    @FXML private TextField operatorField;
+    @FXML private TextField reasonField;
+    @FXML private Button approveButton;
+    @FXML private Button rejectButton;
+    @FXML private Label messageLabel;
+
+    private Parent root;
+    private PendingRequestsViewModel model;
+    private final Button badge = new Button();
+
+    public static PendingRequestsView load(PendingRequestsViewModel model) {
+        Fxml.Loaded<PendingRequestsView> loaded = Fxml.load("/console/request/PendingRequests.fxml");
+        PendingRequestsView view = loaded.controller();
+        view.root = loaded.root();
+        view.model = model;
+        view.initializeParts();
+        view.bindFieldsToModel();
+        return view;
+    }
+
+    private void initializeParts() {
+        badge.setId("requestsBadge");
+        badge.getStyleClass().addAll("flat", "requests-badge");
+        badge.setOnAction(event -> open(badge.getScene().getWindow()));
+        requestsTable.getColumns().setAll(List.of(
+                column("Id", 50, request -> String.valueOf(request.id())),
+                column("Decision", 320, DecisionRequest::summary),
+                column("Asked by", 190, request -> request.requestedBy() + " (login " + request.requestedLogin() + ")"),
+                column("Why it waits", 220, DecisionRequest::coveredBy),
+                column("Reason", 220, DecisionRequest::reason),
+                column("Expires", 170, request -> request.expiresAt().toString())));
+        requestsTable.setPlaceholder(new Label("No request waits for approval."));
+    }
+
+    private void bindFieldsToModel() {
+        badge.textProperty().bind(model.badgeProperty());
+        model.countProperty().addListener((obs, was, now) ->
+                badge.pseudoClassStateChanged(WAITING, now.longValue() > 0));
+        requestsTable.setItems(model.requests());
+        requestsTable.getSelectionModel().selectedItemProperty().addListener((obs, was, now) -> {
+            if (now != null) {
+                model.selectedProperty().set(now);
+            }
+        });
+        model.selectedProperty().addListener((obs, was, now) -> {
+            if (now != requestsTable.getSelectionModel().getSelectedItem()) {
+                requestsTable.getSelectionModel().select(now);
+            }
+        });
+        operatorField.textProperty().bindBidirectional(model.operatorProperty());
+        reasonField.textProperty().bindBidirectional(model.reasonProperty());
+        approveButton.disableProperty().bind(model.selectedProperty().isNull()
+                .or(model.operatorProperty().isEmpty()));
+        rejectButton.disableProperty().bind(model.selectedProperty().isNull()
+                .or(model.operatorProperty().isEmpty()).or(model.reasonProperty().isEmpty()));
+        messageLabel.textProperty().bind(model.messageProperty());
+    }
+
+    private static TableColumn<DecisionRequest, String> column(String title, double width,
+                                                               Function<DecisionRequest, String> text) {
+        TableColumn<DecisionRequest, String> column = new TableColumn<>(title);
+        column.setPrefWidth(width);
+        column.setCellValueFactory(cell -> new ReadOnlyStringWrapper(text.apply(cell.getValue())));
+        return column;
+    }
+
+    /** The toolbar's badge: "Requests: N"; clicking it opens the list. */
+    public Button badge() {
+        return badge;
+    }
+
+    /** Opens the list over the window, reading the requests that wait now. */
+    public void open(Window owner) {
+        model.load();
+        Dialog<Void> dialog = new Dialog<>();
+        dialog.initOwner(owner);
+        dialog.setTitle("Requests waiting for approval");
+        dialog.setResizable(true);
+        dialog.getDialogPane().setContent(root);
+        dialog.getDialogPane().getButtonTypes().setAll(ButtonType.CLOSE);
+        dialog.getDialogPane().getStylesheets().add(Theme.stylesheet());
+        DialogSize.over(owner, new DialogSize(900, 520)).applyTo(dialog.getDialogPane());
+        dialog.setOnHidden(event -> dialog.getDialogPane().setContent(null));
+        dialog.show();
+    }
+
+    @FXML
+    private void approve() {
+        model.approve();
+    }
+
+    @FXML
+    private void reject() {
+        model.reject();
+    }
+}
