@@ -2,6 +2,12 @@ package dev.redrive.cli;
 
 import dev.redrive.model.DecisionState;
 import dev.redrive.triage.decision.BatchDecisions;
+import dev.redrive.triage.decision.BatchHeldException;
+import dev.redrive.triage.decision.BatchSelection;
+import dev.redrive.triage.decision.DecisionKind;
+import dev.redrive.triage.decision.DurableBatch;
+import dev.redrive.triage.decision.DurableBatches;
+import dev.redrive.triage.decision.DurableBatches.BatchRun;
 import dev.redrive.triage.decision.BatchListener;
 import dev.redrive.triage.decision.BatchOptions;
 import dev.redrive.triage.decision.BatchReport;
@@ -35,9 +41,15 @@ import java.util.concurrent.Callable;
                 "Takes operation ids, a fingerprint group (--group), or every open entry matching the filters of dlq list "
                         + "(--class, --tool, --run, --trace, --from, --to, --side-effect, --text, --fingerprint); items are "
                         + "checked and recorded a chunk at a time, each on its own merits.",
+                "A group or a filter (not a dry run) is a durable batch of any size: it prints its id, records its "
+                        + "progress with each chunk, and goes on where it stopped with --resume BATCH, from any process; "
+                        + "--batches lists them.",
                 "Exit 3 with each failed check when anything is blocked; 5 when the database refuses the decision "
                         + "(a viewer's login)."})
 final class RedriveOperationsCommand implements Callable<Integer> {
+    /** How many batches --batches lists. */
+    private static final int BATCHES_LISTED = 50;
+
     @Mixin
     ConnectionOptions connection;
 
@@ -51,8 +63,15 @@ final class RedriveOperationsCommand implements Callable<Integer> {
     @Mixin
     DlqFilterOptions filters;
 
-    @Option(names = "--reason", required = true, paramLabel = "TEXT", description = "why (kept in the command and the audit log)")
+    @Option(names = "--reason", paramLabel = "TEXT", description = "why (kept in the command and the audit log); needed "
+            + "unless --resume or --batches")
     String reason;
+
+    @Option(names = "--resume", paramLabel = "BATCH", description = "go on with a durable batch where it stopped")
+    Long resume;
+
+    @Option(names = "--batches", description = "list the durable batches, newest first, with their progress")
+    boolean batches;
 
     @Option(names = "--operator", paramLabel = "NAME", description = "who decides (default: the OS user)")
     String operator;
@@ -81,6 +100,17 @@ final class RedriveOperationsCommand implements Callable<Integer> {
     public Integer call() {
         DlqFilter filter = filters.filter();
         boolean filtered = !filter.equals(DlqFilter.none());
+        if (batches || resume != null) {
+            if (!operationIds.isEmpty() || group != null || filtered || reason != null || dryRun
+                    || (batches && resume != null)) {
+                throw new IllegalArgumentException("--batches and --resume BATCH take no operations, group, filter, "
+                        + "--reason or --dry-run: a batch keeps its own");
+            }
+            return batches ? listBatches() : resume(resume);
+        }
+        if (reason == null || reason.isBlank()) {
+            throw new IllegalArgumentException("a redrive needs --reason TEXT: why (kept in the command and the audit log)");
+        }
         if (operationIds.isEmpty() && group == null && !filtered) {
             throw new IllegalArgumentException("name the operations to redrive, a group with --group FP, or the open "
                     + "entries to take with the filters of dlq list (--class, --tool, --run, --text, ...)");
@@ -92,6 +122,9 @@ final class RedriveOperationsCommand implements Callable<Integer> {
         PrintWriter out = spec.commandLine().getOut();
         if (correction.given()) {
             return correct(out);
+        }
+        if (!dryRun && operationIds.isEmpty()) {
+            return startBatch(group == null ? filter : withGroup(filter, group));
         }
         try (TriageSession session = new TriageSession(connection)) {
             Decisions decisions = session.decisions();
@@ -133,6 +166,80 @@ final class RedriveOperationsCommand implements Callable<Integer> {
             out.flush();
             return DecisionPrinter.exitCode(report.items());
         }
+    }
+
+    private static DlqFilter withGroup(DlqFilter filter, String fingerprint) {
+        if (filter.fingerprint() != null && !filter.fingerprint().equals(fingerprint)) {
+            throw new IllegalArgumentException("--group " + fingerprint + " and --fingerprint " + filter.fingerprint()
+                    + " name two groups: give one");
+        }
+        return filter.withFingerprint(fingerprint);
+    }
+
+    private int startBatch(DlqFilter selection) {
+        try (TriageSession session = new TriageSession(connection)) {
+            DurableBatches batches = session.batches();
+            DurableBatch batch = batches.start(DecisionKind.REDRIVE, BatchSelection.matching(selection),
+                    new BatchOptions(TriageSession.operator(operator), reason, schemaVersion, rate, false));
+            note().println(BatchPrinter.started(batch));
+            note().flush();
+            return run(batches, batch.id());
+        }
+    }
+
+    private int resume(long id) {
+        try (TriageSession session = new TriageSession(connection)) {
+            return run(session.batches(), id);
+        }
+    }
+
+    /** Works the batch off, printing each item as it is decided (text) or the report at the end (JSON). */
+    private int run(DurableBatches batches, long id) {
+        PrintWriter out = spec.commandLine().getOut();
+        BatchRun run;
+        try {
+            run = batches.run(id, json ? BatchListener.NONE : (done, total, item) -> DecisionPrinter.print(out, item, false));
+        } catch (BatchHeldException e) {
+            spec.commandLine().getErr().println(e.getMessage());
+            spec.commandLine().getErr().flush();
+            return RedriveCommand.EXIT_BLOCKED;
+        }
+        if (json) {
+            DecisionPrinter.json(out, run.report().<Object>map(report -> report).orElse(run.batch()));
+        } else {
+            run.report().ifPresent(report -> out.println(report.summary()));
+        }
+        if (!run.leftOut().isEmpty()) {
+            note().println(leftOutLine(run.leftOut()));
+        }
+        note().println(BatchPrinter.ended(run));
+        note().flush();
+        out.flush();
+        DurableBatch batch = run.batch();
+        if (batch.failed() > 0) {
+            return RedriveCommand.EXIT_REFUSED;
+        }
+        return run.report().map(report -> DecisionPrinter.exitCode(report.items()))
+                .orElse(batch.blocked() > 0 ? RedriveCommand.EXIT_BLOCKED : RedriveCommand.EXIT_OK);
+    }
+
+    private int listBatches() {
+        PrintWriter out = spec.commandLine().getOut();
+        try (TriageSession session = new TriageSession(connection)) {
+            List<DurableBatch> newest = session.batches().newest(BATCHES_LISTED);
+            if (json) {
+                DecisionPrinter.json(out, newest);
+            } else {
+                BatchPrinter.list(out, newest);
+            }
+        }
+        out.flush();
+        return RedriveCommand.EXIT_OK;
+    }
+
+    /** Where lines beside the result go: stdout, or stderr beside JSON so that the output stays one document. */
+    private PrintWriter note() {
+        return json ? spec.commandLine().getErr() : spec.commandLine().getOut();
     }
 
     private int correct(PrintWriter out) {

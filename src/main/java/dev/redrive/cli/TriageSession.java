@@ -10,6 +10,7 @@ import dev.redrive.store.Database;
 import dev.redrive.triage.correction.Corrections;
 import dev.redrive.triage.decision.Decisions;
 import dev.redrive.triage.decision.DispatchPublisher;
+import dev.redrive.triage.decision.DurableBatches;
 import dev.redrive.triage.decision.HttpSideEffectLookup;
 import dev.redrive.triage.decision.SideEffectLookup;
 import dev.redrive.triage.decision.Sleeper;
@@ -57,6 +58,11 @@ final class TriageSession implements AutoCloseable {
     /** Decisions that publish redrives through the worker client; Redis is connected on first use. */
     Decisions decisions() {
         return new Decisions(database, DispatchPublisher.of(this::workerClient), clock);
+    }
+
+    /** Durable batches over the decisions above, paced in real time. */
+    DurableBatches batches() {
+        return new DurableBatches(decisions(), new JdbcDlqQueries(database), clock, Sleeper.SYSTEM);
     }
 
     /** Corrections that publish through the worker client, masking secrets in their diffs by the default rules. */

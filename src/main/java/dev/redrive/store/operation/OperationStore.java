@@ -223,6 +223,11 @@ public final class OperationStore {
             RETURNING o.operation_id
             """;
 
+    private static final String WAITING_FOR = """
+            SELECT operation_id FROM operations
+             WHERE redrive_command_id = ANY (?::text[]::uuid[]) AND status = 'PENDING'
+            """;
+
     private static final String KNOWN_COMMANDS = """
             SELECT command_id, operation_id FROM redrive_commands WHERE command_id = ANY (?::text[]::uuid[])
             """;
@@ -506,6 +511,13 @@ public final class OperationStore {
         jdbc.query(KNOWN_COMMANDS, row -> found.put(row.getObject(1, UUID.class), row.getString(2)),
                 (Object) commandIds.stream().map(UUID::toString).toArray(String[]::new));
         return found;
+    }
+
+    /** The operations still PENDING with one of these redrive commands: redrives whose dispatch no worker took yet. */
+    public List<OperationFacts> waitingFor(Collection<UUID> commandIds) {
+        List<String> ids = jdbc.query(WAITING_FOR, row -> row.getString(1),
+                (Object) commandIds.stream().map(UUID::toString).toArray(String[]::new));
+        return new ArrayList<>(load(ids).values());
     }
 
     /**

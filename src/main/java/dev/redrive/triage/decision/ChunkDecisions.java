@@ -107,18 +107,23 @@ final class ChunkDecisions {
     }
 
     List<DecisionResult> redrive(List<DecisionTarget> targets, String operator, String reason) {
+        return redrive(targets, operator, reason, ChunkCommit.NONE);
+    }
+
+    /** Redrives a chunk, running {@code commit} last inside each transaction that records its decisions. */
+    List<DecisionResult> redrive(List<DecisionTarget> targets, String operator, String reason, ChunkCommit commit) {
         Issued issued;
         try {
-            issued = store.jdbc().inTransaction(() -> issue(targets, operator, reason));
+            issued = store.jdbc().inTransaction(() -> issue(targets, operator, reason, commit));
         } catch (DecisionRefusedException e) {
-            return lostRace(DecisionKind.REDRIVE, targets, null, e, chunk -> redrive(chunk, operator, reason));
+            return lostRace(DecisionKind.REDRIVE, targets, null, e, chunk -> redrive(chunk, operator, reason, commit));
         } catch (StoreException e) {
             return refusedByStore(DecisionKind.REDRIVE, targets, null, e);
         }
         return publish(issued, operator, reason);
     }
 
-    private Issued issue(List<DecisionTarget> targets, String operator, String reason) {
+    private Issued issue(List<DecisionTarget> targets, String operator, String reason, ChunkCommit commit) {
         lock(targets);
         List<Checked> checks = engine.checkAll(targets, Checks.REDRIVE);
         DecisionResult[] results = new DecisionResult[targets.size()];
@@ -161,6 +166,7 @@ final class ChunkDecisions {
         }
         decide(entries, DecisionState.REDRIVEN, operator, reason, at);
         store.auditAll(audit);
+        commit.committing(targets, redrives.size(), redrives.stream().map(Redrive::commandId).toList());
         return new Issued(results, redrives, at);
     }
 
@@ -225,17 +231,24 @@ final class ChunkDecisions {
      */
     List<DecisionResult> decideEntries(DecisionKind kind, List<DecisionTarget> targets, JsonNode result,
                                        String operator, String reason) {
+        return decideEntries(kind, targets, result, operator, reason, ChunkCommit.NONE);
+    }
+
+    /** Resolves or discards a chunk, running {@code commit} last inside each transaction that records its decisions. */
+    List<DecisionResult> decideEntries(DecisionKind kind, List<DecisionTarget> targets, JsonNode result,
+                                       String operator, String reason, ChunkCommit commit) {
         try {
-            return store.jdbc().inTransaction(() -> decideLocked(kind, targets, result, operator, reason));
+            return store.jdbc().inTransaction(() -> decideLocked(kind, targets, result, operator, reason, commit));
         } catch (DecisionRefusedException e) {
-            return lostRace(kind, targets, result, e, chunk -> decideEntries(kind, chunk, result, operator, reason));
+            return lostRace(kind, targets, result, e,
+                    chunk -> decideEntries(kind, chunk, result, operator, reason, commit));
         } catch (StoreException e) {
             return refusedByStore(kind, targets, result, e);
         }
     }
 
     private List<DecisionResult> decideLocked(DecisionKind kind, List<DecisionTarget> targets, JsonNode given,
-                                              String operator, String reason) {
+                                              String operator, String reason, ChunkCommit commit) {
         lock(targets);
         List<Checked> checks = engine.checkAll(targets, Checks.ENTRY_ONLY);
         DecisionState decision = kind == DecisionKind.RESOLVE ? DecisionState.RESOLVED : DecisionState.DISCARDED;
@@ -286,6 +299,7 @@ final class ChunkDecisions {
         }
         decide(entries, decision, operator, reason, at);
         store.auditAll(audit);
+        commit.committing(targets, entries.size(), List.of());
         return Arrays.asList(results);
     }
 

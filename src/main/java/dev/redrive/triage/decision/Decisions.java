@@ -35,6 +35,7 @@ public final class Decisions {
     private final OperationDetailsLoader loader;
     private final ChunkDecisions single;
     private final ChunkDecisions chunks;
+    private final DispatchPublisher publisher;
     private final Clock clock;
 
     /** Decisions whose redrives are published through the embedded worker client. */
@@ -49,12 +50,22 @@ public final class Decisions {
         this.loader = new OperationDetailsLoader(database);
         this.single = new ChunkDecisions(database, store, engine, publisher, clock, true);
         this.chunks = new ChunkDecisions(database, store, engine, publisher, clock, false);
+        this.publisher = publisher;
         this.clock = clock;
     }
 
     /** Decides chunks of a batch: a target the store does not know is a blocked item, not a failure. */
     ChunkDecisions chunks() {
         return chunks;
+    }
+
+    /** Where redrives' dispatches go: a durable batch publishes what its dead process left unpublished. */
+    DispatchPublisher publisher() {
+        return publisher;
+    }
+
+    Database database() {
+        return database;
     }
 
     /** Every redrive precondition, without writing anything: a dry run. */

@@ -10,13 +10,23 @@ import dev.redrive.model.OperationStatus;
 import dev.redrive.store.Database;
 import dev.redrive.store.operation.OperationRegistry;
 import dev.redrive.store.operation.Recorded;
+import dev.redrive.store.operation.OperationFacts;
+import dev.redrive.store.operation.OperationStore;
+import io.lettuce.core.Limit;
+import io.lettuce.core.Range;
 import io.lettuce.core.ScriptOutputType;
+import io.lettuce.core.StreamMessage;
 import io.lettuce.core.XAddArgs;
 
 import java.time.Clock;
+import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
 
 /**
  * The publishing side of the wire contract, as a workflow runtime (or a redrive) uses it. The operation is recorded in
@@ -41,12 +51,14 @@ public final class WorkerClient {
             """;
 
     private final OperationRegistry registry;
+    private final OperationStore operations;
     private final Redis redis;
     private final EnvelopeCodec codec = new EnvelopeCodec();
     private final Clock clock;
 
     public WorkerClient(Database database, Redis redis, Clock clock) {
         this.registry = new OperationRegistry(database.jdbc());
+        this.operations = new OperationStore(database.jdbc());
         this.redis = redis;
         this.clock = clock;
     }
@@ -158,5 +170,41 @@ public final class WorkerClient {
     public String publish(DispatchEnvelope envelope) {
         Map<String, String> fields = codec.encode(envelope);
         return redis.sync().xadd(redis.keys().dispatch(), new XAddArgs(), fields);
+    }
+
+    /**
+     * Publishes again the dispatches of committed redrive commands that are not in the stream: of {@code commands},
+     * those whose operation still waits (PENDING with that command) and whose dispatch is not among the entries added
+     * since {@code since}. How a resumed batch finishes the publishing of a chunk its dead process had committed.
+     *
+     * @return how many dispatches were published again
+     */
+    public int publishMissing(Collection<UUID> commands, Instant since) {
+        Set<String> missing = new HashSet<>(commands.stream().map(UUID::toString).toList());
+        String stream = redis.keys().dispatch();
+        Range<String> range = Range.create(since.toEpochMilli() + "-0", "+");
+        while (!missing.isEmpty()) {
+            List<StreamMessage<String, String>> page = redis.sync().xrange(stream, range, Limit.from(CHUNK));
+            page.forEach(entry -> missing.remove(entry.getBody().get("redrive_command_id")));
+            if (page.size() < CHUNK) {
+                break;
+            }
+            range = Range.from(Range.Boundary.excluding(page.get(page.size() - 1).getId()), Range.Boundary.including("+"));
+        }
+        if (missing.isEmpty()) {
+            return 0;
+        }
+        List<DispatchEnvelope> waiting = operations.waitingFor(missing.stream().map(UUID::fromString).toList()).stream()
+                .map(record -> dispatchOf(record, clock.instant())).toList();
+        publishAll(waiting);
+        return waiting.size();
+    }
+
+    /** The dispatch a waiting operation's record describes: its attempt, with its redrive command. */
+    private static DispatchEnvelope dispatchOf(OperationFacts record, Instant at) {
+        return new DispatchEnvelope(OperationId.parse(record.operationId()), record.attempt(), record.tool(),
+                record.toolSchemaVersion(), record.idempotencyKey(), record.payload(), record.traceId(),
+                record.correlationId(), record.runtimeVersion(), at, null, record.lastErrorClass(),
+                record.redriveCommandId().toString(), record.approvalId(), record.traceparent());
     }
 }

@@ -60,7 +60,8 @@ class ViewerMasksTest {
             Map.entry("approvals", List.of("revoke_reason")),
             Map.entry("demo_tool_calls", List.of("body")),
             Map.entry("demo_tool_effects", List.of("result")),
-            Map.entry("decision_requests", List.of("selection", "options", "reason", "reject_reason", "result")));
+            Map.entry("decision_requests", List.of("selection", "options", "reason", "reject_reason", "result")),
+            Map.entry("redrive_batches", List.of("selection", "reason", "error")));
 
     private static final List<String> SECRETS = List.of("hunter2", "4111 1111 1111 1111", "4111111111111111",
             "sk_live_51", "eyJsecret", "tok_9");
@@ -127,6 +128,10 @@ class ViewerMasksTest {
                 "{\"message\":\"charged with token=tok_9\"}", approved);
         admin.update("INSERT INTO demo_tool_calls (tool, idempotency_key, http_status, body) VALUES ('demo.charge', ?, 200, ?)",
                 op.idempotencyKey(), new Json(PAYLOAD));
+        admin.update("""
+                INSERT INTO redrive_batches (kind, selection, operator, reason, chunk_size, total, state, error)
+                VALUES ('REDRIVE', ?, 'carol', 'ledger back, api_key=sk_live_51', 100, 2, 'FAILED',
+                        'refused: password=hunter2')""", new Json("{\"filter\":{\"text\":\"token=tok_9\"}}"));
         admin.update("INSERT INTO demo_tool_effects (idempotency_key, tool, result) VALUES (?, 'demo.charge', ?)",
                 op.idempotencyKey(), new Json("{\"charge_id\":\"ch_1\",\"card_number\":\"4111111111111111\"}"));
     }

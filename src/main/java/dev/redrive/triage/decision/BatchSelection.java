@@ -1,0 +1,103 @@
+package dev.redrive.triage.decision;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.redrive.model.DecisionState;
+import dev.redrive.model.FailureClass;
+import dev.redrive.model.SideEffectState;
+import dev.redrive.triage.json.TriageJson;
+import dev.redrive.triage.query.DlqFilter;
+
+import java.time.Instant;
+import java.util.List;
+import java.util.function.Function;
+
+/**
+ * What a durable batch takes, kept as data in its row: a list of operation ids (walked in the order given), or every
+ * open entry matching a DLQ filter (a fingerprint group is a filter on the fingerprint), walked newest first in keyset
+ * order. Exactly one of the two is set.
+ */
+public record BatchSelection(List<String> operationIds, DlqFilter filter) {
+
+    public BatchSelection {
+        if ((operationIds == null) == (filter == null)) {
+            throw new IllegalArgumentException("a batch takes either operation ids or a DLQ filter");
+        }
+        operationIds = operationIds == null ? null : List.copyOf(operationIds);
+    }
+
+    public static BatchSelection operations(List<String> operationIds) {
+        return new BatchSelection(operationIds, null);
+    }
+
+    public static BatchSelection matching(DlqFilter filter) {
+        return new BatchSelection(null, filter);
+    }
+
+    /** The open entries of one fingerprint group. */
+    public static BatchSelection group(String fingerprint) {
+        return matching(DlqFilter.none().withFingerprint(fingerprint));
+    }
+
+    /** "3 operation(s)", "fingerprint fp-1, tool demo.charge": a short line for lists. */
+    public String describe() {
+        if (operationIds != null) {
+            return operationIds.size() + " operation(s)";
+        }
+        StringBuilder line = new StringBuilder();
+        JsonNode fields = filterJson(filter);
+        fields.fields().forEachRemaining(field -> line.append(line.isEmpty() ? "" : ", ")
+                .append(field.getKey().replace('_', ' ')).append(' ').append(field.getValue().asText()));
+        return line.isEmpty() ? "every open entry" : line.toString();
+    }
+
+    String toJson() {
+        ObjectNode json = TriageJson.mapper().createObjectNode();
+        if (operationIds != null) {
+            operationIds.forEach(json.putArray("operation_ids")::add);
+        } else {
+            json.set("filter", filterJson(filter));
+        }
+        return TriageJson.compact(json);
+    }
+
+    static BatchSelection fromJson(String text) {
+        JsonNode json = TriageJson.parse(text);
+        if (json.has("operation_ids")) {
+            return operations(TriageJson.mapper().convertValue(json.get("operation_ids"),
+                    TriageJson.mapper().getTypeFactory().constructCollectionType(List.class, String.class)));
+        }
+        JsonNode f = json.get("filter");
+        return matching(new DlqFilter(value(f, "error_class", FailureClass::valueOf), value(f, "tool", Function.identity()),
+                value(f, "run_id", Function.identity()), value(f, "trace_or_correlation_id", Function.identity()),
+                value(f, "entered_from", Instant::parse), value(f, "entered_to", Instant::parse),
+                value(f, "side_effect", SideEffectState::valueOf), value(f, "decision_state", DecisionState::valueOf),
+                value(f, "text", Function.identity()), value(f, "fingerprint", Function.identity())));
+    }
+
+    private static ObjectNode filterJson(DlqFilter filter) {
+        ObjectNode json = TriageJson.mapper().createObjectNode();
+        put(json, "fingerprint", filter.fingerprint());
+        put(json, "error_class", filter.errorClass());
+        put(json, "tool", filter.tool());
+        put(json, "run_id", filter.runId());
+        put(json, "trace_or_correlation_id", filter.traceOrCorrelationId());
+        put(json, "entered_from", filter.enteredFrom());
+        put(json, "entered_to", filter.enteredTo());
+        put(json, "side_effect", filter.sideEffect());
+        put(json, "decision_state", filter.decisionState());
+        put(json, "text", filter.text());
+        return json;
+    }
+
+    private static void put(ObjectNode json, String name, Object value) {
+        if (value != null) {
+            json.put(name, value.toString());
+        }
+    }
+
+    private static <T> T value(JsonNode json, String name, Function<String, T> parse) {
+        JsonNode value = json.get(name);
+        return value == null || value.isNull() ? null : parse.apply(value.asText());
+    }
+}

@@ -1,0 +1,147 @@
+package dev.redrive.triage.decision;
+
+import dev.redrive.store.Jdbc;
+import dev.redrive.store.Jdbc.Json;
+
+import java.sql.Array;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Optional;
+import java.util.UUID;
+
+/**
+ * The rows of {@code redrive_batches}. A process holds a batch while its lease runs ({@link #claim}); every later write
+ * of the holder is guarded by its owner name and the RUNNING state, so a holder that was stopped or taken over cannot
+ * write progress any more. Lease times are the database's own clock, the one every process shares.
+ */
+final class BatchStore {
+    private static final String COLUMNS = """
+            id, kind, selection::text AS selection, operator, db_login, reason, schema_version, items_per_second,
+            chunk_size, state, position, total, done, succeeded, blocked, failed, left_out, owner, lease_until, error,
+            created_at, updated_at, finished_at, unpublished, last_chunk_at
+            """;
+
+    private static final String INSERT = """
+            INSERT INTO redrive_batches (kind, selection, operator, reason, schema_version, items_per_second, chunk_size,
+                                         total)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+            RETURNING\s""" + COLUMNS;
+
+    private static final String CLAIM = """
+            UPDATE redrive_batches
+               SET state = 'RUNNING', owner = ?, lease_until = now() + ? * interval '1 millisecond', error = NULL,
+                   updated_at = now()
+             WHERE id = ?
+               AND (state IN ('STOPPED', 'FAILED')
+                    OR (state = 'RUNNING' AND (owner IS NULL OR lease_until < now())))
+            RETURNING\s""" + COLUMNS;
+
+    private static final String RENEW = """
+            UPDATE redrive_batches SET lease_until = now() + ? * interval '1 millisecond'
+             WHERE id = ? AND owner = ? AND state = 'RUNNING'
+            """;
+
+    private static final String ADVANCE = """
+            UPDATE redrive_batches
+               SET position = ?, done = done + ?, succeeded = succeeded + ?, blocked = blocked + ?,
+                   left_out = left_out + ?, unpublished = ?::text[]::uuid[], last_chunk_at = now(),
+                   lease_until = now() + ? * interval '1 millisecond', updated_at = now()
+             WHERE id = ? AND owner = ? AND state = 'RUNNING'
+            """;
+
+    private static final String PUBLISHED = """
+            UPDATE redrive_batches SET unpublished = '{}' WHERE id = ? AND owner = ?
+            """;
+
+    private static final String RELEASE = """
+            UPDATE redrive_batches
+               SET state = ?, owner = NULL, lease_until = NULL, failed = failed + ?, error = ?, updated_at = now(),
+                   finished_at = CASE WHEN ? = 'DONE' THEN now() END
+             WHERE id = ? AND owner = ?
+            """;
+
+    private static final String STOP = """
+            UPDATE redrive_batches SET state = 'STOPPED', updated_at = now() WHERE id = ? AND state = 'RUNNING'
+            """;
+
+    private final Jdbc jdbc;
+
+    BatchStore(Jdbc jdbc) {
+        this.jdbc = jdbc;
+    }
+
+    /** A batch row with its unpublished commands: what a process resuming it must publish first. */
+    record Row(DurableBatch batch, List<UUID> unpublished, java.time.Instant lastChunkAt) {
+    }
+
+    Row insert(DecisionKind kind, BatchSelection selection, BatchOptions options, int chunkSize, long total) {
+        return jdbc.queryOne(INSERT, BatchStore::row, kind, Json.of(selection.toJson()), options.operator(),
+                options.reason(), options.schemaVersion(), options.itemsPerSecond(), chunkSize, total).orElseThrow();
+    }
+
+    Optional<Row> find(long id) {
+        return jdbc.queryOne("SELECT " + COLUMNS + " FROM redrive_batches WHERE id = ?", BatchStore::row, id);
+    }
+
+    /** The newest batches first. */
+    List<DurableBatch> newest(int limit) {
+        return jdbc.query("SELECT " + COLUMNS + " FROM redrive_batches ORDER BY created_at DESC, id DESC LIMIT ?",
+                row -> row(row).batch(), limit);
+    }
+
+    /** Takes the batch for {@code owner} when nobody holds it; empty when another process does or it is DONE. */
+    Optional<Row> claim(long id, String owner, Duration lease) {
+        return jdbc.queryOne(CLAIM, BatchStore::row, owner, lease.toMillis(), id);
+    }
+
+    /** Extends the owner's lease; false when it no longer holds the batch (stopped, or taken over). */
+    boolean renew(long id, String owner, Duration lease) {
+        return jdbc.update(RENEW, lease.toMillis(), id, owner) == 1;
+    }
+
+    /**
+     * Records a chunk's progress in the chunk's own transaction. Throws when the owner no longer holds the batch, which
+     * rolls the chunk back.
+     */
+    void advance(long id, String owner, Duration lease, String position, int done, int succeeded, int leftOut,
+                 List<UUID> unpublished) {
+        int updated = jdbc.update(ADVANCE, position, done, succeeded, done - succeeded, leftOut,
+                unpublished.stream().map(UUID::toString).toArray(String[]::new), lease.toMillis(), id, owner);
+        if (updated != 1) {
+            throw new BatchHeldException("batch " + id + " was stopped or taken over by another process meanwhile: "
+                    + "its last chunk was not decided here");
+        }
+    }
+
+    /** The last chunk's dispatches are published (or known to the sweep): nothing left to publish on resume. */
+    void published(long id, String owner) {
+        jdbc.update(PUBLISHED, id, owner);
+    }
+
+    /** Lets the batch go in {@code state}: STOPPED, DONE, or FAILED with why and the items refused. */
+    void release(long id, String owner, BatchState state, int failed, String error) {
+        jdbc.update(RELEASE, state, failed, error, state.name(), id, owner);
+    }
+
+    /** Asks the process running the batch to stop: its next chunk is not taken. False when it was not RUNNING. */
+    boolean stop(long id) {
+        return jdbc.update(STOP, id) == 1;
+    }
+
+    private static Row row(ResultSet row) throws SQLException {
+        DurableBatch batch = new DurableBatch(row.getLong("id"), DecisionKind.valueOf(row.getString("kind")),
+                BatchSelection.fromJson(row.getString("selection")), row.getString("operator"),
+                row.getString("db_login"), row.getString("reason"), row.getString("schema_version"),
+                row.getDouble("items_per_second"), row.getInt("chunk_size"), BatchState.valueOf(row.getString("state")),
+                row.getString("position"), row.getLong("total"), row.getLong("done"), row.getLong("succeeded"),
+                row.getLong("blocked"), row.getLong("failed"), row.getLong("left_out"), row.getString("owner"),
+                Jdbc.instant(row, "lease_until"), row.getString("error"), Jdbc.instant(row, "created_at"),
+                Jdbc.instant(row, "updated_at"), Jdbc.instant(row, "finished_at"));
+        Array unpublished = row.getArray("unpublished");
+        List<UUID> commands = unpublished == null ? List.of() : Arrays.asList((UUID[]) unpublished.getArray());
+        return new Row(batch, commands, Jdbc.instant(row, "last_chunk_at"));
+    }
+}

@@ -1,0 +1,358 @@
+package dev.redrive.triage.decision;
+
+import dev.redrive.model.DecisionState;
+import dev.redrive.triage.precondition.DecisionTarget;
+import dev.redrive.triage.query.DlqCursor;
+import dev.redrive.triage.query.DlqFilter;
+import dev.redrive.triage.query.DlqOrder;
+import dev.redrive.triage.query.DlqPage;
+import dev.redrive.triage.query.DlqQueries;
+import dev.redrive.triage.query.DlqRow;
+import dev.redrive.triage.query.PageDirection;
+
+import java.lang.management.ManagementFactory;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+/**
+ * Batches that survive their process: a batch is a row ({@code redrive_batches}) holding its selection, who asked and
+ * why, its progress and its keyset position. It is worked off chunk by chunk in keyset order, and each chunk's
+ * decisions and the batch's progress commit in one transaction, so a process killed between chunks loses nothing and
+ * repeats nothing: {@link #run} on the same batch (from any process) goes on after the last committed chunk. A process
+ * holds a batch only while its lease runs, renewed as it works; a second process is refused while the lease runs, and
+ * one whose lease ran out can no longer write progress (its chunk in flight is rolled back). Even so every item is
+ * re-checked inside its chunk's transaction, so an item decided already is never decided twice.
+ *
+ * <p>{@link #start} only records the batch; {@link #run} works it off. Whoever decides that a batch may go (the
+ * operator at once, or an approval later) calls the second.
+ */
+public final class DurableBatches {
+    /** How long a process holds a batch without renewing its lease. */
+    public static final Duration LEASE = Duration.ofSeconds(30);
+    /** The results a run keeps to report item by item; beyond it the batch's counters tell. */
+    public static final int REPORTED_ITEMS = BatchDecisions.MAX_ITEMS;
+
+    private final ChunkDecisions chunks;
+    private final DispatchPublisher publisher;
+    private final DlqQueries queries;
+    private final BatchStore store;
+    private final Clock clock;
+    private final Sleeper sleeper;
+    private final Duration lease;
+    private final String owner;
+
+    public DurableBatches(Decisions decisions, DlqQueries queries, Clock clock, Sleeper sleeper) {
+        this(decisions, queries, clock, sleeper, LEASE);
+    }
+
+    public DurableBatches(Decisions decisions, DlqQueries queries, Clock clock, Sleeper sleeper, Duration lease) {
+        this.chunks = decisions.chunks();
+        this.publisher = decisions.publisher();
+        this.queries = queries;
+        this.store = new BatchStore(decisions.database().jdbc());
+        this.clock = clock;
+        this.sleeper = sleeper;
+        this.lease = lease;
+        this.owner = ManagementFactory.getRuntimeMXBean().getName() + "/" + UUID.randomUUID().toString().substring(0, 8);
+    }
+
+    /**
+     * What one run of a batch did: the batch as it ended, the results of the items this run took (the first
+     * {@link #REPORTED_ITEMS}), and the ids of the entries it left out for having no operation of their own (as many).
+     */
+    public record BatchRun(DurableBatch batch, List<DecisionResult> items, boolean everyItemKept, List<Long> leftOut) {
+
+        public BatchRun {
+            items = List.copyOf(items);
+            leftOut = List.copyOf(leftOut);
+        }
+
+        /** The run's items as a report, when it kept every one ({@link #REPORTED_ITEMS} or fewer). */
+        public Optional<BatchReport> report() {
+            return everyItemKept ? Optional.of(new BatchReport(batch.kind(), false, items)) : Optional.empty();
+        }
+    }
+
+    /**
+     * Records a batch (state RUNNING, nobody holding it yet) with the size of its selection now; nothing is decided
+     * before {@link #run}. Resolve takes each operation's own APPLIED reconciliation's result.
+     */
+    public DurableBatch start(DecisionKind kind, BatchSelection selection, BatchOptions options) {
+        if (options.dryRun()) {
+            throw new IllegalArgumentException("a dry run writes nothing: it is not a durable batch");
+        }
+        BatchDecisions.requireText(options.operator(), "a batch decision needs the operator's name");
+        BatchDecisions.requireText(options.reason(), "a batch decision needs a reason");
+        long total = selection.operationIds() != null ? selection.operationIds().size()
+                : queries.exactCount(open(selection.filter()));
+        return store.insert(kind, selection, options, BatchDecisions.chunkSize(options), total).batch();
+    }
+
+    public Optional<DurableBatch> find(long id) {
+        return store.find(id).map(BatchStore.Row::batch);
+    }
+
+    /** The newest batches first. */
+    public List<DurableBatch> newest(int limit) {
+        return store.newest(limit);
+    }
+
+    /**
+     * Asks the process running the batch to stop: it stops before its next chunk. A batch nobody runs (its process
+     * died) is marked STOPPED at once.
+     *
+     * @return the batch as it is now
+     */
+    public DurableBatch stop(long id) {
+        store.stop(id);
+        return find(id).orElseThrow(() -> new IllegalArgumentException("no batch " + id));
+    }
+
+    /**
+     * Works the batch off from where it stands until it is done, stopped (the listener, an interrupt, or {@link #stop}
+     * from anywhere) or failed. First publishes what a process that died after a chunk's commit left unpublished.
+     *
+     * @throws BatchHeldException when another process holds it, or it is DONE
+     */
+    public BatchRun run(long id, BatchListener listener) {
+        BatchStore.Row claimed = store.claim(id, owner, lease).orElseThrow(() -> refusal(id));
+        DurableBatch batch = claimed.batch();
+        if (!claimed.unpublished().isEmpty()) {
+            publisher.publishMissing(claimed.unpublished(), claimed.lastChunkAt().minus(PUBLISH_MARGIN));
+            store.published(id, owner);
+        }
+        List<DecisionResult> kept = new ArrayList<>();
+        List<Long> leftOut = new ArrayList<>();
+        long taken = 0;
+        AtomicBoolean held = new AtomicBoolean(true);
+        ScheduledExecutorService heartbeat = Executors.newSingleThreadScheduledExecutor(runnable -> {
+            Thread thread = new Thread(runnable, "redrive-batch-lease-" + id);
+            thread.setDaemon(true);
+            return thread;
+        });
+        long renewEvery = Math.max(1, lease.toMillis() / 3);
+        heartbeat.scheduleAtFixedRate(() -> held.compareAndSet(true, store.renew(id, owner, lease)), renewEvery,
+                renewEvery, TimeUnit.MILLISECONDS);
+        BatchListener stopping = new StoppingListener(listener, held);
+        BatchState end = BatchState.STOPPED;
+        int refused = 0;
+        String error = null;
+        try (ChunkRunner runner = new ChunkRunner(new Pacer(batch.itemsPerSecond(), clock, sleeper), stopping)) {
+            Walk walk = walk(batch);
+            while (true) {
+                Chunk chunk = walk.next(batch.chunkSize());
+                if (chunk.isEmpty()) {
+                    end = BatchState.DONE;
+                    break;
+                }
+                if (!runner.mayStart(Math.max(1, chunk.targets().size()))) {
+                    break;
+                }
+                List<DecisionResult> results = runner.decide(() -> decide(batch, chunk));
+                List<DecisionResult> refusals = results.stream()
+                        .filter(result -> result.outcome() == DecisionOutcome.REFUSED).toList();
+                if (!refusals.isEmpty()) {
+                    end = BatchState.FAILED;
+                    refused = refusals.size();
+                    error = refusals.get(0).message();
+                    break;
+                }
+                if (!chunk.targets().isEmpty()) {
+                    store.published(id, owner);
+                }
+                DurableBatch now = find(id).orElseThrow();
+                taken += results.size();
+                for (DecisionResult result : results) {
+                    if (kept.size() < REPORTED_ITEMS) {
+                        kept.add(result);
+                    }
+                    listener.itemDone((int) Math.min(Integer.MAX_VALUE, now.done()),
+                            (int) Math.min(Integer.MAX_VALUE, Math.max(now.total(), now.done())), result);
+                }
+                chunk.leftOutIds().stream().limit(REPORTED_ITEMS - leftOut.size()).forEach(leftOut::add);
+                walk.advanced(chunk);
+            }
+        } catch (BatchHeldException e) {
+            heartbeat.shutdownNow();
+            return new BatchRun(find(id).orElseThrow(), kept, taken <= REPORTED_ITEMS, leftOut);
+        } catch (RuntimeException e) {
+            end = BatchState.FAILED;
+            error = e.getMessage() == null ? e.getClass().getName() : e.getMessage().lines().findFirst().orElse("");
+            store.release(id, owner, end, 0, error);
+            throw e;
+        } finally {
+            heartbeat.shutdownNow();
+        }
+        store.release(id, owner, end, refused, error);
+        DurableBatch ended = find(id).orElseThrow();
+        return new BatchRun(ended, kept, taken <= REPORTED_ITEMS, leftOut);
+    }
+
+    /** How far before a chunk's commit its dispatches are looked for in the stream (clocks of two servers differ). */
+    private static final Duration PUBLISH_MARGIN = Duration.ofMinutes(1);
+
+    private BatchHeldException refusal(long id) {
+        DurableBatch batch = find(id).orElseThrow(() -> new IllegalArgumentException(
+                "no batch " + id + "; redrive --batches lists them"));
+        if (batch.state() == BatchState.DONE) {
+            return new BatchHeldException("batch " + id + " is done (" + batch.done() + " items taken): nothing to resume");
+        }
+        return new BatchHeldException("batch " + id + " is being run by " + batch.owner() + " (lease until "
+                + batch.leaseUntil() + "): resume it once that process has stopped or its lease has run out");
+    }
+
+    /** The chunk's decisions, with the batch's progress recorded in the same transaction. */
+    private List<DecisionResult> decide(DurableBatch batch, Chunk chunk) {
+        if (chunk.targets().isEmpty()) {
+            // Only entries without an operation of their own: nothing to decide, the position still moves on.
+            store.advance(batch.id(), owner, lease, chunk.positionAfter(), 0, 0, chunk.leftOut(), List.of());
+            return List.of();
+        }
+        List<DecisionTarget> chosen = batch.kind() != DecisionKind.REDRIVE ? chunk.targets() : chunk.targets().stream()
+                .map(target -> target.withSchemaVersion(batch.schemaVersion())).toList();
+        // A chunk commits at once, or (after a lost race) item by item in order: the position is its last item's key.
+        ChunkCommit commit = (targets, recorded, commands) -> {
+            int last = indexOf(chosen, targets.get(targets.size() - 1));
+            boolean end = last == chosen.size() - 1;
+            store.advance(batch.id(), owner, lease, end ? chunk.positionAfter() : chunk.keys().get(last),
+                    targets.size(), recorded, end ? chunk.leftOut() : 0, commands);
+        };
+        return switch (batch.kind()) {
+            case REDRIVE -> chunks.redrive(chosen, batch.operator(), batch.reason(), commit);
+            case RESOLVE, DISCARD -> chunks.decideEntries(batch.kind(), chosen, null, batch.operator(), batch.reason(),
+                    commit);
+        };
+    }
+
+    /** Where the very item (not an equal one: an operation may be listed twice) stands in its chunk. */
+    private static int indexOf(List<DecisionTarget> chunk, DecisionTarget item) {
+        for (int i = 0; i < chunk.size(); i++) {
+            if (chunk.get(i) == item) {
+                return i;
+            }
+        }
+        throw new IllegalStateException("a chunk committed an item it does not hold");
+    }
+
+    // Walking a selection in keyset order ----------------------------------------------------------------------------
+
+    /**
+     * The items of one chunk, the keys they stand at, the open entries skipped for having no operation of their own,
+     * and the position after the chunk.
+     */
+    private record Chunk(List<DecisionTarget> targets, List<String> keys, List<Long> leftOutIds, String positionAfter) {
+
+        int leftOut() {
+            return leftOutIds.size();
+        }
+
+        boolean isEmpty() {
+            return targets.isEmpty() && leftOutIds.isEmpty();
+        }
+    }
+
+    private interface Walk {
+        Chunk next(int size);
+
+        /** The chunk was committed: the next one starts after it. */
+        void advanced(Chunk chunk);
+    }
+
+    private Walk walk(DurableBatch batch) {
+        BatchSelection selection = batch.selection();
+        if (selection.operationIds() != null) {
+            return new IdWalk(selection.operationIds(), batch.position() == null ? 0 : Integer.parseInt(batch.position()));
+        }
+        return new FilterWalk(open(selection.filter()), batch.position() == null ? null : DlqCursor.parse(batch.position()));
+    }
+
+    private static DlqFilter open(DlqFilter filter) {
+        return filter.withDecisionState(DecisionState.OPEN);
+    }
+
+    /** Operation ids in the order given; the position is how many were taken. */
+    private static final class IdWalk implements Walk {
+        private final List<String> ids;
+        private int from;
+
+        IdWalk(List<String> ids, int from) {
+            this.ids = ids;
+            this.from = from;
+        }
+
+        @Override
+        public Chunk next(int size) {
+            List<DecisionTarget> targets = new ArrayList<>();
+            List<String> keys = new ArrayList<>();
+            for (int i = from; i < Math.min(ids.size(), from + size); i++) {
+                targets.add(DecisionTarget.operation(ids.get(i)));
+                keys.add(Integer.toString(i + 1));
+            }
+            return new Chunk(targets, keys, List.of(), keys.isEmpty() ? null : keys.get(keys.size() - 1));
+        }
+
+        @Override
+        public void advanced(Chunk chunk) {
+            from += chunk.targets().size();
+        }
+    }
+
+    /**
+     * The open entries a filter matches, newest first, a keyset page per chunk; the position is the DLQ cursor of the
+     * last entry taken. Entries that enter the DLQ after the batch began are newer than its position and not taken.
+     */
+    private final class FilterWalk implements Walk {
+        private final DlqFilter filter;
+        private DlqCursor cursor;
+
+        FilterWalk(DlqFilter filter, DlqCursor cursor) {
+            this.filter = filter;
+            this.cursor = cursor;
+        }
+
+        @Override
+        public Chunk next(int size) {
+            DlqPage page = queries.page(filter, DlqOrder.NEWEST_FIRST, cursor, PageDirection.NEXT, size);
+            List<DecisionTarget> targets = new ArrayList<>();
+            List<String> keys = new ArrayList<>();
+            List<Long> leftOut = new ArrayList<>();
+            String last = null;
+            for (DlqRow row : page.rows()) {
+                last = new DlqCursor(row.enteredAt(), row.id()).token();
+                if (row.ownEntry()) {
+                    targets.add(DecisionTarget.of(row));
+                    keys.add(last);
+                } else {
+                    leftOut.add(row.id());
+                }
+            }
+            return new Chunk(targets, keys, leftOut, last);
+        }
+
+        @Override
+        public void advanced(Chunk chunk) {
+            cursor = DlqCursor.parse(chunk.positionAfter());
+        }
+    }
+
+    /** Stops the batch when its operator asks, and when this process no longer holds it (stopped from elsewhere). */
+    private record StoppingListener(BatchListener operator, AtomicBoolean held) implements BatchListener {
+        @Override
+        public void itemDone(int done, int total, DecisionResult result) {
+            operator.itemDone(done, total, result);
+        }
+
+        @Override
+        public boolean stopRequested() {
+            return !held.get() || operator.stopRequested();
+        }
+    }
+}
