@@ -123,10 +123,11 @@ final class RedriveOperationsCommand implements Callable<Integer> {
         if (correction.given()) {
             return correct(out);
         }
-        if (!dryRun && operationIds.isEmpty()) {
-            return startBatch(group == null ? filter : withGroup(filter, group));
-        }
         try (TriageSession session = new TriageSession(connection)) {
+            // A four-eyes policy's gate weighs the items it would hold in a request: under one, the items are listed.
+            if (!dryRun && operationIds.isEmpty() && !session.requests().policy().enabled()) {
+                return startBatch(session, group == null ? filter : withGroup(filter, group));
+            }
             Decisions decisions = session.decisions();
             BatchDecisions batch = new BatchDecisions(decisions, new JdbcDlqQueries(session.database()), session.clock(), Sleeper.SYSTEM);
             List<DecisionTarget> targets = new ArrayList<>();
@@ -173,18 +174,16 @@ final class RedriveOperationsCommand implements Callable<Integer> {
             throw new IllegalArgumentException("--group " + fingerprint + " and --fingerprint " + filter.fingerprint()
                     + " name two groups: give one");
         }
-        return filter.withFingerprint(fingerprint);
+        return filter.toBuilder().fingerprint(fingerprint).build();
     }
 
-    private int startBatch(DlqFilter selection) {
-        try (TriageSession session = new TriageSession(connection)) {
-            DurableBatches batches = session.batches();
-            DurableBatch batch = batches.start(DecisionKind.REDRIVE, BatchSelection.matching(selection),
-                    new BatchOptions(TriageSession.operator(operator), reason, schemaVersion, rate, false));
-            note().println(BatchPrinter.started(batch));
-            note().flush();
-            return run(batches, batch.id());
-        }
+    private int startBatch(TriageSession session, DlqFilter selection) {
+        DurableBatches batches = session.batches();
+        DurableBatch batch = batches.start(DecisionKind.REDRIVE, BatchSelection.matching(selection),
+                new BatchOptions(TriageSession.operator(operator), reason, schemaVersion, rate, false));
+        note().println(BatchPrinter.started(batch));
+        note().flush();
+        return run(batches, batch.id());
     }
 
     private int resume(long id) {

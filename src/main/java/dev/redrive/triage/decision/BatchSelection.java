@@ -36,7 +36,7 @@ public record BatchSelection(List<String> operationIds, DlqFilter filter) {
 
     /** The open entries of one fingerprint group. */
     public static BatchSelection group(String fingerprint) {
-        return matching(DlqFilter.none().withFingerprint(fingerprint));
+        return matching(DlqFilter.builder().fingerprint(fingerprint).build());
     }
 
     /** "3 operation(s)", "fingerprint fp-1, tool demo.charge": a short line for lists. */
@@ -68,11 +68,17 @@ public record BatchSelection(List<String> operationIds, DlqFilter filter) {
                     TriageJson.mapper().getTypeFactory().constructCollectionType(List.class, String.class)));
         }
         JsonNode f = json.get("filter");
-        return matching(new DlqFilter(value(f, "error_class", FailureClass::valueOf), value(f, "tool", Function.identity()),
-                value(f, "run_id", Function.identity()), value(f, "trace_or_correlation_id", Function.identity()),
-                value(f, "entered_from", Instant::parse), value(f, "entered_to", Instant::parse),
-                value(f, "side_effect", SideEffectState::valueOf), value(f, "decision_state", DecisionState::valueOf),
-                value(f, "text", Function.identity()), value(f, "fingerprint", Function.identity())));
+        return matching(DlqFilter.builder()
+                .errorClass(value(f, "error_class", FailureClass::valueOf))
+                .tool(value(f, "tool", Function.identity()))
+                .runId(value(f, "run_id", Function.identity()))
+                .traceOrCorrelationId(value(f, "trace_or_correlation_id", Function.identity()))
+                .enteredBetween(value(f, "entered_from", Instant::parse), value(f, "entered_to", Instant::parse))
+                .sideEffect(value(f, "side_effect", SideEffectState::valueOf))
+                .decisionState(value(f, "decision_state", DecisionState::valueOf))
+                .text(value(f, "text", Function.identity()))
+                .fingerprint(value(f, "fingerprint", Function.identity()))
+                .build());
     }
 
     private static ObjectNode filterJson(DlqFilter filter) {

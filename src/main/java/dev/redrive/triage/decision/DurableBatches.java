@@ -275,7 +275,7 @@ public final class DurableBatches {
     }
 
     private static DlqFilter open(DlqFilter filter) {
-        return filter.withDecisionState(DecisionState.OPEN);
+        return filter.toBuilder().decisionState(DecisionState.OPEN).build();
     }
 
     /** Operation ids in the order given; the position is how many were taken. */
