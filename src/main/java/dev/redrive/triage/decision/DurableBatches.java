@@ -89,6 +89,9 @@ public final class DurableBatches {
         if (options.dryRun()) {
             throw new IllegalArgumentException("a dry run writes nothing: it is not a durable batch");
         }
+        if (kind == DecisionKind.CORRECT) {
+            throw new IllegalArgumentException("a batch redrives, resolves or discards; a correction takes one operation");
+        }
         BatchDecisions.requireText(options.operator(), "a batch decision needs the operator's name");
         BatchDecisions.requireText(options.reason(), "a batch decision needs a reason");
         long total = selection.operationIds() != null ? selection.operationIds().size()
@@ -229,6 +232,7 @@ public final class DurableBatches {
             case REDRIVE -> chunks.redrive(chosen, batch.operator(), batch.reason(), commit);
             case RESOLVE, DISCARD -> chunks.decideEntries(batch.kind(), chosen, null, batch.operator(), batch.reason(),
                     commit);
+            case CORRECT -> throw new IllegalStateException("a correction is never a batch");
         };
     }
 
