@@ -16,7 +16,8 @@ import java.util.Random;
 
 /**
  * The incident the sandbox seeds, as plain data: a night in which a billing batch met a throttling payment processor,
- * the carrier gateway went down and changed its schema, refund approvals were suspended and a backfill was cancelled.
+ * the carrier gateway went down and changed its schema, refund approvals were suspended, a backfill was cancelled and
+ * a checkout client sent one charge with its amount as text.
  * Deterministic for a given day and random seed, so re-seeding produces the same incident.
  */
 public final class IncidentScenario {
@@ -24,6 +25,8 @@ public final class IncidentScenario {
     public static final DemoTool CHANGED_TOOL = DemoTool.SHIP;
     public static final String CHANGED_SCHEMA_VERSION = "2";
     public static final String ORIGINAL_SCHEMA_VERSION = "1";
+    /** The run of the one charge a correction fixes: its id is this prefix and the day. */
+    public static final String CHECKOUT_RUN_PREFIX = "checkout-";
 
     /**
      * A fault count that outlasts the sandbox worker's attempts: the operation is dead-lettered, and a redrive (one
@@ -58,7 +61,8 @@ public final class IncidentScenario {
                 fulfilment(size),
                 refunds(size, refundsApproval),
                 receipts(size),
-                backfill(size, cancelledRun));
+                backfill(size, cancelledRun),
+                checkout());
         return new SeededIncident(runs, billing.runId(), refundsApproval, cancelledRun);
     }
 
@@ -114,6 +118,20 @@ public final class IncidentScenario {
         run.add(size.count(10), "transient", this::charge);
         return run.toPlan("A backfill of missed charges that kept failing and was cancelled: its dead letters must "
                 + "never run again.");
+    }
+
+    /** One charge whose payload is wrong, not the processor: only a correction fixes it, a redrive fails the same way. */
+    private PlannedRun checkout() {
+        Run run = new Run(CHECKOUT_RUN_PREFIX + day, DemoTool.CHARGE, ORIGINAL_SCHEMA_VERSION, null);
+        run.add(1, null, this::chargeWithAmountAsText);
+        return run.toPlan("Checkout: a client release sent the amount as text (\"129.90 EUR\"); the processor refused "
+                + "it as invalid input. Correct the payload and redrive it: the correction is the node's next logical "
+                + "attempt, under its own idempotency key.");
+    }
+
+    private ObjectNode chargeWithAmountAsText(int n) {
+        ObjectNode payload = charge(n);
+        return payload.put("amount", payload.get("amount").decimalValue().toPlainString() + " EUR");
     }
 
     private ObjectNode charge(int n) {

@@ -1,6 +1,11 @@
 package dev.redrive.demo.sandbox;
 
 import dev.redrive.model.FailureClass;
+import dev.redrive.triage.precondition.DecisionTarget;
+import dev.redrive.triage.decision.DecisionOutcome;
+import dev.redrive.triage.correction.CorrectionResult;
+import dev.redrive.testing.TestCorrections;
+import dev.redrive.identity.OperationId;
 import dev.redrive.store.Jdbc;
 import dev.redrive.testing.TestNamespace;
 import org.junit.jupiter.api.AfterAll;
@@ -100,8 +105,9 @@ class SandboxSeedTest {
                 SELECT o.status || ' attempt ' || o.attempt || ', effects ' ||
                        (SELECT count(*) FROM demo_tool_effects e WHERE e.idempotency_key = o.idempotency_key)
                   FROM redrive_commands c JOIN operations o ON o.operation_id = c.operation_id
-                 WHERE c.status = 'SUCCEEDED'
+                 WHERE c.status = 'SUCCEEDED' AND o.corrects IS NULL
                 """, row -> row.getString(1)))
+                .as("the seeded redrive (a correction another test takes is not one of the first decisions)")
                 .containsExactly("SUCCEEDED attempt " + (IncidentScenario.EXHAUSTS_RETRIES + 1) + ", effects 1");
     }
 
@@ -144,5 +150,27 @@ class SandboxSeedTest {
         await().atMost(Duration.ofSeconds(15)).untilAsserted(() ->
                 assertThat(jdbc().queryLong("SELECT count(*) FROM operations WHERE run_id LIKE 'live-%' AND status = 'SUCCEEDED'"))
                         .isGreaterThan(before));
+    }
+
+    @Test
+    void theCheckoutCharge_isRefusedAsInvalidInput_andACorrectionOfItsAmountRunsOnce() {
+        String operation = jdbc().queryOne("SELECT operation_id FROM dlq_entries WHERE run_id LIKE ? "
+                + "AND error_class = 'INVALID_INPUT' AND decision_state = 'OPEN'", row -> row.getString(1),
+                IncidentScenario.CHECKOUT_RUN_PREFIX + "%").orElseThrow();
+        OperationId original = OperationId.parse(operation);
+        String payload = jdbc().queryOne("SELECT payload::text FROM operations WHERE operation_id = ?",
+                row -> row.getString(1), operation).orElseThrow();
+        assertThat(payload).contains(" EUR\"");
+
+        CorrectionResult corrected = TestCorrections.in(ns, ns.database()).correct(DecisionTarget.operation(operation),
+                payload.replaceAll("\"amount\": \"([0-9.]+) EUR\"", "\"amount\": $1"), "ana", "amount sent as text");
+
+        assertThat(corrected.outcome()).as(corrected.message()).isEqualTo(DecisionOutcome.DONE);
+        OperationId correction = new OperationId(original.runId(), original.nodeId(), 1);
+        await().atMost(Duration.ofSeconds(20)).until(() -> jdbc().queryOne(
+                "SELECT status FROM operations WHERE operation_id = ?", row -> row.getString(1), correction.value())
+                .orElse("").equals("SUCCEEDED"));
+        assertThat(jdbc().queryLong("SELECT count(*) FROM demo_tool_calls WHERE idempotency_key = ? AND http_status = 200",
+                correction.idempotencyKey())).isEqualTo(1);
     }
 }
