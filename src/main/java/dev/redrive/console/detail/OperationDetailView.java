@@ -21,7 +21,6 @@ import javafx.scene.control.ListView;
 import javafx.scene.control.MenuItem;
 import javafx.scene.control.ScrollPane;
 import javafx.scene.control.TextArea;
-import javafx.scene.layout.FlowPane;
 import javafx.scene.layout.VBox;
 
 import java.time.ZoneId;
@@ -42,7 +41,7 @@ public final class OperationDetailView {
     @FXML private MenuItem discardItem;
     @FXML private Label statusLabel;
     @FXML private Label decisionLabel;
-    @FXML private FlowPane lineageBox;
+    @FXML private VBox lineageBox;
     @FXML private Hyperlink correctsLink;
     @FXML private Hyperlink correctedByLink;
     @FXML private Label lastErrorLabel;
@@ -171,7 +170,7 @@ public final class OperationDetailView {
         correctsLink.textProperty().bind(Bindings.concat("Corrects ", model.correctsProperty(),
                 " (this is its correction, a later logical attempt)"));
         correctedByLink.textProperty().bind(Bindings.concat("Superseded: corrected by ", model.correctedByProperty(),
-                " (this operation never runs again)"));
+                " (this one never runs again)"));
         shownWhen(model.correctsProperty().isNotEmpty(), correctsLink);
         shownWhen(model.correctedByProperty().isNotEmpty(), correctedByLink);
         shownWhen(model.correctsProperty().isNotEmpty().or(model.correctedByProperty().isNotEmpty()), lineageBox);

@@ -2,7 +2,9 @@ package dev.redrive.console.detail;
 
 import dev.redrive.console.RecordingDesktop;
 import dev.redrive.console.concurrent.UiExecutor;
+import dev.redrive.console.main.WindowLayout;
 import dev.redrive.console.ui.Theme;
+import dev.redrive.console.ui.Truncations;
 import dev.redrive.identity.OperationId;
 import dev.redrive.report.IncidentReport;
 import dev.redrive.report.Redactor;
@@ -17,6 +19,7 @@ import dev.redrive.triage.detail.EntryDetailsLoader;
 import dev.redrive.triage.detail.OperationDetailsLoader;
 import dev.redrive.triage.precondition.DecisionTarget;
 import javafx.scene.Node;
+import javafx.scene.Parent;
 import javafx.scene.Scene;
 import javafx.scene.control.Hyperlink;
 import javafx.stage.Stage;
@@ -55,7 +58,10 @@ class CorrectionLineageTest {
 
     private static DemoChargeWorker worker;
     private final UiExecutor executor = UiExecutor.forFx(2);
+    private static final double DEFAULT_PANE_WIDTH = WindowLayout.DEFAULT.width() * (1 - WindowLayout.DEFAULT.browserDivider());
+    private static final double NARROW_PANE_WIDTH = 1280 * (1 - WindowLayout.DEFAULT.browserDivider());
     private OperationDetailViewModel model;
+    private Parent root;
 
     @BeforeAll
     static void correctADeadLetter() {
@@ -78,7 +84,8 @@ class CorrectionLineageTest {
         Theme.apply(false);
         model = new OperationDetailViewModel(new OperationDetailsLoader(ns.database())::require,
                 new EntryDetailsLoader(ns.database())::require, executor, Redactor.defaults(), TracerLinks.NONE);
-        Scene scene = new Scene(OperationDetailView.load(model, new RecordingDesktop()).root(), 900, 760);
+        root = OperationDetailView.load(model, new RecordingDesktop()).root();
+        Scene scene = new Scene(root, DEFAULT_PANE_WIDTH, 760);
         scene.getStylesheets().add(Theme.stylesheet());
         stage.setScene(scene);
         stage.show();
@@ -103,7 +110,7 @@ class CorrectionLineageTest {
     }
 
     @Test
-    void theSupersededOperation_linksToItsCorrection_andTheCorrectionBackToIt(FxRobot robot) {
+    void theSupersededOperation_linksToItsCorrection_andTheCorrectionBackToIt(FxRobot robot) throws Exception {
         robot.interact(() -> model.showOperation(ORIGINAL.value()));
         awaitShown(model, ORIGINAL);
         robot.interact(() -> { });
@@ -111,6 +118,11 @@ class CorrectionLineageTest {
         assertThat(link(robot, "#detailCorrectedBy").getText()).contains("corrected by " + CORRECTION.value());
         assertThat(link(robot, "#detailCorrects").isVisible()).isFalse();
         assertThat(robot.lookup("#detailDecision").queryLabeled().getText()).startsWith("SUPERSEDED by alice");
+        for (double width : new double[]{DEFAULT_PANE_WIDTH, NARROW_PANE_WIDTH}) {
+            robot.interact(() -> root.getScene().getWindow().setWidth(width));
+            robot.interact(() -> { });
+            assertThat(Truncations.under(root)).as("at %s px", width).isEmpty();
+        }
 
         robot.clickOn(link(robot, "#detailCorrectedBy"));
         awaitShown(model, CORRECTION);
