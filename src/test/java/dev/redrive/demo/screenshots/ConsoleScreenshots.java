@@ -1,5 +1,6 @@
 package dev.redrive.demo.screenshots;
 
+import dev.redrive.demo.sandbox.IncidentScenario;
 import dev.redrive.config.RedriveConfig;
 import dev.redrive.console.ConsoleLauncher;
 import dev.redrive.demo.sandbox.Sandbox;
@@ -139,6 +140,8 @@ public final class ConsoleScreenshots {
         shootDetail("19-detail-entry-without-operation", row -> !row.ownEntry());
         shootWizard(row -> !row.ownEntry() && row.decisionState() == DecisionState.OPEN,
                 null, null, "20-wizard-entry-without-operation");
+        shootCorrection(row -> row.runId().startsWith(IncidentScenario.CHECKOUT_RUN_PREFIX)
+                && row.decisionState() == DecisionState.OPEN, "21-wizard-correct-payload", "22-wizard-result-corrected");
         shootDialog("13-connection-profiles", () -> fireMenuItem("#connectionMenu", "Connection profiles…"));
         shootDialog("14-alert-thresholds", () -> fireButton("Alert thresholds…"));
         shootDark("15-dark-theme");
@@ -247,6 +250,41 @@ public final class ConsoleScreenshots {
         });
         Fx.pause(Duration.ofSeconds(1));
         shoot(confirm, wizard);
+        issueAndShootResult(wizard, result);
+    }
+
+    /**
+     * Corrects the checkout charge whose amount was sent as text: the editor with the amount made a number beside the
+     * original (photographed, secrets masked on both sides), then the result once the worker has run the correction.
+     */
+    private void shootCorrection(Predicate<DlqRow> which, String editor, String result) {
+        Optional<Window> opened = openWizard(which, editor);
+        if (opened.isEmpty()) {
+            return;
+        }
+        Window wizard = opened.get();
+        next(wizard);
+        Fx.pause(Duration.ofSeconds(1));
+        next(wizard);
+        Fx.pause(Duration.ofSeconds(2));
+        next(wizard);
+        Fx.pause(Duration.ofSeconds(1));
+        Fx.run(() -> {
+            if (wizard.getScene().lookup("#decisionCorrect") instanceof RadioButton correct) {
+                correct.setSelected(true);
+            }
+        });
+        Fx.pause(Duration.ofSeconds(1));
+        Fx.run(() -> {
+            if (wizard.getScene().lookup("#correctedPayload") instanceof TextInputControl payload) {
+                payload.setText(payload.getText().replaceAll("\"amount\" : \"([0-9.]+) EUR\"", "\"amount\" : $1"));
+            }
+            if (wizard.getScene().lookup("#decisionReason") instanceof TextInputControl text) {
+                text.setText("checkout 4.12 sent the amount as text; the same charge with the amount as a number");
+            }
+        });
+        Fx.pause(Duration.ofSeconds(2));
+        shoot(editor, wizard);
         issueAndShootResult(wizard, result);
     }
 
