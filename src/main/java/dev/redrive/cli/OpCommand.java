@@ -8,7 +8,6 @@ import dev.redrive.triage.detail.AttemptRecord;
 import dev.redrive.triage.detail.AuditEntry;
 import dev.redrive.triage.detail.DlqEntryRecord;
 import dev.redrive.triage.detail.EntryDetails;
-import dev.redrive.triage.detail.EntryDetailsLoader;
 import dev.redrive.triage.detail.Lineage;
 import dev.redrive.triage.detail.OperationDetails;
 import dev.redrive.triage.detail.OperationDetailsLoader;
@@ -62,13 +61,13 @@ final class OpCommand {
             Redactor redactor = Redactor.parse(redact);
             PrintWriter out = spec.commandLine().getOut();
             try (TriageSession session = new TriageSession(connection)) {
-                OperationDetailsLoader loader = new OperationDetailsLoader(session.database());
+                OperationDetailsLoader loader = session.services().operationDetails();
                 if (target.entryOnly()) {
-                    showEntry(out, redactor.redact(new EntryDetailsLoader(session.database()).require(target.dlqEntryId())),
-                            new RedriveVerifier(session.database(), session.sideEffectLookup()));
+                    showEntry(out, redactor.redact(session.services().entryDetails().require(target.dlqEntryId())),
+                            session.services().verifier(session.sideEffectLookup()));
                 } else {
                     OperationDetails details = redactor.redact(loader.require(target.operationId()));
-                    showOperation(out, details, new RedriveVerifier(session.database(), session.sideEffectLookup()));
+                    showOperation(out, details, session.services().verifier(session.sideEffectLookup()));
                 }
                 out.flush();
                 return 0;

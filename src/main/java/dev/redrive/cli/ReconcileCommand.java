@@ -4,7 +4,6 @@ import dev.redrive.store.reconciliation.ReconciliationOutcome;
 import dev.redrive.triage.decision.Decisions;
 import dev.redrive.triage.decision.HttpSideEffectLookup;
 import dev.redrive.triage.decision.ReconciliationResult;
-import dev.redrive.triage.detail.OperationDetailsLoader;
 import dev.redrive.triage.detail.UnknownOperationException;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
@@ -63,7 +62,7 @@ final class ReconcileCommand implements Callable<Integer> {
             String who = TriageSession.operator(operator);
             ReconciliationResult recorded;
             if (source.lookup != null) {
-                String tool = new OperationDetailsLoader(session.database()).operation(operationId)
+                String tool = session.services().operationDetails().operation(operationId)
                         .orElseThrow(() -> new UnknownOperationException(operationId)).tool();
                 recorded = decisions.reconcileWithTool(operationId, HttpSideEffectLookup.forTool(tool, source.lookup), who);
             } else {

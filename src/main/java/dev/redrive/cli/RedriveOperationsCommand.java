@@ -16,7 +16,6 @@ import dev.redrive.triage.decision.OpenEntries;
 import dev.redrive.triage.decision.Sleeper;
 import dev.redrive.triage.precondition.DecisionTarget;
 import dev.redrive.triage.query.DlqFilter;
-import dev.redrive.triage.query.JdbcDlqQueries;
 import dev.redrive.triage.request.RequestKind;
 import dev.redrive.triage.request.RequestOptions;
 import picocli.CommandLine.Command;
@@ -129,7 +128,7 @@ final class RedriveOperationsCommand implements Callable<Integer> {
                 return startBatch(session, group == null ? filter : withGroup(filter, group));
             }
             Decisions decisions = session.decisions();
-            BatchDecisions batch = new BatchDecisions(decisions, new JdbcDlqQueries(session.database()), session.clock(), Sleeper.SYSTEM);
+            BatchDecisions batch = new BatchDecisions(decisions, session.services().dlqQueries(), session.clock(), Sleeper.SYSTEM);
             List<DecisionTarget> targets = new ArrayList<>();
             operationIds.forEach(id -> targets.add(DecisionTarget.operation(id)));
             List<Long> leftOut = new ArrayList<>();

@@ -58,8 +58,7 @@ final class ReportCommand implements Callable<Integer> {
                     "expected operation ids (OP...), --group FP or --entry ID, exactly one of them");
         }
         try (TriageSession session = new TriageSession(connection)) {
-            ReportService reports = new ReportService(session.database(), session.clock(), Redactor.parse(redact),
-                    session.sideEffectLookup());
+            ReportService reports = session.services().reports(Redactor.parse(redact), session.sideEffectLookup());
             IncidentReport report = group != null ? reports.group(group)
                     : entry != null ? reports.entry(entry)
                     : operationIds.size() == 1 ? reports.operation(operationIds.get(0)) : reports.selection(operationIds);

@@ -1,73 +1,64 @@
 package dev.redrive.cli;
 
-import dev.redrive.broker.Redis;
-import dev.redrive.config.RedriveConfig;
 import dev.redrive.console.profile.ConnectionProfile;
 import dev.redrive.demo.tools.DemoToolServer;
-import dev.redrive.report.RedactedDlqQueries;
 import dev.redrive.report.Redactor;
+import dev.redrive.services.TriageServices;
 import dev.redrive.store.Database;
 import dev.redrive.triage.correction.Corrections;
 import dev.redrive.triage.decision.Decisions;
-import dev.redrive.triage.decision.DispatchPublisher;
 import dev.redrive.triage.decision.DurableBatches;
-import dev.redrive.triage.decision.HttpSideEffectLookup;
 import dev.redrive.triage.decision.SideEffectLookup;
-import dev.redrive.triage.decision.Sleeper;
 import dev.redrive.triage.query.DlqQueries;
-import dev.redrive.triage.query.JdbcDlqQueries;
 import dev.redrive.triage.request.DecisionRequests;
-import dev.redrive.worker.client.WorkerClient;
 
 import java.net.URI;
 import java.time.Clock;
-import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
 
 /**
- * What the triage commands share: the operation store, and Redis only for the commands that publish. Closes what it
- * opened.
+ * What the triage commands share: the {@link TriageServices} of the namespace (the console opens the same), with the
+ * command line's defaults: secrets masked by the default rules, Redis connected only by the commands that publish.
+ * Closes what it opened.
  */
 final class TriageSession implements AutoCloseable {
-    private static final Duration LOOKUP_TIMEOUT = Duration.ofSeconds(5);
-
-    private final RedriveConfig config;
-    private final Database database;
-    private final Clock clock = Clock.systemUTC();
-    private Redis redis;
+    private final TriageServices services;
 
     TriageSession(ConnectionOptions connection) {
-        this.config = connection.config();
-        this.database = Database.open(config, 4);
+        this.services = TriageServices.open(connection.config(), Clock.systemUTC());
+    }
+
+    TriageServices services() {
+        return services;
     }
 
     Database database() {
-        return database;
+        return services.database();
     }
 
     Clock clock() {
-        return clock;
+        return services.clock();
     }
 
     /** The DLQ as the commands print it: error messages masked as free text (filters see the text the login reads). */
     DlqQueries dlqQueries() {
-        return new RedactedDlqQueries(new JdbcDlqQueries(database), Redactor.defaults());
+        return services.dlqQueries(Redactor.defaults());
     }
 
     /** Decisions that publish redrives through the worker client; Redis is connected on first use. */
     Decisions decisions() {
-        return new Decisions(database, DispatchPublisher.of(this::workerClient), clock);
+        return services.decisions();
     }
 
     /** Durable batches over the decisions above, paced in real time. */
     DurableBatches batches() {
-        return new DurableBatches(decisions(), new JdbcDlqQueries(database), clock, Sleeper.SYSTEM);
+        return services.batches();
     }
 
     /** Corrections that publish through the worker client, masking secrets in their diffs by the default rules. */
     Corrections corrections() {
-        return new Corrections(database, envelope -> workerClient().publish(envelope), Redactor.defaults(), clock);
+        return services.corrections(Redactor.defaults());
     }
 
     /**
@@ -75,23 +66,15 @@ final class TriageSession implements AutoCloseable {
      * REDRIVE_LOOKUP_ENDPOINTS names ({@code tool=url, ...}), which win. What verifies a redrive by the tool's own count.
      */
     SideEffectLookup sideEffectLookup() {
-        Map<String, URI> endpoints = new HashMap<>(DemoToolServer.lookupEndpoints(database));
+        Map<String, URI> endpoints = new HashMap<>(DemoToolServer.lookupEndpoints(services.database()));
         ConnectionProfile.parseLookupEndpoints(System.getenv("REDRIVE_LOOKUP_ENDPOINTS"))
                 .forEach((tool, url) -> endpoints.put(tool, URI.create(url)));
-        return new HttpSideEffectLookup(endpoints, LOOKUP_TIMEOUT);
+        return services.toolLookups(endpoints);
     }
 
     /** Four-eyes requests whose approved decisions publish through the worker client. */
     DecisionRequests requests() {
-        return new DecisionRequests(database, DispatchPublisher.of(this::workerClient), Redactor.defaults(), clock,
-                Sleeper.SYSTEM);
-    }
-
-    private WorkerClient workerClient() {
-        if (redis == null) {
-            redis = Redis.connect(config);
-        }
-        return new WorkerClient(database, redis, clock);
+        return services.requests(Redactor.defaults());
     }
 
     /** The operator's name: the given one, else the OS user. */
@@ -101,9 +84,6 @@ final class TriageSession implements AutoCloseable {
 
     @Override
     public void close() {
-        if (redis != null) {
-            redis.close();
-        }
-        database.close();
+        services.close();
     }
 }
