@@ -18,8 +18,8 @@ import dev.redrive.console.request.PendingRequestsViewModel;
 import dev.redrive.console.request.RequestsBackend;
 import dev.redrive.console.report.ReportExportViewModel;
 import dev.redrive.console.ui.DesktopServices;
-import dev.redrive.report.RedactedDlqQueries;
 import dev.redrive.report.Redactor;
+import dev.redrive.services.TriageServices;
 import dev.redrive.report.ReportService;
 import dev.redrive.triage.query.DlqRow;
 import dev.redrive.console.wizard.DecisionDialogs;
@@ -31,18 +31,10 @@ import dev.redrive.console.wizard.WizardBackend;
 import dev.redrive.console.wizard.WizardItem;
 import dev.redrive.health.DlqEventTail;
 import dev.redrive.triage.decision.DecisionKind;
-import dev.redrive.triage.correction.Corrections;
-import dev.redrive.triage.decision.Decisions;
-import dev.redrive.triage.decision.DispatchPublisher;
-import dev.redrive.triage.decision.Sleeper;
-import dev.redrive.triage.request.DecisionRequests;
-import dev.redrive.triage.decision.HttpSideEffectLookup;
 import dev.redrive.triage.decision.SideEffectLookup;
 import dev.redrive.triage.detail.DlqEntryRecord;
-import dev.redrive.triage.detail.EntryDetailsLoader;
 import dev.redrive.triage.query.DlqQueries;
 import dev.redrive.triage.query.FingerprintGroup;
-import dev.redrive.worker.client.WorkerClient;
 import javafx.stage.Window;
 
 import java.net.URI;
@@ -52,8 +44,6 @@ import java.util.Map;
 import java.util.Optional;
 import dev.redrive.health.PrometheusThroughput;
 import dev.redrive.health.QueueHealthReader;
-import dev.redrive.triage.detail.OperationDetailsLoader;
-import dev.redrive.triage.query.JdbcDlqQueries;
 import javafx.animation.KeyFrame;
 import javafx.animation.Timeline;
 import javafx.scene.Node;
@@ -64,7 +54,6 @@ import java.util.prefs.Preferences;
 /** Builds the screens of one session: queue health, the DLQ browser and the operation detail, wired together. */
 final class ConsoleScreens implements SessionScreens {
     private static final Duration LIVE_POLL = Duration.seconds(2);
-    private static final java.time.Duration LOOKUP_TIMEOUT = java.time.Duration.ofSeconds(5);
     static final int GROUP_LIMIT = 1_000;
 
     private final HealthPanelView health;
@@ -82,7 +71,8 @@ final class ConsoleScreens implements SessionScreens {
     private final PendingRequestsView requests;
 
     ConsoleScreens(ConsoleSession session, UiExecutor executor, Preferences preferences, DesktopServices desktop) {
-        QueueHealthReader reader = new QueueHealthReader(session.database(), session.redis(), session.clock());
+        TriageServices services = session.services();
+        QueueHealthReader reader = services.queueHealth();
         String prometheus = session.profile().prometheusUrl();
         HealthPanelViewModel healthModel = new HealthPanelViewModel(reader::read, prometheus.isEmpty() ? null
                 : new PrometheusThroughput(prometheus, session.profile().namespace())::read, executor,
@@ -92,14 +82,13 @@ final class ConsoleScreens implements SessionScreens {
 
         // Everything shown is masked first: payloads, results, error texts, evidence and reasons.
         Redactor redactor = Redactor.defaults();
-        queries = new RedactedDlqQueries(new JdbcDlqQueries(session.database()), redactor);
-        DlqEventTail tail = new DlqEventTail(session.redis());
+        queries = services.dlqQueries(redactor);
+        DlqEventTail tail = services.dlqTail();
         browserModel = new DlqBrowserViewModel(queries, tail::poll, executor, session.clock());
         browser = DlqBrowserView.load(browserModel);
 
-        OperationDetailsLoader loader = new OperationDetailsLoader(session.database());
-        OperationDetailViewModel detailModel = new OperationDetailViewModel(loader::require,
-                new EntryDetailsLoader(session.database())::require, executor, redactor,
+        OperationDetailViewModel detailModel = new OperationDetailViewModel(services.operationDetails()::require,
+                services.entryDetails()::require, executor, redactor,
                 new TracerLinks(session.profile().tracerUrlTemplate(), session.profile().tracerSpanUrlTemplate()));
         detail = OperationDetailView.load(detailModel, desktop);
         browserModel.currentProperty().addListener((obs, was, row) -> {
@@ -107,13 +96,10 @@ final class ConsoleScreens implements SessionScreens {
                 detailModel.showEntry(row.id());
             }
         });
-        WorkerClient client = new WorkerClient(session.database(), session.redis(), session.clock());
-        Decisions decisions = new Decisions(session.database(), client, session.clock());
-        Corrections corrections = new Corrections(session.database(), client::publish, redactor, session.clock());
         Map<String, URI> endpoints = new HashMap<>();
         session.profile().lookupEndpoints().forEach((tool, url) -> endpoints.put(tool, URI.create(url)));
-        SideEffectLookup tools = new HttpSideEffectLookup(endpoints, LOOKUP_TIMEOUT);
-        backend = new TriageWizardBackend(session.database(), decisions, corrections, tools, redactor);
+        SideEffectLookup tools = services.toolLookups(endpoints);
+        backend = new TriageWizardBackend(services, tools, redactor);
         this.executor = executor;
         this.operator = session.profile().operatorOrOsUser();
         dialogs = new DecisionDialogs(backend, executor);
@@ -125,7 +111,7 @@ final class ConsoleScreens implements SessionScreens {
         detail.onDiscard(() -> currentItem(detailModel).ifPresent(item -> dialogs.decide(window(), DecisionKind.DISCARD,
                 item, operator, result -> afterDecision(detailModel))));
         this.detailModel = detailModel;
-        ReportService reports = new ReportService(session.database(), session.clock(), redactor, tools);
+        ReportService reports = services.reports(redactor, tools);
         ReportExportView export = new ReportExportView(new ReportExportViewModel(reports::write, executor), desktop);
         detail.onExport(() -> currentItem(detailModel).ifPresent(item -> {
             if (item.operationId() == null) {
@@ -141,8 +127,7 @@ final class ConsoleScreens implements SessionScreens {
                         .map(DlqRow::operationId).distinct().limit(ReportService.MAX_OPERATIONS).toList())));
         browser.onExportGroup(group -> export.export(window(), "group " + group.fingerprint(),
                 "report-group-" + group.fingerprint(), () -> reports.group(group.fingerprint())));
-        requestsModel = new PendingRequestsViewModel(RequestsBackend.of(new DecisionRequests(session.database(),
-                DispatchPublisher.of(() -> client), redactor, session.clock(), Sleeper.SYSTEM)), executor, operator);
+        requestsModel = new PendingRequestsViewModel(RequestsBackend.of(services.requests(redactor)), executor, operator);
         requests = PendingRequestsView.load(requestsModel);
         livePolling = new Timeline(new KeyFrame(LIVE_POLL, event -> {
             browserModel.pollLive();

@@ -1,5 +1,7 @@
 package dev.redrive.architecture;
 
+import com.tngtech.archunit.base.DescribedPredicate;
+import com.tngtech.archunit.core.domain.JavaClass;
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
@@ -51,6 +53,22 @@ class LayeringTest {
         noClasses().that().resideInAPackage("dev.redrive.console..")
                 .should().dependOnClassesThat().resideInAnyPackage("java.sql..", "io.lettuce..")
                 .because("views and view-models call the triage and store APIs, never the servers directly")
+                .check(production);
+    }
+
+    /**
+     * The console's way to the servers is the composition root that the CLI uses too: screens cannot wire store or
+     * broker classes of their own, so both front ends run the same services. Enums (an outcome the operator picks) are
+     * values, not access.
+     */
+    @Test
+    void theConsoleReachesTheStoreAndTheBrokerOnlyThroughTriageServices() {
+        DescribedPredicate<JavaClass> storeOrBroker = JavaClass.Predicates
+                .resideInAnyPackage("dev.redrive.store..", "dev.redrive.broker..", "dev.redrive.worker..")
+                .and(DescribedPredicate.not(DescribedPredicate.describe("enums", JavaClass::isEnum)));
+        noClasses().that().resideInAPackage("dev.redrive.console..")
+                .should().dependOnClassesThat(storeOrBroker)
+                .because("the console opens the store and the broker through dev.redrive.services.TriageServices only")
                 .check(production);
     }
 

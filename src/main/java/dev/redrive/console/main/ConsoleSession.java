@@ -1,45 +1,41 @@
 package dev.redrive.console.main;
 
-import dev.redrive.broker.Redis;
 import dev.redrive.config.RedriveConfig;
 import dev.redrive.config.UrlCredentials;
 import dev.redrive.console.profile.ConnectionProfile;
-import dev.redrive.store.Database;
+import dev.redrive.services.TriageServices;
 import dev.redrive.triage.decision.DecisionAccess;
 
 import java.time.Clock;
 
 /**
- * One open connection of the console: the profile it came from, the operation store and the broker. Opened off the FX
- * thread; the pool and the Redis client reconnect by themselves when a server comes back.
+ * One open connection of the console: the profile it came from and the {@link TriageServices} on the operation store
+ * and the broker, the console's only way to them. Opened off the FX thread; the pool and the Redis client reconnect by
+ * themselves when a server comes back.
  */
 public final class ConsoleSession implements AutoCloseable {
-    private static final int POOL_SIZE = 4;
-
     private final ConnectionProfile profile;
     private final RedriveConfig config;
-    private final Database database;
-    private final Redis redis;
+    private final TriageServices services;
     private final Clock clock;
     private final DecisionAccess access;
 
-    private ConsoleSession(ConnectionProfile profile, RedriveConfig config, Database database, Redis redis, Clock clock,
+    private ConsoleSession(ConnectionProfile profile, RedriveConfig config, TriageServices services, Clock clock,
                            DecisionAccess access) {
         this.profile = profile;
         this.config = config;
-        this.database = database;
-        this.redis = redis;
+        this.services = services;
         this.clock = clock;
         this.access = access;
     }
 
     /** Connects to both servers and reads what the role may decide; the exception names the server that failed. */
     public static ConsoleSession open(ConnectionProfile profile, RedriveConfig config, Clock clock) {
-        Database database = Database.open(config, POOL_SIZE);
+        TriageServices services = TriageServices.open(config, clock);
         try {
-            return new ConsoleSession(profile, config, database, Redis.connect(config), clock, DecisionAccess.of(database));
+            return new ConsoleSession(profile, config, services.connectBroker(), clock, services.access());
         } catch (RuntimeException e) {
-            database.close();
+            services.close();
             throw e;
         }
     }
@@ -52,12 +48,8 @@ public final class ConsoleSession implements AutoCloseable {
         return config;
     }
 
-    public Database database() {
-        return database;
-    }
-
-    public Redis redis() {
-        return redis;
+    public TriageServices services() {
+        return services;
     }
 
     public Clock clock() {
@@ -82,10 +74,6 @@ public final class ConsoleSession implements AutoCloseable {
 
     @Override
     public void close() {
-        try {
-            redis.close();
-        } finally {
-            database.close();
-        }
+        services.close();
     }
 }

@@ -2,7 +2,7 @@ package dev.redrive.console.wizard;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.redrive.report.Redactor;
-import dev.redrive.store.Database;
+import dev.redrive.services.TriageServices;
 import dev.redrive.store.reconciliation.ReconciliationOutcome;
 import dev.redrive.triage.correction.CorrectionResult;
 import dev.redrive.triage.correction.Corrections;
@@ -30,7 +30,7 @@ import java.util.UUID;
  * look-ups.
  */
 public final class TriageWizardBackend implements WizardBackend {
-    private final Database database;
+    private final TriageServices services;
     private final Decisions decisions;
     private final Corrections corrections;
     private final OperationDetailsLoader loader;
@@ -38,15 +38,17 @@ public final class TriageWizardBackend implements WizardBackend {
     private final RedriveVerifier verifier;
     private final Redactor redactor;
 
-    /** {@code redactor} masks the evidence and the precondition facts the wizard shows. */
-    public TriageWizardBackend(Database database, Decisions decisions, Corrections corrections, SideEffectLookup lookup,
-                               Redactor redactor) {
-        this.database = database;
-        this.decisions = decisions;
-        this.corrections = corrections;
-        this.loader = new OperationDetailsLoader(database);
+    /**
+     * @param lookup   the tools' look-ups: reconciliation, and the verification of a redrive
+     * @param redactor masks the evidence and the precondition facts the wizard shows, and the corrections' diffs
+     */
+    public TriageWizardBackend(TriageServices services, SideEffectLookup lookup, Redactor redactor) {
+        this.services = services;
+        this.decisions = services.decisions();
+        this.corrections = services.corrections(redactor);
+        this.loader = services.operationDetails();
         this.lookup = lookup;
-        this.verifier = new RedriveVerifier(database, lookup);
+        this.verifier = services.verifier(lookup);
         this.redactor = redactor;
     }
 
@@ -57,7 +59,7 @@ public final class TriageWizardBackend implements WizardBackend {
 
     @Override
     public DecisionAccess access() {
-        return DecisionAccess.of(database);
+        return services.access();
     }
 
     @Override

@@ -5,11 +5,10 @@ import dev.redrive.console.ui.Theme;
 import dev.redrive.console.ui.Truncations;
 import dev.redrive.identity.OperationId;
 import dev.redrive.report.Redactor;
+import dev.redrive.services.TriageServices;
 import dev.redrive.store.Jdbc;
 import dev.redrive.testing.DemoChargeWorker;
-import dev.redrive.testing.TestCorrections;
 import dev.redrive.testing.TestNamespace;
-import dev.redrive.triage.decision.Decisions;
 import javafx.application.Platform;
 import javafx.geometry.Bounds;
 import javafx.scene.Node;
@@ -66,8 +65,7 @@ class CorrectPayloadWizardTest {
     static void startWorker() {
         jdbc = ns.database().jdbc();
         worker = new DemoChargeWorker(ns, "correct-wizard", Duration.ofMinutes(5));
-        backend = new TriageWizardBackend(ns.database(),
-                new Decisions(ns.database(), worker.client(), Clock.systemUTC()), TestCorrections.in(ns, ns.database()),
+        backend = new TriageWizardBackend(TriageServices.over(ns.database(), ns.redis(), Clock.systemUTC()),
                 worker.lookup(), Redactor.defaults());
     }
 

@@ -1,9 +1,9 @@
 package dev.redrive.console.wizard;
 
-import dev.redrive.testing.TestCorrections;
 import dev.redrive.console.concurrent.UiExecutor;
 import dev.redrive.identity.OperationId;
 import dev.redrive.report.Redactor;
+import dev.redrive.services.TriageServices;
 import dev.redrive.testing.TestNamespace;
 import dev.redrive.triage.MessageDeadLetters;
 import dev.redrive.triage.decision.BatchDecisions;
@@ -84,7 +84,7 @@ class EntriesWithoutOperationInBatchesTest {
         List<WizardItem> items = GroupItems.open(new JdbcDlqQueries(ns.database()), fingerprint, 1_000).stream()
                 .filter(item -> entries.subList(1, 3).contains(item.dlqEntryId())).toList();
         assertThat(items).hasSize(2).allMatch(WizardItem::entryOnly);
-        WizardBackend backend = new TriageWizardBackend(ns.database(), decisions, TestCorrections.in(ns, ns.database()),
+        WizardBackend backend = new TriageWizardBackend(TriageServices.over(ns.database(), ns.redis(), Clock.systemUTC()),
                 new HttpSideEffectLookup(Map.of(), Duration.ofSeconds(1)), Redactor.defaults());
         UiExecutor executor = UiExecutor.inline();
         executor.onFailure(failure -> {

@@ -1,9 +1,9 @@
 package dev.redrive.console.wizard;
 
-import dev.redrive.testing.TestCorrections;
 import dev.redrive.console.concurrent.UiExecutor;
 import dev.redrive.model.FailureClass;
 import dev.redrive.report.Redactor;
+import dev.redrive.services.TriageServices;
 import dev.redrive.testing.TestNamespace;
 import dev.redrive.triage.decision.DecisionKind;
 import dev.redrive.triage.decision.DecisionOutcome;
@@ -35,7 +35,7 @@ class GroupWizardTest {
         ns.database().jdbc().update("UPDATE runs SET status = 'CANCELLED' WHERE run_id = 'group-run-00002'");
         Decisions decisions = new Decisions(ns.database(), new WorkerClient(ns.database(), ns.redis(), Clock.systemUTC()),
                 Clock.systemUTC());
-        WizardBackend backend = new TriageWizardBackend(ns.database(), decisions, TestCorrections.in(ns, ns.database()),
+        WizardBackend backend = new TriageWizardBackend(TriageServices.over(ns.database(), ns.redis(), Clock.systemUTC()),
                 new HttpSideEffectLookup(Map.of(), java.time.Duration.ofSeconds(1)), Redactor.defaults());
         List<WizardItem> items = GroupItems.open(queries, group.fingerprint(), 1_000);
         long blocked = items.stream().filter(item -> item.operationId().startsWith("group-run-00002:")).count();

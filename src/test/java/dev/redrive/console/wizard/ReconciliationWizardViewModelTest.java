@@ -1,10 +1,10 @@
 package dev.redrive.console.wizard;
 
-import dev.redrive.testing.TestCorrections;
 import dev.redrive.console.concurrent.UiExecutor;
 import dev.redrive.demo.tools.DemoToolServer;
 import dev.redrive.model.SideEffectState;
 import dev.redrive.report.Redactor;
+import dev.redrive.services.TriageServices;
 import dev.redrive.store.reconciliation.ReconciliationOutcome;
 import dev.redrive.testing.TestNamespace;
 import dev.redrive.triage.decision.DecisionKind;
@@ -37,7 +37,7 @@ class ReconciliationWizardViewModelTest {
         decisions = new Decisions(ns.database(), new WorkerClient(ns.database(), ns.redis(), Clock.systemUTC()),
                 Clock.systemUTC());
         tools = DemoToolServer.start(ns.database());
-        backend = new TriageWizardBackend(ns.database(), decisions, TestCorrections.in(ns, ns.database()),
+        backend = new TriageWizardBackend(TriageServices.over(ns.database(), ns.redis(), Clock.systemUTC()),
                 HttpSideEffectLookup.forTool("demo.charge", tools.lookupEndpoint()), Redactor.defaults());
     }
 

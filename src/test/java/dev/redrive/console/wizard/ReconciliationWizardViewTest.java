@@ -1,6 +1,5 @@
 package dev.redrive.console.wizard;
 
-import dev.redrive.testing.TestCorrections;
 import dev.redrive.console.concurrent.UiExecutor;
 import dev.redrive.console.ui.Theme;
 import dev.redrive.console.ui.Truncations;
@@ -9,6 +8,7 @@ import dev.redrive.identity.OperationId;
 import dev.redrive.store.approval.ApprovalStore;
 import dev.redrive.store.tool.ToolSchemaStore;
 import dev.redrive.report.Redactor;
+import dev.redrive.services.TriageServices;
 import dev.redrive.testing.TestNamespace;
 import dev.redrive.testing.DatabaseLogin;
 import dev.redrive.triage.decision.Decisions;
@@ -78,7 +78,7 @@ class ReconciliationWizardViewTest {
                 .leaseDuration(Duration.ofSeconds(3)).claimInterval(Duration.ofMillis(200)).build().start();
         client = new WorkerClient(ns.database(), ns.redis(), Clock.systemUTC());
         decisions = new Decisions(ns.database(), client, Clock.systemUTC());
-        backend = new TriageWizardBackend(ns.database(), decisions, TestCorrections.in(ns, ns.database()),
+        backend = new TriageWizardBackend(TriageServices.over(ns.database(), ns.redis(), Clock.systemUTC()),
                 HttpSideEffectLookup.forTool("demo.charge", tools.lookupEndpoint()), Redactor.defaults());
     }
 
@@ -564,9 +564,7 @@ class ReconciliationWizardViewTest {
         long before = dispatched();
         long commands = redriveCommands();
         try (DatabaseLogin viewer = DatabaseLogin.viewer(ns, "wizard")) {
-            WizardBackend asViewer = new TriageWizardBackend(viewer.database(), new Decisions(viewer.database(),
-                    new WorkerClient(viewer.database(), ns.redis(), Clock.systemUTC()), Clock.systemUTC()),
-                    TestCorrections.in(ns, viewer.database()),
+            WizardBackend asViewer = new TriageWizardBackend(TriageServices.over(viewer.database(), ns.redis(), Clock.systemUTC()),
                     HttpSideEffectLookup.forTool("demo.charge", tools.lookupEndpoint()), Redactor.defaults());
             String readOnly = "read-only: role " + viewer.login() + " is a viewer: it may look but not decide";
             show(robot, asViewer, List.of(item), "#wizardOperation");
