@@ -135,10 +135,11 @@ public final class OperationDetailView {
         deliveryCountLabel.textProperty().bind(model.deliveryCountProperty());
         consumerLabel.textProperty().bind(model.consumerProperty());
         receivedLabel.textProperty().bind(model.receivedProperty());
-        // A message sent without a trace or correlation id says so, with nothing to copy or open.
+        // A message sent without a trace or correlation id says so, with nothing to copy. The tracer link stays while
+        // there is somewhere to go: a worker with an OpenTelemetry SDK traced the attempts even when no id was sent.
         showId(model.traceIdProperty(), traceLabel, traceCopy);
         showId(model.correlationIdProperty(), correlationLabel, correlationCopy);
-        shownWhen(model.traceIdProperty().isNotEmpty().and(model.tracerUrlProperty().isNotEmpty()), tracerLink);
+        shownWhen(model.tracerUrlProperty().isNotEmpty(), tracerLink);
         runtimeLabel.textProperty().bind(model.runtimeVersionProperty());
         dispatchedSchemaLabel.textProperty().bind(model.dispatchedSchemaProperty());
         currentSchemaLabel.textProperty().bind(model.currentSchemaProperty());
