@@ -4,6 +4,9 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.redrive.demo.generate.DlqGenerator;
 import dev.redrive.demo.generate.GeneratedDlq;
+import dev.redrive.store.deadletter.EvidencePurge;
+import dev.redrive.store.deadletter.PurgePreview;
+import dev.redrive.store.deadletter.PurgeSummary;
 import dev.redrive.triage.json.TriageJson;
 import dev.redrive.triage.query.DlqCount;
 import dev.redrive.triage.query.DlqCursor;
@@ -22,12 +25,14 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 import java.io.PrintWriter;
+import java.time.Instant;
 import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.stream.Collectors;
 
 @Command(name = "dlq", mixinStandardHelpOptions = true, description = "Query the dead-letter queue.",
-        subcommands = {DlqCommand.ListEntries.class, DlqCommand.Groups.class, DlqCommand.Generate.class})
+        subcommands = {DlqCommand.ListEntries.class, DlqCommand.Groups.class, DlqCommand.Purge.class,
+                DlqCommand.Generate.class})
 final class DlqCommand {
 
     @Command(name = "list", mixinStandardHelpOptions = true,
@@ -151,6 +156,61 @@ final class DlqCommand {
                                 group.lastSeen(), Cells.cut(group.sampleMessage(), 70));
                     }
                     out.printf("%d group(s)%n", groups.size());
+                }
+                out.flush();
+                return 0;
+            }
+        }
+    }
+
+    @Command(name = "purge", mixinStandardHelpOptions = true,
+            description = {"Remove the bulky evidence (raw message, payload, attempt and delivery history) of DLQ "
+                    + "entries decided before TIME; identity, error, decision and the audit log are kept. Open "
+                    + "entries are never touched. Only the schema owner may purge (exit 5 otherwise).",
+                    "Each chunk of 1,000 entries is one transaction with its audit line: a purge stopped midway "
+                            + "leaves every entry whole or purged, and running it again finishes it."})
+    static final class Purge implements Callable<Integer> {
+        @Mixin
+        ConnectionOptions connection;
+
+        @Option(names = "--decided-before", required = true, paramLabel = "TIME",
+                converter = InstantInput.Converter.class,
+                description = "purge entries decided before this: 2026-11-30T10:00:00Z, 2026-11-30 10:00, 2026-11-30 "
+                        + "or a time before now (-90d)")
+        Instant decidedBefore;
+
+        @Option(names = "--dry-run", description = "say what would be purged, and purge nothing")
+        boolean dryRun;
+
+        @Option(names = "--operator", paramLabel = "NAME",
+                description = "who purges (default: your OS user); the database also records your login")
+        String operator;
+
+        @Option(names = "--json", description = "print JSON")
+        boolean json;
+
+        @Spec
+        CommandSpec spec;
+
+        @Override
+        public Integer call() {
+            try (TriageSession session = new TriageSession(connection)) {
+                EvidencePurge purge = new EvidencePurge(session.database().jdbc());
+                PrintWriter out = spec.commandLine().getOut();
+                if (dryRun) {
+                    PurgePreview preview = purge.preview(decidedBefore);
+                    out.println(json ? TriageJson.write(preview) : "dry run: would purge the evidence of "
+                            + preview.entries() + " entries decided before " + decidedBefore + " ("
+                            + Cells.bytes(preview.bytes()) + (preview.entries() == 0 ? ""
+                            : ", decided " + preview.oldestDecision() + " to " + preview.newestDecision()) + ")");
+                } else {
+                    PurgeSummary done = purge.purge(decidedBefore, TriageSession.operator(operator),
+                            session.clock().instant(), EvidencePurge.CHUNK, Long.MAX_VALUE);
+                    out.println(json ? TriageJson.write(done) : done.entries() == 0
+                            ? "nothing to purge: no decided entry before " + decidedBefore + " holds evidence"
+                            : "purge " + done.purgeId() + ": removed the evidence of " + done.entries()
+                                    + " entries decided before " + decidedBefore + " (" + Cells.bytes(done.bytes())
+                                    + "); their identity, decision and audit trail are kept");
                 }
                 out.flush();
                 return 0;

@@ -118,7 +118,8 @@ final class OpCommand {
             out.printf("fingerprint %s, side effect %s%n", entry.errorFingerprint(), entry.sideEffect());
             out.printf("operation   %s%n", entry.ofOperation() ? entry.operationId() + " (below)"
                     : "none: the message was dead-lettered as itself" + named(entry));
-            out.printf("raw message %s%n", TriageJson.compact(entry.rawMessage()));
+            out.printf("raw message %s%n", entry.evidencePurged() ? entry.purgedNote()
+                    : TriageJson.compact(entry.rawMessage()));
             audit(out, details.audit());
         }
 
@@ -193,6 +194,9 @@ final class OpCommand {
                         entry.errorClass(), entry.errorMessage(), entry.enteredAt(), entry.stream(), entry.entryId(),
                         entry.deliveryCount(), entry.consumer());
                 out.printf("  fingerprint %s, side effect %s%n", entry.errorFingerprint(), entry.sideEffect());
+                if (entry.evidencePurged()) {
+                    out.printf("  evidence %s%n", entry.purgedNote());
+                }
             }
             for (ReconciliationRecord reconciliation : details.reconciliations()) {
                 out.printf("reconciled %s by %s (%s) at %s: %s%n", reconciliation.outcome(), reconciliation.recordedBy(),

@@ -1,6 +1,9 @@
 package dev.redrive.cli;
 
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.redrive.store.Database;
+import dev.redrive.store.deadletter.RetentionPolicy;
+import dev.redrive.store.deadletter.RetentionPolicyStore;
 import dev.redrive.triage.json.TriageJson;
 import dev.redrive.triage.request.FourEyesPolicy;
 import dev.redrive.triage.request.PolicyStore;
@@ -23,8 +26,9 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 @Command(name = "policy", mixinStandardHelpOptions = true,
-        description = "The namespace's four-eyes policy: which decisions wait for a second operator's approval.",
-        subcommands = {PolicyCommand.FourEyes.class, PolicyCommand.Show.class})
+        description = "The namespace's policies: four-eyes (which decisions wait for a second operator's approval) and "
+                + "retention (how long decided DLQ entries keep their evidence).",
+        subcommands = {PolicyCommand.FourEyes.class, PolicyCommand.Retention.class, PolicyCommand.Show.class})
 final class PolicyCommand {
 
     @Command(name = "four-eyes", mixinStandardHelpOptions = true,
@@ -74,7 +78,7 @@ final class PolicyCommand {
             }
             FourEyesPolicy policy = FourEyesPolicy.of(on, batchOver, corrections,
                     tools.stream().map(String::strip).filter(tool -> !tool.isEmpty()).toList(),
-                    expireAfter == null ? null : parseDuration(expireAfter));
+                    expireAfter == null ? null : parseDuration(expireAfter, "--expire-after"));
             try (Database database = Database.open(connection.config(), 2)) {
                 FourEyesPolicy written = new PolicyStore(database).write(policy, TriageSession.operator(operator),
                         Instant.now());
@@ -87,7 +91,42 @@ final class PolicyCommand {
         }
     }
 
-    @Command(name = "show", mixinStandardHelpOptions = true, description = "Print the four-eyes policy.")
+    @Command(name = "retention", mixinStandardHelpOptions = true,
+            description = {"How long decided DLQ entries keep their evidence (raw message, payload, attempt and "
+                    + "delivery history) before a worker purges it, as dlq purge would; off keeps it until someone "
+                    + "runs dlq purge. Open entries always keep theirs. Audited; only the schema owner may."})
+    static final class Retention implements Callable<Integer> {
+        @Mixin
+        ConnectionOptions connection;
+
+        @Parameters(index = "0", paramLabel = "KEEP|off",
+                description = "how long after its decision an entry keeps its evidence: 90d, 24h, 30m or ISO-8601 "
+                        + "(P90D); or off")
+        String keep;
+
+        @Option(names = "--operator", required = true, paramLabel = "NAME", description = "who changes the policy")
+        String operator;
+
+        @Spec
+        CommandSpec spec;
+
+        @Override
+        public Integer call() {
+            RetentionPolicy policy = keep.strip().equalsIgnoreCase("off") ? RetentionPolicy.OFF
+                    : RetentionPolicy.keeping(parseDuration(keep, "retention"));
+            try (Database database = Database.open(connection.config(), 2)) {
+                RetentionPolicy written = new RetentionPolicyStore(database.jdbc()).write(policy,
+                        TriageSession.operator(operator), Instant.now());
+                PrintWriter out = spec.commandLine().getOut();
+                out.println(written.describe() + " (changed by " + written.changedBy() + ", login "
+                        + written.changedLogin() + ")");
+                out.flush();
+                return RedriveCommand.EXIT_OK;
+            }
+        }
+    }
+
+    @Command(name = "show", mixinStandardHelpOptions = true, description = "Print the four-eyes and retention policies.")
     static final class Show implements Callable<Integer> {
         @Mixin
         ConnectionOptions connection;
@@ -102,12 +141,18 @@ final class PolicyCommand {
         public Integer call() {
             try (Database database = Database.open(connection.config(), 2)) {
                 FourEyesPolicy policy = new PolicyStore(database).read();
+                RetentionPolicy retention = new RetentionPolicyStore(database.jdbc()).read();
                 PrintWriter out = spec.commandLine().getOut();
                 if (json) {
-                    out.println(TriageJson.write(policy));
+                    // The four-eyes policy's fields stay where scripts read them; retention is added beside them.
+                    ObjectNode root = TriageJson.mapper().valueToTree(policy);
+                    root.set("retention", TriageJson.mapper().valueToTree(retention));
+                    out.println(TriageJson.write(root));
                 } else {
-                    out.println(policy.describe() + (policy.changedAt() == null ? "" : " (changed by "
-                            + policy.changedBy() + ", login " + policy.changedLogin() + ", at " + policy.changedAt() + ")"));
+                    out.println(policy.describe() + changed(policy.changedBy(), policy.changedLogin(),
+                            policy.changedAt()));
+                    out.println(retention.describe() + changed(retention.changedBy(), retention.changedLogin(),
+                            retention.changedAt()));
                 }
                 out.flush();
                 return RedriveCommand.EXIT_OK;
@@ -115,10 +160,14 @@ final class PolicyCommand {
         }
     }
 
+    private static String changed(String by, String login, Instant at) {
+        return at == null ? "" : " (changed by " + by + ", login " + login + ", at " + at + ")";
+    }
+
     private static final Pattern SHORT = Pattern.compile("(\\d{1,9})([smhd])", Pattern.CASE_INSENSITIVE);
 
-    /** 30m, 24h, 7d, 90s, or ISO-8601 (PT24H, P7D). */
-    static Duration parseDuration(String text) {
+    /** 30m, 24h, 7d, 90s, or ISO-8601 (PT24H, P7D); a line naming {@code what} when the text is none of those. */
+    static Duration parseDuration(String text, String what) {
         String value = text.strip();
         Matcher matcher = SHORT.matcher(value);
         Duration duration = null;
@@ -138,7 +187,7 @@ final class PolicyCommand {
             }
         }
         if (duration == null || duration.toSeconds() < 1) {
-            throw new IllegalArgumentException("--expire-after must be a positive duration such as 30m, 24h, 7d or "
+            throw new IllegalArgumentException(what + " must be a positive duration such as 30m, 24h, 7d or "
                     + "PT24H, got '" + text + "'");
         }
         return duration;

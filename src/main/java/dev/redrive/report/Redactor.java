@@ -140,7 +140,7 @@ public final class Redactor {
                 e.errorClass(), e.errorCode(), redactText(e.errorMessage()), e.errorFingerprint(), e.sideEffect(),
                 redact(e.attemptHistory()), redact(e.rawMessage()), redact(e.payload()), e.enteredAt(),
                 e.decisionState(), e.decidedBy(), e.decidedAt(), redactText(e.decisionReason()), e.version(),
-                e.supersededBy());
+                e.supersededBy(), e.evidencePurgedAt());
     }
 
     private AuditEntry redact(AuditEntry a) {

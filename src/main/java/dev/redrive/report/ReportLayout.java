@@ -231,7 +231,9 @@ final class ReportLayout {
                         new Paragraph("Redrive preconditions do not apply: there is no operation to run again; the "
                                 + "entry can be discarded or resolved."))));
         sections.add(new Section("Decisions and audit trail", 2, List.of(audit(report.details().audit()))));
-        sections.add(new Section("Raw message (redacted)", 2, List.of(new Code(pretty(entry.rawMessage())))));
+        sections.add(new Section("Raw message (redacted)", 2, List.of(entry.evidencePurged()
+                ? new Paragraph("The raw message was " + entry.purgedNote() + ".")
+                : new Code(pretty(entry.rawMessage())))));
         return sections;
     }
 

@@ -77,7 +77,8 @@ public final class Worker {
                 : builder.leaseDuration.dividedBy(3);
         this.settings = new WorkerSettings(builder.consumerName, builder.concurrency, builder.leaseDuration, renewal,
                 builder.batchSize, builder.deliveryLimit, builder.maxPayloadBytes, builder.readBlock,
-                builder.claimInterval, builder.schedulerInterval, builder.sweepGrace, builder.streamRetention,
+                builder.claimInterval, builder.schedulerInterval, builder.sweepGrace, builder.retentionInterval,
+                builder.streamRetention,
                 DatabaseClock.aligned(builder.database.jdbc(), builder.clock), builder.retryPolicy,
                 new ToolGate(builder.budgets, new RedisToolPauses(builder.redis), SHARED_PAUSES_REFRESH,
                         new RedisTokenBuckets(builder.redis)), tools,
@@ -176,6 +177,7 @@ public final class Worker {
         private Duration schedulerInterval = Duration.ofMillis(100);
         private Duration shutdownGrace = Duration.ofSeconds(30);
         private Duration sweepGrace = Duration.ofMinutes(5);
+        private Duration retentionInterval = Duration.ofMinutes(10);
         private RetryPolicy retryPolicy = BackoffRetryPolicy.defaults();
         private Clock clock = Clock.systemUTC();
         private MeterRegistry meterRegistry;
@@ -301,6 +303,15 @@ public final class Worker {
          */
         public Builder sweepGrace(Duration sweepGrace) {
             this.sweepGrace = positive(sweepGrace, "sweepGrace");
+            return this;
+        }
+
+        /**
+         * How often the namespace's retention policy is applied: with {@code policy retention KEEP} set, decided DLQ
+         * entries decided longer ago than KEEP lose their evidence (default 10 min; see README, Retention).
+         */
+        public Builder retentionInterval(Duration retentionInterval) {
+            this.retentionInterval = positive(retentionInterval, "retentionInterval");
             return this;
         }
 

@@ -264,7 +264,8 @@ public final class OperationDetailViewModel {
         sideEffect.set(null);
         entryFacts(shown);
         payload.set("");
-        rawMessage.set(pretty(shown.rawMessage()));
+        rawMessage.set(shown.evidencePurged() ? "The raw message was " + shown.purgedNote() + "."
+                : pretty(shown.rawMessage()));
         attempts.clear();
         audit.setAll(found.audit());
         timeline.set(TimelineData.EMPTY);

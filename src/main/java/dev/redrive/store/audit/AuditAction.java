@@ -33,7 +33,9 @@ public enum AuditAction {
     REQUEST_APPROVED("REQUEST_APPROVED", false),
     REQUEST_REJECTED("REQUEST_REJECTED", false),
     /** A request was found past its expiry when someone tried to approve or reject it. */
-    REQUEST_EXPIRED("REQUEST_EXPIRED", false);
+    REQUEST_EXPIRED("REQUEST_EXPIRED", false),
+    /** The evidence of decided DLQ entries was purged (retention); one line per chunk, naming the purge. */
+    EVIDENCE_PURGED("EVIDENCE_PURGED", false);
 
     private final String stored;
     private final boolean decision;

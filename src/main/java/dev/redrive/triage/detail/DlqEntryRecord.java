@@ -12,6 +12,8 @@ import java.time.Instant;
  * A DLQ entry with all the evidence the worker kept when it dead-lettered the operation.
  *
  * @param supersededBy the correction that replaced the entry's operation, when the decision is SUPERSEDED
+ * @param evidencePurgedAt when retention purged the entry's evidence (raw message, payload, attempt history, then
+ *                     null or empty); null while it is kept
  */
 public record DlqEntryRecord(
         long id,
@@ -46,7 +48,18 @@ public record DlqEntryRecord(
         Instant decidedAt,
         String decisionReason,
         int version,
-        String supersededBy) {
+        String supersededBy,
+        Instant evidencePurgedAt) {
+
+    public boolean evidencePurged() {
+        return evidencePurgedAt != null;
+    }
+
+    /** What the CLI, the console and reports show where the evidence was. */
+    public String purgedNote() {
+        return "purged by retention at " + evidencePurgedAt + ": the raw message, payload and attempt history are "
+                + "no longer kept; identity, error, decision and audit trail are";
+    }
 
     public boolean isOpen() {
         return decisionState == DecisionState.OPEN;

@@ -64,7 +64,7 @@ public final class OperationDetailsLoader {
             id, dedup_key, operation_id, run_id, node_id, logical_attempt, attempt, tool, tool_schema_version,
             idempotency_key, approval_id, trace_id, correlation_id, runtime_version, stream, entry_id, delivery_count,
             consumer, error_class, error_code, error_message, error_fingerprint, side_effect, entered_at, decision_state,
-            decided_by, decided_at, decision_reason, version, superseded_by,
+            decided_by, decided_at, decision_reason, version, superseded_by, evidence_purged_at,
             NULL AS attempt_history, NULL AS raw_message, NULL AS payload""";
     private static final String ENTRIES_BY_ID = "SELECT " + ENTRY_FACTS + " FROM dlq_entries WHERE id = ANY (?::text[]::bigint[])";
     private static final String NEWEST_ENTRIES = """
@@ -300,7 +300,8 @@ public final class OperationDetailsLoader {
                 Jdbc.instant(row, "decided_at"),
                 row.getString("decision_reason"),
                 row.getInt("version"),
-                row.getString("superseded_by"));
+                row.getString("superseded_by"),
+                Jdbc.instant(row, "evidence_purged_at"));
     }
 
     static ReconciliationRecord reconciliation(ResultSet row) throws SQLException {

@@ -47,6 +47,7 @@ public final class WorkerRuntime {
     private final StrandedSweep sweep;
     private final RedisLossWatch lossWatch;
     private final StreamTrimmer trimmer;
+    private final RetentionHousekeeping retention;
     private final Redis redis;
     private final OperationStore store;
     private final Committer committer;
@@ -83,6 +84,7 @@ public final class WorkerRuntime {
                 new WorkerClient(database, redis, settings.clock()), settings.sweepGrace());
         this.lossWatch = new RedisLossWatch(redis);
         this.trimmer = new StreamTrimmer(redis);
+        this.retention = new RetentionHousekeeping(database.jdbc(), settings.consumerName());
         this.redis = redis;
         this.tools = Executors.newFixedThreadPool(settings.concurrency(), named(settings.consumerName() + "-tool"));
         this.processor = new DispatchProcessor(settings, database.jdbc(), deadLetterStream, retryQueue, stream,
@@ -201,6 +203,7 @@ public final class WorkerRuntime {
         long nextLossCheck = System.nanoTime() + LOSS_CHECK_INTERVAL.toNanos();
         long nextAlignment = System.nanoTime() + CLOCK_ALIGN_INTERVAL.toNanos();
         long nextTrim = System.nanoTime() + TRIM_INTERVAL.toNanos();
+        long nextRetention = System.nanoTime() + settings.retentionInterval().toNanos();
         long nextSample = System.nanoTime();
         while (scheduling) {
             try {
@@ -220,6 +223,10 @@ public final class WorkerRuntime {
                 if (System.nanoTime() >= nextLossCheck) {
                     nextLossCheck = System.nanoTime() + LOSS_CHECK_INTERVAL.toNanos();
                     lookForRedisLoss();
+                }
+                if (System.nanoTime() >= nextRetention) {
+                    nextRetention = System.nanoTime() + settings.retentionInterval().toNanos();
+                    retention.apply(Instant.now(settings.clock()).truncatedTo(ChronoUnit.MILLIS));
                 }
                 retryQueue.promoteDue(Instant.now(settings.clock()), 500);
                 if (System.nanoTime() >= nextSweep) {

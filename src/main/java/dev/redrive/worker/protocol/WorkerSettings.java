@@ -19,6 +19,7 @@ import java.util.Map;
  * @param readBlock     how long a read waits for new entries
  * @param claimInterval how often entries idle past the lease time are looked for
  * @param sweepGrace    how long an operation may wait for a worker before its dispatch is published again
+ * @param retentionInterval how often the namespace's retention policy is applied to decided DLQ entries
  * @param streamRetention how many entries the dispatch and DLQ streams keep (never trimming one a worker has not
  *                      read or acked)
  * @param metrics       where the worker's meters go
@@ -27,7 +28,8 @@ import java.util.Map;
 public record WorkerSettings(String consumerName, int concurrency, Duration leaseDuration,
                              Duration leaseRenewalInterval, int batchSize,
                              int deliveryLimit, int maxPayloadBytes, Duration readBlock, Duration claimInterval,
-                             Duration schedulerInterval, Duration sweepGrace, long streamRetention, Clock clock,
+                             Duration schedulerInterval, Duration sweepGrace, Duration retentionInterval,
+                             long streamRetention, Clock clock,
                              RetryPolicy retryPolicy, ToolGate gate, Map<String, Tool> tools,
                              WorkerMetrics metrics, AttemptSpans spans) {
 }
