@@ -48,9 +48,8 @@ final class OpCommand {
         @Option(names = "--json", description = "print JSON")
         boolean json;
 
-        @Option(names = "--redact", paramLabel = "FIELDS", description = "payload fields to mask, comma-separated (default: "
-                + "password,token,secret,card_number,authorization,api_key)")
-        String redact;
+        @Mixin
+        RedactOption redact;
 
         @Spec
         CommandSpec spec;
@@ -58,7 +57,7 @@ final class OpCommand {
         @Override
         public Integer call() {
             DecisionTarget target = subject.target();
-            Redactor redactor = Redactor.parse(redact);
+            Redactor redactor = redact.redactor();
             PrintWriter out = spec.commandLine().getOut();
             try (TriageSession session = new TriageSession(connection)) {
                 OperationDetailsLoader loader = session.services().operationDetails();

@@ -1,7 +1,6 @@
 package dev.redrive.cli;
 
 import dev.redrive.report.IncidentReport;
-import dev.redrive.report.Redactor;
 import dev.redrive.report.ReportFormat;
 import dev.redrive.report.ReportService;
 import picocli.CommandLine.Command;
@@ -42,9 +41,8 @@ final class ReportCommand implements Callable<Integer> {
     @Option(names = "--out", required = true, paramLabel = "FILE", description = "where to write the report")
     Path out;
 
-    @Option(names = "--redact", paramLabel = "FIELDS", description = "payload fields to mask, comma-separated (default: "
-            + "password,token,secret,card_number,authorization,api_key)")
-    String redact;
+    @Mixin
+    RedactOption redact;
 
     @Spec
     CommandSpec spec;
@@ -58,7 +56,7 @@ final class ReportCommand implements Callable<Integer> {
                     "expected operation ids (OP...), --group FP or --entry ID, exactly one of them");
         }
         try (TriageSession session = new TriageSession(connection)) {
-            ReportService reports = session.services().reports(Redactor.parse(redact), session.sideEffectLookup());
+            ReportService reports = session.services().reports(redact.redactor(), session.sideEffectLookup());
             IncidentReport report = group != null ? reports.group(group)
                     : entry != null ? reports.entry(entry)
                     : operationIds.size() == 1 ? reports.operation(operationIds.get(0)) : reports.selection(operationIds);

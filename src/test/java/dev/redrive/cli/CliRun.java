@@ -1,5 +1,6 @@
 package dev.redrive.cli;
 
+import dev.redrive.testing.DatabaseLogin;
 import dev.redrive.testing.TestNamespace;
 import picocli.CommandLine;
 
@@ -17,6 +18,13 @@ record CliRun(int exit, String out, String err) {
         all.add("--namespace");
         all.add(ns.name());
         return of(all.toArray(String[]::new));
+    }
+
+    /** Runs {@code redrive ARGS --pg-user LOGIN --pg-password ... --namespace <the test's namespace>}. */
+    static CliRun as(DatabaseLogin login, TestNamespace ns, String... args) {
+        List<String> all = new ArrayList<>(List.of(args));
+        all.addAll(List.of("--pg-user", login.login(), "--pg-password", login.config().pgPassword()));
+        return in(ns, all.toArray(String[]::new));
     }
 
     /** Runs {@code redrive ARGS} as typed, for a server of the test's own. */

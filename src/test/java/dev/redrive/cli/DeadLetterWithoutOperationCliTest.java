@@ -2,9 +2,10 @@ package dev.redrive.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.redrive.identity.OperationId;
+import dev.redrive.testing.AnswersAtOnce;
 import dev.redrive.testing.TestNamespace;
-import dev.redrive.triage.DeadLetterFixture;
 import dev.redrive.triage.DeadLetterFixture.Created;
+import dev.redrive.triage.DeadLetterFixture;
 import dev.redrive.triage.MessageDeadLetters;
 import dev.redrive.triage.json.TriageJson;
 import dev.redrive.worker.Worker;
@@ -56,7 +57,7 @@ class DeadLetterWithoutOperationCliTest {
         client.dispatch(client.newDispatch(succeeded, "test.ok", "1", "{\"amount\":1}", "trace-legacy", null, null));
         String reused = client.publish(client.newDispatch(succeeded, "test.ok", "1", "{\"amount\":999}", "trace-legacy", null, null));
 
-        Worker worker = letters.startWorker(new MessageDeadLetters.AnswersAtOnce("test.ok"));
+        Worker worker = letters.startWorker(new AnswersAtOnce("test.ok"));
         try {
             toShow = letters.awaitEntry(malformed.get(0));
             toDiscard = letters.awaitEntry(malformed.get(1));

@@ -10,8 +10,6 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
-import java.util.ArrayList;
-import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -49,9 +47,7 @@ class FourEyesCliTest {
     }
 
     private static CliRun as(DatabaseLogin login, String... args) {
-        List<String> all = new ArrayList<>(List.of(args));
-        all.addAll(List.of("--pg-user", login.login(), "--pg-password", login.config().pgPassword()));
-        return CliRun.in(ns, all.toArray(String[]::new));
+        return CliRun.as(login, ns, args);
     }
 
     private static long requestId(CliRun run) {

@@ -3,12 +3,10 @@ package dev.redrive.cli;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.redrive.identity.OperationId;
+import dev.redrive.testing.FirstCallFails;
 import dev.redrive.testing.TestNamespace;
 import dev.redrive.worker.Worker;
 import dev.redrive.worker.client.WorkerClient;
-import dev.redrive.worker.tool.Tool;
-import dev.redrive.worker.tool.ToolCall;
-import dev.redrive.worker.tool.TransientFailure;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -20,7 +18,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.HashSet;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
@@ -40,34 +37,11 @@ class PrometheusEndpointTest {
 
     private static final Pattern SERIES = Pattern.compile("\\bredrive_[a-z_]+");
 
-    /** Fails the first call of every key with a 500-like transient failure, then succeeds. */
-    private static final class FlakyTool implements Tool {
-        private final Set<String> seen = new HashSet<>();
-
-        @Override
-        public String name() {
-            return "test.flaky";
-        }
-
-        @Override
-        public String schemaVersion() {
-            return "1";
-        }
-
-        @Override
-        public synchronized String execute(ToolCall call) throws TransientFailure {
-            if (seen.add(call.idempotencyKey())) {
-                throw new TransientFailure("first_call", "the first call of a key fails");
-            }
-            return "{\"ok\":true}";
-        }
-    }
-
     @Test
     void aScrape_showsTheWorkersSeriesInPrometheusTextFormat_includingEveryOneTheDashboardQueries() throws Exception {
         String body;
         try (PrometheusEndpoint endpoint = PrometheusEndpoint.serve("127.0.0.1", 0)) {
-            Worker worker = Worker.builder(ns.database(), ns.redis()).tool(new FlakyTool())
+            Worker worker = Worker.builder(ns.database(), ns.redis()).tool(new FirstCallFails("test.flaky"))
                     .meterRegistry(endpoint.registry()).claimInterval(Duration.ofMillis(200)).build().start();
             WorkerClient client = new WorkerClient(ns.database(), ns.redis(), Clock.systemUTC());
             OperationId id = new OperationId("scraped", "flaky", 0);

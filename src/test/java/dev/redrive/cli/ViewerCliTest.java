@@ -12,7 +12,6 @@ import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -41,9 +40,7 @@ class ViewerCliTest {
     }
 
     private static CliRun asViewer(String... args) {
-        List<String> all = new ArrayList<>(List.of(args));
-        all.addAll(List.of("--pg-user", viewer.login(), "--pg-password", viewer.config().pgPassword()));
-        return CliRun.in(ns, all.toArray(String[]::new));
+        return CliRun.as(viewer, ns, args);
     }
 
     @Test

@@ -192,7 +192,9 @@ class ConsoleScreensTest {
         await().atMost(WAIT).until(() -> !table.getItems().isEmpty());
         Button indicator = robot.lookup("#newIndicator").queryButton();
         assertThat(indicator.isVisible()).isFalse();
-        robot.sleep(2_500);
+        // The tail marks where it starts at its first poll, which start() submits beside the first page's read: an
+        // event added before that poll has ended would count as old.
+        await().atMost(WAIT).until(screens::idle);
 
         // An entry that arrives after the list was read, and its event: the console counts it once the database
         // says the applied filter (none) matches it.
@@ -224,7 +226,8 @@ class ConsoleScreensTest {
         wizard(robot);
         robot.clickOn(wizardButton(robot, ButtonBar.ButtonData.CANCEL_CLOSE));
         await().atMost(WAIT).until(() -> robot.lookup("#wizardOperation").tryQuery().isEmpty());
-        robot.sleep(1_000);
+        // Whatever closing the wizard started (reading rows again, the detail) has ended before the list is compared.
+        await().atMost(WAIT).until(screens::idle);
         assertThat(table.getItems()).containsExactlyElementsOf(before);
         assertThat(table.getSelectionModel().getSelectedItem()).isEqualTo(chosen);
         assertThat(flow.getFirstVisibleCell().getIndex()).isEqualTo(firstShown);

@@ -2,6 +2,7 @@ package dev.redrive.console;
 
 import dev.redrive.console.dlq.DlqTableClicks;
 import dev.redrive.identity.OperationId;
+import dev.redrive.testing.AnswersAtOnce;
 import dev.redrive.testing.TestNamespace;
 import dev.redrive.triage.DeadLetterFixture;
 import dev.redrive.triage.MessageDeadLetters;
@@ -53,7 +54,7 @@ class EntryWithoutOperationScreenTest {
     static void anOperationsEntry_andAMalformedDispatchAWorkerDeadLettered() {
         operationId = new DeadLetterFixture(ns.database()).deadLettered("run-screen", "charge").create().operationId();
         MessageDeadLetters letters = new MessageDeadLetters(ns);
-        Worker worker = letters.startWorker(new MessageDeadLetters.AnswersAtOnce("test.ok"));
+        Worker worker = letters.startWorker(new AnswersAtOnce("test.ok"));
         try {
             malformed = letters.awaitEntry(letters.publishWithoutTool(new OperationId("legacy", "charge", 0),
                     "{\"amount\":5,\"password\":\"" + SECRET + "\"}", "trace-legacy"));

@@ -11,7 +11,10 @@ import javafx.scene.control.SplitPane;
 import javafx.scene.layout.BorderPane;
 import javafx.stage.Stage;
 
+import org.testfx.util.WaitForAsyncUtils;
+
 import java.time.Clock;
+import java.util.concurrent.TimeUnit;
 import java.util.prefs.Preferences;
 
 /**
@@ -53,6 +56,15 @@ final class ScreensOnStage implements AutoCloseable {
         stage.show();
         screens.start();
         return new ScreensOnStage(session, executor, screens);
+    }
+
+    /**
+     * Whether the screens have no background work running or queued, once the FX thread has run what it was handed:
+     * then every read they started has ended and called back, and until the next poll nothing changes on screen.
+     */
+    boolean idle() throws Exception {
+        WaitForAsyncUtils.waitForFxEvents();
+        return WaitForAsyncUtils.asyncFx(() -> executor.runningProperty().get() == 0).get(5, TimeUnit.SECONDS);
     }
 
     @Override

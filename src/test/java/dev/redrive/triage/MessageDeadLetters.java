@@ -62,19 +62,6 @@ public final class MessageDeadLetters {
                 streamEntryId).orElse(null);
     }
 
-    /** A tool that answers every call at once. */
-    public record AnswersAtOnce(String name) implements Tool {
-        @Override
-        public String schemaVersion() {
-            return "1";
-        }
-
-        @Override
-        public String execute(ToolCall call) {
-            return "{\"ok\":true}";
-        }
-    }
-
     /** A tool that refuses every payload: the operation is dead-lettered after its first attempt. */
     public record RefusesEveryPayload(String name) implements Tool {
         @Override

@@ -2,10 +2,9 @@ package dev.redrive.worker;
 
 import dev.redrive.envelope.EnvelopeCodec;
 import dev.redrive.identity.OperationId;
+import dev.redrive.testing.AnswersAtOnce;
 import dev.redrive.testing.TestNamespace;
 import dev.redrive.worker.client.WorkerClient;
-import dev.redrive.worker.tool.Tool;
-import dev.redrive.worker.tool.ToolCall;
 import io.lettuce.core.LettuceFutures;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisFuture;
@@ -31,24 +30,6 @@ class StreamRetentionTest {
     private static final int OPERATIONS = 20_000;
     private static final long RETENTION = 500;
 
-    /** Answers at once: the test is about the stream, not the tool. */
-    private static final class AnswersAtOnce implements Tool {
-        @Override
-        public String name() {
-            return "retention.noop";
-        }
-
-        @Override
-        public String schemaVersion() {
-            return "1";
-        }
-
-        @Override
-        public String execute(ToolCall call) {
-            return "{}";
-        }
-    }
-
     @Test
     void drainingTwentyThousandOperations_keepsTheDispatchStreamAtItsRetention() throws Exception {
         WorkerClient client = new WorkerClient(ns.database(), ns.redis(), Clock.systemUTC());
@@ -73,8 +54,8 @@ class StreamRetentionTest {
             pipelining.shutdown();
         }
         long peak = ns.redis().sync().xlen(stream);
-        Worker worker = Worker.builder(ns.database(), ns.redis()).tool(new AnswersAtOnce()).consumerName("retention")
-                .streamRetention(RETENTION).build().start();
+        Worker worker = Worker.builder(ns.database(), ns.redis()).tool(new AnswersAtOnce("retention.noop"))
+                .consumerName("retention").streamRetention(RETENTION).build().start();
         try {
             await().atMost(Duration.ofMinutes(3)).pollInterval(Duration.ofMillis(500)).until(() ->
                     ns.database().jdbc().queryLong("SELECT count(*) FROM operations WHERE status = 'SUCCEEDED'") == OPERATIONS);

@@ -480,14 +480,14 @@ public final class OperationStore {
      * Records why dispatches were acked without running, in one transaction; cancels operations whose run ended and
      * fails the redrive commands that can no longer execute.
      */
-    public void recordDiscards(List<Discard> discards, Instant now) {
+    public void recordDiscards(List<DiscardedDispatch> discards, Instant now) {
         if (discards.isEmpty()) {
             return;
         }
         jdbc.inTransaction(() -> {
             List<AuditLine> lines = new ArrayList<>(discards.size());
-            for (Discard discard : inLockOrder(discards, Discard::operationId)) {
-                lines.add(new AuditLine(now, Discard.ACTOR, AuditAction.DISPATCH_DISCARDED,
+            for (DiscardedDispatch discard : inLockOrder(discards, DiscardedDispatch::operationId)) {
+                lines.add(new AuditLine(now, DiscardedDispatch.ACTOR, AuditAction.DISPATCH_DISCARDED,
                         new AuditSubject(discard.operationId(), null, discard.commandId()), discard.reason(),
                         discard.details()));
                 if (discard.cancelOperation() && discard.operationId() != null) {

@@ -1,7 +1,6 @@
 package dev.redrive.triage.correction;
 
 import dev.redrive.envelope.DispatchEnvelope;
-import dev.redrive.model.DecisionState;
 import dev.redrive.store.Database;
 import dev.redrive.store.Jdbc;
 import dev.redrive.store.audit.AuditLine;
@@ -9,6 +8,7 @@ import dev.redrive.store.audit.AuditLog;
 import dev.redrive.store.command.DecisionLocks;
 import dev.redrive.store.command.IssuedCommand;
 import dev.redrive.store.command.RedriveCommandLog;
+import dev.redrive.store.deadletter.EntryDecisionStore;
 import dev.redrive.store.operation.OperationDecisionStore;
 import dev.redrive.triage.json.TriageJson;
 import dev.redrive.triage.precondition.PreconditionResult;
@@ -23,14 +23,9 @@ import java.util.UUID;
  * change of state is a guarded statement whose row count is checked.
  */
 final class CorrectionStore {
-    private static final String SUPERSEDE_ENTRY = """
-            UPDATE dlq_entries
-               SET decision_state = 'SUPERSEDED', superseded_by = ?, decided_by = ?, decided_at = ?,
-                   decision_reason = ?, version = version + 1
-             WHERE id = ? AND decision_state = 'OPEN' AND version = ?""";
-
     private final Jdbc jdbc;
     private final OperationDecisionStore operations;
+    private final EntryDecisionStore entries;
     private final AuditLog auditLog;
     private final RedriveCommandLog commands;
     private final DecisionLocks locks;
@@ -38,6 +33,7 @@ final class CorrectionStore {
     CorrectionStore(Database database) {
         this.jdbc = database.jdbc();
         this.operations = new OperationDecisionStore(jdbc);
+        this.entries = new EntryDecisionStore(jdbc);
         this.auditLog = new AuditLog(jdbc);
         this.commands = new RedriveCommandLog(jdbc);
         this.locks = new DecisionLocks(jdbc);
@@ -73,8 +69,7 @@ final class CorrectionStore {
     }
 
     void supersedeEntry(long entryId, int version, String correctionId, String operator, String reason, Instant at) {
-        DecisionState.OPEN.checkTransition(DecisionState.SUPERSEDED);
-        expectOne(jdbc.update(SUPERSEDE_ENTRY, correctionId, operator, at, reason, entryId, version),
+        expectOne(entries.supersede(entryId, version, correctionId, operator, reason, at),
                 "DLQ entry " + entryId + " was decided or changed meanwhile");
     }
 

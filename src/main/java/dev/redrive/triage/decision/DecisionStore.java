@@ -12,7 +12,8 @@ import dev.redrive.store.audit.AuditLog;
 import dev.redrive.store.command.DecisionLocks;
 import dev.redrive.store.command.IssuedCommand;
 import dev.redrive.store.command.RedriveCommandLog;
-import dev.redrive.store.deadletter.DeadLetterStore;
+import dev.redrive.store.deadletter.EntryDecisionStore;
+import dev.redrive.store.deadletter.EntryDecisionStore.EntryVersion;
 import dev.redrive.store.operation.OperationDecisionStore;
 import dev.redrive.store.operation.OperationDecisionStore.RedriveMove;
 import dev.redrive.store.reconciliation.ReconciliationFinding;
@@ -26,27 +27,17 @@ import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
-import java.util.function.Function;
 
 /**
  * The writes of triage decisions. Every state change is one guarded statement whose row count is checked against the
  * transition tables: 1 = done, 0 = someone changed the row first (the caller's transaction is rolled back).
  */
 final class DecisionStore {
-    private static final String DECIDE_ENTRIES = """
-            UPDATE dlq_entries e
-               SET decision_state = ?, decided_by = ?, decided_at = ?, decision_reason = ?, version = e.version + 1
-              FROM unnest(?::text[]::bigint[], ?::text[]::int[]) AS v(id, version)
-             WHERE e.id = v.id AND e.decision_state = ? AND e.version = v.version""";
-
-    private static final String SETTLE_ENTRY_SIDE_EFFECT = """
-            UPDATE dlq_entries SET side_effect = ?, version = version + 1
-             WHERE operation_id = ? AND decision_state = 'OPEN' AND %s""".formatted(DeadLetterStore.OWN_ENTRY);
-
     private final Jdbc jdbc;
     private final AuditLog auditLog;
     private final ReconciliationLog reconciliations;
     private final OperationDecisionStore operations;
+    private final EntryDecisionStore entries;
     private final RedriveCommandLog commands;
     private final DecisionLocks locks;
 
@@ -55,6 +46,7 @@ final class DecisionStore {
         this.auditLog = new AuditLog(jdbc);
         this.reconciliations = new ReconciliationLog(jdbc);
         this.operations = new OperationDecisionStore(jdbc);
+        this.entries = new EntryDecisionStore(jdbc);
         this.commands = new RedriveCommandLog(jdbc);
         this.locks = new DecisionLocks(jdbc);
     }
@@ -94,14 +86,8 @@ final class DecisionStore {
         expect(operationIds.size(), operations.discardAll(operationIds, at), "an operation is no longer dead-lettered");
     }
 
-    /** An open entry at the version its decision is guarded by. */
-    record EntryVersion(long entryId, int version) {
-    }
-
-    void decideEntries(List<EntryVersion> entries, DecisionState decision, String operator, String reason, Instant at) {
-        DecisionState.OPEN.checkTransition(decision);
-        expect(entries.size(), jdbc.update(DECIDE_ENTRIES, decision, operator, at, reason,
-                column(entries, EntryVersion::entryId), column(entries, EntryVersion::version), DecisionState.OPEN),
+    void decideEntries(List<EntryVersion> decided, DecisionState decision, String operator, String reason, Instant at) {
+        expect(decided.size(), entries.decideAll(decided, decision, operator, reason, at),
                 "a DLQ entry was decided or changed meanwhile");
     }
 
@@ -115,7 +101,7 @@ final class DecisionStore {
     void settleSideEffect(String operationId, SideEffectState state, Instant at) {
         expect(1, operations.settleSideEffect(operationId, state, at),
                 "operation " + operationId + " is no longer dead-lettered");
-        jdbc.update(SETTLE_ENTRY_SIDE_EFFECT, state, operationId);
+        entries.settleSideEffect(operationId, state);
     }
 
     void audit(Instant at, String actor, AuditAction action, String operationId, Long entryId, UUID commandId,
@@ -129,16 +115,6 @@ final class DecisionStore {
         if (!lines.isEmpty()) {
             auditLog.appendAll(lines);
         }
-    }
-
-    /** One field of many rows as a text array, the form every multi-row statement here casts from. */
-    private static <T> String[] column(List<T> rows, Function<T, Object> field) {
-        String[] values = new String[rows.size()];
-        for (int i = 0; i < values.length; i++) {
-            Object value = field.apply(rows.get(i));
-            values[i] = value == null ? null : value.toString();
-        }
-        return values;
     }
 
     private static void expect(int expected, int rows, String lost) {

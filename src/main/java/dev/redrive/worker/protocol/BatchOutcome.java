@@ -6,7 +6,7 @@ import dev.redrive.model.FailureClass;
 import dev.redrive.store.deadletter.DeadLetterEvent;
 import dev.redrive.store.deadletter.MessageDeadLetter;
 import dev.redrive.store.operation.Deferral;
-import dev.redrive.store.operation.Discard;
+import dev.redrive.store.operation.DiscardedDispatch;
 import dev.redrive.worker.stream.Delivery;
 
 import java.time.Instant;
@@ -20,7 +20,7 @@ import java.util.List;
  */
 final class BatchOutcome {
     final List<MessageDeadLetter> deadLetters = new ArrayList<>();
-    final List<Discard> discards = new ArrayList<>();
+    final List<DiscardedDispatch> discards = new ArrayList<>();
     final List<Deferral> deferrals = new ArrayList<>();
     final List<DispatchEnvelope> retries = new ArrayList<>();
     final List<DeadLetterEvent> reannounce = new ArrayList<>();

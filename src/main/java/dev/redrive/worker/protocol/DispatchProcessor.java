@@ -9,7 +9,7 @@ import dev.redrive.store.Jdbc;
 import dev.redrive.store.deadletter.DeadLetterStore;
 import dev.redrive.store.deadletter.MessageDeadLetter;
 import dev.redrive.store.operation.Deferral;
-import dev.redrive.store.operation.Discard;
+import dev.redrive.store.operation.DiscardedDispatch;
 import dev.redrive.store.operation.Lease;
 import dev.redrive.store.operation.OperationFacts;
 import dev.redrive.store.operation.OperationRegistry;
@@ -317,7 +317,7 @@ final class DispatchProcessor {
         return record.status() == OperationStatus.RUNNING && settings.consumerName().equals(record.leaseOwner());
     }
 
-    private Discard discard(Incoming incoming, String reason, boolean cancelOperation, boolean failCommand) {
+    private DiscardedDispatch discard(Incoming incoming, String reason, boolean cancelOperation, boolean failCommand) {
         Delivery delivery = incoming.delivery();
         DispatchEnvelope envelope = incoming.envelope();
         Map<String, Object> details = new LinkedHashMap<>();
@@ -327,7 +327,7 @@ final class DispatchProcessor {
         details.put("attempt", envelope.attempt());
         UUID command = envelope.redriveCommandId() == null ? null : UUID.fromString(envelope.redriveCommandId());
         LOG.debug("discarding entry {} of {}: {}", delivery.entryId(), envelope.operationId(), reason);
-        return new Discard(envelope.operationId().value(), command, reason, details, cancelOperation, failCommand);
+        return new DiscardedDispatch(envelope.operationId().value(), command, reason, details, cancelOperation, failCommand);
     }
 
     // ---- settle ------------------------------------------------------------------------------------------------

@@ -7,13 +7,12 @@ import dev.redrive.health.HealthThresholds;
 import dev.redrive.health.PrometheusThroughput;
 import dev.redrive.health.QueueHealthReader;
 import dev.redrive.identity.OperationId;
+import dev.redrive.testing.AnswersAtOnce;
+import dev.redrive.testing.FirstCallFails;
 import dev.redrive.testing.PrometheusServerProcess;
 import dev.redrive.testing.TestNamespace;
 import dev.redrive.worker.Worker;
 import dev.redrive.worker.client.WorkerClient;
-import dev.redrive.worker.tool.Tool;
-import dev.redrive.worker.tool.ToolCall;
-import dev.redrive.worker.tool.TransientFailure;
 import io.micrometer.core.instrument.search.Search;
 import javafx.scene.Node;
 import javafx.scene.Scene;
@@ -33,9 +32,7 @@ import org.testfx.framework.junit5.Start;
 import java.net.ServerSocket;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.HashSet;
 import java.util.List;
-import java.util.Set;
 import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -58,53 +55,12 @@ class ThroughputTileTest {
     private static PrometheusServerProcess prometheus;
     private Stage stage;
 
-    /** Succeeds every call. */
-    private static final class SteadyTool implements Tool {
-        @Override
-        public String name() {
-            return "test.steady";
-        }
-
-        @Override
-        public String schemaVersion() {
-            return "1";
-        }
-
-        @Override
-        public String execute(ToolCall call) {
-            return "{\"ok\":true}";
-        }
-    }
-
-    /** Fails the first call of every key: each operation takes two attempts, one of them failed. */
-    private static final class FlakyTool implements Tool {
-        private final Set<String> seen = new HashSet<>();
-
-        @Override
-        public String name() {
-            return "test.flaky";
-        }
-
-        @Override
-        public String schemaVersion() {
-            return "1";
-        }
-
-        @Override
-        public synchronized String execute(ToolCall call) throws TransientFailure {
-            if (seen.add(call.idempotencyKey())) {
-                throw new TransientFailure("first_call", "the first call of a key fails");
-            }
-            return "{\"ok\":true}";
-        }
-    }
-
     @BeforeAll
     static void workScrapedByPrometheus() throws Exception {
         metrics = PrometheusEndpoint.serve("127.0.0.1", 0);
         String target = metrics.url().substring("http://".length(), metrics.url().length() - "/metrics".length());
         prometheus = PrometheusServerProcess.scraping(target);
-        Worker worker = Worker.builder(ns.database(), ns.redis()).tool(new SteadyTool()).tool(new FlakyTool())
+        Worker worker = Worker.builder(ns.database(), ns.redis()).tool(new AnswersAtOnce("test.steady")).tool(new FirstCallFails("test.flaky"))
                 .meterRegistry(metrics.registry()).claimInterval(Duration.ofMillis(200)).build().start();
         // Prometheus scrapes the counters at zero first, as a running worker's are before its first attempt: the
         // hour's increase then counts every attempt (two samples make a series' increase, 0 for now).

@@ -4,6 +4,7 @@ import dev.redrive.console.concurrent.UiExecutor;
 import dev.redrive.identity.OperationId;
 import dev.redrive.report.Redactor;
 import dev.redrive.services.TriageServices;
+import dev.redrive.testing.AnswersAtOnce;
 import dev.redrive.testing.TestNamespace;
 import dev.redrive.triage.MessageDeadLetters;
 import dev.redrive.triage.decision.BatchDecisions;
@@ -46,7 +47,7 @@ class EntriesWithoutOperationInBatchesTest {
     @BeforeAll
     static void threeDispatchesWithoutATool() {
         MessageDeadLetters letters = new MessageDeadLetters(ns);
-        Worker worker = letters.startWorker(new MessageDeadLetters.AnswersAtOnce("test.ok"));
+        Worker worker = letters.startWorker(new AnswersAtOnce("test.ok"));
         try {
             entries = List.of("a", "b", "c").stream().map(node -> letters.awaitEntry(letters.publishWithoutTool(
                     new OperationId("legacy", node, 0), "{\"amount\":1}", "trace-" + node))).toList();

@@ -27,6 +27,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.io.ByteArrayOutputStream;
+import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.util.HashSet;
@@ -34,6 +35,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
+import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -188,6 +190,41 @@ class ViewerMasksTest {
         String error = asViewer.queryOne("SELECT error_message FROM " + ns.name() + "_masked.dlq_entries WHERE id = ?",
                 row -> row.getString(1), op.dlqEntryId()).orElseThrow();
         assertThat(error).isEqualTo("ledger refused: Authorization: [redacted], api_key=[redacted]");
+    }
+
+    /** The README's psql session: the viewer's own login in psql, no Redrive code between it and the rows. */
+    @Test
+    void inPsql_theViewerIsRefusedTheStoredCardNumber_andReadsItOnlyMasked() throws Exception {
+        String card = "SELECT payload->>'card_number' FROM %s.%s WHERE id = " + op.dlqEntryId();
+
+        Psql raw = psql(viewer, card.formatted(ns.name(), "dlq_entries"));
+        Psql everything = psql(viewer, "SELECT * FROM " + ns.name() + ".operations");
+        Psql masked = psql(viewer, card.formatted(ns.name() + "_masked", "dlq_entries"));
+        Psql asOperator = psql(operator, card.formatted(ns.name(), "dlq_entries"));
+
+        assertThat(raw.exit()).isNotZero();
+        assertThat(raw.output()).contains("permission denied for table dlq_entries").doesNotContain(SECRETS);
+        assertThat(everything.exit()).isNotZero();
+        assertThat(everything.output()).contains("permission denied for table operations").doesNotContain(SECRETS);
+        assertThat(masked.exit()).as(masked.output()).isZero();
+        assertThat(masked.output().strip()).isEqualTo(Redactor.MASK);
+        assertThat(asOperator.output().strip()).isEqualTo("4111 1111 1111 1111");
+    }
+
+    private record Psql(int exit, String output) {
+    }
+
+    /** {@code psql -c QUERY} as {@code login}, unaligned and without a header: what it printed and how it exited. */
+    private static Psql psql(DatabaseLogin login, String query) throws Exception {
+        URI server = URI.create(login.config().pgUrl().substring("jdbc:".length()));
+        ProcessBuilder builder = new ProcessBuilder("psql", "-X", "-A", "-t", "-h", server.getHost(),
+                "-p", String.valueOf(server.getPort() < 0 ? 5432 : server.getPort()), "-U", login.login(),
+                "-d", server.getPath().substring(1), "-c", query).redirectErrorStream(true);
+        builder.environment().put("PGPASSWORD", login.config().pgPassword());
+        Process process = builder.start();
+        String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertThat(process.waitFor(30, TimeUnit.SECONDS)).as("psql ended").isTrue();
+        return new Psql(process.exitValue(), output);
     }
 
     @Test

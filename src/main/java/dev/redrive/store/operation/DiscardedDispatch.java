@@ -9,7 +9,7 @@ import java.util.UUID;
  * @param cancelOperation also move the operation to CANCELLED (its run is no longer running)
  * @param failCommand     also mark the redrive command the dispatch carried FAILED
  */
-public record Discard(String operationId, UUID commandId, String reason, Map<String, Object> details,
+public record DiscardedDispatch(String operationId, UUID commandId, String reason, Map<String, Object> details,
                       boolean cancelOperation, boolean failCommand) {
     /** The actor of the audit lines of discards. */
     public static final String ACTOR = "worker";
