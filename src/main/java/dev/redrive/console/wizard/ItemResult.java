@@ -9,6 +9,7 @@ import dev.redrive.triage.detail.DlqEntryRecord;
 import dev.redrive.triage.detail.OperationDetails;
 import dev.redrive.triage.detail.RedriveCommandStatus;
 import dev.redrive.triage.precondition.PreconditionResult;
+import dev.redrive.triage.request.Submission;
 
 import java.util.Optional;
 import java.util.stream.Collectors;
@@ -64,6 +65,19 @@ public record ItemResult(Kind kind, String text, Long newEntryId) {
     /** The same result said of a correction: "Correction r:n:1: Succeeded: ...". */
     ItemResult ofCorrection(String correctionId) {
         return new ItemResult(kind, "Correction " + correctionId + ": " + text, newEntryId);
+    }
+
+    /**
+     * The four-eyes policy covered the decision: recorded as a request that a second operator approves (then it is
+     * taken as asked), or not recorded because it could not be taken anyway.
+     */
+    static ItemResult requested(DecisionKind kind, Submission submission) {
+        if (!submission.recorded()) {
+            return new ItemResult(Kind.BLOCKED, "Not " + past(kind) + ": " + submission.message(), null);
+        }
+        return new ItemResult(Kind.WAITING, "Waiting for a second operator's approval: request "
+                + submission.request().id() + " (" + submission.request().coveredBy() + "); nothing is decided until "
+                + "someone else approves it under Requests", null);
     }
 
     /** An item the chosen decision does not apply to, left as it is. */

@@ -116,6 +116,7 @@ public final class ReconciliationWizardView {
     @FXML private Label rateLabel;
     @FXML private Spinner<Integer> rateSpinner;
     @FXML private Label decisionPlan;
+    @FXML private Label approvalNote;
     @FXML private VBox resultPage;
     @FXML private ProgressBar progressBar;
     @FXML private Label progressText;
@@ -252,6 +253,12 @@ public final class ReconciliationWizardView {
         operatorField.textProperty().bindBidirectional(model.operatorProperty());
         rateSpinner.valueProperty().addListener((obs, was, rate) -> model.redrivesPerSecondProperty().set(rate));
         decisionPlan.textProperty().bind(Bindings.concat("What will happen: ", model.planProperty()));
+        // Under a four-eyes policy the act becomes a request: said before anything is issued, and on the button.
+        approvalNote.textProperty().bind(Bindings.concat("Four-eyes: this decision waits for a second operator's "
+                + "approval (", model.waitsForApprovalProperty(), "). Issuing it records a request under Requests; "
+                + "nothing is decided until someone else approves it."));
+        approvalNote.visibleProperty().bind(model.waitsForApprovalProperty().isNotEmpty());
+        approvalNote.managedProperty().bind(approvalNote.visibleProperty());
         progressBar.progressProperty().bind(model.progressProperty());
         progressText.textProperty().bind(model.progressTextProperty());
         verifyButton.disableProperty().bind(model.issuedProperty().not().or(model.busyProperty())
@@ -447,7 +454,9 @@ public final class ReconciliationWizardView {
     /** On the decision step the button that issues says what it does: "Redrive 1 operation", "Discard 12 entries". */
     private void nameTheAct(WizardPane pane) {
         button(pane, ButtonBar.ButtonData.NEXT_FORWARD).ifPresent(next -> {
-            next.textProperty().bind(model.actionTextProperty());
+            next.textProperty().bind(Bindings.when(model.waitsForApprovalProperty().isEmpty())
+                    .then(model.actionTextProperty()).otherwise(Bindings.concat("Ask for approval: ",
+                            model.actionTextProperty())));
             next.setId("issueDecision");
             // The button bar gives all its buttons the width of the widest "Next"; this one grows with its words.
             ButtonBar.setButtonUniformSize(next, false);

@@ -16,6 +16,7 @@ import dev.redrive.triage.precondition.DecisionTarget;
 import dev.redrive.triage.precondition.PreconditionId;
 import dev.redrive.triage.precondition.PreconditionReport;
 import dev.redrive.triage.precondition.PreconditionResult;
+import dev.redrive.triage.request.RequestOptions;
 import javafx.beans.binding.Bindings;
 import javafx.beans.binding.BooleanBinding;
 import javafx.beans.property.IntegerProperty;
@@ -83,6 +84,8 @@ public final class ReconciliationWizardViewModel {
     private final Map<DecisionKind, ReadOnlyStringWrapper> choiceNotes = new EnumMap<>(DecisionKind.class);
     private final ReadOnlyStringWrapper actionText = new ReadOnlyStringWrapper("");
     private final ReadOnlyStringWrapper plan = new ReadOnlyStringWrapper("");
+    /** Which rule of the four-eyes policy makes the chosen decision wait; empty when it is taken at once. */
+    private final ReadOnlyStringWrapper waitsForApproval = new ReadOnlyStringWrapper("");
     private final StringProperty reason = new SimpleStringProperty("");
     private final StringProperty operator = new SimpleStringProperty("");
     private final IntegerProperty redrivesPerSecond = new SimpleIntegerProperty(5);
@@ -429,6 +432,7 @@ public final class ReconciliationWizardViewModel {
 
     private void updatePlan() {
         DecisionKind kind = decision.get();
+        askPolicy(kind);
         if (kind == DecisionKind.CORRECT) {
             actionText.set(DecisionPlan.correctAction(correctionPreview));
             plan.set(allowed.get(kind).get() ? DecisionPlan.correctSummary(items.get(0), correctionPreview, editor) : "");
@@ -438,6 +442,23 @@ public final class ReconciliationWizardViewModel {
         actionText.set(DecisionPlan.action(kind, eligible.size(), batch));
         plan.set(checked.get() || !eligible.isEmpty()
                 ? DecisionPlan.summary(kind, eligible, items.size(), Math.max(1, redrivesPerSecond.get())) : "");
+    }
+
+    /**
+     * Asks whether the four-eyes policy covers the decision on the items it would take, so that step 4 says so before
+     * anything is issued (the answer for the decision chosen last is the one kept).
+     */
+    private void askPolicy(DecisionKind kind) {
+        List<DecisionTarget> targets = eligible(kind).stream().map(WizardItem::target).toList();
+        if (targets.isEmpty() || issued.get()) {
+            waitsForApproval.set("");
+            return;
+        }
+        executor.submit("Reading the four-eyes policy", () -> backend.wouldWait(kind, targets).orElse(""), rule -> {
+            if (decision.get() == kind) {
+                waitsForApproval.set(rule);
+            }
+        });
     }
 
     // 5. Result -----------------------------------------------------------------------------------------------------
@@ -455,6 +476,36 @@ public final class ReconciliationWizardViewModel {
         deciding.set(true);
         pacing.set(pause > 0);
         String payload = editor.textProperty().get();
+        List<DecisionTarget> targets = eligible.stream().map(WizardItem::target).toList();
+        // As the CLI does: a decision the policy covers becomes one request for a second operator, taken by nobody now.
+        executor.submit("Reading the four-eyes policy", () -> backend.requestIfCovered(kind, targets,
+                requestOptions(kind, eligible, payload, pause), who, why), submission -> {
+            if (submission.isPresent()) {
+                eligible.forEach(item -> item.outcome(ItemResult.requested(kind, submission.get())));
+                decided();
+            } else {
+                take(kind, eligible, who, why, payload, pause);
+            }
+        }, failure -> {
+            eligible.forEach(item -> item.outcome(ItemResult.error(failure.message())));
+            decided();
+            executor.report(failure);
+        });
+    }
+
+    /** What a request keeps of how the decision is to be taken: the schema version chosen, the pace, the payload. */
+    private RequestOptions requestOptions(DecisionKind kind, List<WizardItem> eligible, String payload, long pause) {
+        Set<String> versions = eligible.stream().map(item -> item.target().chosenSchemaVersion())
+                .filter(Objects::nonNull).collect(Collectors.toSet());
+        String version = versions.size() == 1 ? versions.iterator().next() : null;
+        return switch (kind) {
+            case REDRIVE -> RequestOptions.redrive(version, pause > 0 ? redrivesPerSecond.get() : 0);
+            case CORRECT -> RequestOptions.correction(payload, version);
+            case RESOLVE, DISCARD -> RequestOptions.NONE;
+        };
+    }
+
+    private void take(DecisionKind kind, List<WizardItem> eligible, String who, String why, String payload, long pause) {
         run(kind == DecisionKind.REDRIVE ? "Issuing redrives" : kind == DecisionKind.CORRECT
                 ? "Recording the correction" : "Recording decisions", eligible, item -> {
             if (kind == DecisionKind.CORRECT) {
@@ -650,6 +701,9 @@ public final class ReconciliationWizardViewModel {
     /** What the button that takes the decision says: "Redrive 1 operation", "Discard 12 entries". */
     public ReadOnlyStringProperty actionTextProperty() { return actionText.getReadOnlyProperty(); }
     /** What the decision will do: which attempt, which idempotency key, how fast. */
+    /** The four-eyes rule that makes the chosen decision wait for a second operator; empty when it does not. */
+    public ReadOnlyStringProperty waitsForApprovalProperty() { return waitsForApproval.getReadOnlyProperty(); }
+
     public ReadOnlyStringProperty planProperty() { return plan.getReadOnlyProperty(); }
     public StringProperty reasonProperty() { return reason; }
     public StringProperty operatorProperty() { return operator; }

@@ -7,6 +7,7 @@ import dev.redrive.store.reconciliation.ReconciliationOutcome;
 import dev.redrive.triage.correction.CorrectionResult;
 import dev.redrive.triage.correction.Corrections;
 import dev.redrive.triage.decision.DecisionAccess;
+import dev.redrive.triage.decision.DecisionKind;
 import dev.redrive.triage.decision.DecisionResult;
 import dev.redrive.triage.decision.Decisions;
 import dev.redrive.triage.decision.ReconciliationResult;
@@ -20,6 +21,10 @@ import dev.redrive.triage.detail.ToolSchemaRecord;
 import dev.redrive.triage.detail.UnknownEntryException;
 import dev.redrive.triage.precondition.DecisionTarget;
 import dev.redrive.triage.precondition.PreconditionReport;
+import dev.redrive.triage.request.DecisionRequests;
+import dev.redrive.triage.request.RequestKind;
+import dev.redrive.triage.request.RequestOptions;
+import dev.redrive.triage.request.Submission;
 
 import java.util.List;
 import java.util.Optional;
@@ -37,6 +42,7 @@ public final class TriageWizardBackend implements WizardBackend {
     private final SideEffectLookup lookup;
     private final RedriveVerifier verifier;
     private final Redactor redactor;
+    private final DecisionRequests requests;
 
     /**
      * @param lookup   the tools' look-ups: reconciliation, and the verification of a redrive
@@ -50,6 +56,7 @@ public final class TriageWizardBackend implements WizardBackend {
         this.lookup = lookup;
         this.verifier = services.verifier(lookup);
         this.redactor = redactor;
+        this.requests = services.requests(redactor);
     }
 
     @Override
@@ -101,6 +108,17 @@ public final class TriageWizardBackend implements WizardBackend {
     @Override
     public DecisionResult redrive(DecisionTarget target, String operator, String reason) {
         return decisions.redrive(target, operator, reason);
+    }
+
+    @Override
+    public Optional<String> wouldWait(DecisionKind kind, List<DecisionTarget> targets) {
+        return requests.wouldWait(RequestKind.of(kind), targets);
+    }
+
+    @Override
+    public Optional<Submission> requestIfCovered(DecisionKind kind, List<DecisionTarget> targets, RequestOptions options,
+                                                 String operator, String reason) {
+        return requests.submitIfCovered(RequestKind.of(kind), targets, null, options, operator, reason);
     }
 
     @Override

@@ -5,6 +5,7 @@ import dev.redrive.report.Redactor;
 import dev.redrive.store.reconciliation.ReconciliationOutcome;
 import dev.redrive.triage.correction.CorrectionResult;
 import dev.redrive.triage.decision.DecisionAccess;
+import dev.redrive.triage.decision.DecisionKind;
 import dev.redrive.triage.decision.DecisionResult;
 import dev.redrive.triage.decision.ReconciliationResult;
 import dev.redrive.triage.decision.RedriveVerification;
@@ -13,6 +14,8 @@ import dev.redrive.triage.detail.OperationDetails;
 import dev.redrive.triage.detail.ToolSchemaRecord;
 import dev.redrive.triage.precondition.DecisionTarget;
 import dev.redrive.triage.precondition.PreconditionReport;
+import dev.redrive.triage.request.RequestOptions;
+import dev.redrive.triage.request.Submission;
 
 import java.util.List;
 import java.util.Optional;
@@ -54,6 +57,19 @@ public interface WizardBackend {
                                               JsonNode result, String operator);
 
     DecisionResult redrive(DecisionTarget target, String operator, String reason);
+
+    /**
+     * Whether the namespace's four-eyes policy makes this decision on these items wait for a second operator, and
+     * which rule of it says so; empty when it would be taken at once.
+     */
+    Optional<String> wouldWait(DecisionKind kind, List<DecisionTarget> targets);
+
+    /**
+     * Records the decision as one request for a second operator's approval when the policy covers it (as the CLI's
+     * decision commands do); empty when it does not, and the wizard takes it itself.
+     */
+    Optional<Submission> requestIfCovered(DecisionKind kind, List<DecisionTarget> targets, RequestOptions options,
+                                          String operator, String reason);
 
     /** Resolves with {@code result}, or with the latest APPLIED reconciliation's when it is null. */
     DecisionResult resolve(DecisionTarget target, JsonNode result, String operator, String reason);
