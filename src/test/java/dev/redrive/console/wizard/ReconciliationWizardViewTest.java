@@ -22,8 +22,6 @@ import dev.redrive.worker.tool.HttpTool;
 import javafx.application.Platform;
 import javafx.scene.Node;
 import javafx.scene.Scene;
-import javafx.scene.control.Button;
-import javafx.scene.control.ButtonBar;
 import javafx.scene.control.Label;
 import javafx.scene.control.RadioButton;
 import javafx.scene.control.TextField;
@@ -50,6 +48,12 @@ import java.util.List;
 import java.util.Optional;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static dev.redrive.console.wizard.WizardClicks.WAIT;
+import static dev.redrive.console.wizard.WizardClicks.issue;
+import static dev.redrive.console.wizard.WizardClicks.next;
+import static dev.redrive.console.wizard.WizardClicks.nextDisabled;
+import static dev.redrive.console.wizard.WizardClicks.noPrevious;
+import static dev.redrive.console.wizard.WizardClicks.text;
 import static org.awaitility.Awaitility.await;
 
 /** The wizard against a namespace with the demo tools and a real worker running. */
@@ -57,7 +61,6 @@ import static org.awaitility.Awaitility.await;
 class ReconciliationWizardViewTest {
     @RegisterExtension
     static final TestNamespace ns = new TestNamespace();
-    private static final Duration WAIT = Duration.ofSeconds(20);
     private static DemoToolServer tools;
     private static Worker worker;
     private static WorkerClient client;
@@ -140,20 +143,6 @@ class ReconciliationWizardViewTest {
         await().atMost(WAIT).until(() -> robot.lookup(firstNode).tryQuery().map(Node::isVisible).orElse(false));
     }
 
-    private static Button button(FxRobot robot, ButtonBar.ButtonData data) {
-        return robot.lookup(".button").queryAllAs(Button.class).stream()
-                .filter(button -> ButtonBar.getButtonData(button) == data && button.isVisible()).findFirst().orElseThrow();
-    }
-
-    private static void next(FxRobot robot) {
-        await().atMost(WAIT).until(() -> !button(robot, ButtonBar.ButtonData.NEXT_FORWARD).isDisabled());
-        robot.clickOn(button(robot, ButtonBar.ButtonData.NEXT_FORWARD));
-    }
-
-    private static String text(FxRobot robot, String id) {
-        return robot.lookup(id).queryAs(Label.class).getText();
-    }
-
     private static long dispatched() {
         return ns.redis().sync().xlen(ns.redis().keys().dispatch());
     }
@@ -171,23 +160,6 @@ class ReconciliationWizardViewTest {
     private static String checkExplanation(FxRobot robot, String key) {
         Node title = robot.lookup("#check-" + key).query();
         return ((Label) ((VBox) title.getParent()).getChildren().get(1)).getText();
-    }
-
-    /** Presses the decision step's button, which names the act and its size. */
-    private static void issue(FxRobot robot, String act) {
-        await().atMost(WAIT).until(() -> button(robot, ButtonBar.ButtonData.NEXT_FORWARD).getText().equals(act)
-                && !button(robot, ButtonBar.ButtonData.NEXT_FORWARD).isDisabled());
-        robot.clickOn(button(robot, ButtonBar.ButtonData.NEXT_FORWARD));
-    }
-
-    /** Once issued there is no going back: the result step has no Previous button. */
-    private static boolean noPrevious(FxRobot robot) {
-        return robot.lookup(".button").queryAllAs(Button.class).stream()
-                .noneMatch(button -> ButtonBar.getButtonData(button) == ButtonBar.ButtonData.BACK_PREVIOUS && button.isVisible());
-    }
-
-    private static boolean nextDisabled(FxRobot robot) {
-        return button(robot, ButtonBar.ButtonData.NEXT_FORWARD).isDisabled();
     }
 
     /** The console maximised on the smallest screen it is made for (the headless screen is 1280x800, too). */
