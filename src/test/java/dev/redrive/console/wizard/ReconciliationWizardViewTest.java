@@ -6,6 +6,7 @@ import dev.redrive.console.ui.Truncations;
 import dev.redrive.demo.tools.DemoToolServer;
 import dev.redrive.identity.OperationId;
 import dev.redrive.store.approval.ApprovalStore;
+import dev.redrive.store.reconciliation.ReconciliationOutcome;
 import dev.redrive.store.tool.ToolSchemaStore;
 import dev.redrive.report.Redactor;
 import dev.redrive.services.TriageServices;
@@ -365,7 +366,7 @@ class ReconciliationWizardViewTest {
     }
 
     @Test
-    void aRevokedApprovalBlocksTheRedriveWithWhoRevokedIt_andOffersDiscard(FxRobot robot) {
+    void aRevokedApprovalBlocksTheRedriveWithWhoRevokedIt_andTheEntryIsDiscardedFromTheWizard(FxRobot robot) {
         ApprovalStore approvals = new ApprovalStore(ns.database().jdbc());
         approvals.grant("appr-wiz", "charge", "carol", null, Instant.now());
         WizardItem item = deadLettered("wiz-approval", "forbidden", "appr-wiz");
@@ -383,8 +384,55 @@ class ReconciliationWizardViewTest {
         assertThat(checkExplanation(robot, "approval"))
                 .startsWith("approval appr-wiz was revoked by dave at ").endsWith(": card reported stolen");
         assertThat(robot.lookup("#remedy-discard").queryButton().getText()).isEqualTo("Discard instead…");
+
+        robot.clickOn("#remedy-discard");
+        await().atMost(WAIT).until(() -> robot.lookup("#decisionDiscard").tryQuery().map(Node::isVisible).orElse(false));
+        assertThat(robot.lookup("#decisionDiscard").queryAs(RadioButton.class).isSelected()).isTrue();
+        assertThat(robot.lookup("#decisionRedrive").queryAs(RadioButton.class).isDisabled()).isTrue();
+        assertThat(text(robot, "#redriveNote")).isEqualTo("blocked by approval revoked");
+        robot.clickOn("#decisionReason").write("the card was reported stolen");
+        issue(robot, "Discard 1 entry");
+
+        await().atMost(WAIT).until(() -> text(robot, "#result-succeeded").equals("1 succeeded"));
+        assertThat(text(robot, "#itemOutcome")).isEqualTo("Discarded by ana: it never runs again");
+        assertThat(noPrevious(robot)).isTrue();
+        assertThat(ns.database().jdbc().queryOne("SELECT decision_state FROM dlq_entries WHERE id = ?",
+                row -> row.getString(1), item.dlqEntryId())).contains("DISCARDED");
         assertThat(dispatched()).isEqualTo(before);
         assertThat(redriveCommands()).isEqualTo(commands);
+    }
+
+    /**
+     * Someone else records a finding on the entry while the operator reads its evidence: the checks refuse to decide
+     * on what the operator has not seen, and Refresh reads it again so that the decision is taken in the same wizard.
+     */
+    @Test
+    void anEntryChangedBySomeoneElseWhileTheOperatorLooks_isReadAgainWithRefresh_andRedrivenFromTheWizard(FxRobot robot) {
+        WizardItem item = deadLettered("wiz-changed", "forbidden:1");
+        open(robot, item);
+        await().atMost(WAIT).until(() -> text(robot, "#evidenceBadge").equals("NONE"));
+        decisions.recordReconciliation(item.operationId(), ReconciliationOutcome.NOT_APPLIED,
+                "the processor's ledger has no such charge", null, "bob");
+        next(robot);
+        next(robot);
+
+        await().atMost(WAIT).until(() -> text(robot, "#checkSummary")
+                .equals("4 of 5 checks pass; blocked by: entry changed since you looked"));
+        assertThat(nextDisabled(robot)).isTrue();
+        assertThat(text(robot, "#blockedReason")).contains("changed since you looked at it (version " + (item.target()
+                .seenVersion() + 1) + ", you saw " + item.target().seenVersion() + ")");
+        robot.clickOn("#remedy-refresh");
+
+        await().atMost(WAIT).until(() -> text(robot, "#checkSummary").equals("5 of 5 checks pass"));
+        assertThat(checkExplanation(robot, "side_effect")).startsWith("reconciliation found the effect was not applied (operator bob");
+        next(robot);
+        robot.clickOn("#decisionReason").write("bob found no charge; permission restored");
+        issue(robot, "Redrive 1 operation");
+
+        await().atMost(WAIT).until(() -> text(robot, "#result-succeeded").equals("1 succeeded"));
+        assertThat(text(robot, "#itemOutcome")).startsWith("Succeeded: attempt 2 ran once");
+        assertThat(ns.database().jdbc().queryOne("SELECT decided_by FROM dlq_entries WHERE id = ?",
+                row -> row.getString(1), item.dlqEntryId())).contains("ana");
     }
 
     @Test
