@@ -1,7 +1,6 @@
 package dev.redrive.cli;
 
 import dev.redrive.console.profile.ConnectionProfile;
-import dev.redrive.demo.tools.DemoToolServer;
 import dev.redrive.report.Redactor;
 import dev.redrive.services.TriageServices;
 import dev.redrive.store.Database;
@@ -66,7 +65,7 @@ final class TriageSession implements AutoCloseable {
      * REDRIVE_LOOKUP_ENDPOINTS names ({@code tool=url, ...}), which win. What verifies a redrive by the tool's own count.
      */
     SideEffectLookup sideEffectLookup() {
-        Map<String, URI> endpoints = new HashMap<>(DemoToolServer.lookupEndpoints(services.database()));
+        Map<String, URI> endpoints = new HashMap<>();
         ConnectionProfile.parseLookupEndpoints(System.getenv("REDRIVE_LOOKUP_ENDPOINTS"))
                 .forEach((tool, url) -> endpoints.put(tool, URI.create(url)));
         return services.toolLookups(endpoints);

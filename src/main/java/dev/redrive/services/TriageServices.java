@@ -2,6 +2,7 @@ package dev.redrive.services;
 
 import dev.redrive.broker.Redis;
 import dev.redrive.config.RedriveConfig;
+import dev.redrive.demo.tools.DemoToolServer;
 import dev.redrive.health.DlqEventTail;
 import dev.redrive.health.QueueHealthReader;
 import dev.redrive.report.RedactedDlqQueries;
@@ -27,6 +28,7 @@ import dev.redrive.worker.client.WorkerClient;
 import java.net.URI;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.Map;
 
 /**
@@ -124,9 +126,20 @@ public final class TriageServices implements AutoCloseable {
         return new DecisionRequests(database, DispatchPublisher.of(this::workerClient), redactor, clock, Sleeper.SYSTEM);
     }
 
-    /** The tools' look-ups by idempotency key (reconciliation, and the verification of a redrive), by tool name. */
-    public SideEffectLookup toolLookups(Map<String, URI> endpointsByTool) {
-        return new HttpSideEffectLookup(endpointsByTool, LOOKUP_TIMEOUT);
+    /**
+     * The tools' look-ups by idempotency key (reconciliation, and the verification of a redrive), by tool name: those
+     * {@code configured} (a console profile's, REDRIVE_LOOKUP_ENDPOINTS), and for the other tools those of the demo
+     * tools serving this namespace, if any run. The console and the CLI both ask through here, so the wizard verifies
+     * a redrive as {@code op show} does; the demo tools are looked for at each look-up, since they may start or stop
+     * while a console session stays open.
+     */
+    public SideEffectLookup toolLookups(Map<String, URI> configured) {
+        Map<String, URI> given = Map.copyOf(configured);
+        return new HttpSideEffectLookup(() -> {
+            Map<String, URI> endpoints = new HashMap<>(DemoToolServer.lookupEndpoints(database));
+            endpoints.putAll(given);
+            return endpoints;
+        }, LOOKUP_TIMEOUT);
     }
 
     /** The one verification of a redrive, asking {@code tools} to count the effects. */

@@ -10,10 +10,10 @@ import java.util.ArrayList;
 import java.util.List;
 
 /** One in-process run of the command line, typed as an operator would in a test's namespace: its exit code and output. */
-record CliRun(int exit, String out, String err) {
+public record CliRun(int exit, String out, String err) {
 
     /** Runs {@code redrive ARGS --namespace <the test's namespace>}. */
-    static CliRun in(TestNamespace ns, String... args) {
+    public static CliRun in(TestNamespace ns, String... args) {
         List<String> all = new ArrayList<>(List.of(args));
         all.add("--namespace");
         all.add(ns.name());
@@ -28,7 +28,7 @@ record CliRun(int exit, String out, String err) {
     }
 
     /** Runs {@code redrive ARGS} as typed, for a server of the test's own. */
-    static CliRun of(String... args) {
+    public static CliRun of(String... args) {
         CommandLine cli = RedriveCommand.commandLine();
         StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();

@@ -10,8 +10,10 @@ import dev.redrive.demo.generate.DlqGenerator;
 import dev.redrive.triage.query.DlqRow;
 import dev.redrive.triage.query.FingerprintGroup;
 import dev.redrive.console.ui.Theme;
-import javafx.geometry.Bounds;
-import javafx.geometry.Side;
+import javafx.scene.Node;
+import javafx.scene.image.Image;
+import javafx.scene.image.PixelReader;
+import javafx.scene.paint.Color;
 import javafx.scene.control.Button;
 import javafx.scene.control.ButtonBar;
 import javafx.scene.control.ComboBox;
@@ -30,12 +32,15 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import org.testfx.api.FxRobot;
 import org.testfx.framework.junit5.ApplicationExtension;
 import org.testfx.framework.junit5.Start;
+import org.testfx.util.WaitForAsyncUtils;
 
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.prefs.Preferences;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -149,25 +154,49 @@ class ConsoleScreensTest {
     }
 
     /**
-     * On an X server without a compositor windows cannot be transparent, and a menu's window as big as its shadow
-     * showed a white frame around the dark menu: there the menu fills its window.
+     * On an X server without a compositor windows cannot be transparent: a menu's window as big as its shadow showed a
+     * white frame around the dark menu, where the shadow left the window uncovered. There the menu fills its window, to
+     * its last pixel: every pixel along the window's edge is opaque and dark.
      */
     @Test
-    void inTheDarkTheme_withoutTransparentWindows_aRowsContextMenuFillsItsWindow(FxRobot robot) {
+    void inTheDarkTheme_withoutTransparentWindows_theMenuARightClickOnARowOpensHasNoWhiteFrame(FxRobot robot)
+            throws Exception {
         robot.interact(() -> Theme.apply(true, false));
         TableView<DlqRow> table = robot.lookup("#dlqTable").queryTableView();
         await().atMost(WAIT).until(() -> !table.getItems().isEmpty());
-
+        await().atMost(WAIT).until(() -> robot.lookup("#dlqTable .table-row-cell").tryQuery().isPresent());
         ContextMenu menu = table.getContextMenu();
-        // Shown as a right-click shows it: the headless robot's right-click raises no context-menu event.
-        robot.interact(() -> menu.show(table, Side.BOTTOM, 0, 0));
+
+        DlqTableClicks.rightClickFirst(robot);
 
         await().atMost(WAIT).until(menu::isShowing);
-        Bounds drawn = menu.getSkin().getNode().getBoundsInParent();
-        assertThat(menu.getSkin().getNode().getEffect()).isNull();
-        assertThat(menu.getWidth()).as("the menu's window is as wide as the menu").isEqualTo(drawn.getWidth());
-        assertThat(menu.getHeight()).as("the menu's window is as high as the menu").isEqualTo(drawn.getHeight());
+        assertThat(table.getSelectionModel().getSelectedIndex()).as("the right-clicked row is selected").isZero();
+        Node drawn = menu.getSkin().getNode();
+        assertThat(drawn.getEffect()).as("no shadow drawn outside the menu").isNull();
+        assertThat(menu.getWidth()).as("the menu's window is as wide as the menu").isEqualTo(drawn.getBoundsInParent().getWidth());
+        assertThat(menu.getHeight()).as("the menu's window is as high as the menu").isEqualTo(drawn.getBoundsInParent().getHeight());
+        Image window = WaitForAsyncUtils.asyncFx(() -> menu.getScene().snapshot(null)).get();
+        assertThat(frameColours(window)).as("the colours along the menu window's edge").isNotEmpty()
+                .allSatisfy(colour -> assertThat(colour.getOpacity() == 1 && colour.getBrightness() < 0.5)
+                        .as("%s is opaque and dark, not white or see-through (white on such a screen)", colour).isTrue());
         robot.interact(menu::hide);
+    }
+
+    /** The distinct colours of the outermost pixels of an image. */
+    private static Set<Color> frameColours(Image image) {
+        PixelReader pixels = image.getPixelReader();
+        int width = (int) image.getWidth();
+        int height = (int) image.getHeight();
+        Set<Color> colours = new HashSet<>();
+        for (int x = 0; x < width; x++) {
+            colours.add(pixels.getColor(x, 0));
+            colours.add(pixels.getColor(x, height - 1));
+        }
+        for (int y = 0; y < height; y++) {
+            colours.add(pixels.getColor(0, y));
+            colours.add(pixels.getColor(width - 1, y));
+        }
+        return colours;
     }
 
     @Test

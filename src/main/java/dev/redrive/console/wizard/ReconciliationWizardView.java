@@ -120,6 +120,7 @@ public final class ReconciliationWizardView {
     @FXML private VBox resultPage;
     @FXML private ProgressBar progressBar;
     @FXML private Label progressText;
+    @FXML private Label stoppedNote;
     @FXML private HBox resultCounts;
     @FXML private Label itemOutcome;
     @FXML private Hyperlink newEntryLink;
@@ -261,6 +262,9 @@ public final class ReconciliationWizardView {
         approvalNote.managedProperty().bind(approvalNote.visibleProperty());
         progressBar.progressProperty().bind(model.progressProperty());
         progressText.textProperty().bind(model.progressTextProperty());
+        stoppedNote.textProperty().bind(model.stoppedNoteProperty());
+        stoppedNote.visibleProperty().bind(model.stoppedNoteProperty().isNotEmpty());
+        stoppedNote.managedProperty().bind(stoppedNote.visibleProperty());
         verifyButton.disableProperty().bind(model.issuedProperty().not().or(model.busyProperty())
                 .or(model.resultCountProperty(ItemResult.Kind.WAITING).isEqualTo(0)));
         for (WizardItem item : model.items()) {
@@ -477,9 +481,15 @@ public final class ReconciliationWizardView {
             cancel.visibleProperty().bind(model.pacingProperty());
             cancel.managedProperty().bind(cancel.visibleProperty());
             cancel.setId("stopBatch");
-            cancel.addEventFilter(ActionEvent.ACTION, event -> {
-                event.consume();
-                model.stop();
+            // Caught on its way down, at the page: the wizard's own filter on the button would leave the page first
+            // and take the Close button with it.
+            pane.addEventFilter(ActionEvent.ACTION, event -> {
+                if (event.getTarget() == cancel) {
+                    event.consume();
+                    if (model.pacingProperty().get()) {
+                        model.stop();
+                    }
+                }
             });
         });
         // The wizard disables Finish itself while the page's "can continue" binding is false: until all is recorded.

@@ -94,6 +94,7 @@ public final class ReconciliationWizardViewModel {
     private final ReadOnlyBooleanWrapper pacing = new ReadOnlyBooleanWrapper();
     private final Map<ItemResult.Kind, ReadOnlyIntegerWrapper> resultCounts = new EnumMap<>(ItemResult.Kind.class);
     private final ReadOnlyStringWrapper resultSummary = new ReadOnlyStringWrapper("");
+    private final ReadOnlyStringWrapper stoppedNote = new ReadOnlyStringWrapper("");
     private final PayloadEditor editor;
     /** What a correction of the one item would dispatch (operation id, key, schema version); null until asked. */
     private CorrectionResult correctionPreview;
@@ -523,12 +524,18 @@ public final class ReconciliationWizardViewModel {
             if (pause > 0) {
                 Thread.sleep(pause);
             }
-        }, this::decided, this::decided);
+        }, () -> decided(eligible), () -> decided(eligible));
     }
 
-    private void decided() {
+    private void decided(List<WizardItem> eligible) {
         deciding.set(false);
         pacing.set(false);
+        long notReached = eligible.stream().filter(item -> item.outcomeProperty().get() == null).count();
+        // The progress line is the next background step's (the worker is followed each second): this note stays.
+        if (stopRequested && notReached > 0) {
+            stoppedNote.set("Stopped after " + (eligible.size() - notReached) + " of " + eligible.size() + " redrives: "
+                    + notReached + " not reached, left open.");
+        }
         countResults();
     }
 
@@ -715,6 +722,8 @@ public final class ReconciliationWizardViewModel {
     /** A paced batch of redrives is being issued: it can be stopped. */
     public ReadOnlyBooleanProperty pacingProperty() { return pacing.getReadOnlyProperty(); }
     public ReadOnlyIntegerProperty resultCountProperty(ItemResult.Kind kind) { return resultCounts.get(kind).getReadOnlyProperty(); }
+    /** Empty unless a batch was stopped: how many of its items were decided and that the rest are left open. */
+    public ReadOnlyStringProperty stoppedNoteProperty() { return stoppedNote.getReadOnlyProperty(); }
     /** "1 succeeded · 0 failed · 0 blocked · 0 waiting". */
     public ReadOnlyStringProperty resultSummaryProperty() { return resultSummary.getReadOnlyProperty(); }
 }

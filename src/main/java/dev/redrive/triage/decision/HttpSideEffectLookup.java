@@ -14,6 +14,7 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Map;
+import java.util.function.Supplier;
 
 /**
  * Looks effects up over HTTP by the look-up contract (docs/tool-lookup.md): {@code GET <endpoint><idempotency key>}
@@ -21,14 +22,23 @@ import java.util.Map;
  * else means nobody can tell; {@code effects} is optional and counts the effects applied for the key.
  */
 public final class HttpSideEffectLookup implements SideEffectLookup {
-    private final Map<String, URI> endpointsByTool;
+    private final Supplier<Map<String, URI>> endpointsByTool;
     private final HttpClient http;
     private final Duration timeout;
 
     public HttpSideEffectLookup(Map<String, URI> endpointsByTool, Duration timeout) {
-        this.endpointsByTool = Map.copyOf(endpointsByTool);
+        this(constant(Map.copyOf(endpointsByTool)), timeout);
+    }
+
+    /** @param endpointsByTool asked at each look-up: for endpoints that come and go while the lookup is kept */
+    public HttpSideEffectLookup(Supplier<Map<String, URI>> endpointsByTool, Duration timeout) {
+        this.endpointsByTool = endpointsByTool;
         this.http = HttpClient.newBuilder().connectTimeout(timeout).build();
         this.timeout = timeout;
+    }
+
+    private static Supplier<Map<String, URI>> constant(Map<String, URI> endpoints) {
+        return () -> endpoints;
     }
 
     /** One tool's look-up endpoint, e.g. the demo tools' {@code .../tools/demo.charge/effects/}. */
@@ -38,7 +48,7 @@ public final class HttpSideEffectLookup implements SideEffectLookup {
 
     @Override
     public LookupAnswer lookUp(String tool, String idempotencyKey) {
-        URI endpoint = endpointsByTool.get(tool);
+        URI endpoint = endpointsByTool.get().get(tool);
         if (endpoint == null) {
             return new LookupAnswer(ReconciliationOutcome.UNKNOWN, null, "no reconciliation look-up is configured for " + tool);
         }
@@ -56,7 +66,7 @@ public final class HttpSideEffectLookup implements SideEffectLookup {
     /** The same endpoint; its answer counts when it carries {@code "effects": N} (docs/tool-lookup.md). */
     @Override
     public EffectCount countEffects(String tool, String idempotencyKey) {
-        URI endpoint = endpointsByTool.get(tool);
+        URI endpoint = endpointsByTool.get().get(tool);
         if (endpoint == null) {
             return EffectCount.notCountable("no look-up endpoint is configured for " + tool);
         }

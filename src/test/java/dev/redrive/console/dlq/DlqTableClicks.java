@@ -1,9 +1,13 @@
 package dev.redrive.console.dlq;
 
 import dev.redrive.triage.query.DlqRow;
+import javafx.event.Event;
+import javafx.geometry.Point2D;
 import javafx.scene.Node;
 import javafx.scene.control.TableCell;
 import javafx.scene.control.TableRow;
+import javafx.scene.input.ContextMenuEvent;
+import javafx.scene.input.PickResult;
 import org.testfx.api.FxRobot;
 
 import java.util.Comparator;
@@ -35,6 +39,22 @@ public final class DlqTableClicks {
     /** Double-clicks the entry with this DLQ entry id: what opens the wizard on it. */
     public static void doubleClickEntry(FxRobot robot, long entryId) {
         robot.doubleClickOn(firstCell(robot, row -> row.getItem() instanceof DlqRow item && item.id() == entryId));
+    }
+
+    /**
+     * Right-clicks the first entry in the table's order, as an operator does to open its context menu: the robot's
+     * press and release select the row, then the cell under the pointer gets the context-menu request that a desktop's
+     * window system sends after a right-click, and that headless Monocle never sends.
+     */
+    public static void rightClickFirst(FxRobot robot) {
+        Node cell = firstCell(robot, row -> row.getIndex() == 0);
+        robot.rightClickOn(cell);
+        Point2D pointer = robot.point(cell).query();
+        robot.interact(() -> {
+            Point2D inScene = cell.getScene().getRoot().screenToLocal(pointer);
+            Event.fireEvent(cell, new ContextMenuEvent(ContextMenuEvent.CONTEXT_MENU_REQUESTED, inScene.getX(),
+                    inScene.getY(), pointer.getX(), pointer.getY(), false, new PickResult(cell, inScene.getX(), inScene.getY())));
+        });
     }
 
     private static void click(FxRobot robot, Predicate<TableRow<?>> which) {

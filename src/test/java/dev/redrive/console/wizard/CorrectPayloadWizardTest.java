@@ -10,7 +10,6 @@ import dev.redrive.store.Jdbc;
 import dev.redrive.testing.DemoChargeWorker;
 import dev.redrive.testing.TestNamespace;
 import javafx.application.Platform;
-import javafx.geometry.Bounds;
 import javafx.scene.Node;
 import javafx.scene.Parent;
 import javafx.scene.Scene;
@@ -39,6 +38,12 @@ import java.util.List;
 import java.util.Optional;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static dev.redrive.console.wizard.WizardClicks.WAIT;
+import static dev.redrive.console.wizard.WizardClicks.button;
+import static dev.redrive.console.wizard.WizardClicks.clickOnDecisionPage;
+import static dev.redrive.console.wizard.WizardClicks.next;
+import static dev.redrive.console.wizard.WizardClicks.reveal;
+import static dev.redrive.console.wizard.WizardClicks.text;
 import static org.awaitility.Awaitility.await;
 
 /**
@@ -50,7 +55,6 @@ import static org.awaitility.Awaitility.await;
 class CorrectPayloadWizardTest {
     @RegisterExtension
     static final TestNamespace ns = new TestNamespace();
-    private static final Duration WAIT = Duration.ofSeconds(20);
     private static final String CARD = "4111 1111 1111 4242";
 
     private static DemoChargeWorker worker;
@@ -112,49 +116,17 @@ class CorrectPayloadWizardTest {
         next(robot);
         await().atMost(WAIT).until(() -> text(robot, "#checkSummary").equals("5 of 5 checks pass"));
         next(robot);
-        clickOn(robot, "#decisionCorrect");
+        clickOnDecisionPage(robot, "#decisionCorrect");
         await().atMost(WAIT).until(() -> robot.lookup("#correctedPayload").queryAs(TextArea.class).isVisible());
-    }
-
-    private static Button button(FxRobot robot, ButtonBar.ButtonData data) {
-        return robot.lookup(".button").queryAllAs(Button.class).stream()
-                .filter(button -> ButtonBar.getButtonData(button) == data && button.isVisible()).findFirst().orElseThrow();
     }
 
     private static Button issueButton(FxRobot robot) {
         return button(robot, ButtonBar.ButtonData.NEXT_FORWARD);
     }
 
-    private static void next(FxRobot robot) {
-        await().atMost(WAIT).until(() -> !issueButton(robot).isDisabled());
-        robot.clickOn(issueButton(robot));
-    }
-
-    private static String text(FxRobot robot, String id) {
-        return robot.lookup(id).queryAs(Label.class).getText();
-    }
-
-    /** Scrolls the decision page, as an operator does where the window is small, until the node is in view. */
-    private static void reveal(FxRobot robot, String id) {
-        ScrollPane scroll = robot.lookup("#decisionScroll").queryAs(ScrollPane.class);
-        Node node = robot.lookup(id).query();
-        robot.interact(() -> {
-            Bounds at = scroll.getContent().sceneToLocal(node.localToScene(node.getBoundsInLocal()));
-            double hidden = scroll.getContent().getBoundsInLocal().getHeight() - scroll.getViewportBounds().getHeight();
-            if (hidden > 0) {
-                scroll.setVvalue(Math.min(1, Math.max(0, (at.getMaxY() - scroll.getViewportBounds().getHeight()) / hidden)));
-            }
-        });
-    }
-
-    private static void clickOn(FxRobot robot, String id) {
-        reveal(robot, id);
-        robot.clickOn(id);
-    }
-
     /** Replaces the editor's text as an operator does: select all, then type. */
     private static void typePayload(FxRobot robot, String payload) {
-        reveal(robot, "#correctedPayload");
+        reveal(robot, robot.lookup("#correctedPayload").query());
         robot.clickOn("#correctedPayload").press(KeyCode.CONTROL, KeyCode.A).release(KeyCode.A, KeyCode.CONTROL);
         robot.write(payload);
     }
@@ -167,7 +139,7 @@ class CorrectPayloadWizardTest {
     void invalidJson_blocksTheCorrectionWithOneLineSayingWhatWhereAndWhatIsExpected(FxRobot robot) {
         WizardItem item = refusedCharge(new OperationId("fix-invalid", "charge", 0));
         toTheEditor(robot, item);
-        clickOn(robot, "#decisionReason");
+        clickOnDecisionPage(robot, "#decisionReason");
         robot.write("amount was sent as text");
 
         typePayload(robot, "{\"amount\": 12.5,");
@@ -200,7 +172,7 @@ class CorrectPayloadWizardTest {
                 .contains("\"card_number\" : \"" + Redactor.MASK + "\"").doesNotContain(CARD);
         assertThat(robot.lookup("#correctedPayload").queryAs(TextArea.class).getText()).contains(Redactor.MASK);
         assertThat(robot.lookup("#decisionRedrive").queryAs(RadioButton.class).isDisabled()).isFalse();
-        clickOn(robot, "#decisionReason");
+        clickOnDecisionPage(robot, "#decisionReason");
         robot.write("amount was sent as text");
         typePayload(robot, "{\"amount\":12.5,\"currency\":\"EUR\",\"card_number\":\"" + Redactor.MASK + "\"}");
 

@@ -262,6 +262,7 @@ class ReconciliationWizardViewModelTest {
         assertThat(items.get(0).resultProperty().get().outcome()).isEqualTo(DecisionOutcome.DONE);
         assertThat(items.subList(1, 3)).allMatch(item -> item.resultProperty().get() == null);
         assertThat(model.progressTextProperty().get()).isEqualTo("Issuing redrives: 1 of 3 done (stopped)");
+        assertThat(model.stoppedNoteProperty().get()).isEqualTo("Stopped after 1 of 3 redrives: 2 not reached, left open.");
         assertThat(model.pacingProperty().get()).as("Stop goes away").isFalse();
         assertThat(ns.database().jdbc().queryLong(
                 "SELECT count(*) FROM dlq_entries WHERE id = ANY (?::text[]::bigint[]) AND decision_state = 'OPEN'",

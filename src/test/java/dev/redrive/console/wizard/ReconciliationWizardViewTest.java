@@ -6,6 +6,7 @@ import dev.redrive.console.ui.Truncations;
 import dev.redrive.demo.tools.DemoToolServer;
 import dev.redrive.identity.OperationId;
 import dev.redrive.store.approval.ApprovalStore;
+import dev.redrive.store.reconciliation.ReconciliationOutcome;
 import dev.redrive.store.tool.ToolSchemaStore;
 import dev.redrive.report.Redactor;
 import dev.redrive.services.TriageServices;
@@ -22,8 +23,6 @@ import dev.redrive.worker.tool.HttpTool;
 import javafx.application.Platform;
 import javafx.scene.Node;
 import javafx.scene.Scene;
-import javafx.scene.control.Button;
-import javafx.scene.control.ButtonBar;
 import javafx.scene.control.Label;
 import javafx.scene.control.RadioButton;
 import javafx.scene.control.TextField;
@@ -50,6 +49,12 @@ import java.util.List;
 import java.util.Optional;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static dev.redrive.console.wizard.WizardClicks.WAIT;
+import static dev.redrive.console.wizard.WizardClicks.issue;
+import static dev.redrive.console.wizard.WizardClicks.next;
+import static dev.redrive.console.wizard.WizardClicks.nextDisabled;
+import static dev.redrive.console.wizard.WizardClicks.noPrevious;
+import static dev.redrive.console.wizard.WizardClicks.text;
 import static org.awaitility.Awaitility.await;
 
 /** The wizard against a namespace with the demo tools and a real worker running. */
@@ -57,7 +62,6 @@ import static org.awaitility.Awaitility.await;
 class ReconciliationWizardViewTest {
     @RegisterExtension
     static final TestNamespace ns = new TestNamespace();
-    private static final Duration WAIT = Duration.ofSeconds(20);
     private static DemoToolServer tools;
     private static Worker worker;
     private static WorkerClient client;
@@ -140,20 +144,6 @@ class ReconciliationWizardViewTest {
         await().atMost(WAIT).until(() -> robot.lookup(firstNode).tryQuery().map(Node::isVisible).orElse(false));
     }
 
-    private static Button button(FxRobot robot, ButtonBar.ButtonData data) {
-        return robot.lookup(".button").queryAllAs(Button.class).stream()
-                .filter(button -> ButtonBar.getButtonData(button) == data && button.isVisible()).findFirst().orElseThrow();
-    }
-
-    private static void next(FxRobot robot) {
-        await().atMost(WAIT).until(() -> !button(robot, ButtonBar.ButtonData.NEXT_FORWARD).isDisabled());
-        robot.clickOn(button(robot, ButtonBar.ButtonData.NEXT_FORWARD));
-    }
-
-    private static String text(FxRobot robot, String id) {
-        return robot.lookup(id).queryAs(Label.class).getText();
-    }
-
     private static long dispatched() {
         return ns.redis().sync().xlen(ns.redis().keys().dispatch());
     }
@@ -171,23 +161,6 @@ class ReconciliationWizardViewTest {
     private static String checkExplanation(FxRobot robot, String key) {
         Node title = robot.lookup("#check-" + key).query();
         return ((Label) ((VBox) title.getParent()).getChildren().get(1)).getText();
-    }
-
-    /** Presses the decision step's button, which names the act and its size. */
-    private static void issue(FxRobot robot, String act) {
-        await().atMost(WAIT).until(() -> button(robot, ButtonBar.ButtonData.NEXT_FORWARD).getText().equals(act)
-                && !button(robot, ButtonBar.ButtonData.NEXT_FORWARD).isDisabled());
-        robot.clickOn(button(robot, ButtonBar.ButtonData.NEXT_FORWARD));
-    }
-
-    /** Once issued there is no going back: the result step has no Previous button. */
-    private static boolean noPrevious(FxRobot robot) {
-        return robot.lookup(".button").queryAllAs(Button.class).stream()
-                .noneMatch(button -> ButtonBar.getButtonData(button) == ButtonBar.ButtonData.BACK_PREVIOUS && button.isVisible());
-    }
-
-    private static boolean nextDisabled(FxRobot robot) {
-        return button(robot, ButtonBar.ButtonData.NEXT_FORWARD).isDisabled();
     }
 
     /** The console maximised on the smallest screen it is made for (the headless screen is 1280x800, too). */
@@ -393,7 +366,7 @@ class ReconciliationWizardViewTest {
     }
 
     @Test
-    void aRevokedApprovalBlocksTheRedriveWithWhoRevokedIt_andOffersDiscard(FxRobot robot) {
+    void aRevokedApprovalBlocksTheRedriveWithWhoRevokedIt_andTheEntryIsDiscardedFromTheWizard(FxRobot robot) {
         ApprovalStore approvals = new ApprovalStore(ns.database().jdbc());
         approvals.grant("appr-wiz", "charge", "carol", null, Instant.now());
         WizardItem item = deadLettered("wiz-approval", "forbidden", "appr-wiz");
@@ -411,8 +384,55 @@ class ReconciliationWizardViewTest {
         assertThat(checkExplanation(robot, "approval"))
                 .startsWith("approval appr-wiz was revoked by dave at ").endsWith(": card reported stolen");
         assertThat(robot.lookup("#remedy-discard").queryButton().getText()).isEqualTo("Discard instead…");
+
+        robot.clickOn("#remedy-discard");
+        await().atMost(WAIT).until(() -> robot.lookup("#decisionDiscard").tryQuery().map(Node::isVisible).orElse(false));
+        assertThat(robot.lookup("#decisionDiscard").queryAs(RadioButton.class).isSelected()).isTrue();
+        assertThat(robot.lookup("#decisionRedrive").queryAs(RadioButton.class).isDisabled()).isTrue();
+        assertThat(text(robot, "#redriveNote")).isEqualTo("blocked by approval revoked");
+        robot.clickOn("#decisionReason").write("the card was reported stolen");
+        issue(robot, "Discard 1 entry");
+
+        await().atMost(WAIT).until(() -> text(robot, "#result-succeeded").equals("1 succeeded"));
+        assertThat(text(robot, "#itemOutcome")).isEqualTo("Discarded by ana: it never runs again");
+        assertThat(noPrevious(robot)).isTrue();
+        assertThat(ns.database().jdbc().queryOne("SELECT decision_state FROM dlq_entries WHERE id = ?",
+                row -> row.getString(1), item.dlqEntryId())).contains("DISCARDED");
         assertThat(dispatched()).isEqualTo(before);
         assertThat(redriveCommands()).isEqualTo(commands);
+    }
+
+    /**
+     * Someone else records a finding on the entry while the operator reads its evidence: the checks refuse to decide
+     * on what the operator has not seen, and Refresh reads it again so that the decision is taken in the same wizard.
+     */
+    @Test
+    void anEntryChangedBySomeoneElseWhileTheOperatorLooks_isReadAgainWithRefresh_andRedrivenFromTheWizard(FxRobot robot) {
+        WizardItem item = deadLettered("wiz-changed", "forbidden:1");
+        open(robot, item);
+        await().atMost(WAIT).until(() -> text(robot, "#evidenceBadge").equals("NONE"));
+        decisions.recordReconciliation(item.operationId(), ReconciliationOutcome.NOT_APPLIED,
+                "the processor's ledger has no such charge", null, "bob");
+        next(robot);
+        next(robot);
+
+        await().atMost(WAIT).until(() -> text(robot, "#checkSummary")
+                .equals("4 of 5 checks pass; blocked by: entry changed since you looked"));
+        assertThat(nextDisabled(robot)).isTrue();
+        assertThat(text(robot, "#blockedReason")).contains("changed since you looked at it (version " + (item.target()
+                .seenVersion() + 1) + ", you saw " + item.target().seenVersion() + ")");
+        robot.clickOn("#remedy-refresh");
+
+        await().atMost(WAIT).until(() -> text(robot, "#checkSummary").equals("5 of 5 checks pass"));
+        assertThat(checkExplanation(robot, "side_effect")).startsWith("reconciliation found the effect was not applied (operator bob");
+        next(robot);
+        robot.clickOn("#decisionReason").write("bob found no charge; permission restored");
+        issue(robot, "Redrive 1 operation");
+
+        await().atMost(WAIT).until(() -> text(robot, "#result-succeeded").equals("1 succeeded"));
+        assertThat(text(robot, "#itemOutcome")).startsWith("Succeeded: attempt 2 ran once");
+        assertThat(ns.database().jdbc().queryOne("SELECT decided_by FROM dlq_entries WHERE id = ?",
+                row -> row.getString(1), item.dlqEntryId())).contains("ana");
     }
 
     @Test
