@@ -483,13 +483,13 @@ public final class ReconciliationWizardViewModel {
                 requestOptions(kind, eligible, payload, pause), who, why), submission -> {
             if (submission.isPresent()) {
                 eligible.forEach(item -> item.outcome(ItemResult.requested(kind, submission.get())));
-                decided();
+                decided(eligible);
             } else {
                 take(kind, eligible, who, why, payload, pause);
             }
         }, failure -> {
             eligible.forEach(item -> item.outcome(ItemResult.error(failure.message())));
-            decided();
+            decided(eligible);
             executor.report(failure);
         });
     }
