@@ -13,6 +13,9 @@ import dev.redrive.console.health.ThresholdPreferences;
 import dev.redrive.console.main.SessionScreens;
 import dev.redrive.console.ui.Theme;
 import dev.redrive.console.report.ReportExportView;
+import dev.redrive.console.batch.BatchesBackend;
+import dev.redrive.console.batch.BatchesView;
+import dev.redrive.console.batch.BatchesViewModel;
 import dev.redrive.console.request.PendingRequestsView;
 import dev.redrive.console.request.PendingRequestsViewModel;
 import dev.redrive.console.request.RequestsBackend;
@@ -69,6 +72,8 @@ final class ConsoleScreens implements SessionScreens {
     private final OperationDetailViewModel detailModel;
     private final PendingRequestsViewModel requestsModel;
     private final PendingRequestsView requests;
+    private final BatchesViewModel batchesModel;
+    private final BatchesView batches;
 
     ConsoleScreens(ConsoleSession session, UiExecutor executor, Preferences preferences, DesktopServices desktop) {
         TriageServices services = session.services();
@@ -129,9 +134,12 @@ final class ConsoleScreens implements SessionScreens {
                 "report-group-" + group.fingerprint(), () -> reports.group(group.fingerprint())));
         requestsModel = new PendingRequestsViewModel(RequestsBackend.of(services.requests(redactor)), executor, operator);
         requests = PendingRequestsView.load(requestsModel);
+        batchesModel = new BatchesViewModel(BatchesBackend.of(services.batches()), executor, services.clock());
+        batches = BatchesView.load(batchesModel);
         livePolling = new Timeline(new KeyFrame(LIVE_POLL, event -> {
             browserModel.pollLive();
             requestsModel.refreshCount();
+            batchesModel.refresh();
         }));
         livePolling.setCycleCount(Timeline.INDEFINITE);
     }
@@ -194,11 +202,17 @@ final class ConsoleScreens implements SessionScreens {
     }
 
     @Override
+    public Node batches() {
+        return batches.badge();
+    }
+
+    @Override
     public void start() {
         health.startPolling(HealthPanelViewModel.defaultPeriod());
         browserModel.applyFilter();
         browserModel.pollLive();
         requestsModel.refreshCount();
+        batchesModel.refresh();
         livePolling.play();
     }
 

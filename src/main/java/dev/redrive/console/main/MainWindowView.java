@@ -29,6 +29,7 @@ public final class MainWindowView {
     @FXML private ProgressIndicator busyIndicator;
     @FXML private MenuItem reconnectItem;
     @FXML private StackPane requestsHost;
+    @FXML private StackPane batchesHost;
     @FXML private StackPane healthHost;
     @FXML private SplitPane mainSplit;
     @FXML private StackPane browserHost;
@@ -81,6 +82,7 @@ public final class MainWindowView {
         if (session == null) {
             healthHost.getChildren().clear();
             requestsHost.getChildren().clear();
+            batchesHost.getChildren().clear();
             browserHost.getChildren().setAll(placeholder);
             return;
         }
@@ -89,6 +91,7 @@ public final class MainWindowView {
         browserHost.getChildren().setAll(screens.browser());
         detailHost.getChildren().setAll(screens.detail());
         requestsHost.getChildren().setAll(screens.requests());
+        batchesHost.getChildren().setAll(screens.batches());
         screens.start();
     }
 

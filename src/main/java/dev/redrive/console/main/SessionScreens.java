@@ -13,6 +13,9 @@ public interface SessionScreens extends AutoCloseable {
     /** The toolbar's badge of the four-eyes requests waiting for approval; it opens their list. */
     Node requests();
 
+    /** The toolbar's badge of the durable batches (how many run); it opens their list with progress, Stop, Resume. */
+    Node batches();
+
     /** Starts polling and live updates once the screens are in the window. */
     void start();
 

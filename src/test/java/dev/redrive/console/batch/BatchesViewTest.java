@@ -1,0 +1,139 @@
+package dev.redrive.console.batch;
+
+import dev.redrive.console.concurrent.UiExecutor;
+import dev.redrive.console.ui.Theme;
+import dev.redrive.services.TriageServices;
+import dev.redrive.testing.TestNamespace;
+import dev.redrive.triage.DeadLetterFixture;
+import dev.redrive.triage.decision.BatchOptions;
+import dev.redrive.triage.decision.BatchSelection;
+import dev.redrive.triage.decision.DecisionKind;
+import dev.redrive.triage.decision.DurableBatch;
+import dev.redrive.triage.decision.DurableBatches;
+import javafx.scene.Node;
+import javafx.scene.Scene;
+import javafx.scene.control.TableView;
+import javafx.scene.layout.StackPane;
+import javafx.stage.Stage;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.testfx.api.FxRobot;
+import org.testfx.framework.junit5.ApplicationExtension;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * A durable batch from the console, clicked as an operator would: the list shows a batch nobody runs as resumable;
+ * Resume works it off here with its pace and time left; Stop ends it between chunks with the rest untouched; Resume
+ * again finishes it, every operation redriven exactly once.
+ */
+@ExtendWith(ApplicationExtension.class)
+class BatchesViewTest {
+    @RegisterExtension
+    static final TestNamespace ns = new TestNamespace();
+    private static final Duration WAIT = Duration.ofSeconds(30);
+    private static final int ITEMS = 24;
+
+    private static TriageServices services;
+    private static final List<String> operations = new ArrayList<>();
+    private UiExecutor executor;
+    private Stage stage;
+
+    @BeforeAll
+    static void seed() {
+        DeadLetterFixture fixture = new DeadLetterFixture(ns.database());
+        fixture.toolSchema("demo.charge", "1");
+        for (int i = 0; i < ITEMS; i++) {
+            operations.add(fixture.deadLettered("run-batches-view", "charge-" + i).create().operationId());
+        }
+        services = TriageServices.over(ns.database(), ns.redis(), Clock.systemUTC());
+    }
+
+    @AfterEach
+    void close(FxRobot robot) {
+        robot.interact(() -> robot.listTargetWindows().stream().filter(window -> window instanceof Stage)
+                .toList().forEach(window -> ((Stage) window).close()));
+        executor.close();
+    }
+
+    private void showBadge(FxRobot robot, BatchesViewModel model) {
+        robot.interact(() -> {
+            stage = new Stage();
+            BatchesView view = BatchesView.load(model);
+            Scene scene = new Scene(new StackPane(view.badge()), 1300, 800);
+            scene.getStylesheets().add(Theme.stylesheet());
+            stage.setScene(scene);
+            stage.show();
+        });
+    }
+
+    private static DurableBatch batch(long id) {
+        return services.batches().find(id).orElseThrow();
+    }
+
+    private static long commands() {
+        return ns.database().jdbc().queryLong("SELECT count(*) FROM redrive_commands");
+    }
+
+    private static void selectBatch(FxRobot robot, long id) {
+        TableView<BatchRow> table = robot.lookup("#batchesTable").queryTableView();
+        await().atMost(WAIT).until(() -> table.getItems().stream().anyMatch(row -> row.id() == id));
+        int row = table.getItems().stream().map(BatchRow::id).toList().indexOf(id);
+        Node cell = robot.lookup(".table-row-cell").nth(row).query();
+        robot.clickOn(cell);
+    }
+
+    private static String cell(FxRobot robot, long id, java.util.function.Function<BatchRow, String> text) {
+        TableView<BatchRow> table = robot.lookup("#batchesTable").queryTableView();
+        return table.getItems().stream().filter(row -> row.id() == id).findFirst().map(text).orElse("");
+    }
+
+    @Test
+    void resumeHereShowsPaceAndTimeLeft_stopLeavesTheRestOpen_andResumingAgainFinishesItOnce(FxRobot robot) {
+        DurableBatches batches = services.batches();
+        long id = batches.start(DecisionKind.REDRIVE, BatchSelection.operations(operations),
+                BatchOptions.of("ana", "ledger is back", 3)).id();
+        executor = UiExecutor.forFx(2);
+        showBadge(robot, new BatchesViewModel(BatchesBackend.of(batches), executor, Clock.systemUTC()));
+
+        robot.clickOn("#batchesBadge");
+        selectBatch(robot, id);
+        assertThat(cell(robot, id, BatchRow::state)).isEqualTo("RUNNING, abandoned: resumable");
+        robot.clickOn("#resumeBatch");
+
+        await().atMost(WAIT).untilAsserted(() -> {
+            assertThat(cell(robot, id, BatchRow::state)).isEqualTo("RUNNING here");
+            assertThat(cell(robot, id, BatchRow::pace)).matches("\\d+ items/s · .+ left");
+        });
+        assertThat(robot.lookup("#batchesBadge").queryButton().getText()).isEqualTo("Batches: 1 running");
+        selectBatch(robot, id);
+        robot.clickOn("#stopBatch");
+
+        await().atMost(WAIT).until(() -> batch(id).state().name().equals("STOPPED"));
+        DurableBatch stopped = batch(id);
+        assertThat(stopped.done()).isPositive().isLessThan(ITEMS);
+        assertThat(commands()).isEqualTo(stopped.done());
+        await().atMost(WAIT).untilAsserted(() -> assertThat(cell(robot, id, BatchRow::state)).isEqualTo("STOPPED"));
+        assertThat(ns.database().jdbc().queryLong("SELECT count(*) FROM dlq_entries WHERE decision_state = 'OPEN'"))
+                .isEqualTo(ITEMS - stopped.done());
+
+        selectBatch(robot, id);
+        robot.clickOn("#resumeBatch");
+
+        await().atMost(WAIT).until(() -> batch(id).state().name().equals("DONE"));
+        assertThat(commands()).isEqualTo(ITEMS);
+        assertThat(ns.database().jdbc().queryLong(
+                "SELECT count(DISTINCT operation_id) FROM redrive_commands")).isEqualTo(ITEMS);
+        await().atMost(WAIT).untilAsserted(() -> assertThat(robot.lookup("#batchMessage").queryLabeled().getText())
+                .startsWith("Batch " + id + " DONE: " + ITEMS + " of " + ITEMS + " items taken"));
+    }
+}
