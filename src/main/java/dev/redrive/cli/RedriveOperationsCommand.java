@@ -11,9 +11,7 @@ import dev.redrive.triage.decision.DurableBatches.BatchRun;
 import dev.redrive.triage.decision.BatchListener;
 import dev.redrive.triage.decision.BatchOptions;
 import dev.redrive.triage.decision.BatchReport;
-import dev.redrive.triage.decision.Decisions;
 import dev.redrive.triage.decision.OpenEntries;
-import dev.redrive.triage.decision.Sleeper;
 import dev.redrive.triage.precondition.DecisionTarget;
 import dev.redrive.triage.query.DlqFilter;
 import dev.redrive.triage.request.RequestKind;
@@ -127,8 +125,7 @@ final class RedriveOperationsCommand implements Callable<Integer> {
             if (!dryRun && operationIds.isEmpty() && !session.requests().policy().enabled()) {
                 return startBatch(session, group == null ? filter : withGroup(filter, group));
             }
-            Decisions decisions = session.decisions();
-            BatchDecisions batch = new BatchDecisions(decisions, session.services().dlqQueries(), session.clock(), Sleeper.SYSTEM);
+            BatchDecisions batch = session.services().batchDecisions();
             List<DecisionTarget> targets = new ArrayList<>();
             operationIds.forEach(id -> targets.add(DecisionTarget.operation(id)));
             List<Long> leftOut = new ArrayList<>();

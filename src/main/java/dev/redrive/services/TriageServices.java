@@ -11,6 +11,7 @@ import dev.redrive.report.ReportService;
 import dev.redrive.store.Database;
 import dev.redrive.triage.correction.Corrections;
 import dev.redrive.triage.decision.DecisionAccess;
+import dev.redrive.triage.decision.BatchDecisions;
 import dev.redrive.triage.decision.Decisions;
 import dev.redrive.triage.decision.DispatchPublisher;
 import dev.redrive.triage.decision.DurableBatches;
@@ -109,6 +110,11 @@ public final class TriageServices implements AutoCloseable {
     /** Decisions that publish redrives through the worker client. */
     public Decisions decisions() {
         return new Decisions(database, DispatchPublisher.of(this::workerClient), clock);
+    }
+
+    /** Batch decisions of up to {@value BatchDecisions#MAX_ITEMS} items over {@link #decisions()}, a chunk at a time. */
+    public BatchDecisions batchDecisions() {
+        return new BatchDecisions(decisions(), dlqQueries(), clock, Sleeper.SYSTEM);
     }
 
     /** Durable batches over {@link #decisions()}, paced in real time. */

@@ -5,6 +5,7 @@ import dev.redrive.console.concurrent.UiExecutor;
 import dev.redrive.model.SideEffectState;
 import dev.redrive.store.reconciliation.ReconciliationOutcome;
 import dev.redrive.triage.correction.CorrectionResult;
+import dev.redrive.triage.decision.BatchListener;
 import dev.redrive.triage.decision.DecisionKind;
 import dev.redrive.triage.decision.DecisionResult;
 import dev.redrive.triage.decision.ReconciliationResult;
@@ -507,6 +508,11 @@ public final class ReconciliationWizardViewModel {
     }
 
     private void take(DecisionKind kind, List<WizardItem> eligible, String who, String why, String payload, long pause) {
+        if (kind != DecisionKind.CORRECT && eligible.size() > 1
+                && eligible.stream().noneMatch(item -> item.target().entryOnly())) {
+            takeInChunks(kind, eligible, who, why);
+            return;
+        }
         run(kind == DecisionKind.REDRIVE ? "Issuing redrives" : kind == DecisionKind.CORRECT
                 ? "Recording the correction" : "Recording decisions", eligible, item -> {
             if (kind == DecisionKind.CORRECT) {
@@ -525,6 +531,54 @@ public final class ReconciliationWizardViewModel {
                 Thread.sleep(pause);
             }
         }, () -> decided(eligible), () -> decided(eligible));
+    }
+
+    /**
+     * A decision on many items goes through the triage core's batch path, as the CLI's does: a chunk of items checked,
+     * recorded and audited per transaction, published together, paced, and stopped between chunks; each item's result
+     * comes back as it is decided, with the pace and the time left.
+     */
+    private void takeInChunks(DecisionKind kind, List<WizardItem> eligible, String who, String why) {
+        String what = kind == DecisionKind.REDRIVE ? "Issuing redrives" : "Recording decisions";
+        Map<Long, WizardItem> byEntry = new HashMap<>();
+        eligible.forEach(item -> byEntry.put(item.dlqEntryId(), item));
+        List<DecisionTarget> targets = eligible.stream().map(WizardItem::target).toList();
+        double rate = kind == DecisionKind.REDRIVE ? Math.max(1, redrivesPerSecond.get()) : 0;
+        int total = eligible.size();
+        busy.set(true);
+        progress.set(0);
+        progressText.set(what + "…");
+        stopRequested = false;
+        long started = System.nanoTime();
+        executor.submit(what, () -> backend.decideBatch(kind, targets, rate, who, why, new BatchListener() {
+            @Override
+            public void itemDone(int done, int all, DecisionResult result) {
+                String pace = BatchPace.line(done, total, System.nanoTime() - started);
+                executor.onUi(() -> {
+                    WizardItem item = byEntry.get(result.dlqEntryId());
+                    if (item != null) {
+                        item.decided(result);
+                    }
+                    progress.set((double) done / total);
+                    progressText.set(what + ": " + done + " of " + total + pace);
+                });
+            }
+
+            @Override
+            public boolean stopRequested() {
+                return stopRequested;
+            }
+        }), report -> {
+            busy.set(false);
+            int count = report.items().size();
+            progressText.set(what + ": " + count + " of " + total + " done" + (count < total ? " (stopped)" : ""));
+            decided(eligible);
+        }, failure -> {
+            busy.set(false);
+            progressText.set(failure.message());
+            decided(eligible);
+            executor.report(failure);
+        });
     }
 
     private void decided(List<WizardItem> eligible) {

@@ -6,6 +6,10 @@ import dev.redrive.services.TriageServices;
 import dev.redrive.store.reconciliation.ReconciliationOutcome;
 import dev.redrive.triage.correction.CorrectionResult;
 import dev.redrive.triage.correction.Corrections;
+import dev.redrive.triage.decision.BatchDecisions;
+import dev.redrive.triage.decision.BatchListener;
+import dev.redrive.triage.decision.BatchOptions;
+import dev.redrive.triage.decision.BatchReport;
 import dev.redrive.triage.decision.DecisionAccess;
 import dev.redrive.triage.decision.DecisionKind;
 import dev.redrive.triage.decision.DecisionResult;
@@ -43,6 +47,7 @@ public final class TriageWizardBackend implements WizardBackend {
     private final RedriveVerifier verifier;
     private final Redactor redactor;
     private final DecisionRequests requests;
+    private final BatchDecisions batches;
 
     /**
      * @param lookup   the tools' look-ups: reconciliation, and the verification of a redrive
@@ -57,6 +62,7 @@ public final class TriageWizardBackend implements WizardBackend {
         this.verifier = services.verifier(lookup);
         this.redactor = redactor;
         this.requests = services.requests(redactor);
+        this.batches = services.batchDecisions();
     }
 
     @Override
@@ -108,6 +114,18 @@ public final class TriageWizardBackend implements WizardBackend {
     @Override
     public DecisionResult redrive(DecisionTarget target, String operator, String reason) {
         return decisions.redrive(target, operator, reason);
+    }
+
+    @Override
+    public BatchReport decideBatch(DecisionKind kind, List<DecisionTarget> targets, double itemsPerSecond,
+                                   String operator, String reason, BatchListener listener) {
+        BatchOptions options = BatchOptions.of(operator, reason, itemsPerSecond);
+        return switch (kind) {
+            case REDRIVE -> batches.redrive(targets, options, listener);
+            case RESOLVE -> batches.resolve(targets, null, options, listener);
+            case DISCARD -> batches.discard(targets, options, listener);
+            case CORRECT -> throw new IllegalArgumentException("a correction takes one operation");
+        };
     }
 
     @Override

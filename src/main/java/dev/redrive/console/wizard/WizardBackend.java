@@ -4,6 +4,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.redrive.report.Redactor;
 import dev.redrive.store.reconciliation.ReconciliationOutcome;
 import dev.redrive.triage.correction.CorrectionResult;
+import dev.redrive.triage.decision.BatchListener;
+import dev.redrive.triage.decision.BatchReport;
 import dev.redrive.triage.decision.DecisionAccess;
 import dev.redrive.triage.decision.DecisionKind;
 import dev.redrive.triage.decision.DecisionResult;
@@ -57,6 +59,14 @@ public interface WizardBackend {
                                               JsonNode result, String operator);
 
     DecisionResult redrive(DecisionTarget target, String operator, String reason);
+
+    /**
+     * Takes one decision on many items a chunk at a time, as {@code redrive OP...} does: each chunk's items checked
+     * again, recorded and audited in one transaction and its dispatches published together; {@code itemsPerSecond}
+     * paces it (0 = as fast as it goes), and the listener hears each item and may stop it between chunks.
+     */
+    BatchReport decideBatch(DecisionKind kind, List<DecisionTarget> targets, double itemsPerSecond, String operator,
+                            String reason, BatchListener listener);
 
     /**
      * Whether the namespace's four-eyes policy makes this decision on these items wait for a second operator, and

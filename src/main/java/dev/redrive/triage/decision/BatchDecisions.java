@@ -70,7 +70,9 @@ public final class BatchDecisions {
 
     public BatchReport redrive(List<DecisionTarget> targets, BatchOptions options, BatchListener listener) {
         return run(DecisionKind.REDRIVE, targets, options, listener, chunk -> {
-            List<DecisionTarget> chosen = chunk.stream().map(target -> target.withSchemaVersion(options.schemaVersion())).toList();
+            // A version chosen for the whole batch applies to every item; without one, each keeps its own choice.
+            List<DecisionTarget> chosen = options.schemaVersion() == null ? chunk
+                    : chunk.stream().map(target -> target.withSchemaVersion(options.schemaVersion())).toList();
             return options.dryRun() ? chunks.checkRedrive(chosen) : chunks.redrive(chosen, options.operator(), options.reason());
         });
     }

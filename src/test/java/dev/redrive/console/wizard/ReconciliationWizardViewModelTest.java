@@ -238,7 +238,12 @@ class ReconciliationWizardViewModelTest {
         model.choose(DecisionKind.REDRIVE);
         model.redrivesPerSecondProperty().set(50);
         model.reasonProperty().set("batch after the outage");
+        List<String> progressLines = new java.util.ArrayList<>();
+        model.progressTextProperty().addListener((obs, was, now) -> progressLines.add(now));
         model.issue();
+
+        // The batch's progress says how fast it goes and how long the rest takes.
+        assertThat(progressLines).anyMatch(line -> line.matches("Issuing redrives: 1 of 2 · [\\d,]+ items/s · .+ left"));
 
         assertThat(model.items()).filteredOn(i -> i.resultProperty().get() != null)
                 .allMatch(i -> i.resultProperty().get().outcome() == DecisionOutcome.DONE);
@@ -252,7 +257,8 @@ class ReconciliationWizardViewModelTest {
         ReconciliationWizardViewModel model = wizard(items);
         model.recheck();
         model.choose(DecisionKind.REDRIVE);
-        model.redrivesPerSecondProperty().set(50);
+        // A chunk holds a tenth of a second's redrives: at 5 per second one, so Stop lands after the first.
+        model.redrivesPerSecondProperty().set(5);
         model.reasonProperty().set("stopped after the first");
         // The operator presses Stop as soon as the first redrive is recorded.
         items.get(0).resultProperty().addListener((obs, was, now) -> model.stop());
