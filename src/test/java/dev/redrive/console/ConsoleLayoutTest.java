@@ -95,6 +95,9 @@ class ConsoleLayoutTest {
                 .allSatisfy(line -> assertThat(line.localToScene(line.getLayoutBounds()).getMaxX())
                         .isLessThanOrEqualTo(table.localToScene(table.getLayoutBounds()).getMaxX()));
 
+        // A loaded machine lays the row's cells out a moment after the items arrive.
+        await().atMost(WAIT).until(() -> robot.from(table).lookup(".cell-top")
+                .match(label -> longId.equals(((Label) label).getText())).tryQuery().isPresent());
         Label id = robot.from(table).lookup(".cell-top").match(label -> longId.equals(((Label) label).getText()))
                 .queryAs(Label.class);
         String drawn = id.getChildrenUnmodifiable().stream().filter(Text.class::isInstance).map(Text.class::cast)
