@@ -39,4 +39,20 @@ class MigrationTest {
         assertThat(ns.database().jdbc().queryLong("SELECT count(*) FROM viewer_masked_columns WHERE table_name LIKE 'demo%'"))
                 .isZero();
     }
+
+    @Test
+    void everyTriggerAndOwnerRightsFunctionResolvesNamesInPgCatalogFirst() {
+        // A function that checks who did what, or runs as the schema owner, must not take "=" or a table from a schema
+        // that a login may create objects in and put first on its search_path.
+        List<String> unpinned = ns.database().jdbc().query("""
+                SELECT p.proname FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace
+                 WHERE n.nspname = ? AND (p.prosecdef OR p.prorettype = 'trigger'::regtype OR p.prokind = 'p')
+                   AND NOT coalesce(p.proconfig, '{}') @> ARRAY['search_path=pg_catalog, ' || quote_ident(n.nspname) || ', pg_temp']
+                 ORDER BY 1""", row -> row.getString(1), ns.name());
+
+        assertThat(unpinned).isEmpty();
+        assertThat(ns.database().jdbc().queryLong("""
+                SELECT count(*) FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace
+                 WHERE n.nspname = ? AND p.prorettype = 'trigger'::regtype""", ns.name())).isGreaterThanOrEqualTo(10);
+    }
 }
