@@ -2,29 +2,25 @@ package dev.redrive.console.batch;
 
 import dev.redrive.console.ui.DialogSize;
 import dev.redrive.console.ui.Fxml;
-import dev.redrive.console.ui.Theme;
+import dev.redrive.console.ui.ListDialog;
+import dev.redrive.console.ui.TextColumn;
 import javafx.animation.KeyFrame;
 import javafx.animation.Timeline;
 import javafx.beans.binding.Bindings;
 import javafx.beans.property.ReadOnlyObjectWrapper;
-import javafx.beans.property.ReadOnlyStringWrapper;
 import javafx.css.PseudoClass;
 import javafx.fxml.FXML;
 import javafx.scene.Parent;
 import javafx.scene.control.Button;
-import javafx.scene.control.ButtonType;
-import javafx.scene.control.Dialog;
 import javafx.scene.control.Label;
 import javafx.scene.control.ProgressBar;
 import javafx.scene.control.TableCell;
 import javafx.scene.control.TableColumn;
 import javafx.scene.control.TableView;
-import javafx.scene.control.Tooltip;
 import javafx.stage.Window;
 import javafx.util.Duration;
 
 import java.util.List;
-import java.util.function.Function;
 
 /**
  * The batches badge of the main window's toolbar and the list it opens: every recent durable batch with a progress
@@ -64,13 +60,13 @@ public final class BatchesView {
         progress.setCellValueFactory(cell -> new ReadOnlyObjectWrapper<>(cell.getValue().batch().fraction()));
         progress.setCellFactory(column -> new ProgressCell());
         batchesTable.getColumns().setAll(List.of(
-                column("Id", 50, row -> String.valueOf(row.id())),
-                column("Decides", 260, BatchRow::what),
-                column("By", 150, BatchRow::who),
-                column("State", 190, BatchRow::state),
+                TextColumn.of("Id", 50, row -> String.valueOf(row.id())),
+                TextColumn.of("Decides", 260, BatchRow::what),
+                TextColumn.of("By", 150, BatchRow::who),
+                TextColumn.of("State", 190, BatchRow::state),
                 progress,
-                column("Done", 150, BatchRow::progress),
-                column("Pace", 190, BatchRow::pace)));
+                TextColumn.of("Done", 150, BatchRow::progress),
+                TextColumn.of("Pace", 190, BatchRow::pace)));
         batchesTable.setPlaceholder(new Label("No batch yet: a group or filter redrive (redrive --group, or an "
                 + "approved batch request) shows here."));
     }
@@ -95,21 +91,6 @@ public final class BatchesView {
         stopButton.disableProperty().bind(Bindings.createBooleanBinding(() -> model.selectedProperty().get() == null
                 || !model.selectedProperty().get().stoppable(), model.selectedProperty()));
         messageLabel.textProperty().bind(model.messageProperty());
-    }
-
-    private static TableColumn<BatchRow, String> column(String title, double width, Function<BatchRow, String> text) {
-        TableColumn<BatchRow, String> column = new TableColumn<>(title);
-        column.setPrefWidth(width);
-        column.setCellValueFactory(cell -> new ReadOnlyStringWrapper(text.apply(cell.getValue())));
-        column.setCellFactory(c -> new TableCell<>() {
-            @Override
-            protected void updateItem(String item, boolean empty) {
-                super.updateItem(item, empty);
-                setText(empty ? null : item);
-                setTooltip(empty || item == null || item.isEmpty() ? null : new Tooltip(item));
-            }
-        });
-        return column;
     }
 
     private static final class ProgressCell extends TableCell<BatchRow, Double> {
@@ -139,20 +120,8 @@ public final class BatchesView {
     /** Opens the list over the window and follows the batches while it is open. */
     public void open(Window owner) {
         model.refresh();
-        Dialog<Void> dialog = new Dialog<>();
-        dialog.initOwner(owner);
-        dialog.setTitle("Durable batches");
-        dialog.setResizable(true);
-        dialog.getDialogPane().setContent(root);
-        dialog.getDialogPane().getButtonTypes().setAll(ButtonType.CLOSE);
-        dialog.getDialogPane().getStylesheets().add(Theme.stylesheet());
-        DialogSize.over(owner, new DialogSize(1100, 520)).applyTo(dialog.getDialogPane());
         polling.play();
-        dialog.setOnHidden(event -> {
-            polling.stop();
-            dialog.getDialogPane().setContent(null);
-        });
-        dialog.show();
+        ListDialog.show(owner, "Durable batches", root, new DialogSize(1100, 520), polling::stop);
     }
 
     @FXML

@@ -2,23 +2,19 @@ package dev.redrive.console.request;
 
 import dev.redrive.console.ui.DialogSize;
 import dev.redrive.console.ui.Fxml;
-import dev.redrive.console.ui.Theme;
+import dev.redrive.console.ui.ListDialog;
+import dev.redrive.console.ui.TextColumn;
 import dev.redrive.triage.request.DecisionRequest;
-import javafx.beans.property.ReadOnlyStringWrapper;
 import javafx.css.PseudoClass;
 import javafx.fxml.FXML;
 import javafx.scene.Parent;
 import javafx.scene.control.Button;
-import javafx.scene.control.ButtonType;
-import javafx.scene.control.Dialog;
 import javafx.scene.control.Label;
-import javafx.scene.control.TableColumn;
 import javafx.scene.control.TableView;
 import javafx.scene.control.TextField;
 import javafx.stage.Window;
 
 import java.util.List;
-import java.util.function.Function;
 
 /**
  * The pending-requests badge of the main window's toolbar and the list it opens, where a second operator approves or
@@ -53,12 +49,12 @@ public final class PendingRequestsView {
         badge.getStyleClass().addAll("flat", "requests-badge");
         badge.setOnAction(event -> open(badge.getScene().getWindow()));
         requestsTable.getColumns().setAll(List.of(
-                column("Id", 50, request -> String.valueOf(request.id())),
-                column("Decision", 320, DecisionRequest::summary),
-                column("Asked by", 190, request -> request.requestedBy() + " (login " + request.requestedLogin() + ")"),
-                column("Why it waits", 220, DecisionRequest::coveredBy),
-                column("Reason", 220, DecisionRequest::reason),
-                column("Expires", 170, request -> request.expiresAt().toString())));
+                TextColumn.of("Id", 50, request -> String.valueOf(request.id())),
+                TextColumn.of("Decision", 320, DecisionRequest::summary),
+                TextColumn.of("Asked by", 190, request -> request.requestedBy() + " (login " + request.requestedLogin() + ")"),
+                TextColumn.of("Why it waits", 220, DecisionRequest::coveredBy),
+                TextColumn.of("Reason", 220, DecisionRequest::reason),
+                TextColumn.of("Expires", 170, request -> request.expiresAt().toString())));
         requestsTable.setPlaceholder(new Label("No request waits for approval."));
     }
 
@@ -86,14 +82,6 @@ public final class PendingRequestsView {
         messageLabel.textProperty().bind(model.messageProperty());
     }
 
-    private static TableColumn<DecisionRequest, String> column(String title, double width,
-                                                               Function<DecisionRequest, String> text) {
-        TableColumn<DecisionRequest, String> column = new TableColumn<>(title);
-        column.setPrefWidth(width);
-        column.setCellValueFactory(cell -> new ReadOnlyStringWrapper(text.apply(cell.getValue())));
-        return column;
-    }
-
     /** The toolbar's badge: "Requests: N"; clicking it opens the list. */
     public Button badge() {
         return badge;
@@ -102,16 +90,7 @@ public final class PendingRequestsView {
     /** Opens the list over the window, reading the requests that wait now. */
     public void open(Window owner) {
         model.load();
-        Dialog<Void> dialog = new Dialog<>();
-        dialog.initOwner(owner);
-        dialog.setTitle("Requests waiting for approval");
-        dialog.setResizable(true);
-        dialog.getDialogPane().setContent(root);
-        dialog.getDialogPane().getButtonTypes().setAll(ButtonType.CLOSE);
-        dialog.getDialogPane().getStylesheets().add(Theme.stylesheet());
-        DialogSize.over(owner, new DialogSize(900, 520)).applyTo(dialog.getDialogPane());
-        dialog.setOnHidden(event -> dialog.getDialogPane().setContent(null));
-        dialog.show();
+        ListDialog.show(owner, "Requests waiting for approval", root, new DialogSize(900, 520), () -> { });
     }
 
     @FXML

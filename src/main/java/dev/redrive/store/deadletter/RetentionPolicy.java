@@ -1,5 +1,7 @@
 package dev.redrive.store.deadletter;
 
+import dev.redrive.model.TypedDuration;
+
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Optional;
@@ -37,7 +39,7 @@ public record RetentionPolicy(Duration keepEvidence, String changedBy, String ch
     public String describe() {
         return keepEvidence == null
                 ? "retention off: decided entries keep their evidence until dlq purge removes it"
-                : "retention on: decided entries keep their evidence for " + Durations.text(keepEvidence)
+                : "retention on: decided entries keep their evidence for " + TypedDuration.text(keepEvidence)
                         + ", then a worker purges it";
     }
 }

@@ -1,5 +1,7 @@
 package dev.redrive.triage.request;
 
+import dev.redrive.model.TypedDuration;
+
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Collection;
@@ -91,21 +93,6 @@ public record FourEyesPolicy(boolean enabled, Integer batchOver, boolean correct
                 rules.append(rules.isEmpty() ? "" : "; ").append("tools ").append(String.join(", ", tools));
             }
         }
-        return "four-eyes on: " + rules + "; requests expire after " + human(expireAfter);
-    }
-
-    /** 90 s -> "90s", 2 h -> "2h", 3 days -> "3d": the form the CLI reads. */
-    public static String human(Duration duration) {
-        long seconds = duration.toSeconds();
-        if (seconds % 86_400 == 0) {
-            return seconds / 86_400 + "d";
-        }
-        if (seconds % 3_600 == 0) {
-            return seconds / 3_600 + "h";
-        }
-        if (seconds % 60 == 0) {
-            return seconds / 60 + "m";
-        }
-        return seconds + "s";
+        return "four-eyes on: " + rules + "; requests expire after " + TypedDuration.text(expireAfter);
     }
 }

@@ -1,13 +1,13 @@
-package dev.redrive.store.deadletter;
+package dev.redrive.model;
 
 import java.time.Duration;
 
-/** A retention period as an operator types it back: 90d, 12h, 30m, 45s (the largest unit that divides it). */
-final class Durations {
-    private Durations() {
+/** A duration in the form the CLI reads it back: 90s, 30m, 12h, 90d (the largest unit that divides it). */
+public final class TypedDuration {
+    private TypedDuration() {
     }
 
-    static String text(Duration duration) {
+    public static String text(Duration duration) {
         long seconds = duration.toSeconds();
         if (seconds % 86_400 == 0) {
             return seconds / 86_400 + "d";
