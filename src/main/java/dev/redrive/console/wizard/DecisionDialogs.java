@@ -4,6 +4,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.redrive.console.concurrent.UiExecutor;
 import dev.redrive.triage.decision.DecisionKind;
 import dev.redrive.triage.decision.DecisionResult;
+import dev.redrive.triage.request.RequestOptions;
+import dev.redrive.triage.request.Submission;
 import javafx.scene.control.Alert;
 import javafx.scene.control.ButtonBar;
 import javafx.scene.control.ButtonType;
@@ -14,12 +16,14 @@ import javafx.scene.control.TextField;
 import javafx.scene.layout.GridPane;
 import javafx.stage.Window;
 
+import java.util.List;
 import java.util.Optional;
 import java.util.function.Consumer;
 
 /**
  * Resolve and discard without the wizard: a dialog asks for the reason (and the operator), the decision runs in the
- * background, and its outcome is shown as it is, refusals included with who decided and when.
+ * background (as a request when the four-eyes policy covers it), and its outcome is shown as it is, refusals included
+ * with who decided and when.
  */
 public final class DecisionDialogs {
     private final WizardBackend backend;
@@ -34,16 +38,34 @@ public final class DecisionDialogs {
     public record Reasoned(String reason, String operator, JsonNode result) {
     }
 
+    /** What came of the dialog: the decision taken, or the request the four-eyes policy made of it. */
+    private record Outcome(DecisionResult decided, Submission requested) {
+    }
+
     public void decide(Window owner, DecisionKind kind, WizardItem item, String operator, Consumer<DecisionResult> done) {
         ask(owner, kind, item, operator).ifPresent(answer -> executor.submit(
-                verb(kind) + " " + subject(item),
-                () -> kind == DecisionKind.RESOLVE
-                        ? backend.resolve(item.target(), answer.result(), answer.operator(), answer.reason())
-                        : backend.discard(item.target(), answer.operator(), answer.reason()),
-                result -> {
-                    show(owner, result);
-                    done.accept(result);
+                verb(kind) + " " + subject(item), () -> take(kind, item, answer),
+                outcome -> {
+                    if (outcome.requested() != null) {
+                        showRequest(owner, kind, item, outcome.requested());
+                        return;
+                    }
+                    show(owner, outcome.decided());
+                    done.accept(outcome.decided());
                 }));
+    }
+
+    /** As the wizard and the CLI do: a decision the four-eyes policy covers is recorded as a request instead. */
+    private Outcome take(DecisionKind kind, WizardItem item, Reasoned answer) {
+        RequestOptions options = kind == DecisionKind.RESOLVE ? RequestOptions.resolve(answer.result()) : RequestOptions.NONE;
+        Optional<Submission> requested = backend.requestIfCovered(kind, List.of(item.target()), options,
+                answer.operator(), answer.reason());
+        if (requested.isPresent()) {
+            return new Outcome(null, requested.get());
+        }
+        return new Outcome(kind == DecisionKind.RESOLVE
+                ? backend.resolve(item.target(), answer.result(), answer.operator(), answer.reason())
+                : backend.discard(item.target(), answer.operator(), answer.reason()), null);
     }
 
     private static Optional<Reasoned> ask(Window owner, DecisionKind kind, WizardItem item, String operator) {
@@ -114,6 +136,17 @@ public final class DecisionDialogs {
         alert.setTitle(result.kind() + " " + result.subject());
         alert.setHeaderText(result.recorded() ? "Recorded" : "Not recorded: " + result.outcome());
         alert.setContentText(result.message());
+        alert.show();
+    }
+
+    private static void showRequest(Window owner, DecisionKind kind, WizardItem item, Submission submission) {
+        Alert alert = new Alert(submission.recorded() ? Alert.AlertType.INFORMATION : Alert.AlertType.WARNING);
+        alert.initOwner(owner);
+        alert.setTitle(verb(kind) + " " + subject(item));
+        alert.setHeaderText(submission.recorded() ? "Waiting for a second operator's approval"
+                : "Not recorded: " + submission.outcome());
+        alert.setContentText(submission.message() + (submission.recorded()
+                ? ". Nothing is decided until someone else approves it under Requests." : ""));
         alert.show();
     }
 
