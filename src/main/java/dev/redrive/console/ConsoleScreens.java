@@ -134,8 +134,11 @@ final class ConsoleScreens implements SessionScreens {
                 "report-group-" + group.fingerprint(), () -> reports.group(group.fingerprint())));
         requestsModel = new PendingRequestsViewModel(RequestsBackend.of(services.requests(redactor)), executor, operator);
         requests = PendingRequestsView.load(requestsModel);
-        batchesModel = new BatchesViewModel(BatchesBackend.of(services.batches()), executor, services.clock());
+        batchesModel = new BatchesViewModel(BatchesBackend.of(services.batches(), services.batchDecisions(),
+                services.requests(redactor)), executor, services.clock());
         batches = BatchesView.load(batchesModel);
+        browser.onRedriveGroupAsBatch(group -> batches.startGroup(window(), group.fingerprint(), group.openCount(),
+                operator));
         livePolling = new Timeline(new KeyFrame(LIVE_POLL, event -> {
             browserModel.pollLive();
             requestsModel.refreshCount();

@@ -1,10 +1,20 @@
 package dev.redrive.console.batch;
 
+import dev.redrive.triage.decision.BatchDecisions;
 import dev.redrive.triage.decision.BatchListener;
+import dev.redrive.triage.decision.BatchOptions;
+import dev.redrive.triage.decision.BatchSelection;
+import dev.redrive.triage.decision.DecisionKind;
 import dev.redrive.triage.decision.DurableBatch;
 import dev.redrive.triage.decision.DurableBatches;
 
+import dev.redrive.triage.request.DecisionRequests;
+import dev.redrive.triage.request.RequestKind;
+import dev.redrive.triage.request.RequestOptions;
+import dev.redrive.triage.request.Submission;
+
 import java.util.List;
+import java.util.Optional;
 
 /** What the batches list asks of the triage core. Every call runs off the FX thread. */
 public interface BatchesBackend {
@@ -17,8 +27,32 @@ public interface BatchesBackend {
     /** Works the batch off in this process from where it stands, until it is done, stopped or failed. */
     DurableBatch resume(long id, BatchListener listener);
 
-    static BatchesBackend of(DurableBatches batches) {
+    /** What starting a group's redrive came to: the batch (nobody runs it yet), or the request four-eyes made of it. */
+    record GroupStart(DurableBatch batch, Submission request) {
+    }
+
+    /**
+     * Records a durable batch redriving every open entry of the group; under a four-eyes policy that covers it, a
+     * request listing the entries instead (as {@code redrive --group} does, up to {@value BatchDecisions#MAX_ITEMS}).
+     */
+    GroupStart startGroup(String fingerprint, String operator, String reason, double itemsPerSecond);
+
+    static BatchesBackend of(DurableBatches batches, BatchDecisions decisions, DecisionRequests requests) {
         return new BatchesBackend() {
+            @Override
+            public GroupStart startGroup(String fingerprint, String operator, String reason, double itemsPerSecond) {
+                if (requests.policy().enabled()) {
+                    Optional<Submission> requested = requests.submitIfCovered(RequestKind.REDRIVE,
+                            decisions.group(fingerprint).targets(), "group " + fingerprint,
+                            RequestOptions.redrive(null, itemsPerSecond), operator, reason);
+                    if (requested.isPresent()) {
+                        return new GroupStart(null, requested.get());
+                    }
+                }
+                return new GroupStart(batches.start(DecisionKind.REDRIVE, BatchSelection.group(fingerprint),
+                        new BatchOptions(operator, reason, null, itemsPerSecond, false)), null);
+            }
+
             @Override
             public List<DurableBatch> newest(int limit) {
                 return batches.newest(limit);

@@ -4,6 +4,7 @@ import dev.redrive.console.ui.DialogSize;
 import dev.redrive.console.ui.Fxml;
 import dev.redrive.console.ui.ListDialog;
 import dev.redrive.console.ui.TextColumn;
+import dev.redrive.console.ui.Theme;
 import javafx.animation.KeyFrame;
 import javafx.animation.Timeline;
 import javafx.beans.binding.Bindings;
@@ -12,6 +13,13 @@ import javafx.css.PseudoClass;
 import javafx.fxml.FXML;
 import javafx.scene.Parent;
 import javafx.scene.control.Button;
+import javafx.scene.control.ButtonBar;
+import javafx.scene.control.ButtonType;
+import javafx.scene.control.Dialog;
+import javafx.scene.control.Spinner;
+import javafx.scene.control.TextArea;
+import javafx.scene.control.TextField;
+import javafx.scene.layout.GridPane;
 import javafx.scene.control.Label;
 import javafx.scene.control.ProgressBar;
 import javafx.scene.control.TableCell;
@@ -122,6 +130,45 @@ public final class BatchesView {
         model.refresh();
         polling.play();
         ListDialog.show(owner, "Durable batches", root, new DialogSize(1100, 520), polling::stop);
+    }
+
+    /**
+     * Asks why (and who, and how fast), then redrives every open entry of the group as a durable batch run here, and
+     * shows the list so that its progress can be followed.
+     */
+    public void startGroup(Window owner, String fingerprint, long openEntries, String operator) {
+        TextArea reason = new TextArea();
+        reason.setId("groupBatchReason");
+        reason.setPrefRowCount(3);
+        reason.setWrapText(true);
+        TextField who = new TextField(operator);
+        who.setId("groupBatchOperator");
+        Spinner<Integer> rate = new Spinner<>(1, 100_000, 100);
+        rate.setId("groupBatchRate");
+        rate.setEditable(true);
+        GridPane grid = new GridPane();
+        grid.setHgap(10);
+        grid.setVgap(8);
+        grid.addRow(0, new Label("Reason"), reason);
+        grid.addRow(1, new Label("Operator"), who);
+        grid.addRow(2, new Label("Redrives per second"), rate);
+        Dialog<Boolean> dialog = new Dialog<>();
+        dialog.initOwner(owner);
+        dialog.setTitle("Redrive group " + fingerprint);
+        dialog.setHeaderText("Redrive every open entry of group " + fingerprint + " (" + openEntries + " now) as a "
+                + "durable batch: each entry is checked again as its chunk is recorded, and one that fails a check is "
+                + "left open. Closing the console stops it between chunks; Batches ▸ Resume here goes on with it.");
+        ButtonType start = new ButtonType("Redrive " + openEntries + " entries", ButtonBar.ButtonData.OK_DONE);
+        dialog.getDialogPane().getButtonTypes().addAll(start, ButtonType.CANCEL);
+        dialog.getDialogPane().setContent(grid);
+        dialog.getDialogPane().getStylesheets().add(Theme.stylesheet());
+        dialog.getDialogPane().lookupButton(start).disableProperty()
+                .bind(reason.textProperty().isEmpty().or(who.textProperty().isEmpty()));
+        dialog.setResultConverter(button -> button == start);
+        if (dialog.showAndWait().orElse(false)) {
+            model.startGroup(fingerprint, who.getText().strip(), reason.getText().strip(), rate.getValue());
+            open(owner);
+        }
     }
 
     @FXML

@@ -84,9 +84,30 @@ public final class BatchesViewModel {
             message.set("Choose a stopped, failed or abandoned batch to resume it.");
             return;
         }
-        long id = row.id();
+        runHere(row.id(), "Batch " + row.id() + " resumed here: " + row.batch().remaining() + " items to go.");
+    }
+
+    /**
+     * Redrives every open entry of a fingerprint group as a durable batch run here (or records the request the
+     * four-eyes policy makes of it): closing the console stops it between chunks, and Resume here goes on with it.
+     */
+    public void startGroup(String fingerprint, String operator, String reason, double itemsPerSecond) {
+        message.set("Starting the redrive of group " + fingerprint + "…");
+        executor.submit("Starting the redrive of group " + fingerprint,
+                () -> backend.startGroup(fingerprint, operator, reason, itemsPerSecond), started -> {
+                    if (started.request() != null) {
+                        message.set(started.request().message());
+                        return;
+                    }
+                    DurableBatch batch = started.batch();
+                    runHere(batch.id(), "Batch " + batch.id() + " started here: redrive of " + batch.total()
+                            + " open entries of group " + fingerprint + ".");
+                }, failure -> message.set(failure.message()));
+    }
+
+    private void runHere(long id, String startedLine) {
         runHere.put(id, false);
-        message.set("Batch " + id + " resumed here: " + row.batch().remaining() + " items to go.");
+        message.set(startedLine);
         executor.submit("Running batch " + id, () -> backend.resume(id, new BatchListener() {
             @Override
             public void itemDone(int done, int total, DecisionResult result) {

@@ -85,6 +85,7 @@ public final class DlqBrowserView {
     private Consumer<FingerprintGroup> groupWizardOpener = group -> { };
     private Consumer<List<DlqRow>> selectionExporter = rows -> { };
     private Consumer<FingerprintGroup> groupExporter = group -> { };
+    private Consumer<FingerprintGroup> groupBatchStarter = group -> { };
     private DlqRow anchor;
     private VirtualFlow<?> flow;
     private boolean rangeCheckPending;
@@ -150,6 +151,12 @@ public final class DlqBrowserView {
                     FingerprintGroup group = groupTable.getSelectionModel().getSelectedItem();
                     if (group != null) {
                         groupWizardOpener.accept(group);
+                    }
+                }),
+                item("Redrive whole group as a batch…", () -> {
+                    FingerprintGroup group = groupTable.getSelectionModel().getSelectedItem();
+                    if (group != null) {
+                        groupBatchStarter.accept(group);
                     }
                 }),
                 item("Export group report…", () -> {
@@ -386,6 +393,11 @@ public final class DlqBrowserView {
 
     public void onOpenGroupWizard(Consumer<FingerprintGroup> opener) {
         this.groupWizardOpener = opener;
+    }
+
+    /** Where a whole group's redrive as a durable batch starts (any size; the wizard takes a group's first entries). */
+    public void onRedriveGroupAsBatch(Consumer<FingerprintGroup> starter) {
+        this.groupBatchStarter = starter;
     }
 
     public void onExportSelection(Consumer<List<DlqRow>> exporter) {

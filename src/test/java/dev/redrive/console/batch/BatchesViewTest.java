@@ -10,8 +10,11 @@ import dev.redrive.triage.decision.BatchSelection;
 import dev.redrive.triage.decision.DecisionKind;
 import dev.redrive.triage.decision.DurableBatch;
 import dev.redrive.triage.decision.DurableBatches;
+import dev.redrive.report.Redactor;
+import javafx.application.Platform;
 import javafx.scene.Node;
 import javafx.scene.Scene;
+import javafx.scene.control.Button;
 import javafx.scene.control.TableView;
 import javafx.scene.layout.StackPane;
 import javafx.stage.Stage;
@@ -43,6 +46,9 @@ class BatchesViewTest {
     private static final Duration WAIT = Duration.ofSeconds(30);
     private static final int ITEMS = 24;
 
+    private static final String GROUP = "fp-batches-view-group";
+    private static final int GROUP_ITEMS = 12;
+
     private static TriageServices services;
     private static final List<String> operations = new ArrayList<>();
     private UiExecutor executor;
@@ -55,6 +61,9 @@ class BatchesViewTest {
         for (int i = 0; i < ITEMS; i++) {
             operations.add(fixture.deadLettered("run-batches-view", "charge-" + i).create().operationId());
         }
+        for (int i = 0; i < GROUP_ITEMS; i++) {
+            fixture.deadLettered("run-batches-group", "charge-" + i).fingerprint(GROUP).create();
+        }
         services = TriageServices.over(ns.database(), ns.redis(), Clock.systemUTC());
     }
 
@@ -65,15 +74,23 @@ class BatchesViewTest {
         executor.close();
     }
 
-    private void showBadge(FxRobot robot, BatchesViewModel model) {
+    private static BatchesViewModel model(UiExecutor executor) {
+        return new BatchesViewModel(BatchesBackend.of(services.batches(), services.batchDecisions(),
+                services.requests(Redactor.defaults())), executor, Clock.systemUTC());
+    }
+
+    private BatchesView showBadge(FxRobot robot, BatchesViewModel model) {
+        BatchesView[] shown = new BatchesView[1];
         robot.interact(() -> {
             stage = new Stage();
             BatchesView view = BatchesView.load(model);
+            shown[0] = view;
             Scene scene = new Scene(new StackPane(view.badge()), 1300, 800);
             scene.getStylesheets().add(Theme.stylesheet());
             stage.setScene(scene);
             stage.show();
         });
+        return shown[0];
     }
 
     private static DurableBatch batch(long id) {
@@ -81,7 +98,9 @@ class BatchesViewTest {
     }
 
     private static long commands() {
-        return ns.database().jdbc().queryLong("SELECT count(*) FROM redrive_commands");
+        return ns.database().jdbc().queryLong("""
+                SELECT count(*) FROM redrive_commands c JOIN operations o USING (operation_id)
+                 WHERE o.run_id = 'run-batches-view'""");
     }
 
     private static void selectBatch(FxRobot robot, long id) {
@@ -103,7 +122,7 @@ class BatchesViewTest {
         long id = batches.start(DecisionKind.REDRIVE, BatchSelection.operations(operations),
                 BatchOptions.of("ana", "ledger is back", 3)).id();
         executor = UiExecutor.forFx(2);
-        showBadge(robot, new BatchesViewModel(BatchesBackend.of(batches), executor, Clock.systemUTC()));
+        showBadge(robot, model(executor));
 
         robot.clickOn("#batchesBadge");
         selectBatch(robot, id);
@@ -123,7 +142,8 @@ class BatchesViewTest {
         assertThat(stopped.done()).isPositive().isLessThan(ITEMS);
         assertThat(commands()).isEqualTo(stopped.done());
         await().atMost(WAIT).untilAsserted(() -> assertThat(cell(robot, id, BatchRow::state)).isEqualTo("STOPPED"));
-        assertThat(ns.database().jdbc().queryLong("SELECT count(*) FROM dlq_entries WHERE decision_state = 'OPEN'"))
+        assertThat(ns.database().jdbc().queryLong(
+                "SELECT count(*) FROM dlq_entries WHERE decision_state = 'OPEN' AND run_id = 'run-batches-view'"))
                 .isEqualTo(ITEMS - stopped.done());
 
         selectBatch(robot, id);
@@ -131,9 +151,34 @@ class BatchesViewTest {
 
         await().atMost(WAIT).until(() -> batch(id).state().name().equals("DONE"));
         assertThat(commands()).isEqualTo(ITEMS);
-        assertThat(ns.database().jdbc().queryLong(
-                "SELECT count(DISTINCT operation_id) FROM redrive_commands")).isEqualTo(ITEMS);
+        assertThat(ns.database().jdbc().queryLong("""
+                SELECT count(DISTINCT c.operation_id) FROM redrive_commands c JOIN operations o USING (operation_id)
+                 WHERE o.run_id = 'run-batches-view'""")).isEqualTo(ITEMS);
         await().atMost(WAIT).untilAsserted(() -> assertThat(robot.lookup("#batchMessage").queryLabeled().getText())
                 .startsWith("Batch " + id + " DONE: " + ITEMS + " of " + ITEMS + " items taken"));
+    }
+
+    @Test
+    void aWholeGroupIsRedrivenAsABatchFromTheConsole_andTheListFollowsItToTheEnd(FxRobot robot) {
+        executor = UiExecutor.forFx(2);
+        BatchesView view = showBadge(robot, model(executor));
+
+        Platform.runLater(() -> view.startGroup(stage, GROUP, GROUP_ITEMS, "ana"));
+        await().atMost(WAIT).until(() -> robot.lookup("#groupBatchReason").tryQuery().isPresent());
+        robot.clickOn("#groupBatchReason").write("ledger is back");
+        robot.clickOn(robot.lookup(".dialog-pane .button")
+                .match((Button button) -> ("Redrive " + GROUP_ITEMS + " entries").equals(button.getText()))
+                .queryButton());
+
+        await().atMost(WAIT).until(() -> ns.database().jdbc().queryLong(
+                "SELECT count(*) FROM redrive_batches WHERE state = 'DONE' AND total = ?", GROUP_ITEMS) == 1);
+        assertThat(ns.database().jdbc().queryLong("""
+                SELECT count(DISTINCT c.operation_id) FROM redrive_commands c JOIN operations o USING (operation_id)
+                 WHERE o.run_id = 'run-batches-group'""")).isEqualTo(GROUP_ITEMS);
+        assertThat(ns.database().jdbc().queryLong("""
+                SELECT count(*) FROM redrive_commands c JOIN operations o USING (operation_id)
+                 WHERE o.run_id = 'run-batches-group'""")).isEqualTo(GROUP_ITEMS);
+        await().atMost(WAIT).untilAsserted(() -> assertThat(robot.lookup("#batchMessage").queryLabeled().getText())
+                .contains("DONE: " + GROUP_ITEMS + " of " + GROUP_ITEMS + " items taken"));
     }
 }
