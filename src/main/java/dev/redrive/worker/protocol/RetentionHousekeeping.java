@@ -14,15 +14,16 @@ import java.util.Optional;
 
 /**
  * Applies the namespace's retention policy from a worker's scheduler: the evidence of entries decided longer ago than
- * the policy keeps it is purged, a bounded number per round so that a large first purge never holds the scheduler
- * (and its retries) for long; what is left, the next round takes. Several workers may run it at once: each chunk
+ * the policy keeps it is purged, a few chunks per round (about a second's work) so that a large first purge never
+ * holds the scheduler, which also promotes due retries, for long; what is left, the next round takes (some 700,000
+ * entries a day at the default interval; {@code dlq purge} takes a backlog at once). Several workers may run it at once: each chunk
  * skips the rows another one holds.
  */
 final class RetentionHousekeeping {
     private static final Logger LOG = LoggerFactory.getLogger(RetentionHousekeeping.class);
     /** Who the audit names for a purge the policy made. */
     static final String ACTOR = "retention policy";
-    private static final long MAX_ENTRIES_PER_ROUND = 20L * EvidencePurge.CHUNK;
+    private static final long MAX_ENTRIES_PER_ROUND = 5L * EvidencePurge.CHUNK;
 
     private final RetentionPolicyStore policies;
     private final EvidencePurge purge;
