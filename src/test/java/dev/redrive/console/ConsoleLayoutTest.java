@@ -27,6 +27,7 @@ import org.testfx.framework.junit5.ApplicationExtension;
 
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.prefs.Preferences;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -53,8 +54,9 @@ class ConsoleLayoutTest {
     @BeforeAll
     static void seed() {
         new DlqGenerator(ns.database(), Clock.systemUTC()).generate(120, "layout");
+        // Entered now, after every generated entry (the fixture's default time is older than some of them).
         longId = new DeadLetterFixture(ns.database()).deadLettered("fulfilment-20261201-carrier-gateway", "ship-10221")
-                .create().operationId();
+                .enteredAt(Instant.now()).create().operationId();
     }
 
     @AfterAll
