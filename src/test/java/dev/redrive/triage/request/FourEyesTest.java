@@ -74,6 +74,13 @@ class FourEyesTest {
                 Sleeper.SYSTEM);
     }
 
+    /** The schema owner's login, which everyone shares in the sandbox. */
+    private static DecisionRequests asOwner() {
+        WorkerClient client = new WorkerClient(ns.database(), ns.redis(), clock);
+        return new DecisionRequests(ns.database(), DispatchPublisher.of(() -> client), Redactor.defaults(), clock,
+                Sleeper.SYSTEM);
+    }
+
     private static void policy(FourEyesPolicy policy) {
         new PolicyStore(ns.database()).write(policy, "carol", clock.instant());
     }
@@ -139,6 +146,22 @@ class FourEyesTest {
         assertThat(admin.queryOne("SELECT db_login || ' ' || reason FROM audit_log WHERE action = 'REDRIVE' "
                 + "AND operation_id = ?", row -> row.getString(1), op.operationId()))
                 .contains(bob.login() + " ledger is back (request " + request.id() + " by alice)");
+    }
+
+    @Test
+    void aliceCannotApproveHerOwnRequestThroughTheSharedOwnerLogin_byTypingHerName() {
+        policy(FourEyesPolicy.of(true, null, false, List.of("demo.charge"), null));
+        Created op = deadLettered("run-own-owner");
+        DecisionRequest request = requestRedrive(op);
+
+        ApprovalResult own = asOwner().approve(request.id(), " ALICE ");
+
+        assertThat(own.outcome()).isEqualTo(DecisionOutcome.REFUSED);
+        assertThat(own.message()).contains("a second operator must approve it");
+        assertThat(state(request.id())).isEqualTo("PENDING");
+        ApprovalResult bobThroughTheOwner = asOwner().approve(request.id(), "bob");
+        assertThat(bobThroughTheOwner.outcome()).as(bobThroughTheOwner.message()).isEqualTo(DecisionOutcome.DONE);
+        assertThat(commands(op.operationId())).isEqualTo(1);
     }
 
     @Test
