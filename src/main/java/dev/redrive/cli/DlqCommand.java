@@ -195,6 +195,7 @@ final class DlqCommand {
         @Override
         public Integer call() {
             try (TriageSession session = new TriageSession(connection)) {
+                requirePast(decidedBefore, session.clock().instant());
                 EvidencePurge purge = new EvidencePurge(session.database().jdbc());
                 PrintWriter out = spec.commandLine().getOut();
                 if (dryRun) {
@@ -215,6 +216,17 @@ final class DlqCommand {
                 out.flush();
                 return 0;
             }
+        }
+    }
+
+    /** A moment in the future would purge every decision so far: a typo, never what an operator means. */
+    private static void requirePast(Instant decidedBefore, Instant now) {
+        if (decidedBefore.isAfter(now)) {
+            throw new IllegalArgumentException("--decided-before must be in the past (e.g. -90d), got " + decidedBefore);
+        }
+        if (decidedBefore.isBefore(Instant.EPOCH)) {
+            throw new IllegalArgumentException("--decided-before must be after 1970-01-01 (e.g. -90d), got "
+                    + decidedBefore);
         }
     }
 

@@ -46,7 +46,7 @@ class RetentionCliTest {
         assertThat(purged.out()).contains("\"entries\" : 1");
 
         CliRun shown = CliRun.in(ns, "op", "show", "--entry", String.valueOf(old.dlqEntryId()));
-        assertThat(shown.out()).contains("decision    DISCARDED by alice").contains("raw message purged by retention at");
+        assertThat(shown.out()).contains("decision    DISCARDED by alice").contains("raw message purged by retention at").contains("the operation's own record is never purged");
         CliRun stillOpen = CliRun.in(ns, "op", "show", "--entry", String.valueOf(open.dlqEntryId()));
         assertThat(stillOpen.out()).doesNotContain("purged").contains("raw message {");
 
@@ -72,6 +72,16 @@ class RetentionCliTest {
         CliRun time = CliRun.in(ns, "dlq", "purge", "--decided-before", "last tuesday");
         assertThat(time.exit()).isEqualTo(2);
         assertThat(time.err()).contains("--decided-before").contains("expected an instant");
+
+        CliRun future = CliRun.in(ns, "dlq", "purge", "--decided-before", "2999-01-01");
+        assertThat(future.exit()).isEqualTo(2);
+        assertThat(future.err()).contains("--decided-before must be in the past (e.g. -90d), got 2999-");
+        CliRun ancient = CliRun.in(ns, "dlq", "purge", "--decided-before", "-999999999d");
+        assertThat(ancient.exit()).isEqualTo(2);
+        assertThat(ancient.err()).contains("--decided-before must be after 1970-01-01");
+        CliRun tooShort = CliRun.in(ns, "policy", "retention", "1s", "--operator", "carol");
+        assertThat(tooShort.exit()).isEqualTo(2);
+        assertThat(tooShort.err()).contains("retention keeps evidence at least 1h and at most 36500d, got 1s");
 
         CliRun keep = CliRun.in(ns, "policy", "retention", "forever", "--operator", "carol");
         assertThat(keep.exit()).isEqualTo(2);

@@ -14,9 +14,14 @@ import java.util.Optional;
  * @param changedBy    the name typed by whoever changed it last (null: never changed); {@code changedLogin} is their login
  */
 public record RetentionPolicy(Duration keepEvidence, String changedBy, String changedLogin, Instant changedAt) {
+    private static final Duration SHORTEST = Duration.ofHours(1);
+    private static final Duration LONGEST = Duration.ofDays(36_500);
+
     public RetentionPolicy {
-        if (keepEvidence != null && keepEvidence.toSeconds() < 1) {
-            throw new IllegalArgumentException("evidence must be kept at least one second, got " + keepEvidence);
+        // A typo must not purge evidence minutes after its decision, nor overflow a timestamp.
+        if (keepEvidence != null && (keepEvidence.compareTo(SHORTEST) < 0 || keepEvidence.compareTo(LONGEST) > 0)) {
+            throw new IllegalArgumentException("retention keeps evidence at least 1h and at most 36500d, got "
+                    + TypedDuration.text(keepEvidence));
         }
     }
 

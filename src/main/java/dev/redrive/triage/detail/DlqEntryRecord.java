@@ -57,8 +57,9 @@ public record DlqEntryRecord(
 
     /** What the CLI, the console and reports show where the evidence was. */
     public String purgedNote() {
-        return "purged by retention at " + evidencePurgedAt + ": the raw message, payload and attempt history are "
-                + "no longer kept; identity, error, decision and audit trail are";
+        return "purged by retention at " + evidencePurgedAt + ": this entry's raw message, payload and attempt history "
+                + "are no longer kept (its identity, error, decision and audit trail are; the operation's own record "
+                + "is never purged)";
     }
 
     public boolean isOpen() {
