@@ -142,6 +142,7 @@ public final class ConsoleScreenshots {
                 null, null, "20-wizard-entry-without-operation");
         shootCorrection(row -> row.runId().startsWith(IncidentScenario.CHECKOUT_RUN_PREFIX)
                 && row.decisionState() == DecisionState.OPEN, "21-wizard-correct-payload", "22-wizard-result-corrected");
+        shootDialog("23-requests-pending", () -> fire("#requestsBadge"), ConsoleScreenshots::selectFirstRequest);
         shootDialog("13-connection-profiles", () -> fireMenuItem("#connectionMenu", "Connection profiles…"));
         shootDialog("14-alert-thresholds", () -> fireButton("Alert thresholds…"));
         shootDark("15-dark-theme");
@@ -401,6 +402,11 @@ public final class ConsoleScreenshots {
 
     /** Opens a dialog with {@code opener}, photographs the new window, then closes it. */
     private void shootDialog(String name, Runnable opener) {
+        shootDialog(name, opener, dialog -> { });
+    }
+
+    /** The same, with {@code prepare} run on the FX thread once the dialog shows (a row chosen, say). */
+    private void shootDialog(String name, Runnable opener, java.util.function.Consumer<Window> prepare) {
         List<Window> before = Fx.showingWindows();
         // Not waited for: a dialog shown with showAndWait would hold the opener until it closes.
         Platform.runLater(() -> {
@@ -419,8 +425,17 @@ public final class ConsoleScreenshots {
             return;
         }
         Fx.pause(Duration.ofSeconds(1));
+        Fx.run(() -> prepare.accept(dialog.get()));
+        Fx.pause(Duration.ofSeconds(1));
         shoot(name, dialog.get());
         Fx.run(dialog.get()::hide);
+    }
+
+    /** Selects the first request of the requests list, as an approver about to approve it would. */
+    private static void selectFirstRequest(Window dialog) {
+        if (dialog.getScene().lookup("#requestsTable") instanceof TableView<?> table && !table.getItems().isEmpty()) {
+            table.getSelectionModel().select(0);
+        }
     }
 
     private void shootDark(String name) {
