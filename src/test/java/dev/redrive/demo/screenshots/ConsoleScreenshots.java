@@ -3,6 +3,7 @@ package dev.redrive.demo.screenshots;
 import dev.redrive.demo.sandbox.IncidentScenario;
 import dev.redrive.config.RedriveConfig;
 import dev.redrive.console.ConsoleLauncher;
+import dev.redrive.console.main.WindowLayout;
 import dev.redrive.demo.sandbox.Sandbox;
 import dev.redrive.demo.sandbox.SeedSize;
 import javafx.application.Platform;
@@ -15,6 +16,7 @@ import javafx.scene.Node;
 import javafx.scene.control.ButtonBar;
 import javafx.scene.control.ButtonBase;
 import javafx.scene.control.RadioButton;
+import javafx.scene.control.SplitPane;
 import javafx.scene.control.TableView;
 import javafx.scene.control.TextInputControl;
 import javafx.scene.control.ToggleButton;
@@ -113,6 +115,10 @@ public final class ConsoleScreenshots {
             main.setY(0);
             main.setWidth(width);
             main.setHeight(height);
+            // The split a new user sees, not the one the last run (at the other size) left remembered.
+            if (main.getScene().lookup("#mainSplit") instanceof SplitPane split) {
+                split.setDividerPositions(WindowLayout.DEFAULT.browserDivider());
+            }
         });
         awaitText("#healthDlqOpen", "the queue health panel");
         Fx.pause(Duration.ofSeconds(2));
