@@ -21,7 +21,7 @@ import java.util.concurrent.CountDownLatch;
 
 @Command(name = "worker", mixinStandardHelpOptions = true,
         description = "Run the embedded worker: with --tools FILE, against your own HTTP services as the file describes "
-                + "them; with --demo-tools, with the demo tools (demo.charge, demo.ship, demo.notify) served "
+                + "them; with --demo-tools, with the demo tools (demo.charge, demo.ship, demo.notify, demo.payout) served "
                 + "in-process on loopback, each at its current schema version (1 in a fresh namespace). Migrates the "
                 + "namespace first. Runs until Ctrl-C, then finishes in-flight attempts and stops.")
 final class WorkerCommand implements Callable<Integer> {

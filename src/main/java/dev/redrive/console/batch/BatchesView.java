@@ -64,17 +64,19 @@ public final class BatchesView {
         badge.setOnAction(event -> open(badge.getScene().getWindow()));
         polling.setCycleCount(Timeline.INDEFINITE);
         TableColumn<BatchRow, Double> progress = new TableColumn<>("Progress");
-        progress.setPrefWidth(130);
+        progress.setPrefWidth(110);
         progress.setCellValueFactory(cell -> new ReadOnlyObjectWrapper<>(cell.getValue().batch().fraction()));
         progress.setCellFactory(column -> new ProgressCell());
         batchesTable.getColumns().setAll(List.of(
-                TextColumn.of("Id", 50, row -> String.valueOf(row.id())),
-                TextColumn.of("Decides", 260, BatchRow::what),
-                TextColumn.of("By", 150, BatchRow::who),
-                TextColumn.of("State", 190, BatchRow::state),
+                TextColumn.of("Id", 40, row -> String.valueOf(row.id())),
+                TextColumn.of("Decides", 240, BatchRow::what),
+                TextColumn.of("By", 170, BatchRow::who),
+                TextColumn.of("State", 180, BatchRow::state),
                 progress,
-                TextColumn.of("Done", 150, BatchRow::progress),
-                TextColumn.of("Pace", 190, BatchRow::pace)));
+                TextColumn.of("Done", 140, BatchRow::progress),
+                TextColumn.of("Pace", 160, BatchRow::pace)));
+        // The columns share the list's width, the pace takes what is left: nothing runs past the list.
+        batchesTable.setColumnResizePolicy(TableView.CONSTRAINED_RESIZE_POLICY_FLEX_LAST_COLUMN);
         batchesTable.setPlaceholder(new Label("No batch yet: a group or filter redrive (redrive --group, or an "
                 + "approved batch request) shows here."));
     }

@@ -9,6 +9,7 @@ import javafx.animation.KeyFrame;
 import javafx.animation.Timeline;
 import javafx.collections.ListChangeListener;
 import javafx.fxml.FXML;
+import javafx.geometry.Insets;
 import javafx.geometry.Pos;
 import javafx.scene.Parent;
 import javafx.scene.control.ButtonType;
@@ -196,6 +197,7 @@ public final class HealthPanelView {
         GridPane grid = new GridPane();
         grid.setHgap(12);
         grid.setVgap(8);
+        grid.setPadding(new Insets(12, 12, 0, 12));
         grid.addRow(0, new Label("Open DLQ entries above"), depth);
         grid.addRow(1, new Label("New entries per minute above"), perMinute);
         grid.addRow(2, new Label("Oldest open entry older than (minutes)"), ageMinutes);

@@ -10,8 +10,10 @@ import javafx.fxml.FXML;
 import javafx.scene.Parent;
 import javafx.scene.control.Button;
 import javafx.scene.control.Label;
+import javafx.scene.control.TableRow;
 import javafx.scene.control.TableView;
 import javafx.scene.control.TextField;
+import javafx.scene.control.Tooltip;
 import javafx.stage.Window;
 
 import java.util.List;
@@ -29,6 +31,7 @@ public final class PendingRequestsView {
     @FXML private Button approveButton;
     @FXML private Button rejectButton;
     @FXML private Label messageLabel;
+    @FXML private Label detailLabel;
 
     private Parent root;
     private PendingRequestsViewModel model;
@@ -48,13 +51,22 @@ public final class PendingRequestsView {
         badge.setId("requestsBadge");
         badge.getStyleClass().addAll("flat", "requests-badge");
         badge.setOnAction(event -> open(badge.getScene().getWindow()));
+        // The columns share the list's width (the reason takes what is left); the selected request reads in full below.
         requestsTable.getColumns().setAll(List.of(
-                TextColumn.of("Id", 50, request -> String.valueOf(request.id())),
-                TextColumn.of("Decision", 320, DecisionRequest::summary),
-                TextColumn.of("Asked by", 190, request -> request.requestedBy() + " (login " + request.requestedLogin() + ")"),
-                TextColumn.of("Why it waits", 220, DecisionRequest::coveredBy),
-                TextColumn.of("Reason", 220, DecisionRequest::reason),
-                TextColumn.of("Expires", 170, request -> request.expiresAt().toString())));
+                TextColumn.of("Id", 40, request -> String.valueOf(request.id())),
+                TextColumn.of("Decision", 300, DecisionRequest::summary),
+                TextColumn.of("Asked by", 170, request -> request.requestedBy() + " (login " + request.requestedLogin() + ")"),
+                TextColumn.of("Why it waits", 210, DecisionRequest::coveredBy),
+                TextColumn.of("Expires", 130, request -> PendingRequestsViewModel.time(request.expiresAt())),
+                TextColumn.of("Reason", 200, DecisionRequest::reason)));
+        requestsTable.setColumnResizePolicy(TableView.CONSTRAINED_RESIZE_POLICY_FLEX_LAST_COLUMN);
+        requestsTable.setRowFactory(table -> new TableRow<>() {
+            @Override
+            protected void updateItem(DecisionRequest request, boolean empty) {
+                super.updateItem(request, empty);
+                setTooltip(empty || request == null ? null : new Tooltip(PendingRequestsViewModel.describe(request)));
+            }
+        });
         requestsTable.setPlaceholder(new Label("No request waits for approval."));
     }
 
@@ -80,6 +92,9 @@ public final class PendingRequestsView {
         rejectButton.disableProperty().bind(model.selectedProperty().isNull()
                 .or(model.operatorProperty().isEmpty()).or(model.reasonProperty().isEmpty()));
         messageLabel.textProperty().bind(model.messageProperty());
+        detailLabel.textProperty().bind(model.detailProperty());
+        detailLabel.visibleProperty().bind(model.detailProperty().isEmpty().not());
+        detailLabel.managedProperty().bind(detailLabel.visibleProperty());
     }
 
     /** The toolbar's badge: "Requests: N"; clicking it opens the list. */

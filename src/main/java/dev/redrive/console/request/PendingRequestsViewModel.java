@@ -14,6 +14,9 @@ import javafx.beans.property.StringProperty;
 import javafx.collections.FXCollections;
 import javafx.collections.ObservableList;
 
+import java.time.Instant;
+import java.time.ZoneId;
+import java.time.format.DateTimeFormatter;
 import java.util.concurrent.Callable;
 import java.util.function.Consumer;
 
@@ -23,6 +26,8 @@ import java.util.function.Consumer;
  * request, a precondition that fails now, an expiry.
  */
 public final class PendingRequestsViewModel {
+    private static final DateTimeFormatter TIME = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm").withZone(ZoneId.systemDefault());
+
     private final RequestsBackend backend;
     private final UiExecutor executor;
     private final ReadOnlyLongWrapper count = new ReadOnlyLongWrapper();
@@ -32,12 +37,28 @@ public final class PendingRequestsViewModel {
     private final StringProperty operator = new SimpleStringProperty();
     private final StringProperty reason = new SimpleStringProperty("");
     private final ReadOnlyStringWrapper message = new ReadOnlyStringWrapper("");
+    private final ReadOnlyStringWrapper detail = new ReadOnlyStringWrapper("");
 
     public PendingRequestsViewModel(RequestsBackend backend, UiExecutor executor, String operator) {
         this.backend = backend;
         this.executor = executor;
         this.operator.set(operator);
         count.addListener((obs, was, now) -> badge.set("Requests: " + now));
+        selected.addListener((obs, was, now) -> detail.set(now == null ? "" : describe(now)));
+    }
+
+    /** A request in full, for the line under the list where its columns are too narrow. */
+    static String describe(DecisionRequest request) {
+        return "Request " + request.id() + ": " + request.summary() + "\n"
+                + "Asked by " + request.requestedBy() + " (login " + request.requestedLogin() + ") at "
+                + time(request.requestedAt()) + "; expires " + time(request.expiresAt()) + "\n"
+                + "Why it waits: " + request.coveredBy() + "\n"
+                + "Reason: " + request.reason();
+    }
+
+    /** "2026-12-08 21:00", in the console's time zone. */
+    public static String time(Instant at) {
+        return at == null ? "" : TIME.format(at);
     }
 
     /** Reads how many requests wait (polled with the live updates). */
@@ -111,6 +132,11 @@ public final class PendingRequestsViewModel {
 
     public StringProperty reasonProperty() {
         return reason;
+    }
+
+    /** The selected request in full: what, who asked and when, why it waits, the reason; empty with none chosen. */
+    public ReadOnlyStringProperty detailProperty() {
+        return detail.getReadOnlyProperty();
     }
 
     /** The last approval's or rejection's outcome, in a line. */

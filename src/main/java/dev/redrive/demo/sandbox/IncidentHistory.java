@@ -1,6 +1,7 @@
 package dev.redrive.demo.sandbox;
 
 import dev.redrive.broker.Redis;
+import dev.redrive.report.Redactor;
 import dev.redrive.store.Database;
 import dev.redrive.store.Jdbc;
 import dev.redrive.triage.decision.DecisionResult;
@@ -8,13 +9,22 @@ import dev.redrive.triage.decision.Decisions;
 import dev.redrive.triage.decision.HttpSideEffectLookup;
 import dev.redrive.triage.decision.RedriveVerification;
 import dev.redrive.triage.decision.RedriveVerifier;
+import dev.redrive.triage.decision.DispatchPublisher;
+import dev.redrive.triage.decision.Sleeper;
 import dev.redrive.triage.precondition.DecisionTarget;
+import dev.redrive.triage.request.DecisionRequests;
+import dev.redrive.triage.request.FourEyesPolicy;
+import dev.redrive.triage.request.PolicyStore;
+import dev.redrive.triage.request.RequestKind;
+import dev.redrive.triage.request.RequestOptions;
+import dev.redrive.triage.request.Submission;
 import dev.redrive.worker.client.WorkerClient;
 
 import java.net.URI;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
@@ -23,10 +33,13 @@ import java.util.function.Consumer;
 /**
  * The first hour of triage, so the sandbox opens with history in its audit log: an operator discards a rejected
  * charge, another reconciles a lost answer with the processor and resolves it as succeeded, a third redrives a charge
- * whose throttling has lifted — and the worker runs it once.
+ * whose throttling has lifted — and the worker runs it once. Then four-eyes is switched on for the payout tool alone,
+ * and a fourth operator asks to discard the payout that never got through: the request waits for a second operator.
  */
 final class IncidentHistory {
     private static final Duration REDRIVE_TIMEOUT = Duration.ofSeconds(30);
+    /** Long enough for a sandbox the console resumes over a few days to still show its request waiting. */
+    static final Duration REQUEST_EXPIRY = Duration.ofDays(7);
 
     private static final String OPEN_ENTRY_WITH_FAULT = """
             SELECT operation_id FROM dlq_entries
@@ -38,19 +51,26 @@ final class IncidentHistory {
     private final Decisions decisions;
     private final RedriveVerifier verifier;
     private final HttpSideEffectLookup lookup;
+    private final PolicyStore policies;
+    private final DecisionRequests requests;
     private final Clock clock;
     private final Consumer<String> log;
 
     IncidentHistory(Database database, Redis redis, Map<String, URI> lookupEndpoints, Clock clock, Consumer<String> log) {
         this.jdbc = database.jdbc();
-        this.decisions = new Decisions(database, new WorkerClient(database, redis, clock), clock);
+        WorkerClient client = new WorkerClient(database, redis, clock);
+        this.decisions = new Decisions(database, client, clock);
+        this.policies = new PolicyStore(database);
+        this.requests = new DecisionRequests(database, DispatchPublisher.of(() -> client), Redactor.defaults(), clock,
+                Sleeper.SYSTEM);
         this.lookup = new HttpSideEffectLookup(lookupEndpoints, Duration.ofSeconds(5));
         this.verifier = new RedriveVerifier(database, lookup);
         this.clock = clock;
         this.log = log;
     }
 
-    void play(String billingRunId) {
+    void play(SeededIncident incident) {
+        String billingRunId = incident.billingRunId();
         openEntry(billingRunId, "invalid").ifPresent(operation -> report(decisions.discard(
                 DecisionTarget.operation(operation), "alice",
                 "negative amount came from a credit note; refunded by hand in the back office")));
@@ -68,6 +88,30 @@ final class IncidentHistory {
             if (redrive.commandId() != null) {
                 awaitRedrive(redrive.commandId());
             }
+        });
+
+        askForAPayoutDiscard(incident.payoutsRunId());
+    }
+
+    /**
+     * Four-eyes for the payout tool only, whose one dead letter is the lost payout: the discard asked for below waits,
+     * and every other decision in the sandbox is still taken at once.
+     */
+    private void askForAPayoutDiscard(String payoutsRunId) {
+        String tool = IncidentScenario.FOUR_EYES_TOOL.toolName();
+        FourEyesPolicy policy = policies.write(FourEyesPolicy.of(true, null, false, List.of(tool), REQUEST_EXPIRY),
+                "alice", clock.instant());
+        log.accept("  alice " + policy.describe());
+        openEntry(payoutsRunId, IncidentScenario.LOST_PAYOUT_FAULT).ifPresent(operation -> {
+            Optional<Submission> asked = requests.submitIfCovered(RequestKind.DISCARD,
+                    List.of(DecisionTarget.operation(operation)), null, RequestOptions.NONE, "dave",
+                    "the payout provider never answered for this payout; finance paid the merchant by bank transfer "
+                            + "(FIN-2291)");
+            if (asked.isEmpty() || !asked.get().recorded()) {
+                throw new SandboxException("the payout discard was not recorded as a request: "
+                        + asked.map(Submission::message).orElse("four-eyes did not cover it"));
+            }
+            log.accept("  dave discard " + operation + ": " + asked.get().message());
         });
     }
 

@@ -17,7 +17,7 @@ import java.util.Random;
 /**
  * The incident the sandbox seeds, as plain data: a night in which a billing batch met a throttling payment processor,
  * the carrier gateway went down and changed its schema, refund approvals were suspended, a backfill was cancelled and
- * a checkout client sent one charge with its amount as text.
+ * a checkout client sent one charge with its amount as text, and one merchant payout never got through.
  * Deterministic for a given day and random seed, so re-seeding produces the same incident.
  */
 public final class IncidentScenario {
@@ -27,6 +27,14 @@ public final class IncidentScenario {
     public static final String ORIGINAL_SCHEMA_VERSION = "1";
     /** The run of the one charge a correction fixes: its id is this prefix and the day. */
     public static final String CHECKOUT_RUN_PREFIX = "checkout-";
+    /**
+     * The run of the merchant payouts, of which one fails for good: the only operations of {@link #FOUR_EYES_TOOL}, so
+     * the sandbox's four-eyes rule for that tool covers the discard of that one entry and no other decision.
+     */
+    public static final String PAYOUTS_RUN_PREFIX = "payouts-";
+    public static final DemoTool FOUR_EYES_TOOL = DemoTool.PAYOUT;
+    /** The fault of the payout that fails for good (no count: a redrive fails the same way). */
+    static final String LOST_PAYOUT_FAULT = "dependency_down";
 
     /**
      * A fault count that outlasts the sandbox worker's attempts: the operation is dead-lettered, and a redrive (one
@@ -56,14 +64,16 @@ public final class IncidentScenario {
         String refundsApproval = "appr-refunds-" + day;
         String cancelledRun = "backfill-" + day;
         PlannedRun billing = billing(size);
+        PlannedRun payouts = payouts(size);
         List<PlannedRun> runs = List.of(
                 billing,
                 fulfilment(size),
                 refunds(size, refundsApproval),
                 receipts(size),
                 backfill(size, cancelledRun),
-                checkout());
-        return new SeededIncident(runs, billing.runId(), refundsApproval, cancelledRun);
+                checkout(),
+                payouts);
+        return new SeededIncident(runs, billing.runId(), refundsApproval, cancelledRun, payouts.runId());
     }
 
     private PlannedRun billing(SeedSize size) {
@@ -127,6 +137,27 @@ public final class IncidentScenario {
         return run.toPlan("Checkout: a client release sent the amount as text (\"129.90 EUR\"); the processor refused "
                 + "it as invalid input. Correct the payload and redrive it: the correction is the node's next logical "
                 + "attempt, under its own idempotency key.");
+    }
+
+    /**
+     * Merchant payouts: all but one go through; the payout provider never answers for the last, whatever the retries.
+     * Its discard is the sandbox's four-eyes request (see {@link IncidentHistory}).
+     */
+    private PlannedRun payouts(SeedSize size) {
+        Run run = new Run(PAYOUTS_RUN_PREFIX + day, FOUR_EYES_TOOL, ORIGINAL_SCHEMA_VERSION, null);
+        run.add(size.count(8), null, this::payout);
+        run.add(1, LOST_PAYOUT_FAULT, this::payout);
+        return run.toPlan("Merchant payouts: the payout provider was unreachable for one merchant's payout all night. "
+                + "Decisions on " + FOUR_EYES_TOOL.toolName() + " need a second operator's approval (four-eyes), so "
+                + "the discard one operator asks for waits for another.");
+    }
+
+    private ObjectNode payout(int n) {
+        return JSON.createObjectNode()
+                .put("amount", amount(200, 9_000))
+                .put("currency", "EUR")
+                .put("merchant", "mer_" + hex(6))
+                .put("statement", "st-" + n);
     }
 
     private ObjectNode chargeWithAmountAsText(int n) {

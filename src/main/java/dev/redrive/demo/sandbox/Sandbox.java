@@ -97,7 +97,7 @@ public final class Sandbox implements AutoCloseable {
         startWorker(IncidentScenario.ORIGINAL_SCHEMA_VERSION);
         new IncidentSeeder(database, redis, clock, log).seed(incident);
         log.accept("first decisions of the triage:");
-        new IncidentHistory(database, redis, tools.lookupEndpoints(), clock, log).play(incident.billingRunId());
+        new IncidentHistory(database, redis, tools.lookupEndpoints(), clock, log).play(incident);
         log.accept("deploying " + IncidentScenario.CHANGED_TOOL.toolName() + " schema version "
                 + IncidentScenario.CHANGED_SCHEMA_VERSION + " (its failed operations were dispatched with version "
                 + IncidentScenario.ORIGINAL_SCHEMA_VERSION + ")");

@@ -10,7 +10,9 @@ public enum DemoTool {
     /** Books a shipment with a carrier. */
     SHIP("demo.ship", "shipment_id", "shp_", "carrier gateway"),
     /** Sends a customer notification. */
-    NOTIFY("demo.notify", "message_id", "msg_", "mail relay");
+    NOTIFY("demo.notify", "message_id", "msg_", "mail relay"),
+    /** Pays a merchant's balance out; the sandbox's four-eyes policy covers decisions on its operations. */
+    PAYOUT("demo.payout", "payout_id", "po_", "payout provider");
 
     private final String toolName;
     private final String resultIdField;

@@ -131,6 +131,10 @@ class PendingRequestsViewTest {
                 .isNotEqualTo("Requests: 0").startsWith("Requests: "));
         robot.clickOn("#requestsBadge");
         selectRequest(robot, request.id());
+        assertThat(robot.lookup("#requestDetail").queryLabeled().getText())
+                .as("the chosen request in full, where the list's columns cut it")
+                .contains("Request " + request.id() + ": discard of operation " + op.operationId())
+                .contains("Asked by alice (login ").contains("Reason: duplicate of order 1042");
         robot.clickOn("#approveRequest");
 
         await().atMost(WAIT).untilAsserted(() -> assertThat(robot.lookup("#requestMessage").queryLabeled().getText())

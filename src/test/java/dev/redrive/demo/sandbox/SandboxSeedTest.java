@@ -1,6 +1,16 @@
 package dev.redrive.demo.sandbox;
 
 import dev.redrive.model.FailureClass;
+import dev.redrive.report.Redactor;
+import dev.redrive.triage.decision.DispatchPublisher;
+import dev.redrive.triage.decision.Sleeper;
+import dev.redrive.triage.request.ApprovalResult;
+import dev.redrive.triage.request.DecisionRequest;
+import dev.redrive.triage.request.DecisionRequests;
+import dev.redrive.triage.request.FourEyesPolicy;
+import dev.redrive.triage.request.RequestKind;
+import dev.redrive.triage.request.RequestState;
+import dev.redrive.worker.client.WorkerClient;
 import dev.redrive.triage.precondition.DecisionTarget;
 import dev.redrive.triage.decision.DecisionOutcome;
 import dev.redrive.triage.correction.CorrectionResult;
@@ -15,6 +25,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.time.Clock;
 import java.time.Duration;
+import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -172,5 +183,43 @@ class SandboxSeedTest {
                 .orElse("").equals("SUCCEEDED"));
         assertThat(jdbc().queryLong("SELECT count(*) FROM demo_tool_calls WHERE idempotency_key = ? AND http_status = 200",
                 correction.idempotencyKey())).isEqualTo(1);
+    }
+
+    @Test
+    void theLostPayoutsDiscard_waitsForASecondOperator_whileEveryOtherDecisionIsTakenAtOnce() {
+        DecisionRequests requests = new DecisionRequests(ns.database(), DispatchPublisher.of(() ->
+                new WorkerClient(ns.database(), ns.redis(), Clock.systemUTC())), Redactor.defaults(), Clock.systemUTC(),
+                Sleeper.SYSTEM);
+        String payout = jdbc().queryOne("SELECT operation_id FROM dlq_entries WHERE run_id LIKE ? "
+                + "AND decision_state = 'OPEN'", row -> row.getString(1), IncidentScenario.PAYOUTS_RUN_PREFIX + "%")
+                .orElseThrow();
+
+        FourEyesPolicy policy = requests.policy();
+        assertThat(policy.enabled()).isTrue();
+        assertThat(policy.tools()).containsExactly("demo.payout");
+        assertThat(jdbc().queryLong("SELECT count(*) FROM dlq_entries WHERE tool = 'demo.payout'"))
+                .as("the rule covers the lost payout's entry and no other").isEqualTo(1);
+        String charge = jdbc().queryOne("SELECT operation_id FROM dlq_entries WHERE tool = 'demo.charge' "
+                + "AND decision_state = 'OPEN' LIMIT 1", row -> row.getString(1)).orElseThrow();
+        assertThat(requests.wouldWait(RequestKind.REDRIVE, List.of(DecisionTarget.operation(charge)))).isEmpty();
+
+        assertThat(requests.countPending()).isEqualTo(1);
+        DecisionRequest request = requests.pending().get(0);
+        assertThat(request.kind()).isEqualTo(RequestKind.DISCARD);
+        assertThat(request.targets()).extracting(DecisionTarget::operationId).containsExactly(payout);
+        assertThat(request.requestedBy()).isEqualTo("dave");
+        assertThat(request.coveredBy()).isEqualTo("four-eyes covers tool demo.payout");
+
+        ApprovalResult own = requests.approve(request.id(), "dave");
+        assertThat(own.outcome()).as(own.message()).isEqualTo(DecisionOutcome.REFUSED);
+        assertThat(requests.countPending()).isEqualTo(1);
+
+        ApprovalResult approved = requests.approve(request.id(), "bob");
+
+        assertThat(approved.outcome()).as(approved.message()).isEqualTo(DecisionOutcome.DONE);
+        assertThat(requests.find(request.id()).orElseThrow().state()).isEqualTo(RequestState.APPROVED);
+        assertThat(jdbc().queryOne("SELECT decision_state || ' by ' || decided_by FROM dlq_entries WHERE operation_id = ?",
+                row -> row.getString(1), payout)).contains("DISCARDED by bob");
+        assertThat(requests.countPending()).isZero();
     }
 }

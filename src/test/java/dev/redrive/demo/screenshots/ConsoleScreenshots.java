@@ -3,6 +3,7 @@ package dev.redrive.demo.screenshots;
 import dev.redrive.demo.sandbox.IncidentScenario;
 import dev.redrive.config.RedriveConfig;
 import dev.redrive.console.ConsoleLauncher;
+import dev.redrive.console.main.WindowLayout;
 import dev.redrive.demo.sandbox.Sandbox;
 import dev.redrive.demo.sandbox.SeedSize;
 import javafx.application.Platform;
@@ -15,6 +16,7 @@ import javafx.scene.Node;
 import javafx.scene.control.ButtonBar;
 import javafx.scene.control.ButtonBase;
 import javafx.scene.control.RadioButton;
+import javafx.scene.control.SplitPane;
 import javafx.scene.control.TableView;
 import javafx.scene.control.TextInputControl;
 import javafx.scene.control.ToggleButton;
@@ -113,6 +115,10 @@ public final class ConsoleScreenshots {
             main.setY(0);
             main.setWidth(width);
             main.setHeight(height);
+            // The split a new user sees, not the one the last run (at the other size) left remembered.
+            if (main.getScene().lookup("#mainSplit") instanceof SplitPane split) {
+                split.setDividerPositions(WindowLayout.DEFAULT.browserDivider());
+            }
         });
         awaitText("#healthDlqOpen", "the queue health panel");
         Fx.pause(Duration.ofSeconds(2));
@@ -142,6 +148,7 @@ public final class ConsoleScreenshots {
                 null, null, "20-wizard-entry-without-operation");
         shootCorrection(row -> row.runId().startsWith(IncidentScenario.CHECKOUT_RUN_PREFIX)
                 && row.decisionState() == DecisionState.OPEN, "21-wizard-correct-payload", "22-wizard-result-corrected");
+        shootDialog("23-requests-pending", () -> fire("#requestsBadge"), ConsoleScreenshots::selectFirstRequest);
         shootDialog("13-connection-profiles", () -> fireMenuItem("#connectionMenu", "Connection profiles…"));
         shootDialog("14-alert-thresholds", () -> fireButton("Alert thresholds…"));
         shootDark("15-dark-theme");
@@ -401,6 +408,11 @@ public final class ConsoleScreenshots {
 
     /** Opens a dialog with {@code opener}, photographs the new window, then closes it. */
     private void shootDialog(String name, Runnable opener) {
+        shootDialog(name, opener, dialog -> { });
+    }
+
+    /** The same, with {@code prepare} run on the FX thread once the dialog shows (a row chosen, say). */
+    private void shootDialog(String name, Runnable opener, java.util.function.Consumer<Window> prepare) {
         List<Window> before = Fx.showingWindows();
         // Not waited for: a dialog shown with showAndWait would hold the opener until it closes.
         Platform.runLater(() -> {
@@ -419,8 +431,17 @@ public final class ConsoleScreenshots {
             return;
         }
         Fx.pause(Duration.ofSeconds(1));
+        Fx.run(() -> prepare.accept(dialog.get()));
+        Fx.pause(Duration.ofSeconds(1));
         shoot(name, dialog.get());
         Fx.run(dialog.get()::hide);
+    }
+
+    /** Selects the first request of the requests list, as an approver about to approve it would. */
+    private static void selectFirstRequest(Window dialog) {
+        if (dialog.getScene().lookup("#requestsTable") instanceof TableView<?> table && !table.getItems().isEmpty()) {
+            table.getSelectionModel().select(0);
+        }
     }
 
     private void shootDark(String name) {
