@@ -98,10 +98,11 @@ final class RedriveOperationsCommand implements Callable<Integer> {
         DlqFilter filter = filters.filter();
         boolean filtered = !filter.equals(DlqFilter.none());
         if (batches || resume != null) {
-            if (!operationIds.isEmpty() || group != null || filtered || reason != null || dryRun
+            if (!operationIds.isEmpty() || group != null || filtered || reason != null || dryRun || operator != null
                     || (batches && resume != null)) {
                 throw new IllegalArgumentException("--batches and --resume BATCH take no operations, group, filter, "
-                        + "--reason or --dry-run: a batch keeps its own");
+                        + "--reason, --operator or --dry-run: a batch keeps its own (its decisions are recorded under "
+                        + "the name that started it, and the login that resumes it)");
             }
             return batches ? listBatches() : resume(resume);
         }

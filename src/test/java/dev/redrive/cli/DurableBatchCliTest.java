@@ -67,8 +67,11 @@ class DurableBatchCliTest {
 
         CliRun mixed = CliRun.in(ns, "redrive", "--batches", "--reason", "why");
         assertThat(mixed.exit()).isEqualTo(RedriveCommand.EXIT_USAGE);
-        assertThat(mixed.err()).contains("--batches and --resume BATCH take no operations, group, filter, --reason or "
-                + "--dry-run: a batch keeps its own");
+        assertThat(mixed.err()).contains("--batches and --resume BATCH take no operations, group, filter, --reason, "
+                + "--operator or --dry-run: a batch keeps its own");
+        CliRun renamed = CliRun.in(ns, "redrive", "--resume", "1", "--operator", "bob");
+        assertThat(renamed.exit()).isEqualTo(RedriveCommand.EXIT_USAGE);
+        assertThat(renamed.err()).contains("recorded under the name that started it");
 
         CliRun noReason = CliRun.in(ns, "redrive", "--group", "fp-big");
         assertThat(noReason.exit()).isEqualTo(RedriveCommand.EXIT_USAGE);
