@@ -101,8 +101,13 @@ public final class ReconciliationWizardViewModel {
     private CorrectionResult correctionPreview;
     private volatile boolean stopRequested;
     private EntryRef linked;
+    /** The last decision and items the four-eyes policy was asked about. */
+    private PolicyQuestion askedPolicy;
     /** The decision was picked by the wizard, not the operator: it follows what the checks allow. */
     private boolean decisionPicked = true;
+
+    private record PolicyQuestion(DecisionKind kind, List<DecisionTarget> targets) {
+    }
 
     /** An entry the console shows once the wizard closes. */
     public record EntryRef(String operationId, Long entryId) {
@@ -453,9 +458,17 @@ public final class ReconciliationWizardViewModel {
     private void askPolicy(DecisionKind kind) {
         List<DecisionTarget> targets = eligible(kind).stream().map(WizardItem::target).toList();
         if (targets.isEmpty() || issued.get()) {
+            askedPolicy = null;
             waitsForApproval.set("");
             return;
         }
+        // The plan is redrawn on every keystroke in the editor and every change of pace: the policy is asked again
+        // only when the decision or the items it would take change.
+        PolicyQuestion question = new PolicyQuestion(kind, targets);
+        if (question.equals(askedPolicy)) {
+            return;
+        }
+        askedPolicy = question;
         executor.submit("Reading the four-eyes policy", () -> backend.wouldWait(kind, targets).orElse(""), rule -> {
             if (decision.get() == kind) {
                 waitsForApproval.set(rule);
