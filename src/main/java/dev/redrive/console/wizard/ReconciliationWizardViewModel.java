@@ -499,7 +499,7 @@ public final class ReconciliationWizardViewModel {
                 eligible.forEach(item -> item.outcome(ItemResult.requested(kind, submission.get())));
                 decided(eligible);
             } else {
-                take(kind, eligible, who, why, payload, pause);
+                take(kind, eligible, who, why, payload);
             }
         }, failure -> {
             eligible.forEach(item -> item.outcome(ItemResult.error(failure.message())));
@@ -520,7 +520,8 @@ public final class ReconciliationWizardViewModel {
         };
     }
 
-    private void take(DecisionKind kind, List<WizardItem> eligible, String who, String why, String payload, long pause) {
+    /** One item, or items some of which are entries alone, one at a time; many items of operations in chunks. */
+    private void take(DecisionKind kind, List<WizardItem> eligible, String who, String why, String payload) {
         if (kind != DecisionKind.CORRECT && eligible.size() > 1
                 && eligible.stream().noneMatch(item -> item.target().entryOnly())) {
             takeInChunks(kind, eligible, who, why);
@@ -540,9 +541,6 @@ public final class ReconciliationWizardViewModel {
                 case CORRECT -> throw new IllegalStateException("a correction is recorded above");
             };
             executor.onUi(() -> item.decided(result));
-            if (pause > 0) {
-                Thread.sleep(pause);
-            }
         }, () -> decided(eligible), () -> decided(eligible));
     }
 
