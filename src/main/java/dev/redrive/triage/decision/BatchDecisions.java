@@ -10,8 +10,11 @@ import dev.redrive.triage.query.DlqRow;
 import dev.redrive.triage.query.PageDirection;
 
 import java.time.Clock;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Deque;
 import java.util.List;
+import java.util.concurrent.Future;
 
 /**
  * Decisions over many entries: a selection, a fingerprint group, or every open entry matching a DLQ filter. Items are
@@ -69,11 +72,12 @@ public final class BatchDecisions {
     }
 
     public BatchReport redrive(List<DecisionTarget> targets, BatchOptions options, BatchListener listener) {
-        return run(DecisionKind.REDRIVE, targets, options, listener, chunk -> {
+        return run(DecisionKind.REDRIVE, targets, options, listener, (chunk, turn) -> {
             // A version chosen for the whole batch applies to every item; without one, each keeps its own choice.
             List<DecisionTarget> chosen = options.schemaVersion() == null ? chunk
                     : chunk.stream().map(target -> target.withSchemaVersion(options.schemaVersion())).toList();
-            return options.dryRun() ? chunks.checkRedrive(chosen) : chunks.redrive(chosen, options.operator(), options.reason());
+            return options.dryRun() ? chunks.checkRedrive(chosen)
+                    : chunks.redrive(chosen, options.operator(), options.reason(), ChunkCommit.NONE, turn);
         });
     }
 
@@ -88,14 +92,15 @@ public final class BatchDecisions {
 
     private BatchReport decideEntries(DecisionKind kind, List<DecisionTarget> targets, JsonNode result,
                                       BatchOptions options, BatchListener listener) {
-        return run(kind, targets, options, listener, chunk -> options.dryRun()
+        return run(kind, targets, options, listener, (chunk, turn) -> options.dryRun()
                 ? chunks.checkEntries(kind, chunk, result)
-                : chunks.decideEntries(kind, chunk, result, options.operator(), options.reason()));
+                : chunks.decideEntries(kind, chunk, result, options.operator(), options.reason(), ChunkCommit.NONE,
+                turn));
     }
 
     @FunctionalInterface
     private interface ChunkDecision {
-        List<DecisionResult> decide(List<DecisionTarget> chunk);
+        List<DecisionResult> decide(List<DecisionTarget> chunk, WriteTurn turn);
     }
 
     /**
@@ -122,18 +127,30 @@ public final class BatchDecisions {
         List<DecisionResult> results = new ArrayList<>(targets.size());
         try (ChunkRunner runner = new ChunkRunner(new Pacer(options.dryRun() ? 0 : options.itemsPerSecond(), clock, sleeper),
                 listener)) {
+            Deque<Future<List<DecisionResult>>> inFlight = new ArrayDeque<>();
             for (int from = 0; from < targets.size(); from += size) {
                 List<DecisionTarget> chunk = targets.subList(from, Math.min(targets.size(), from + size));
                 if (!runner.mayStart(chunk.size())) {
                     break;
                 }
-                for (DecisionResult result : runner.decide(() -> decision.decide(chunk))) {
-                    results.add(result);
-                    listener.itemDone(results.size(), targets.size(), result);
+                inFlight.add(runner.start(turn -> decision.decide(chunk, turn)));
+                if (inFlight.size() == ChunkRunner.IN_FLIGHT) {
+                    collect(runner.results(inFlight.remove()), results, targets.size(), listener);
                 }
+            }
+            while (!inFlight.isEmpty()) {
+                collect(runner.results(inFlight.remove()), results, targets.size(), listener);
             }
         }
         return new BatchReport(kind, options.dryRun(), results);
+    }
+
+    private static void collect(List<DecisionResult> chunk, List<DecisionResult> results, int total,
+                                BatchListener listener) {
+        for (DecisionResult result : chunk) {
+            results.add(result);
+            listener.itemDone(results.size(), total, result);
+        }
     }
 
     static void requireText(String value, String message) {

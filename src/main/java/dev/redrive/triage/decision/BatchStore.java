@@ -47,13 +47,18 @@ final class BatchStore {
     private static final String ADVANCE = """
             UPDATE redrive_batches
                SET position = ?, done = done + ?, succeeded = succeeded + ?, blocked = blocked + ?,
-                   left_out = left_out + ?, unpublished = ?::text[]::uuid[], last_chunk_at = now(),
+                   left_out = left_out + ?, unpublished = unpublished || ?::text[]::uuid[], last_chunk_at = now(),
                    lease_until = now() + ? * interval '1 millisecond', updated_at = now()
              WHERE id = ? AND owner = ? AND state = 'RUNNING'
             """;
 
-    private static final String PUBLISHED = """
+    private static final String ALL_PUBLISHED = """
             UPDATE redrive_batches SET unpublished = '{}' WHERE id = ? AND owner = ?
+            """;
+    private static final String PUBLISHED = """
+            UPDATE redrive_batches
+               SET unpublished = ARRAY(SELECT u FROM unnest(unpublished) u WHERE u <> ALL (?::text[]::uuid[]))
+             WHERE id = ? AND owner = ?
             """;
 
     private static final String RELEASE = """
@@ -116,9 +121,17 @@ final class BatchStore {
         }
     }
 
-    /** The last chunk's dispatches are published (or known to the sweep): nothing left to publish on resume. */
+    /** Every dispatch the batch's chunks left is published (or known to the sweep): nothing left to publish on resume. */
     void published(long id, String owner) {
-        jdbc.update(PUBLISHED, id, owner);
+        jdbc.update(ALL_PUBLISHED, id, owner);
+    }
+
+    /**
+     * A chunk's dispatches are published (or known to the sweep). The chunk after it may have recorded its own
+     * meanwhile: they stay until it is published in turn.
+     */
+    void published(long id, String owner, List<UUID> commands) {
+        jdbc.update(PUBLISHED, commands.stream().map(UUID::toString).toArray(String[]::new), id, owner);
     }
 
     /** Lets the batch go in {@code state}: STOPPED, DONE, or FAILED with why and the items refused. */

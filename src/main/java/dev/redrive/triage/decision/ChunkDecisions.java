@@ -35,6 +35,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.UUID;
+import java.util.function.Supplier;
 import java.util.stream.Collectors;
 
 /**
@@ -107,23 +108,33 @@ final class ChunkDecisions {
     }
 
     List<DecisionResult> redrive(List<DecisionTarget> targets, String operator, String reason) {
-        return redrive(targets, operator, reason, ChunkCommit.NONE);
+        return redrive(targets, operator, reason, ChunkCommit.NONE, WriteTurn.first());
     }
 
-    /** Redrives a chunk, running {@code commit} last inside each transaction that records its decisions. */
-    List<DecisionResult> redrive(List<DecisionTarget> targets, String operator, String reason, ChunkCommit commit) {
+    /**
+     * Redrives a chunk, running {@code commit} last inside each transaction that records its decisions, writing in
+     * {@code turn}; the turn is passed on once the chunk's transactions have ended, before its dispatches are published.
+     */
+    List<DecisionResult> redrive(List<DecisionTarget> targets, String operator, String reason, ChunkCommit commit,
+                                 WriteTurn turn) {
         Issued issued;
         try {
-            issued = store.jdbc().inTransaction(() -> issue(targets, operator, reason, commit));
+            issued = store.jdbc().inTransaction(() -> issue(targets, operator, reason, commit, turn));
         } catch (DecisionRefusedException e) {
-            return lostRace(DecisionKind.REDRIVE, targets, null, e, chunk -> redrive(chunk, operator, reason, commit));
+            return passingOn(turn, () -> lostRace(DecisionKind.REDRIVE, targets, null, e,
+                    chunk -> redrive(chunk, operator, reason, commit, turn.within())));
         } catch (StoreException e) {
-            return refusedByStore(DecisionKind.REDRIVE, targets, null, e);
+            return passingOn(turn, () -> refusedByStore(DecisionKind.REDRIVE, targets, null, e));
+        } catch (RuntimeException | Error e) {
+            turn.fail(e);
+            throw e;
         }
+        turn.pass();
         return publish(issued, operator, reason);
     }
 
-    private Issued issue(List<DecisionTarget> targets, String operator, String reason, ChunkCommit commit) {
+    private Issued issue(List<DecisionTarget> targets, String operator, String reason, ChunkCommit commit,
+                         WriteTurn turn) {
         lock(targets);
         List<Checked> checks = engine.checkAll(targets, Checks.REDRIVE);
         DecisionResult[] results = new DecisionResult[targets.size()];
@@ -164,8 +175,10 @@ final class ChunkDecisions {
         if (!commands.isEmpty()) {
             store.moveToPending(commands, at);
         }
-        decide(entries, DecisionState.REDRIVEN, operator, reason, at);
         store.auditAll(audit);
+        // The rows above are this chunk's own; deciding the entries locks the summary rows chunks share.
+        turn.await();
+        decide(entries, DecisionState.REDRIVEN, operator, reason, at);
         commit.committing(targets, redrives.size(), redrives.stream().map(Redrive::commandId).toList());
         return new Issued(results, redrives, at);
     }
@@ -231,24 +244,30 @@ final class ChunkDecisions {
      */
     List<DecisionResult> decideEntries(DecisionKind kind, List<DecisionTarget> targets, JsonNode result,
                                        String operator, String reason) {
-        return decideEntries(kind, targets, result, operator, reason, ChunkCommit.NONE);
+        return decideEntries(kind, targets, result, operator, reason, ChunkCommit.NONE, WriteTurn.first());
     }
 
-    /** Resolves or discards a chunk, running {@code commit} last inside each transaction that records its decisions. */
+    /**
+     * Resolves or discards a chunk, running {@code commit} last inside each transaction that records its decisions,
+     * writing in {@code turn}, which is passed on once the chunk's transactions have ended.
+     */
     List<DecisionResult> decideEntries(DecisionKind kind, List<DecisionTarget> targets, JsonNode result,
-                                       String operator, String reason, ChunkCommit commit) {
-        try {
-            return store.jdbc().inTransaction(() -> decideLocked(kind, targets, result, operator, reason, commit));
-        } catch (DecisionRefusedException e) {
-            return lostRace(kind, targets, result, e,
-                    chunk -> decideEntries(kind, chunk, result, operator, reason, commit));
-        } catch (StoreException e) {
-            return refusedByStore(kind, targets, result, e);
-        }
+                                       String operator, String reason, ChunkCommit commit, WriteTurn turn) {
+        return passingOn(turn, () -> {
+            try {
+                return store.jdbc().inTransaction(() -> decideLocked(kind, targets, result, operator, reason, commit,
+                        turn));
+            } catch (DecisionRefusedException e) {
+                return lostRace(kind, targets, result, e,
+                        chunk -> decideEntries(kind, chunk, result, operator, reason, commit, turn.within()));
+            } catch (StoreException e) {
+                return refusedByStore(kind, targets, result, e);
+            }
+        });
     }
 
     private List<DecisionResult> decideLocked(DecisionKind kind, List<DecisionTarget> targets, JsonNode given,
-                                              String operator, String reason, ChunkCommit commit) {
+                                              String operator, String reason, ChunkCommit commit, WriteTurn turn) {
         lock(targets);
         List<Checked> checks = engine.checkAll(targets, Checks.ENTRY_ONLY);
         DecisionState decision = kind == DecisionKind.RESOLVE ? DecisionState.RESOLVED : DecisionState.DISCARDED;
@@ -297,8 +316,10 @@ final class ChunkDecisions {
         if (!discarded.isEmpty()) {
             store.moveToDiscarded(discarded, at);
         }
-        decide(entries, decision, operator, reason, at);
         store.auditAll(audit);
+        // The rows above are this chunk's own; deciding the entries locks the summary rows chunks share.
+        turn.await();
+        decide(entries, decision, operator, reason, at);
         commit.committing(targets, entries.size(), List.of());
         return Arrays.asList(results);
     }
@@ -324,6 +345,18 @@ final class ChunkDecisions {
     }
 
     // Shared --------------------------------------------------------------------------------------------------------
+
+    /** Decides, then passes the turn on; a failure fails it, so that the next chunk writes nothing. */
+    private static List<DecisionResult> passingOn(WriteTurn turn, Supplier<List<DecisionResult>> decide) {
+        try {
+            List<DecisionResult> results = decide.get();
+            turn.pass();
+            return results;
+        } catch (RuntimeException | Error e) {
+            turn.fail(e);
+            throw e;
+        }
+    }
 
     private void lock(List<DecisionTarget> targets) {
         store.lockAll(targets.stream().map(DecisionTarget::operationId).filter(Objects::nonNull).collect(Collectors.toSet()),

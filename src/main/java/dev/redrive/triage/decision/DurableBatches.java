@@ -13,11 +13,15 @@ import dev.redrive.triage.query.PageDirection;
 import java.lang.management.ManagementFactory;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Deque;
 import java.util.List;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -132,9 +136,7 @@ public final class DurableBatches {
             publisher.publishMissing(claimed.unpublished(), claimed.lastChunkAt().minus(PUBLISH_MARGIN));
             store.published(id, owner);
         }
-        List<DecisionResult> kept = new ArrayList<>();
-        List<Long> leftOut = new ArrayList<>();
-        long taken = 0;
+        Tally tally = new Tally(id, listener);
         AtomicBoolean held = new AtomicBoolean(true);
         ScheduledExecutorService heartbeat = Executors.newSingleThreadScheduledExecutor(runnable -> {
             Thread thread = new Thread(runnable, "redrive-batch-lease-" + id);
@@ -146,57 +148,98 @@ public final class DurableBatches {
                 renewEvery, TimeUnit.MILLISECONDS);
         BatchListener stopping = new StoppingListener(listener, held);
         BatchState end = BatchState.STOPPED;
-        int refused = 0;
-        String error = null;
         try (ChunkRunner runner = new ChunkRunner(new Pacer(batch.itemsPerSecond(), clock, sleeper), stopping)) {
             Walk walk = walk(batch);
-            while (true) {
+            Deque<Started> inFlight = new ArrayDeque<>();
+            boolean walkedToEnd = false;
+            while (tally.refused == 0) {
                 Chunk chunk = walk.next(batch.chunkSize());
                 if (chunk.isEmpty()) {
-                    end = BatchState.DONE;
+                    walkedToEnd = true;
                     break;
                 }
                 if (!runner.mayStart(Math.max(1, chunk.targets().size()))) {
                     break;
                 }
-                List<DecisionResult> results = runner.decide(() -> decide(batch, chunk));
-                List<DecisionResult> refusals = results.stream()
-                        .filter(result -> result.outcome() == DecisionOutcome.REFUSED).toList();
-                if (!refusals.isEmpty()) {
-                    end = BatchState.FAILED;
-                    refused = refusals.size();
-                    error = refusals.get(0).message();
-                    break;
-                }
-                if (!chunk.targets().isEmpty()) {
-                    store.published(id, owner);
-                }
-                DurableBatch now = find(id).orElseThrow();
-                taken += results.size();
-                for (DecisionResult result : results) {
-                    if (kept.size() < REPORTED_ITEMS) {
-                        kept.add(result);
-                    }
-                    listener.itemDone((int) Math.min(Integer.MAX_VALUE, now.done()),
-                            (int) Math.min(Integer.MAX_VALUE, Math.max(now.total(), now.done())), result);
-                }
-                chunk.leftOutIds().stream().limit(REPORTED_ITEMS - leftOut.size()).forEach(leftOut::add);
+                inFlight.add(new Started(chunk, runner.start(turn -> decide(batch, chunk, turn))));
+                // The next chunk is read from after this one's position while this one is decided.
                 walk.advanced(chunk);
+                if (inFlight.size() == ChunkRunner.IN_FLIGHT) {
+                    tally.add(inFlight.remove(), runner);
+                }
+            }
+            while (!inFlight.isEmpty()) {
+                tally.add(inFlight.remove(), runner);
+            }
+            if (tally.refused > 0) {
+                end = BatchState.FAILED;
+            } else if (walkedToEnd && !runner.leftAChunkUntaken()) {
+                end = BatchState.DONE;
             }
         } catch (BatchHeldException e) {
             heartbeat.shutdownNow();
-            return new BatchRun(find(id).orElseThrow(), kept, taken <= REPORTED_ITEMS, leftOut);
+            return tally.run(find(id).orElseThrow());
         } catch (RuntimeException e) {
-            end = BatchState.FAILED;
-            error = e.getMessage() == null ? e.getClass().getName() : e.getMessage().lines().findFirst().orElse("");
-            store.release(id, owner, end, 0, error);
+            String error = e.getMessage() == null ? e.getClass().getName() : e.getMessage().lines().findFirst().orElse("");
+            store.release(id, owner, BatchState.FAILED, 0, error);
             throw e;
         } finally {
             heartbeat.shutdownNow();
         }
-        store.release(id, owner, end, refused, error);
-        DurableBatch ended = find(id).orElseThrow();
-        return new BatchRun(ended, kept, taken <= REPORTED_ITEMS, leftOut);
+        store.release(id, owner, end, tally.refused, tally.firstRefusal);
+        return tally.run(find(id).orElseThrow());
+    }
+
+    /** A chunk started and not yet collected. */
+    private record Started(Chunk chunk, Future<List<DecisionResult>> results) {
+    }
+
+    /** What a run took, chunk by chunk in batch order. */
+    private final class Tally {
+        private final long id;
+        private final BatchListener listener;
+        private final List<DecisionResult> kept = new ArrayList<>();
+        private final List<Long> leftOut = new ArrayList<>();
+        private long taken;
+        private int refused;
+        private String firstRefusal;
+
+        Tally(long id, BatchListener listener) {
+            this.id = id;
+            this.listener = listener;
+        }
+
+        /**
+         * Collects a chunk's results: the items refused by the database (which end the batch FAILED), its published
+         * commands (nothing left for a resume to publish), each item for the listener with the batch's progress.
+         */
+        void add(Started started, ChunkRunner runner) {
+            List<DecisionResult> results = runner.results(started.results());
+            List<DecisionResult> refusals = results.stream()
+                    .filter(result -> result.outcome() == DecisionOutcome.REFUSED).toList();
+            if (!refusals.isEmpty() && refused == 0) {
+                firstRefusal = refusals.get(0).message();
+            }
+            refused += refusals.size();
+            List<UUID> commands = results.stream().map(DecisionResult::commandId).filter(Objects::nonNull).toList();
+            if (!commands.isEmpty()) {
+                store.published(id, owner, commands);
+            }
+            DurableBatch now = find(id).orElseThrow();
+            taken += results.size();
+            for (DecisionResult result : results) {
+                if (kept.size() < REPORTED_ITEMS) {
+                    kept.add(result);
+                }
+                listener.itemDone((int) Math.min(Integer.MAX_VALUE, now.done()),
+                        (int) Math.min(Integer.MAX_VALUE, Math.max(now.total(), now.done())), result);
+            }
+            started.chunk().leftOutIds().stream().limit(REPORTED_ITEMS - leftOut.size()).forEach(leftOut::add);
+        }
+
+        BatchRun run(DurableBatch ended) {
+            return new BatchRun(ended, kept, taken <= REPORTED_ITEMS, leftOut);
+        }
     }
 
     /** How far before a chunk's commit its dispatches are looked for in the stream (clocks of two servers differ). */
@@ -213,8 +256,9 @@ public final class DurableBatches {
     }
 
     /** The chunk's decisions, with the batch's progress recorded in the same transaction. */
-    private List<DecisionResult> decide(DurableBatch batch, Chunk chunk) {
+    private List<DecisionResult> decide(DurableBatch batch, Chunk chunk, WriteTurn turn) {
         if (chunk.targets().isEmpty()) {
+            turn.await();
             // Only entries without an operation of their own: nothing to decide, the position still moves on.
             store.advance(batch.id(), owner, lease, chunk.positionAfter(), 0, 0, chunk.leftOut(), List.of());
             return List.of();
@@ -229,9 +273,9 @@ public final class DurableBatches {
                     targets.size(), recorded, end ? chunk.leftOut() : 0, commands);
         };
         return switch (batch.kind()) {
-            case REDRIVE -> chunks.redrive(chosen, batch.operator(), batch.reason(), commit);
+            case REDRIVE -> chunks.redrive(chosen, batch.operator(), batch.reason(), commit, turn);
             case RESOLVE, DISCARD -> chunks.decideEntries(batch.kind(), chosen, null, batch.operator(), batch.reason(),
-                    commit);
+                    commit, turn);
             case CORRECT -> throw new IllegalStateException("a correction is never a batch");
         };
     }

@@ -210,11 +210,13 @@ class ChunkedBatchTest {
             }
         };
 
-        // 40 per second: chunks of 4, so the stop asked for during the third chunk takes effect after it.
+        // 40 per second: chunks of 4. The stop is asked for once the third chunk is reported; the fourth, started
+        // beside it, rolls back untouched unless it had its turn to write already.
         BatchReport report = batch.redrive(group, BatchOptions.of("alice", "stopped halfway", 40), stopAfterEleven);
 
-        assertThat(report.items()).hasSize(12).allMatch(item -> item.outcome() == DecisionOutcome.DONE);
-        assertEveryItemDecidedOrUntouched(items, streamBefore, 12);
+        assertThat(report.items()).hasSizeBetween(12, 16).allMatch(item -> item.outcome() == DecisionOutcome.DONE);
+        assertThat(report.items().size() % 4).isZero();
+        assertEveryItemDecidedOrUntouched(items, streamBefore, report.items().size());
     }
 
     @Test
