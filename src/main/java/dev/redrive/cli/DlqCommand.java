@@ -100,6 +100,9 @@ final class DlqCommand {
             root.put("total", count.value());
             root.put("total_exact", count.exact());
             root.put("total_at_least", count.precision() == DlqCount.Precision.AT_LEAST);
+            if (count.sampled() > 0) {
+                root.put("total_sampled", count.sampled());
+            }
             return root;
         }
 

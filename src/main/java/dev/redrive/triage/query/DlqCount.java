@@ -4,9 +4,11 @@ import java.util.Locale;
 
 /**
  * How many entries match a filter: exact, the planner's estimate, or at least a number (a text search stops counting
- * at {@link JdbcDlqQueries#TEXT_COUNT_CAP}).
+ * at {@link JdbcDlqQueries#TEXT_COUNT_CAP}), which may come with an estimate of the whole from a sample of the table.
+ *
+ * @param sampled for {@link Precision#AT_LEAST}, how many match by a sample of the table (0 when there is none)
  */
-public record DlqCount(long value, Precision precision) {
+public record DlqCount(long value, Precision precision, long sampled) {
 
     /** How far {@link #value()} can be trusted. */
     public enum Precision {
@@ -17,26 +19,31 @@ public record DlqCount(long value, Precision precision) {
     }
 
     public static DlqCount exact(long value) {
-        return new DlqCount(value, Precision.EXACT);
+        return new DlqCount(value, Precision.EXACT, 0);
     }
 
     public static DlqCount estimate(long value) {
-        return new DlqCount(value, Precision.ESTIMATE);
+        return new DlqCount(value, Precision.ESTIMATE, 0);
     }
 
     public static DlqCount atLeast(long value) {
-        return new DlqCount(value, Precision.AT_LEAST);
+        return new DlqCount(value, Precision.AT_LEAST, 0);
+    }
+
+    /** At least {@code value} counted, about {@code sampled} by a sample of the table. */
+    public static DlqCount atLeast(long value, long sampled) {
+        return new DlqCount(value, Precision.AT_LEAST, Math.max(value, sampled));
     }
 
     public boolean exact() {
         return precision == Precision.EXACT;
     }
 
-    /** "1234", "~1.2M"-style for an estimate, or "10,000+" for a lower bound: text for a status line. */
+    /** "1234", "~1.2M"-style for an estimate, "1,000+" for a lower bound, "1,000+ (~89k)" with its sample's estimate. */
     public String display() {
         return switch (precision) {
             case EXACT -> Long.toString(value);
-            case AT_LEAST -> String.format(Locale.ROOT, "%,d+", value);
+            case AT_LEAST -> String.format(Locale.ROOT, "%,d+", value) + (sampled > 0 ? " (" + approximately(sampled) + ")" : "");
             case ESTIMATE -> approximately(value);
         };
     }
