@@ -31,11 +31,12 @@ import java.util.function.ToDoubleFunction;
 /**
  * Measures a batch redrive of a whole fingerprint group against the commit rate of one client of the same PostgreSQL,
  * measured right before it in the same round: a redrive records a command, an operation move, an entry decision and an
- * audit line per item, so deciding items one transaction each could not go faster than that rate. Each round seeds the
- * group afresh (every item passes every check), measures one client's single-row commits, runs a dry run (listing the
- * group and checking every precondition of every item) and then the redrive itself (listing, checking again inside the
- * transactions, recording, publishing), the way {@code redrive --group FP} does. It runs in a throw-away namespace,
- * dropped afterwards.
+ * audit line per item, so deciding items one transaction each could not go faster than that rate. Each round seeds two
+ * groups afresh (every item passes every check), measures one client's single-row commits, runs a dry run of the first
+ * (listing the group and checking every precondition of every item), then redrives each (listing, checking again inside
+ * the transactions, recording, publishing): the first as the console's wizard does, the second as
+ * {@code redrive --group FP} does, a durable batch whose progress commits with every chunk; the two take turns at going
+ * first. It runs in a throw-away namespace, dropped afterwards.
  */
 public final class BatchBenchmark {
     static final String GROUP = "bench-batch";

@@ -39,7 +39,9 @@ import java.util.Map;
  * here (LayeringTest). Closing it closes what it opened.
  */
 public final class TriageServices implements AutoCloseable {
-    private static final int POOL_SIZE = 4;
+    // A batch holds a connection for each of its two chunks in flight while the session goes on reading (lists, health,
+    // the batch's own progress and lease).
+    private static final int POOL_SIZE = 6;
     private static final Duration LOOKUP_TIMEOUT = Duration.ofSeconds(5);
 
     private final RedriveConfig config;
