@@ -47,6 +47,15 @@ final class DecisionPlan {
                 + "delivered late. Every check runs again as it is recorded; once issued it cannot be taken back.";
     }
 
+    /** The plan as it stands under a four-eyes rule ({@code rule} non-empty): nothing is taken before an approval. */
+    static String underApproval(String rule, String summary) {
+        if (rule == null || rule.isEmpty() || summary.isEmpty()) {
+            return summary;
+        }
+        return "Nothing is taken now: this asks a second operator to approve. Once approved, it "
+                + Character.toLowerCase(summary.charAt(0)) + summary.substring(1);
+    }
+
     static String summary(DecisionKind kind, List<WizardItem> eligible, int total, int perSecond) {
         if (eligible.isEmpty()) {
             return "No entry can get this decision.";
@@ -59,7 +68,7 @@ final class DecisionPlan {
             case REDRIVE -> "Records a redrive command for each of " + eligible.size() + " operations and dispatches its "
                     + "next attempt with its own idempotency key, " + perSecond + " per second (about "
                     + Math.max(1, (eligible.size() + perSecond - 1) / perSecond) + " s). Each is checked again as it is "
-                    + "issued; Stop halts the batch after the item in hand." + rest;
+                    + "issued; Stop halts the batch between chunks, each item decided in full or left as it is." + rest;
             case RESOLVE -> resolveMany(eligible) + rest;
             case DISCARD -> "Gives up " + eligible.size() + " entries: their operations never run again." + rest;
             case CORRECT -> "A correction takes one entry at a time.";

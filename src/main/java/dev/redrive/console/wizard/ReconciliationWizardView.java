@@ -265,8 +265,10 @@ public final class ReconciliationWizardView {
         stoppedNote.textProperty().bind(model.stoppedNoteProperty());
         stoppedNote.visibleProperty().bind(model.stoppedNoteProperty().isNotEmpty());
         stoppedNote.managedProperty().bind(stoppedNote.visibleProperty());
-        verifyButton.disableProperty().bind(model.issuedProperty().not().or(model.busyProperty())
-                .or(model.resultCountProperty(ItemResult.Kind.WAITING).isEqualTo(0)));
+        verifyButton.disableProperty().bind(model.issuedProperty().not().or(model.busyProperty()));
+        // Only a redrive or a correction waits for the worker: a request, a resolve or a discard has nothing to check.
+        verifyButton.visibleProperty().bind(model.workerToCheckProperty());
+        verifyButton.managedProperty().bind(verifyButton.visibleProperty());
         for (WizardItem item : model.items()) {
             for (ObservableValue<?> value : List.of(item.detailsProperty(), item.sideEffectProperty(),
                     item.reconciliationProperty(), item.checkSummaryProperty(), item.outcomeProperty())) {

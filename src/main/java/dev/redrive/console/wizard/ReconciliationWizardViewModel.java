@@ -64,6 +64,7 @@ public final class ReconciliationWizardViewModel {
     private final boolean batch;
 
     private final ReadOnlyBooleanWrapper busy = new ReadOnlyBooleanWrapper();
+    private final ReadOnlyBooleanWrapper workerToCheck = new ReadOnlyBooleanWrapper();
     private final ReadOnlyDoubleWrapper progress = new ReadOnlyDoubleWrapper();
     private final ReadOnlyStringWrapper progressText = new ReadOnlyStringWrapper("");
     private final ReadOnlyBooleanWrapper evidenceLoaded = new ReadOnlyBooleanWrapper();
@@ -442,13 +443,14 @@ public final class ReconciliationWizardViewModel {
         askPolicy(kind);
         if (kind == DecisionKind.CORRECT) {
             actionText.set(DecisionPlan.correctAction(correctionPreview));
-            plan.set(allowed.get(kind).get() ? DecisionPlan.correctSummary(items.get(0), correctionPreview, editor) : "");
+            plan.set(allowed.get(kind).get() ? DecisionPlan.underApproval(waitsForApproval.get(),
+                    DecisionPlan.correctSummary(items.get(0), correctionPreview, editor)) : "");
             return;
         }
         List<WizardItem> eligible = eligible(kind);
         actionText.set(DecisionPlan.action(kind, eligible.size(), batch));
-        plan.set(checked.get() || !eligible.isEmpty()
-                ? DecisionPlan.summary(kind, eligible, items.size(), Math.max(1, redrivesPerSecond.get())) : "");
+        plan.set(checked.get() || !eligible.isEmpty() ? DecisionPlan.underApproval(waitsForApproval.get(),
+                DecisionPlan.summary(kind, eligible, items.size(), Math.max(1, redrivesPerSecond.get()))) : "");
     }
 
     /**
@@ -472,6 +474,7 @@ public final class ReconciliationWizardViewModel {
         executor.submit("Reading the four-eyes policy", () -> backend.wouldWait(kind, targets).orElse(""), rule -> {
             if (decision.get() == kind) {
                 waitsForApproval.set(rule);
+                updatePlan();
             }
         });
     }
@@ -611,6 +614,7 @@ public final class ReconciliationWizardViewModel {
         resultSummary.set(Arrays.stream(ItemResult.Kind.values())
                 .map(kind -> resultCounts.get(kind).get() + " " + kind.name().toLowerCase(java.util.Locale.ROOT))
                 .collect(Collectors.joining(" · ")));
+        workerToCheck.set(items.stream().anyMatch(WizardItem::isWaitingForWorker));
     }
 
     /**
@@ -747,6 +751,9 @@ public final class ReconciliationWizardViewModel {
     /** The corrected payload of the one item, as the operator edits it for {@link DecisionKind#CORRECT}. */
     public PayloadEditor editor() { return editor; }
     public ReadOnlyBooleanProperty busyProperty() { return busy.getReadOnlyProperty(); }
+
+    /** Whether an item waits for the worker (a redrive or a correction issued): a request or a discard does not. */
+    public ReadOnlyBooleanProperty workerToCheckProperty() { return workerToCheck.getReadOnlyProperty(); }
     public ReadOnlyDoubleProperty progressProperty() { return progress.getReadOnlyProperty(); }
     public ReadOnlyStringProperty progressTextProperty() { return progressText.getReadOnlyProperty(); }
     public ReadOnlyIntegerProperty unsettledProperty() { return unsettled.getReadOnlyProperty(); }

@@ -3,8 +3,9 @@ package dev.redrive.triage.query;
 import java.util.Locale;
 
 /**
- * How many entries match a filter: exact, the planner's estimate, or at least a number (a text search stops counting
- * at {@link JdbcDlqQueries#TEXT_COUNT_CAP}), which may come with an estimate of the whole from a sample of the table.
+ * How many entries match a filter: exact, an estimate (the planner's, or a sample's for a common phrase), or at least a
+ * number (a text search stops counting at {@link JdbcDlqQueries#TEXT_COUNT_CAP}), which may come with an estimate of
+ * the whole from a sample of the table.
  *
  * @param sampled for {@link Precision#AT_LEAST}, how many match by a sample of the table (0 when there is none)
  */

@@ -46,7 +46,8 @@ public interface DlqQueries {
 
     /**
      * How many entries match: exact while that is cheap, the planner's estimate when it is large, and for a text
-     * search at least {@link JdbcDlqQueries#TEXT_COUNT_CAP} when there are more.
+     * search an estimate from a sample of the table when the phrase is common, else exact up to
+     * {@link JdbcDlqQueries#TEXT_COUNT_CAP} and "at least" that with the sample's estimate beyond.
      */
     DlqCount count(DlqFilter filter);
 

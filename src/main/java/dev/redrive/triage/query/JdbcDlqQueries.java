@@ -36,7 +36,12 @@ public final class JdbcDlqQueries implements DlqQueries {
      */
     public static final long TEXT_COUNT_CAP = 1_000;
     /** About how many entries the sample behind a text search's estimate reads (whole pages, chosen at random). */
-    static final long SAMPLED_ROWS = 10_000;
+    static final long SAMPLED_ROWS = 3_000;
+    /**
+     * A sample that finds this many times the cap is the answer, an estimate: so many matches are not counted at all
+     * (even counting to the cap builds the full-text index's bitmap of every match).
+     */
+    static final long ESTIMATE_ONLY_ABOVE = 10 * TEXT_COUNT_CAP;
     public static final int MAX_PAGE_SIZE = 1000;
     /** How many entries a text search walks first to tell a common phrase from a rare one. */
     static final int TEXT_SAMPLE_WINDOW = 300;
@@ -187,11 +192,15 @@ public final class JdbcDlqQueries implements DlqQueries {
             return DlqCount.exact(exactCount(filter));
         }
         if (filter.text() != null) {
-            // The planner misjudges how many entries a phrase matches by orders of magnitude either way, so a text
-            // search is counted, but only up to the cap.
+            // The planner misjudges how many entries a phrase matches by orders of magnitude either way: a sample of
+            // the table tells a common phrase, which is estimated; any other is counted, up to the cap.
+            long sampled = sampledCount(filter);
+            if (sampled >= ESTIMATE_ONLY_ABOVE) {
+                return DlqCount.estimate(sampled);
+            }
             Statement capped = cappedCountStatement(filter, TEXT_COUNT_CAP + 1);
             long counted = jdbc.queryLong(capped.sql(), capped.params());
-            return counted > TEXT_COUNT_CAP ? DlqCount.atLeast(TEXT_COUNT_CAP, sampledCount(filter)) : DlqCount.exact(counted);
+            return counted > TEXT_COUNT_CAP ? DlqCount.atLeast(TEXT_COUNT_CAP, sampled) : DlqCount.exact(counted);
         }
         long estimate = estimate(filter);
         if (estimate > EXACT_COUNT_LIMIT) {

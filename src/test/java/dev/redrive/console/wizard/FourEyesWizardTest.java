@@ -68,9 +68,12 @@ class FourEyesWizardTest {
         model.recheck();
 
         assertThat(model.waitsForApprovalProperty().get()).isEqualTo("four-eyes covers tool mail.send");
+        assertThat(model.planProperty().get()).startsWith("Nothing is taken now: this asks a second operator to "
+                + "approve. Once approved, it records a redrive command and dispatches attempt ");
         model.reasonProperty().set("mail relay is back");
         model.issue();
 
+        assertThat(model.workerToCheckProperty().get()).as("a request has no worker to check").isFalse();
         WizardItem item = model.items().get(0);
         assertThat(item.outcomeProperty().get().kind()).isEqualTo(ItemResult.Kind.WAITING);
         assertThat(item.outcomeProperty().get().text()).startsWith("Waiting for a second operator's approval: request ");
@@ -99,6 +102,7 @@ class FourEyesWizardTest {
         model.choose(dev.redrive.triage.decision.DecisionKind.DISCARD);
 
         assertThat(model.waitsForApprovalProperty().get()).isEmpty();
+        assertThat(model.planProperty().get()).startsWith("Gives up ");
         model.reasonProperty().set("duplicate");
         model.issue();
 
