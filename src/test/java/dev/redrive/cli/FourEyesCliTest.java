@@ -1,15 +1,19 @@
 package dev.redrive.cli;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import dev.redrive.store.Jdbc;
 import dev.redrive.testing.DatabaseLogin;
 import dev.redrive.testing.TestNamespace;
 import dev.redrive.triage.DeadLetterFixture;
 import dev.redrive.triage.DeadLetterFixture.Created;
+import dev.redrive.triage.json.TriageJson;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
+import java.time.Duration;
+import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -36,6 +40,7 @@ class FourEyesCliTest {
         admin = ns.database().jdbc();
         fixture = new DeadLetterFixture(ns.database());
         fixture.toolSchema("demo.charge", "1");
+        fixture.toolSchema("demo.ship", "2");
         alice = DatabaseLogin.operator(ns, "alice");
         bob = DatabaseLogin.operator(ns, "bob");
     }
@@ -67,10 +72,10 @@ class FourEyesCliTest {
 
     @Test
     void aliceAsks_herOwnApprovalIsRefused_bobApproves_andTheRedriveIsIssued() {
-        CliRun on = CliRun.in(ns, "policy", "four-eyes", "on", "--tools", "demo.charge,other.tool",
+        CliRun on = CliRun.in(ns, "policy", "four-eyes", "on", "--tools", "demo.charge,demo.ship",
                 "--expire-after", "2h", "--operator", "carol");
         assertThat(on.exit()).as(on.err()).isZero();
-        assertThat(on.out()).contains("four-eyes on: tools demo.charge, other.tool; requests expire after 2h");
+        assertThat(on.out()).contains("four-eyes on: tools demo.charge, demo.ship; requests expire after 2h");
         assertThat(CliRun.in(ns, "policy", "show", "--json").out()).contains("\"enabled\" : true", "demo.charge");
         Created op = deadLettered();
 
@@ -143,6 +148,46 @@ class FourEyesCliTest {
         assertThat(badSwitch.exit()).isEqualTo(RedriveCommand.EXIT_USAGE);
         assertThat(unknown.exit()).isEqualTo(RedriveCommand.EXIT_USAGE);
         assertThat(unknown.err()).contains("no decision request 999999");
+    }
+
+    @Test
+    void anUnknownTool_orAnEmptyToolList_isRefusedInOneLine_andThePolicyStaysAsItWas() {
+        CliRun.in(ns, "policy", "four-eyes", "off", "--operator", "carol");
+
+        CliRun unknown = CliRun.in(ns, "policy", "four-eyes", "on", "--tools", "demo.charge,nosuch.tool",
+                "--operator", "carol");
+        CliRun empty = CliRun.in(ns, "policy", "four-eyes", "on", "--tools", "", "--operator", "carol");
+        CliRun emptyAmong = CliRun.in(ns, "policy", "four-eyes", "on", "--tools", "demo.charge,,demo.ship",
+                "--operator", "carol");
+
+        assertThat(unknown.exit()).isEqualTo(RedriveCommand.EXIT_USAGE);
+        assertThat(unknown.err().strip()).isEqualTo("four-eyes: four-eyes --tools: unknown tool nosuch.tool; expected "
+                + "a tool a worker or tool schema set registered, or one with DLQ entries; known: demo.charge, demo.ship "
+                + "(see redrive policy four-eyes --help)");
+        assertThat(List.of(empty, emptyAmong)).allSatisfy(run -> {
+            assertThat(run.exit()).isEqualTo(RedriveCommand.EXIT_USAGE);
+            assertThat(run.err().strip()).isEqualTo("four-eyes: --tools takes tool names separated by commas, got an "
+                    + "empty name; to cover every decision, switch four-eyes on without --tools (see redrive policy "
+                    + "four-eyes --help)");
+        });
+        assertThat(CliRun.in(ns, "policy", "show").out()).startsWith("four-eyes off");
+    }
+
+    @Test
+    void policyShowJson_writesDurationsAsIso8601_inTheUnitOfTheTextLine() {
+        CliRun.in(ns, "policy", "four-eyes", "on", "--batch-over", "10", "--expire-after", "7d", "--operator", "carol");
+        CliRun.in(ns, "policy", "retention", "90d", "--operator", "carol");
+        try {
+            CliRun text = CliRun.in(ns, "policy", "show");
+            JsonNode json = TriageJson.parse(CliRun.in(ns, "policy", "show", "--json").out());
+
+            assertThat(text.out()).contains("requests expire after 7d", "keep their evidence for 90d");
+            assertThat(json.get("expire_after").asText()).isEqualTo("P7D");
+            assertThat(json.get("retention").get("keep_evidence").asText()).isEqualTo("P90D");
+            assertThat(Duration.parse(json.get("expire_after").asText())).isEqualTo(Duration.ofDays(7));
+        } finally {
+            CliRun.in(ns, "policy", "retention", "off", "--operator", "carol");
+        }
     }
 
     @Test
