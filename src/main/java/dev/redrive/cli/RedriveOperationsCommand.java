@@ -140,6 +140,10 @@ final class RedriveOperationsCommand implements Callable<Integer> {
                 targets.addAll(open.targets());
                 leftOut.addAll(open.withoutOperation());
             }
+            if (operationIds.isEmpty() && targets.isEmpty() && leftOut.isEmpty()) {
+                throw new IllegalArgumentException(BatchSelection.matching(group == null ? filter : withGroup(filter, group))
+                        .nothingToTake(DecisionKind.REDRIVE));
+            }
             BatchOptions options = new BatchOptions(TriageSession.operator(operator), reason, schemaVersion, rate, dryRun);
             if (!dryRun) {
                 Optional<Integer> waits = FourEyesGate.submit(session, RequestKind.REDRIVE, targets,

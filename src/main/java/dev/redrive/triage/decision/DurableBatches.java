@@ -87,7 +87,8 @@ public final class DurableBatches {
 
     /**
      * Records a batch (state RUNNING, nobody holding it yet) with the size of its selection now; nothing is decided
-     * before {@link #run}. Resolve takes each operation's own APPLIED reconciliation's result.
+     * before {@link #run}. Resolve takes each operation's own APPLIED reconciliation's result. A selection without an
+     * open entry is refused and nothing is recorded.
      */
     public DurableBatch start(DecisionKind kind, BatchSelection selection, BatchOptions options) {
         if (options.dryRun()) {
@@ -100,6 +101,9 @@ public final class DurableBatches {
         BatchDecisions.requireText(options.reason(), "a batch decision needs a reason");
         long total = selection.operationIds() != null ? selection.operationIds().size()
                 : queries.exactCount(open(selection.filter()));
+        if (total == 0) {
+            throw new IllegalArgumentException(selection.nothingToTake(kind));
+        }
         return store.insert(kind, selection, options, BatchDecisions.chunkSize(options), total).batch();
     }
 
