@@ -6,6 +6,7 @@ import dev.redrive.config.RedriveConfig;
 import dev.redrive.config.ServiceUnavailableException;
 import dev.redrive.store.Database;
 import dev.redrive.store.StoreException;
+import dev.redrive.triage.decision.BatchRefusedException;
 import dev.redrive.triage.detail.UnknownEntryException;
 import dev.redrive.triage.detail.UnknownOperationException;
 import io.lettuce.core.RedisConnectionException;
@@ -75,7 +76,7 @@ final class FailureHandler implements IParameterExceptionHandler, IExecutionExce
             if (cause instanceof ServiceUnavailableException || cause instanceof RedisConnectionException) {
                 return new Failure(RedriveCommand.EXIT_UNAVAILABLE, firstLine(cause.getMessage()));
             }
-            if (cause instanceof AccessRefusedException) {
+            if (cause instanceof AccessRefusedException || cause instanceof BatchRefusedException) {
                 return new Failure(RedriveCommand.EXIT_REFUSED, firstLine(cause.getMessage()));
             }
             StoreException store = cause instanceof StoreException s ? s

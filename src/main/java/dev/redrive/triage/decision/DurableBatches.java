@@ -1,6 +1,7 @@
 package dev.redrive.triage.decision;
 
 import dev.redrive.model.DecisionState;
+import dev.redrive.store.Database;
 import dev.redrive.triage.precondition.DecisionTarget;
 import dev.redrive.triage.query.DlqCursor;
 import dev.redrive.triage.query.DlqFilter;
@@ -44,6 +45,7 @@ public final class DurableBatches {
     /** The results a run keeps to report item by item; beyond it the batch's counters tell. */
     public static final int REPORTED_ITEMS = BatchDecisions.MAX_ITEMS;
 
+    private final Database database;
     private final ChunkDecisions chunks;
     private final DispatchPublisher publisher;
     private final DlqQueries queries;
@@ -58,6 +60,7 @@ public final class DurableBatches {
     }
 
     public DurableBatches(Decisions decisions, DlqQueries queries, Clock clock, Sleeper sleeper, Duration lease) {
+        this.database = decisions.database();
         this.chunks = decisions.chunks();
         this.publisher = decisions.publisher();
         this.queries = queries;
@@ -99,6 +102,7 @@ public final class DurableBatches {
         }
         BatchDecisions.requireText(options.operator(), "a batch decision needs the operator's name");
         BatchDecisions.requireText(options.reason(), "a batch decision needs a reason");
+        requireMayDecide("no batch was recorded");
         long total = selection.operationIds() != null ? selection.operationIds().size()
                 : queries.exactCount(open(selection.filter()));
         if (total == 0) {
@@ -123,6 +127,7 @@ public final class DurableBatches {
      * @return the batch as it is now
      */
     public DurableBatch stop(long id) {
+        requireMayDecide("batch " + id + " was not stopped");
         store.stop(id);
         return find(id).orElseThrow(() -> new IllegalArgumentException("no batch " + id));
     }
@@ -134,6 +139,7 @@ public final class DurableBatches {
      * @throws BatchHeldException when another process holds it, or it is DONE
      */
     public BatchRun run(long id, BatchListener listener) {
+        requireMayDecide("batch " + id + " was not run");
         BatchStore.Row claimed = store.claim(id, owner, lease).orElseThrow(() -> refusal(id));
         DurableBatch batch = claimed.batch();
         if (!claimed.unpublished().isEmpty()) {
@@ -243,6 +249,19 @@ public final class DurableBatches {
 
         BatchRun run(DurableBatch ended) {
             return new BatchRun(ended, kept, taken <= REPORTED_ITEMS, leftOut);
+        }
+    }
+
+    /**
+     * A batch decides, so a login that may not decide is told so before anything is written. The database refuses its
+     * writes anyway; asked first, it says why in the operator's terms instead of failing on a masked view's column.
+     *
+     * @throws BatchRefusedException for a viewer, or a login without the grants a decision needs
+     */
+    private void requireMayDecide(String notDone) {
+        DecisionAccess access = DecisionAccess.of(database);
+        if (!access.canDecide()) {
+            throw new BatchRefusedException("refused by the database: " + access.readOnlyReason() + "; " + notDone);
         }
     }
 
