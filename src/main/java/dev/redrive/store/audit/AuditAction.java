@@ -35,7 +35,11 @@ public enum AuditAction {
     /** A request was found past its expiry when someone tried to approve or reject it. */
     REQUEST_EXPIRED("REQUEST_EXPIRED", false),
     /** The evidence of decided DLQ entries was purged (retention); one line per chunk, naming the purge. */
-    EVIDENCE_PURGED("EVIDENCE_PURGED", false);
+    EVIDENCE_PURGED("EVIDENCE_PURGED", false),
+    /** A durable batch was stopped between chunks: by its own run (its operator, Ctrl-C) or asked from elsewhere. */
+    BATCH_STOPPED("BATCH_STOPPED", false),
+    /** A durable batch that had run before (stopped, failed, or left by a process that died) was taken up again. */
+    BATCH_RESUMED("BATCH_RESUMED", false);
 
     private final String stored;
     private final boolean decision;

@@ -122,13 +122,13 @@ public final class DurableBatches {
 
     /**
      * Asks the process running the batch to stop: it stops before its next chunk. A batch nobody runs (its process
-     * died) is marked STOPPED at once.
+     * died) is marked STOPPED at once. Audited as {@code BATCH_STOPPED} when it was running.
      *
      * @return the batch as it is now
      */
     public DurableBatch stop(long id) {
         requireMayDecide("batch " + id + " was not stopped");
-        store.stop(id);
+        store.stop(id, clock.instant());
         return find(id).orElseThrow(() -> new IllegalArgumentException("no batch " + id));
     }
 
@@ -140,7 +140,7 @@ public final class DurableBatches {
      */
     public BatchRun run(long id, BatchListener listener) {
         requireMayDecide("batch " + id + " was not run");
-        BatchStore.Row claimed = store.claim(id, owner, lease).orElseThrow(() -> refusal(id));
+        BatchStore.Row claimed = store.claim(id, owner, lease, clock.instant()).orElseThrow(() -> refusal(id));
         DurableBatch batch = claimed.batch();
         if (!claimed.unpublished().isEmpty()) {
             publisher.publishMissing(claimed.unpublished(), claimed.lastChunkAt().minus(PUBLISH_MARGIN));
@@ -191,12 +191,12 @@ public final class DurableBatches {
             return tally.run(find(id).orElseThrow());
         } catch (RuntimeException e) {
             String error = e.getMessage() == null ? e.getClass().getName() : e.getMessage().lines().findFirst().orElse("");
-            store.release(id, owner, BatchState.FAILED, 0, error);
+            store.release(id, owner, BatchState.FAILED, 0, error, clock.instant());
             throw e;
         } finally {
             heartbeat.shutdownNow();
         }
-        store.release(id, owner, end, tally.refused, tally.firstRefusal);
+        store.release(id, owner, end, tally.refused, tally.firstRefusal, clock.instant());
         return tally.run(find(id).orElseThrow());
     }
 
