@@ -158,7 +158,8 @@ public final class DurableBatches {
                 renewEvery, TimeUnit.MILLISECONDS);
         BatchListener stopping = new StoppingListener(listener, held);
         BatchState end = BatchState.STOPPED;
-        try (ChunkRunner runner = new ChunkRunner(new Pacer(batch.itemsPerSecond(), clock, sleeper), stopping)) {
+        Sleeper pause = sleeper.until(stopping::stopRequested, STOP_CHECK);
+        try (ChunkRunner runner = new ChunkRunner(new Pacer(batch.itemsPerSecond(), clock, pause), stopping)) {
             Walk walk = walk(batch);
             Deque<Started> inFlight = new ArrayDeque<>();
             boolean walkedToEnd = false;
@@ -264,6 +265,9 @@ public final class DurableBatches {
             throw new BatchRefusedException("refused by the database: " + access.readOnlyReason() + "; " + notDone);
         }
     }
+
+    /** How often a batch paused for its pace looks whether it was asked to stop. */
+    private static final Duration STOP_CHECK = Duration.ofMillis(100);
 
     /** How far before a chunk's commit its dispatches are looked for in the stream (clocks of two servers differ). */
     private static final Duration PUBLISH_MARGIN = Duration.ofMinutes(1);
