@@ -119,6 +119,37 @@ class FourEyesCliTest {
     }
 
     @Test
+    void aRequestWhoseEntryAnotherPathDecided_readsObsolete_leavesTheWaitingList_andIsNotApproved() {
+        CliRun.in(ns, "policy", "four-eyes", "on", "--operator", "carol");
+        Created op = deadLettered();
+        long id = requestId(as(alice, "discard", op.operationId(), "--reason", "duplicate", "--operator", "alice"));
+        CliRun.in(ns, "policy", "four-eyes", "off", "--operator", "carol");
+        CliRun direct = as(bob, "discard", op.operationId(), "--reason", "duplicate indeed", "--operator", "bob");
+        assertThat(direct.exit()).as(direct.out() + direct.err()).isZero();
+
+        CliRun waiting = as(bob, "request", "list");
+        CliRun all = as(bob, "request", "list", "--all");
+        CliRun approve = as(bob, "request", "approve", String.valueOf(id), "--operator", "bob");
+        CliRun again = as(bob, "request", "approve", String.valueOf(id), "--operator", "bob");
+
+        assertThat(waiting.out()).doesNotContain("discard of operation " + op.operationId());
+        assertThat(all.out()).contains(id + "  OBSOLETE  discard of operation " + op.operationId(),
+                "obsolete: none of its items is open any more (another path decided them)");
+        assertThat(List.of(approve, again)).allSatisfy(run -> {
+            assertThat(run.exit()).isEqualTo(RedriveCommand.EXIT_BLOCKED);
+            assertThat(run.out().strip()).isEqualTo("request " + id + ": ALREADY_DECIDED request " + id + " is "
+                    + "obsolete: none of its items is open any more (another path decided them meanwhile), so there "
+                    + "is nothing left to approve or reject");
+        });
+        assertThat(admin.queryOne("SELECT state FROM decision_requests WHERE id = ?", row -> row.getString(1), id))
+                .contains("OBSOLETE");
+        assertThat(admin.queryLong("SELECT count(*) FROM audit_log WHERE action = 'REQUEST_OBSOLETE' "
+                + "AND (details->>'request_id')::bigint = ?", id)).isEqualTo(1);
+        assertThat(admin.queryOne("SELECT decided_by FROM dlq_entries WHERE id = ?", row -> row.getString(1),
+                op.dlqEntryId())).contains("bob");
+    }
+
+    @Test
     void asTheSchemaOwner_theTypedNamesStandInForTheLogins() {
         CliRun.in(ns, "policy", "four-eyes", "on", "--corrections", "--operator", "carol");
         Created op = deadLettered();

@@ -34,6 +34,8 @@ public enum AuditAction {
     REQUEST_REJECTED("REQUEST_REJECTED", false),
     /** A request was found past its expiry when someone tried to approve or reject it. */
     REQUEST_EXPIRED("REQUEST_EXPIRED", false),
+    /** A request was found with none of its items open any more (decided by another path) when someone acted on it. */
+    REQUEST_OBSOLETE("REQUEST_OBSOLETE", false),
     /** The evidence of decided DLQ entries was purged (retention); one line per chunk, naming the purge. */
     EVIDENCE_PURGED("EVIDENCE_PURGED", false),
     /** A durable batch was stopped between chunks: by its own run (its operator, Ctrl-C) or asked from elsewhere. */
