@@ -6,6 +6,9 @@ import dev.redrive.config.RedriveConfig;
 import dev.redrive.config.ServiceUnavailableException;
 import dev.redrive.store.Database;
 import dev.redrive.store.StoreException;
+import dev.redrive.triage.decision.BatchRefusedException;
+import dev.redrive.triage.detail.UnknownEntryException;
+import dev.redrive.triage.detail.UnknownOperationException;
 import io.lettuce.core.RedisConnectionException;
 import picocli.CommandLine;
 import picocli.CommandLine.IExecutionExceptionHandler;
@@ -16,12 +19,14 @@ import picocli.CommandLine.UnmatchedArgumentException;
 
 import java.io.PrintWriter;
 import java.sql.SQLException;
+import java.util.ArrayList;
 import java.util.List;
 
 /**
  * Turns every failure an operator can act on into one line on stderr and the exit code of README's table: bad input
  * (2), an unreachable server (4), a refusal by the database (5). The class of the failure decides, or its SQLState,
- * never its message. Anything else is unexpected: its stack trace is printed and the exit code is 1.
+ * never its message. Anything else is unexpected: its stack trace is printed and the exit code is 1. Bad input ends
+ * with where to read the expected form, whether picocli or a command's own checks found it.
  */
 final class FailureHandler implements IParameterExceptionHandler, IExecutionExceptionHandler {
 
@@ -35,9 +40,14 @@ final class FailureHandler implements IParameterExceptionHandler, IExecutionExce
             line += "; did you mean " + String.join(" or ", suggestions.subList(0, Math.min(3, suggestions.size()))) + "?";
         }
         PrintWriter err = command.getErr();
-        err.println(command.getCommandName() + ": " + line + " (see " + command.getCommandSpec().qualifiedName(" ") + " --help)");
+        err.println(command.getCommandName() + ": " + line + helpHint(command));
         err.flush();
         return RedriveCommand.EXIT_USAGE;
+    }
+
+    /** " (see redrive dlq list --help)". */
+    private static String helpHint(CommandLine command) {
+        return " (see " + command.getCommandSpec().qualifiedName(" ") + " --help)";
     }
 
     @Override
@@ -57,14 +67,16 @@ final class FailureHandler implements IParameterExceptionHandler, IExecutionExce
 
     private static Failure classify(Exception error, CommandLine command) {
         if (error instanceof ConfigurationException || error instanceof IllegalArgumentException) {
-            return new Failure(RedriveCommand.EXIT_USAGE, firstLine(error.getMessage()));
+            // An id of the right form that names nothing is not a matter of form: the help would not tell more.
+            String hint = namesNothing(error) ? "" : helpHint(command);
+            return new Failure(RedriveCommand.EXIT_USAGE, firstLine(error.getMessage()) + hint);
         }
         // Libraries wrap what they met (Flyway an SQLException, a pool the driver's failure): the first known cause decides.
-        for (Throwable cause = error; cause != null; cause = cause.getCause() == cause ? null : cause.getCause()) {
+        for (Throwable cause : causes(error)) {
             if (cause instanceof ServiceUnavailableException || cause instanceof RedisConnectionException) {
                 return new Failure(RedriveCommand.EXIT_UNAVAILABLE, firstLine(cause.getMessage()));
             }
-            if (cause instanceof AccessRefusedException) {
+            if (cause instanceof AccessRefusedException || cause instanceof BatchRefusedException) {
                 return new Failure(RedriveCommand.EXIT_REFUSED, firstLine(cause.getMessage()));
             }
             StoreException store = cause instanceof StoreException s ? s
@@ -74,6 +86,21 @@ final class FailureHandler implements IParameterExceptionHandler, IExecutionExce
             }
         }
         return null;
+    }
+
+    /** An unknown operation or DLQ entry, itself or as the cause of a line that adds to it. */
+    private static boolean namesNothing(Throwable error) {
+        return causes(error).stream().anyMatch(cause -> cause instanceof UnknownOperationException
+                || cause instanceof UnknownEntryException);
+    }
+
+    /** The failure and its causes, outermost first. */
+    private static List<Throwable> causes(Throwable error) {
+        List<Throwable> causes = new ArrayList<>();
+        for (Throwable cause = error; cause != null && !causes.contains(cause); cause = cause.getCause()) {
+            causes.add(cause);
+        }
+        return causes;
     }
 
     private static Failure storeFailure(StoreException error, CommandLine command) {

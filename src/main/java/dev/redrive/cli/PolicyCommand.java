@@ -76,8 +76,12 @@ final class PolicyCommand {
                 throw new IllegalArgumentException("policy four-eyes off takes no rules (--batch-over, --corrections, "
                         + "--tools, --expire-after); give them with on");
             }
-            FourEyesPolicy policy = FourEyesPolicy.of(on, batchOver, corrections,
-                    tools.stream().map(String::strip).filter(tool -> !tool.isEmpty()).toList(),
+            // Dropping an empty name would leave a policy that covers every decision instead of some tools.
+            if (tools.stream().anyMatch(String::isBlank)) {
+                throw new IllegalArgumentException("--tools takes tool names separated by commas, got an empty name; "
+                        + "to cover every decision, switch four-eyes on without --tools");
+            }
+            FourEyesPolicy policy = FourEyesPolicy.of(on, batchOver, corrections, tools.stream().map(String::strip).toList(),
                     expireAfter == null ? null : parseDuration(expireAfter, "--expire-after"));
             try (Database database = Database.open(connection.config(), 2)) {
                 FourEyesPolicy written = new PolicyStore(database).write(policy, TriageSession.operator(operator),

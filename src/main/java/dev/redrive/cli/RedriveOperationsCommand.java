@@ -140,6 +140,10 @@ final class RedriveOperationsCommand implements Callable<Integer> {
                 targets.addAll(open.targets());
                 leftOut.addAll(open.withoutOperation());
             }
+            if (operationIds.isEmpty() && targets.isEmpty() && leftOut.isEmpty()) {
+                throw new IllegalArgumentException(BatchSelection.matching(group == null ? filter : withGroup(filter, group))
+                        .nothingToTake(DecisionKind.REDRIVE));
+            }
             BatchOptions options = new BatchOptions(TriageSession.operator(operator), reason, schemaVersion, rate, dryRun);
             if (!dryRun) {
                 Optional<Integer> waits = FourEyesGate.submit(session, RequestKind.REDRIVE, targets,
@@ -189,12 +193,22 @@ final class RedriveOperationsCommand implements Callable<Integer> {
         }
     }
 
-    /** Works the batch off, printing each item as it is decided (text) or the report at the end (JSON). */
+    /**
+     * Works the batch off, printing each item as it is decided (text) or the report at the end (JSON). Ctrl-C stops it
+     * after the chunk in hand and releases it as STOPPED before the process exits.
+     */
     private int run(DurableBatches batches, long id) {
+        try (StopOnShutdown shutdown = StopOnShutdown.install(id, spec.commandLine().getErr(), DurableBatches.LEASE)) {
+            return run(batches, id, shutdown);
+        }
+    }
+
+    private int run(DurableBatches batches, long id, StopOnShutdown shutdown) {
         PrintWriter out = spec.commandLine().getOut();
         BatchRun run;
         try {
-            run = batches.run(id, json ? BatchListener.NONE : (done, total, item) -> DecisionPrinter.print(out, item, false));
+            run = batches.run(id, shutdown.stopping(json ? BatchListener.NONE
+                    : (done, total, item) -> DecisionPrinter.print(out, item, false)));
         } catch (BatchHeldException e) {
             spec.commandLine().getErr().println(e.getMessage());
             spec.commandLine().getErr().flush();

@@ -3,7 +3,6 @@ package dev.redrive.cli;
 import dev.redrive.triage.decision.DecisionResult;
 import dev.redrive.triage.request.ApprovalResult;
 import dev.redrive.triage.request.DecisionRequest;
-import dev.redrive.triage.request.RequestState;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -29,7 +28,7 @@ final class RequestCommand {
         @Mixin
         ConnectionOptions connection;
 
-        @Option(names = "--all", description = "also approved, rejected and expired requests (the newest "
+        @Option(names = "--all", description = "also approved, rejected, expired and obsolete requests (the newest "
                 + ALL_LIMIT + ")")
         boolean all;
 
@@ -62,7 +61,8 @@ final class RequestCommand {
             description = {"Approve a request and take its decision: every precondition is checked again, then the "
                     + "decision is taken exactly as a direct one, under your name and login.",
                     "Refused (exit 5) for the login that asked for it, and for a viewer; exit 3 when a precondition "
-                            + "fails now (the request stays pending), when it expired or was decided already."})
+                            + "fails now (the request stays pending), when it expired or was decided already, or is "
+                            + "obsolete (another path decided its items)."})
     static final class Approve implements Callable<Integer> {
         @Mixin
         ConnectionOptions connection;
@@ -122,10 +122,14 @@ final class RequestCommand {
         out.printf("    asked by %s (login %s) at %s, expires %s; %s%n", request.requestedBy(),
                 request.requestedLogin(), request.requestedAt(), request.expiresAt(), request.coveredBy());
         out.printf("    reason: %s%n", Cells.cut(request.reason(), 200));
-        if (request.decidedAt() != null && request.state() != RequestState.EXPIRED) {
-            out.printf("    %s by %s (login %s) at %s%s%n", request.state().name().toLowerCase(Locale.ROOT),
-                    request.decidedBy(), request.decidedLogin(), request.decidedAt(),
-                    request.rejectReason() == null ? "" : ": " + Cells.cut(request.rejectReason(), 200));
+        switch (request.state()) {
+            case APPROVED, REJECTED -> out.printf("    %s by %s (login %s) at %s%s%n",
+                    request.state().name().toLowerCase(Locale.ROOT), request.decidedBy(), request.decidedLogin(),
+                    request.decidedAt(), request.rejectReason() == null ? "" : ": " + Cells.cut(request.rejectReason(), 200));
+            case OBSOLETE -> out.printf("    obsolete: none of its items is open any more (another path decided them)%n");
+            case PENDING, EXPIRED -> {
+                // Nobody decided it: the first line says all.
+            }
         }
     }
 

@@ -125,6 +125,22 @@ class CommandLineInputTest {
     }
 
     @Test
+    void aCommandsOwnCheck_endsWithTheHelpHint_asPicocliOnesDo_butAnIdThatNamesNothingDoesNot() {
+        Run noReason = run("redrive", "--group", "fp-x", "-n", ns.name());
+        Run badDuration = run("policy", "four-eyes", "on", "--expire-after", "soon", "--operator", "alice", "-n", ns.name());
+        Run unknown = run("op", "show", "nope:nothing:0", "-n", ns.name());
+
+        assertThat(noReason.exit()).isEqualTo(RedriveCommand.EXIT_USAGE);
+        assertThat(noReason.errLine()).isEqualTo("redrive: a redrive needs --reason TEXT: why (kept in the command and "
+                + "the audit log) (see redrive redrive --help)");
+        assertThat(badDuration.exit()).isEqualTo(RedriveCommand.EXIT_USAGE);
+        assertThat(badDuration.errLine()).isEqualTo("four-eyes: --expire-after must be a positive duration such as 30m, "
+                + "24h, 7d or PT24H, got 'soon' (see redrive policy four-eyes --help)");
+        assertThat(unknown.exit()).isEqualTo(RedriveCommand.EXIT_USAGE);
+        assertThat(unknown.errLine()).isEqualTo("show: no operation 'nope:nothing:0' in this namespace");
+    }
+
+    @Test
     void aMissingRequiredOption_printsOneLine_andExitsTwo() {
         Run missing = run("discard", "a:b:0", "-n", ns.name());
 

@@ -60,6 +60,26 @@ class DurableBatchCliTest {
     }
 
     @Test
+    void aGroupOrAFilterWithoutAnOpenEntry_isRefusedInOneLine_andRecordsNoBatch() {
+        long batchesBefore = ns.database().jdbc().queryLong("SELECT count(*) FROM redrive_batches");
+
+        CliRun group = CliRun.in(ns, "redrive", "--group", "nosuchfp", "--reason", "typo", "--operator", "alice");
+        CliRun filter = CliRun.in(ns, "redrive", "--run", "nosuchrun", "--reason", "typo", "--operator", "alice");
+        CliRun dryRun = CliRun.in(ns, "redrive", "--group", "nosuchfp", "--reason", "typo", "--dry-run");
+
+        assertThat(group.exit()).isEqualTo(RedriveCommand.EXIT_USAGE);
+        assertThat(group.out()).isEmpty();
+        assertThat(group.err().strip()).isEqualTo("redrive: no open entries in group nosuchfp: nothing to redrive; "
+                + "dlq groups lists the groups and their open entries (see redrive redrive --help)");
+        assertThat(filter.exit()).isEqualTo(RedriveCommand.EXIT_USAGE);
+        assertThat(filter.err().strip()).isEqualTo("redrive: no open entry matches run id nosuchrun: nothing to "
+                + "redrive; dlq list with the same filters shows what they match (see redrive redrive --help)");
+        assertThat(dryRun.exit()).isEqualTo(RedriveCommand.EXIT_USAGE);
+        assertThat(dryRun.err()).contains("no open entries in group nosuchfp");
+        assertThat(ns.database().jdbc().queryLong("SELECT count(*) FROM redrive_batches")).isEqualTo(batchesBefore);
+    }
+
+    @Test
     void aBatchThatDoesNotExist_orOptionsThatDoNotGoTogether_areBadInputInOneLine() {
         CliRun unknown = CliRun.in(ns, "redrive", "--resume", "999999");
         assertThat(unknown.exit()).isEqualTo(RedriveCommand.EXIT_USAGE);

@@ -1,15 +1,19 @@
 package dev.redrive.cli;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import dev.redrive.store.Jdbc;
 import dev.redrive.testing.DatabaseLogin;
 import dev.redrive.testing.TestNamespace;
 import dev.redrive.triage.DeadLetterFixture;
 import dev.redrive.triage.DeadLetterFixture.Created;
+import dev.redrive.triage.json.TriageJson;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
+import java.time.Duration;
+import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -36,6 +40,7 @@ class FourEyesCliTest {
         admin = ns.database().jdbc();
         fixture = new DeadLetterFixture(ns.database());
         fixture.toolSchema("demo.charge", "1");
+        fixture.toolSchema("demo.ship", "2");
         alice = DatabaseLogin.operator(ns, "alice");
         bob = DatabaseLogin.operator(ns, "bob");
     }
@@ -67,10 +72,10 @@ class FourEyesCliTest {
 
     @Test
     void aliceAsks_herOwnApprovalIsRefused_bobApproves_andTheRedriveIsIssued() {
-        CliRun on = CliRun.in(ns, "policy", "four-eyes", "on", "--tools", "demo.charge,other.tool",
+        CliRun on = CliRun.in(ns, "policy", "four-eyes", "on", "--tools", "demo.charge,demo.ship",
                 "--expire-after", "2h", "--operator", "carol");
         assertThat(on.exit()).as(on.err()).isZero();
-        assertThat(on.out()).contains("four-eyes on: tools demo.charge, other.tool; requests expire after 2h");
+        assertThat(on.out()).contains("four-eyes on: tools demo.charge, demo.ship; requests expire after 2h");
         assertThat(CliRun.in(ns, "policy", "show", "--json").out()).contains("\"enabled\" : true", "demo.charge");
         Created op = deadLettered();
 
@@ -114,6 +119,37 @@ class FourEyesCliTest {
     }
 
     @Test
+    void aRequestWhoseEntryAnotherPathDecided_readsObsolete_leavesTheWaitingList_andIsNotApproved() {
+        CliRun.in(ns, "policy", "four-eyes", "on", "--operator", "carol");
+        Created op = deadLettered();
+        long id = requestId(as(alice, "discard", op.operationId(), "--reason", "duplicate", "--operator", "alice"));
+        CliRun.in(ns, "policy", "four-eyes", "off", "--operator", "carol");
+        CliRun direct = as(bob, "discard", op.operationId(), "--reason", "duplicate indeed", "--operator", "bob");
+        assertThat(direct.exit()).as(direct.out() + direct.err()).isZero();
+
+        CliRun waiting = as(bob, "request", "list");
+        CliRun all = as(bob, "request", "list", "--all");
+        CliRun approve = as(bob, "request", "approve", String.valueOf(id), "--operator", "bob");
+        CliRun again = as(bob, "request", "approve", String.valueOf(id), "--operator", "bob");
+
+        assertThat(waiting.out()).doesNotContain("discard of operation " + op.operationId());
+        assertThat(all.out()).contains(id + "  OBSOLETE  discard of operation " + op.operationId(),
+                "obsolete: none of its items is open any more (another path decided them)");
+        assertThat(List.of(approve, again)).allSatisfy(run -> {
+            assertThat(run.exit()).isEqualTo(RedriveCommand.EXIT_BLOCKED);
+            assertThat(run.out().strip()).isEqualTo("request " + id + ": ALREADY_DECIDED request " + id + " is "
+                    + "obsolete: none of its items is open any more (another path decided them meanwhile), so there "
+                    + "is nothing left to approve or reject");
+        });
+        assertThat(admin.queryOne("SELECT state FROM decision_requests WHERE id = ?", row -> row.getString(1), id))
+                .contains("OBSOLETE");
+        assertThat(admin.queryLong("SELECT count(*) FROM audit_log WHERE action = 'REQUEST_OBSOLETE' "
+                + "AND (details->>'request_id')::bigint = ?", id)).isEqualTo(1);
+        assertThat(admin.queryOne("SELECT decided_by FROM dlq_entries WHERE id = ?", row -> row.getString(1),
+                op.dlqEntryId())).contains("bob");
+    }
+
+    @Test
     void asTheSchemaOwner_theTypedNamesStandInForTheLogins() {
         CliRun.in(ns, "policy", "four-eyes", "on", "--corrections", "--operator", "carol");
         Created op = deadLettered();
@@ -143,6 +179,46 @@ class FourEyesCliTest {
         assertThat(badSwitch.exit()).isEqualTo(RedriveCommand.EXIT_USAGE);
         assertThat(unknown.exit()).isEqualTo(RedriveCommand.EXIT_USAGE);
         assertThat(unknown.err()).contains("no decision request 999999");
+    }
+
+    @Test
+    void anUnknownTool_orAnEmptyToolList_isRefusedInOneLine_andThePolicyStaysAsItWas() {
+        CliRun.in(ns, "policy", "four-eyes", "off", "--operator", "carol");
+
+        CliRun unknown = CliRun.in(ns, "policy", "four-eyes", "on", "--tools", "demo.charge,nosuch.tool",
+                "--operator", "carol");
+        CliRun empty = CliRun.in(ns, "policy", "four-eyes", "on", "--tools", "", "--operator", "carol");
+        CliRun emptyAmong = CliRun.in(ns, "policy", "four-eyes", "on", "--tools", "demo.charge,,demo.ship",
+                "--operator", "carol");
+
+        assertThat(unknown.exit()).isEqualTo(RedriveCommand.EXIT_USAGE);
+        assertThat(unknown.err().strip()).isEqualTo("four-eyes: four-eyes --tools: unknown tool nosuch.tool; expected "
+                + "a tool a worker or tool schema set registered, or one with DLQ entries; known: demo.charge, demo.ship "
+                + "(see redrive policy four-eyes --help)");
+        assertThat(List.of(empty, emptyAmong)).allSatisfy(run -> {
+            assertThat(run.exit()).isEqualTo(RedriveCommand.EXIT_USAGE);
+            assertThat(run.err().strip()).isEqualTo("four-eyes: --tools takes tool names separated by commas, got an "
+                    + "empty name; to cover every decision, switch four-eyes on without --tools (see redrive policy "
+                    + "four-eyes --help)");
+        });
+        assertThat(CliRun.in(ns, "policy", "show").out()).startsWith("four-eyes off");
+    }
+
+    @Test
+    void policyShowJson_writesDurationsAsIso8601_inTheUnitOfTheTextLine() {
+        CliRun.in(ns, "policy", "four-eyes", "on", "--batch-over", "10", "--expire-after", "7d", "--operator", "carol");
+        CliRun.in(ns, "policy", "retention", "90d", "--operator", "carol");
+        try {
+            CliRun text = CliRun.in(ns, "policy", "show");
+            JsonNode json = TriageJson.parse(CliRun.in(ns, "policy", "show", "--json").out());
+
+            assertThat(text.out()).contains("requests expire after 7d", "keep their evidence for 90d");
+            assertThat(json.get("expire_after").asText()).isEqualTo("P7D");
+            assertThat(json.get("retention").get("keep_evidence").asText()).isEqualTo("P90D");
+            assertThat(Duration.parse(json.get("expire_after").asText())).isEqualTo(Duration.ofDays(7));
+        } finally {
+            CliRun.in(ns, "policy", "retention", "off", "--operator", "carol");
+        }
     }
 
     @Test

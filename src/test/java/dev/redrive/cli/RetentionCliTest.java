@@ -86,7 +86,7 @@ class RetentionCliTest {
         CliRun keep = CliRun.in(ns, "policy", "retention", "forever", "--operator", "carol");
         assertThat(keep.exit()).isEqualTo(2);
         assertThat(keep.err().strip()).endsWith("retention must be a positive duration such as 30m, 24h, 7d or PT24H, "
-                + "got 'forever'");
+                + "got 'forever' (see redrive policy retention --help)");
     }
 
     @Test

@@ -1,9 +1,16 @@
 package dev.redrive.cli;
 
+import dev.redrive.services.TriageServices;
 import dev.redrive.testing.DatabaseLogin;
 import dev.redrive.testing.TestNamespace;
+import dev.redrive.triage.BulkDeadLetters;
 import dev.redrive.triage.DeadLetterFixture;
 import dev.redrive.triage.DeadLetterFixture.Created;
+import dev.redrive.triage.decision.BatchOptions;
+import dev.redrive.triage.decision.BatchSelection;
+import dev.redrive.triage.decision.BatchState;
+import dev.redrive.triage.decision.DecisionKind;
+import dev.redrive.triage.decision.DurableBatches;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -12,6 +19,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Clock;
 import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -41,6 +49,32 @@ class ViewerCliTest {
 
     private static CliRun asViewer(String... args) {
         return CliRun.as(viewer, ns, args);
+    }
+
+    @Test
+    void aViewersBatch_startOrResume_isRefusedInOneLine_exitFive_likeItsOtherDecisions() {
+        BulkDeadLetters.create(ns.database(), "run-viewer-batch", "fp-viewer-batch", 3);
+        DurableBatches batches = TriageServices.over(ns.database(), ns.redis(), Clock.systemUTC()).batches();
+        long id = batches.start(DecisionKind.REDRIVE, BatchSelection.group("fp-viewer-batch"),
+                BatchOptions.of("alice", "ledger is back", 0)).id();
+        batches.stop(id);
+        String refusal = "refused by the database: read-only: role " + viewer.login() + " is a viewer: it may look "
+                + "but not decide (no ";
+
+        CliRun resume = asViewer("redrive", "--resume", String.valueOf(id));
+        CliRun start = asViewer("redrive", "--group", "fp-viewer-batch", "--reason", "ledger is back", "--operator",
+                "vik");
+
+        assertThat(resume.exit()).isEqualTo(RedriveCommand.EXIT_REFUSED);
+        assertThat(resume.err().strip()).startsWith("redrive: " + refusal).endsWith("; batch " + id + " was not run")
+                .doesNotContain("\n");
+        assertThat(start.exit()).isEqualTo(RedriveCommand.EXIT_REFUSED);
+        assertThat(start.err().strip()).startsWith("redrive: " + refusal).endsWith("; no batch was recorded")
+                .doesNotContain("\n");
+        assertThat(resume.out() + start.out()).isEmpty();
+        assertThat(batches.find(id).orElseThrow().state()).isEqualTo(BatchState.STOPPED);
+        assertThat(ns.database().jdbc().queryLong("SELECT count(*) FROM redrive_batches")).isEqualTo(1);
+        assertThat(ns.database().jdbc().queryLong("SELECT count(*) FROM redrive_commands")).isZero();
     }
 
     @Test

@@ -34,8 +34,14 @@ public enum AuditAction {
     REQUEST_REJECTED("REQUEST_REJECTED", false),
     /** A request was found past its expiry when someone tried to approve or reject it. */
     REQUEST_EXPIRED("REQUEST_EXPIRED", false),
+    /** A request was found with none of its items open any more (decided by another path) when someone acted on it. */
+    REQUEST_OBSOLETE("REQUEST_OBSOLETE", false),
     /** The evidence of decided DLQ entries was purged (retention); one line per chunk, naming the purge. */
-    EVIDENCE_PURGED("EVIDENCE_PURGED", false);
+    EVIDENCE_PURGED("EVIDENCE_PURGED", false),
+    /** A durable batch was stopped between chunks: by its own run (its operator, Ctrl-C) or asked from elsewhere. */
+    BATCH_STOPPED("BATCH_STOPPED", false),
+    /** A durable batch that had run before (stopped, failed, or left by a process that died) was taken up again. */
+    BATCH_RESUMED("BATCH_RESUMED", false);
 
     private final String stored;
     private final boolean decision;

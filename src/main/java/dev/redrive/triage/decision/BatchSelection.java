@@ -10,6 +10,7 @@ import dev.redrive.triage.query.DlqFilter;
 
 import java.time.Instant;
 import java.util.List;
+import java.util.Locale;
 import java.util.function.Function;
 
 /**
@@ -49,6 +50,24 @@ public record BatchSelection(List<String> operationIds, DlqFilter filter) {
         fields.fields().forEachRemaining(field -> line.append(line.isEmpty() ? "" : ", ")
                 .append(field.getKey().replace('_', ' ')).append(' ').append(field.getValue().asText()));
         return line.isEmpty() ? "every open entry" : line.toString();
+    }
+
+    /**
+     * The line refusing a batch whose selection holds no open entry (a misspelt group, a filter that matches nothing):
+     * recording it would leave a batch of nothing, DONE at once, in every list.
+     */
+    public String nothingToTake(DecisionKind kind) {
+        String verb = kind.name().toLowerCase(Locale.ROOT);
+        if (operationIds != null) {
+            return "a " + verb + " batch needs at least one operation id";
+        }
+        boolean groupAlone = filter.fingerprint() != null
+                && filter.equals(DlqFilter.builder().fingerprint(filter.fingerprint()).build());
+        return groupAlone
+                ? "no open entries in group " + filter.fingerprint() + ": nothing to " + verb
+                        + "; dlq groups lists the groups and their open entries"
+                : "no open entry matches " + describe() + ": nothing to " + verb
+                        + "; dlq list with the same filters shows what they match";
     }
 
     String toJson() {

@@ -2,20 +2,29 @@ package dev.redrive.triage.decision;
 
 import dev.redrive.store.Jdbc;
 import dev.redrive.store.Jdbc.Json;
+import dev.redrive.store.audit.AuditAction;
+import dev.redrive.store.audit.AuditLine;
+import dev.redrive.store.audit.AuditLine.AuditSubject;
+import dev.redrive.store.audit.AuditLog;
 
 import java.sql.Array;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.Arrays;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
 
 /**
  * The rows of {@code redrive_batches}. A process holds a batch while its lease runs ({@link #claim}); every later write
  * of the holder is guarded by its owner name and the RUNNING state, so a holder that was stopped or taken over cannot
- * write progress any more. Lease times are the database's own clock, the one every process shares.
+ * write progress any more. Lease times are the database's own clock, the one every process shares. A batch stopped or
+ * resumed gets its audit line ({@link AuditAction#BATCH_STOPPED}, {@link AuditAction#BATCH_RESUMED}) in the transaction
+ * that moves it; the line's actor is the name the batch decides under, and the database stamps the login that did it.
  */
 final class BatchStore {
     private static final String COLUMNS = """
@@ -70,16 +79,29 @@ final class BatchStore {
 
     private static final String STOP = """
             UPDATE redrive_batches SET state = 'STOPPED', updated_at = now() WHERE id = ? AND state = 'RUNNING'
-            """;
+            RETURNING\s""" + COLUMNS;
+
+    /** Where the batch stood before a claim or a release moves it, its row held until the transaction ends. */
+    private static final String LOCK = "SELECT state, owner FROM redrive_batches WHERE id = ? FOR UPDATE";
 
     private final Jdbc jdbc;
+    private final AuditLog audit;
 
     BatchStore(Jdbc jdbc) {
         this.jdbc = jdbc;
+        this.audit = new AuditLog(jdbc);
+    }
+
+    /** A batch's state and holder as they were before a move. */
+    private record Before(BatchState state, String owner) {
+        /** Whether a claim now resumes the batch: it ran before, unlike a batch just started that nobody claimed yet. */
+        boolean ranBefore() {
+            return state != BatchState.RUNNING || owner != null;
+        }
     }
 
     /** A batch row with its unpublished commands: what a process resuming it must publish first. */
-    record Row(DurableBatch batch, List<UUID> unpublished, java.time.Instant lastChunkAt) {
+    record Row(DurableBatch batch, List<UUID> unpublished, Instant lastChunkAt) {
     }
 
     Row insert(DecisionKind kind, BatchSelection selection, BatchOptions options, int chunkSize, long total) {
@@ -97,9 +119,21 @@ final class BatchStore {
                 row -> row(row).batch(), limit);
     }
 
-    /** Takes the batch for {@code owner} when nobody holds it; empty when another process does or it is DONE. */
-    Optional<Row> claim(long id, String owner, Duration lease) {
-        return jdbc.queryOne(CLAIM, BatchStore::row, owner, lease.toMillis(), id);
+    /**
+     * Takes the batch for {@code owner} when nobody holds it; empty when another process does or it is DONE. Taking a
+     * batch that ran before (stopped, failed, or left by a process that died) resumes it, which is audited.
+     */
+    Optional<Row> claim(long id, String owner, Duration lease, Instant at) {
+        return jdbc.inTransaction(() -> {
+            Optional<Before> before = before(id);
+            Optional<Row> claimed = jdbc.queryOne(CLAIM, BatchStore::row, owner, lease.toMillis(), id);
+            if (claimed.isPresent() && before.orElseThrow().ranBefore()) {
+                Map<String, Object> details = details(claimed.get().batch(), owner);
+                details.put("state_before", before.get().state().name());
+                audit(at, AuditAction.BATCH_RESUMED, claimed.get().batch(), details);
+            }
+            return claimed;
+        });
     }
 
     /** Extends the owner's lease; false when it no longer holds the batch (stopped, or taken over). */
@@ -134,14 +168,52 @@ final class BatchStore {
         jdbc.update(PUBLISHED, commands.stream().map(UUID::toString).toArray(String[]::new), id, owner);
     }
 
-    /** Lets the batch go in {@code state}: STOPPED, DONE, or FAILED with why and the items refused. */
-    void release(long id, String owner, BatchState state, int failed, String error) {
-        jdbc.update(RELEASE, state, failed, error, state.name(), id, owner);
+    /**
+     * Lets the batch go in {@code state}: STOPPED, DONE, or FAILED with why and the items refused. A batch its own run
+     * stops (its operator, Ctrl-C) is audited here; one stopped from elsewhere was audited by {@link #stop}.
+     */
+    void release(long id, String owner, BatchState state, int failed, String error, Instant at) {
+        jdbc.inTransaction(() -> {
+            Optional<Before> before = before(id);
+            boolean released = jdbc.update(RELEASE, state, failed, error, state.name(), id, owner) == 1;
+            if (released && state == BatchState.STOPPED && before.orElseThrow().state() == BatchState.RUNNING) {
+                DurableBatch batch = find(id).orElseThrow().batch();
+                audit(at, AuditAction.BATCH_STOPPED, batch, details(batch, owner));
+            }
+        });
     }
 
-    /** Asks the process running the batch to stop: its next chunk is not taken. False when it was not RUNNING. */
-    boolean stop(long id) {
-        return jdbc.update(STOP, id) == 1;
+    /**
+     * Asks the process running the batch to stop: its next chunk is not taken; audited. False when it was not RUNNING.
+     */
+    boolean stop(long id, Instant at) {
+        return jdbc.inTransaction(() -> {
+            Optional<Row> stopped = jdbc.queryOne(STOP, BatchStore::row, id);
+            stopped.ifPresent(row -> audit(at, AuditAction.BATCH_STOPPED, row.batch(),
+                    details(row.batch(), row.batch().owner())));
+            return stopped.isPresent();
+        });
+    }
+
+    private Optional<Before> before(long id) {
+        return jdbc.queryOne(LOCK, row -> new Before(BatchState.valueOf(row.getString("state")), row.getString("owner")),
+                id);
+    }
+
+    /** What a batch's audit line says about it; {@code process} is the one that ran it, or now runs it. */
+    private static Map<String, Object> details(DurableBatch batch, String process) {
+        Map<String, Object> details = new LinkedHashMap<>();
+        details.put("batch_id", batch.id());
+        details.put("kind", batch.kind().name());
+        details.put("selection", batch.selection().describe());
+        details.put("done", batch.done());
+        details.put("total", batch.total());
+        details.put("process", process);
+        return details;
+    }
+
+    private void audit(Instant at, AuditAction action, DurableBatch batch, Map<String, Object> details) {
+        audit.append(new AuditLine(at, batch.operator(), action, AuditSubject.NONE, null, details));
     }
 
     private static Row row(ResultSet row) throws SQLException {

@@ -44,7 +44,7 @@ final class ChunkRunner implements AutoCloseable {
         this.listener = listener;
     }
 
-    /** Whether a chunk of {@code items} may go now (after its pace); false once a stop was asked for. */
+    /** Whether a chunk of {@code items} may go now (after its pace); false once a stop was asked for, even meanwhile. */
     boolean mayStart(int items) {
         if (Thread.currentThread().isInterrupted()) {
             stopping = true;
@@ -54,7 +54,8 @@ final class ChunkRunner implements AutoCloseable {
         }
         try {
             pacer.awaitSlots(items);
-            return true;
+            // A stop asked while it waited for the pace ends the batch before this chunk.
+            return !stopAsked();
         } catch (InterruptedException e) {
             stopping = true;
             Thread.currentThread().interrupt();

@@ -1,6 +1,7 @@
 package dev.redrive.triage.decision;
 
 import dev.redrive.model.DecisionState;
+import dev.redrive.store.Database;
 import dev.redrive.triage.precondition.DecisionTarget;
 import dev.redrive.triage.query.DlqCursor;
 import dev.redrive.triage.query.DlqFilter;
@@ -44,6 +45,7 @@ public final class DurableBatches {
     /** The results a run keeps to report item by item; beyond it the batch's counters tell. */
     public static final int REPORTED_ITEMS = BatchDecisions.MAX_ITEMS;
 
+    private final Database database;
     private final ChunkDecisions chunks;
     private final DispatchPublisher publisher;
     private final DlqQueries queries;
@@ -58,6 +60,7 @@ public final class DurableBatches {
     }
 
     public DurableBatches(Decisions decisions, DlqQueries queries, Clock clock, Sleeper sleeper, Duration lease) {
+        this.database = decisions.database();
         this.chunks = decisions.chunks();
         this.publisher = decisions.publisher();
         this.queries = queries;
@@ -87,7 +90,8 @@ public final class DurableBatches {
 
     /**
      * Records a batch (state RUNNING, nobody holding it yet) with the size of its selection now; nothing is decided
-     * before {@link #run}. Resolve takes each operation's own APPLIED reconciliation's result.
+     * before {@link #run}. Resolve takes each operation's own APPLIED reconciliation's result. A selection without an
+     * open entry is refused and nothing is recorded.
      */
     public DurableBatch start(DecisionKind kind, BatchSelection selection, BatchOptions options) {
         if (options.dryRun()) {
@@ -98,8 +102,12 @@ public final class DurableBatches {
         }
         BatchDecisions.requireText(options.operator(), "a batch decision needs the operator's name");
         BatchDecisions.requireText(options.reason(), "a batch decision needs a reason");
+        requireMayDecide("no batch was recorded");
         long total = selection.operationIds() != null ? selection.operationIds().size()
                 : queries.exactCount(open(selection.filter()));
+        if (total == 0) {
+            throw new IllegalArgumentException(selection.nothingToTake(kind));
+        }
         return store.insert(kind, selection, options, BatchDecisions.chunkSize(options), total).batch();
     }
 
@@ -114,12 +122,13 @@ public final class DurableBatches {
 
     /**
      * Asks the process running the batch to stop: it stops before its next chunk. A batch nobody runs (its process
-     * died) is marked STOPPED at once.
+     * died) is marked STOPPED at once. Audited as {@code BATCH_STOPPED} when it was running.
      *
      * @return the batch as it is now
      */
     public DurableBatch stop(long id) {
-        store.stop(id);
+        requireMayDecide("batch " + id + " was not stopped");
+        store.stop(id, clock.instant());
         return find(id).orElseThrow(() -> new IllegalArgumentException("no batch " + id));
     }
 
@@ -130,7 +139,8 @@ public final class DurableBatches {
      * @throws BatchHeldException when another process holds it, or it is DONE
      */
     public BatchRun run(long id, BatchListener listener) {
-        BatchStore.Row claimed = store.claim(id, owner, lease).orElseThrow(() -> refusal(id));
+        requireMayDecide("batch " + id + " was not run");
+        BatchStore.Row claimed = store.claim(id, owner, lease, clock.instant()).orElseThrow(() -> refusal(id));
         DurableBatch batch = claimed.batch();
         if (!claimed.unpublished().isEmpty()) {
             publisher.publishMissing(claimed.unpublished(), claimed.lastChunkAt().minus(PUBLISH_MARGIN));
@@ -148,7 +158,8 @@ public final class DurableBatches {
                 renewEvery, TimeUnit.MILLISECONDS);
         BatchListener stopping = new StoppingListener(listener, held);
         BatchState end = BatchState.STOPPED;
-        try (ChunkRunner runner = new ChunkRunner(new Pacer(batch.itemsPerSecond(), clock, sleeper), stopping)) {
+        Sleeper pause = sleeper.until(stopping::stopRequested, STOP_CHECK);
+        try (ChunkRunner runner = new ChunkRunner(new Pacer(batch.itemsPerSecond(), clock, pause), stopping)) {
             Walk walk = walk(batch);
             Deque<Started> inFlight = new ArrayDeque<>();
             boolean walkedToEnd = false;
@@ -181,12 +192,12 @@ public final class DurableBatches {
             return tally.run(find(id).orElseThrow());
         } catch (RuntimeException e) {
             String error = e.getMessage() == null ? e.getClass().getName() : e.getMessage().lines().findFirst().orElse("");
-            store.release(id, owner, BatchState.FAILED, 0, error);
+            store.release(id, owner, BatchState.FAILED, 0, error, clock.instant());
             throw e;
         } finally {
             heartbeat.shutdownNow();
         }
-        store.release(id, owner, end, tally.refused, tally.firstRefusal);
+        store.release(id, owner, end, tally.refused, tally.firstRefusal, clock.instant());
         return tally.run(find(id).orElseThrow());
     }
 
@@ -241,6 +252,22 @@ public final class DurableBatches {
             return new BatchRun(ended, kept, taken <= REPORTED_ITEMS, leftOut);
         }
     }
+
+    /**
+     * A batch decides, so a login that may not decide is told so before anything is written. The database refuses its
+     * writes anyway; asked first, it says why in the operator's terms instead of failing on a masked view's column.
+     *
+     * @throws BatchRefusedException for a viewer, or a login without the grants a decision needs
+     */
+    private void requireMayDecide(String notDone) {
+        DecisionAccess access = DecisionAccess.of(database);
+        if (!access.canDecide()) {
+            throw new BatchRefusedException("refused by the database: " + access.readOnlyReason() + "; " + notDone);
+        }
+    }
+
+    /** How often a batch paused for its pace looks whether it was asked to stop. */
+    private static final Duration STOP_CHECK = Duration.ofMillis(100);
 
     /** How far before a chunk's commit its dispatches are looked for in the stream (clocks of two servers differ). */
     private static final Duration PUBLISH_MARGIN = Duration.ofMinutes(1);

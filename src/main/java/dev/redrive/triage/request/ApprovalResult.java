@@ -11,7 +11,8 @@ import java.util.List;
  *
  * @param outcome     for an approval of one item, the decision's own outcome (a blocked decision leaves the request
  *                    PENDING); for a batch, DONE once approved, each item telling its own; REFUSED when the database
- *                    refused (the login that asked, a viewer); ALREADY_DECIDED when someone decided the request first;
+ *                    refused (the login that asked, a viewer); ALREADY_DECIDED when someone decided the request first, or
+ *                    another path its items (the request is then OBSOLETE);
  *                    BLOCKED when it expired
  * @param message     one line for the operator
  * @param items       the decision's results, item by item (empty for a correction, a rejection or a refusal)

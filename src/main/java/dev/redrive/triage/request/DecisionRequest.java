@@ -13,7 +13,8 @@ import java.util.Locale;
  *
  * @param selection how the requester named the items, for people ("operation r:n:0", "group fp-1")
  * @param coveredBy the rule of the policy that made it a request
- * @param state     as of when it was read: a PENDING request past its expiry reads EXPIRED
+ * @param state     as of when it was read: a PENDING request past its expiry reads EXPIRED, one none of whose
+ *                  items is open any more OBSOLETE
  * @param result    what came of the approved decision; null until it was taken
  */
 public record DecisionRequest(long id, RequestKind kind, List<DecisionTarget> targets, String selection,

@@ -246,7 +246,10 @@ public final class DecisionRequests {
         return Optional.empty();
     }
 
-    /** With the request's row held: why it can no longer be decided (recording its expiry), or empty when it can. */
+    /**
+     * With the request's row held: why it can no longer be decided (recording its expiry, or that another path decided
+     * its items), or empty when it can.
+     */
     private Optional<ApprovalResult> settled(long id, Instant at) {
         store.lock(id);
         DecisionRequest now = store.find(id, at).orElseThrow();
@@ -259,6 +262,15 @@ public final class DecisionRequests {
                 }
                 yield Optional.of(ApprovalResult.of(id, DecisionOutcome.BLOCKED, "request " + id + " expired at "
                         + now.expiresAt() + ": it can no longer be approved; ask for the decision again"));
+            }
+            case OBSOLETE -> {
+                if (store.obsolete(id, at)) {
+                    store.audit(new AuditLine(at, "four-eyes", AuditAction.REQUEST_OBSOLETE, subjectOf(now.targets()),
+                            null, requestDetails(now)));
+                }
+                yield Optional.of(ApprovalResult.of(id, DecisionOutcome.ALREADY_DECIDED, "request " + id
+                        + " is obsolete: none of its items is open any more (another path decided them meanwhile), "
+                        + "so there is nothing left to approve or reject"));
             }
             case APPROVED, REJECTED -> Optional.of(ApprovalResult.of(id, DecisionOutcome.ALREADY_DECIDED, "request "
                     + id + " was already " + now.state().name().toLowerCase(Locale.ROOT) + " by "

@@ -11,6 +11,7 @@ import java.sql.Array;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Arrays;
+import java.util.List;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
@@ -27,6 +28,15 @@ public final class PolicyStore {
             UPDATE four_eyes_policy
                SET enabled = ?, batch_over = ?, corrections = ?, tools = ?, expire_after_seconds = ?, changed_by = ?,
                    changed_at = ?""";
+
+    /** The tools a worker (or tool schema set) registered, and those with DLQ entries: what --tools may name. */
+    private static final String KNOWN_TOOLS = """
+            SELECT tool FROM tool_schemas
+            UNION
+            SELECT tool FROM dlq_summary WHERE tool <> ''
+            ORDER BY 1""";
+    /** How many known tools a refusal names before it says how many more there are. */
+    private static final int NAMED = 20;
 
     private final Jdbc jdbc;
     private final AuditLog audit;
@@ -46,12 +56,16 @@ public final class PolicyStore {
         }).orElseThrow();
     }
 
-    /** Replaces the policy and audits the change, naming what it was and what it is. */
+    /**
+     * Replaces the policy and audits the change, naming what it was and what it is. A tool the namespace does not know
+     * is refused: a misspelt name would cover nothing and look as if it did.
+     */
     public FourEyesPolicy write(FourEyesPolicy policy, String operator, Instant at) {
         if (operator == null || operator.isBlank()) {
             throw new IllegalArgumentException("a policy change needs the operator's name");
         }
         return jdbc.inTransaction(() -> {
+            requireKnown(policy.tools());
             FourEyesPolicy before = read();
             jdbc.update(WRITE, policy.enabled(), policy.batchOver(), policy.corrections(),
                     policy.tools().toArray(String[]::new), policy.expireAfter().toSeconds(), operator, at);
@@ -61,5 +75,17 @@ public final class PolicyStore {
             audit.append(new AuditLine(at, operator, AuditAction.POLICY_CHANGED, AuditSubject.NONE, null, details));
             return read();
         });
+    }
+
+    private void requireKnown(List<String> tools) {
+        List<String> known = jdbc.query(KNOWN_TOOLS, row -> row.getString(1));
+        List<String> unknown = tools.stream().filter(tool -> !known.contains(tool)).toList();
+        if (unknown.isEmpty()) {
+            return;
+        }
+        String named = known.isEmpty() ? "none yet" : String.join(", ", known.subList(0, Math.min(NAMED, known.size())))
+                + (known.size() > NAMED ? " and " + (known.size() - NAMED) + " more" : "");
+        throw new IllegalArgumentException("four-eyes --tools: unknown tool " + String.join(", ", unknown)
+                + "; expected a tool a worker or tool schema set registered, or one with DLQ entries; known: " + named);
     }
 }

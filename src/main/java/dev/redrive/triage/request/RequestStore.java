@@ -8,6 +8,7 @@ import dev.redrive.store.Jdbc;
 import dev.redrive.store.Jdbc.Json;
 import dev.redrive.store.audit.AuditLine;
 import dev.redrive.store.audit.AuditLog;
+import dev.redrive.store.deadletter.DeadLetterStore;
 import dev.redrive.triage.json.TriageJson;
 import dev.redrive.triage.precondition.DecisionTarget;
 
@@ -27,13 +28,34 @@ import java.util.Set;
  * by the login that asked.
  */
 final class RequestStore {
-    /** A PENDING request past its expiry reads EXPIRED: the first parameter is now. */
+    /**
+     * Whether an item of the request still has an open DLQ entry: the entry it names, or, named by its operation
+     * alone, an open entry of the operation's own (the one a decision by operation id takes).
+     */
+    private static final String AN_ITEM_IS_OPEN = """
+            EXISTS (SELECT FROM jsonb_array_elements(targets) t
+                     WHERE EXISTS (SELECT FROM dlq_entries e
+                                    WHERE e.id = (t->>'dlq_entry_id')::bigint AND e.decision_state = 'OPEN')
+                        OR (t->>'dlq_entry_id' IS NULL
+                            AND EXISTS (SELECT FROM dlq_entries e
+                                         WHERE e.operation_id = t->>'operation_id' AND e.decision_state = 'OPEN'
+                                           AND e.%s)))""".formatted(DeadLetterStore.OWN_ENTRY);
+
+    /**
+     * A PENDING request past its expiry reads EXPIRED, and one without an open item OBSOLETE (another path decided its
+     * items meanwhile): the first parameter is now.
+     */
     private static final String COLUMNS = """
             SELECT id, kind, targets, selection, options, reason, covered_by, requested_by, requested_login,
                    requested_at, expires_at,
-                   CASE WHEN state = 'PENDING' AND expires_at <= ? THEN 'EXPIRED' ELSE state END AS state,
+                   CASE WHEN state = 'PENDING' AND expires_at <= ? THEN 'EXPIRED'
+                        WHEN state = 'PENDING' AND NOT %s THEN 'OBSOLETE'
+                        ELSE state END AS state,
                    decided_by, decided_login, decided_at, reject_reason, result
-              FROM decision_requests""";
+              FROM decision_requests""".formatted(AN_ITEM_IS_OPEN);
+
+    /** The requests that still wait: PENDING, not expired, with an open item. */
+    private static final String WAITING = "state = 'PENDING' AND expires_at > ? AND " + AN_ITEM_IS_OPEN;
 
     private static final String INSERT = """
             INSERT INTO decision_requests (kind, targets, selection, options, reason, covered_by, requested_by,
@@ -41,11 +63,10 @@ final class RequestStore {
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
             RETURNING id""";
 
-    private static final String PENDING = COLUMNS + " WHERE state = 'PENDING' AND expires_at > ? ORDER BY id";
+    private static final String PENDING = COLUMNS + " WHERE " + WAITING + " ORDER BY id";
     private static final String NEWEST = COLUMNS + " ORDER BY id DESC LIMIT ?";
     private static final String BY_ID = COLUMNS + " WHERE id = ?";
-    private static final String COUNT_PENDING =
-            "SELECT count(*) FROM decision_requests WHERE state = 'PENDING' AND expires_at > ?";
+    private static final String COUNT_PENDING = "SELECT count(*) FROM decision_requests WHERE " + WAITING;
     private static final String TOOLS = """
             SELECT tool FROM operations WHERE operation_id = ANY (?)
             UNION
@@ -60,6 +81,8 @@ final class RequestStore {
              WHERE id = ? AND state = 'PENDING'""";
     private static final String EXPIRE = """
             UPDATE decision_requests SET state = 'EXPIRED', decided_at = ? WHERE id = ? AND state = 'PENDING'""";
+    private static final String OBSOLETE = """
+            UPDATE decision_requests SET state = 'OBSOLETE', decided_at = ? WHERE id = ? AND state = 'PENDING'""";
     private static final String RESULT = """
             UPDATE decision_requests SET result = ? WHERE id = ? AND state = 'APPROVED' AND result IS NULL""";
 
@@ -122,6 +145,10 @@ final class RequestStore {
 
     boolean expire(long id, Instant at) {
         return jdbc.update(EXPIRE, at, id) == 1;
+    }
+
+    boolean obsolete(long id, Instant at) {
+        return jdbc.update(OBSOLETE, at, id) == 1;
     }
 
     void recordResult(long id, JsonNode result) {

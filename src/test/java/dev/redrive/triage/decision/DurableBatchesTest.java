@@ -102,6 +102,46 @@ class DurableBatchesTest {
     }
 
     @Test
+    void stoppingAndResumingABatch_eachWritesOneAuditLine_underTheBatchsName_withTheLoginThatDidIt() {
+        BulkDeadLetters.create(ns.database(), "run-audited", "fp-audited", 30);
+        DurableBatches batches = batches(DurableBatches.LEASE);
+        DurableBatch batch = batches.start(DecisionKind.REDRIVE, BatchSelection.group("fp-audited"),
+                BatchOptions.of("alice", "ledger is back", 100));
+        BatchListener stopAfterTheFirstChunk = new BatchListener() {
+            private boolean decided;
+
+            @Override
+            public void itemDone(int done, int total, DecisionResult result) {
+                decided = true;
+            }
+
+            @Override
+            public boolean stopRequested() {
+                return decided;
+            }
+        };
+
+        DurableBatches.BatchRun stopped = batches.run(batch.id(), stopAfterTheFirstChunk);
+        assertThat(stopped.batch().state()).isEqualTo(BatchState.STOPPED);
+        assertThat(batchLines(batch.id())).containsExactly("BATCH_STOPPED alice done=" + stopped.batch().done());
+
+        DurableBatches.BatchRun resumed = batches.run(batch.id(), BatchListener.NONE);
+        assertThat(resumed.batch().state()).isEqualTo(BatchState.DONE);
+        assertThat(batchLines(batch.id())).containsExactly("BATCH_STOPPED alice done=" + stopped.batch().done(),
+                "BATCH_RESUMED alice done=" + stopped.batch().done() + " state_before=STOPPED");
+        assertThat(count("SELECT count(*) FROM audit_log WHERE action LIKE 'BATCH_%' AND db_login = current_user "
+                + "AND (details->>'batch_id')::bigint = ?", batch.id())).isEqualTo(2);
+        assertEveryItemOnce("run-audited", 30);
+
+        BulkDeadLetters.create(ns.database(), "run-audited-idle", "fp-audited-idle", 3);
+        DurableBatch nobodyRunsIt = batches.start(DecisionKind.REDRIVE, BatchSelection.group("fp-audited-idle"),
+                BatchOptions.of("bob", "ledger is back", 0));
+        assertThat(batches.stop(nobodyRunsIt.id()).state()).isEqualTo(BatchState.STOPPED);
+        assertThat(batches.stop(nobodyRunsIt.id()).state()).isEqualTo(BatchState.STOPPED);
+        assertThat(batchLines(nobodyRunsIt.id())).containsExactly("BATCH_STOPPED bob done=0");
+    }
+
+    @Test
     void aBatchWhoseProgressWasLost_isResumedFromTheStart_andTheRecheckSkipsEveryItemDecidedBefore() {
         BulkDeadLetters.create(ns.database(), "run-again", "fp-again", 50);
         List<String> ids = ns.database().jdbc().query("SELECT operation_id FROM operations WHERE run_id = 'run-again' "
@@ -159,6 +199,15 @@ class DurableBatchesTest {
         assertThat(dispatches).hasSize(items);
         assertThat(dispatches.stream().map(entry -> entry.getBody().get("operation_id")).distinct()).hasSize(items);
         assertThat(dispatches.stream().map(entry -> entry.getBody().get("redrive_command_id")).distinct()).hasSize(items);
+    }
+
+    /** The batch's audit lines, oldest first: "BATCH_RESUMED alice done=12 state_before=STOPPED". */
+    private static List<String> batchLines(long id) {
+        return ns.database().jdbc().query("""
+                SELECT action || ' ' || actor || ' done=' || (details->>'done')
+                       || COALESCE(' state_before=' || (details->>'state_before'), '')
+                  FROM audit_log WHERE action LIKE 'BATCH_%' AND (details->>'batch_id')::bigint = ? ORDER BY id""",
+                row -> row.getString(1), id);
     }
 
     private static List<StreamMessage<String, String>> streamOf(String runId) {
