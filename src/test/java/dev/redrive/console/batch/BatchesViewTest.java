@@ -15,6 +15,7 @@ import javafx.application.Platform;
 import javafx.scene.Node;
 import javafx.scene.Scene;
 import javafx.scene.control.Button;
+import javafx.scene.control.TableRow;
 import javafx.scene.control.TableView;
 import javafx.scene.layout.StackPane;
 import javafx.stage.Stage;
@@ -106,9 +107,14 @@ class BatchesViewTest {
     private static void selectBatch(FxRobot robot, long id) {
         TableView<BatchRow> table = robot.lookup("#batchesTable").queryTableView();
         await().atMost(WAIT).until(() -> table.getItems().stream().anyMatch(row -> row.id() == id));
-        int row = table.getItems().stream().map(BatchRow::id).toList().indexOf(id);
-        Node cell = robot.lookup(".table-row-cell").nth(row).query();
-        robot.clickOn(cell);
+        // The row showing the batch, wherever the table has put it (rows are reused as the list is read again).
+        Node row = robot.from(table).lookup(".table-row-cell").queryAll().stream()
+                .filter(node -> node instanceof TableRow<?> tableRow && tableRow.getItem() instanceof BatchRow batch
+                        && batch.id() == id)
+                .findFirst().orElseThrow(() -> new AssertionError("no row shows batch " + id));
+        robot.clickOn(row);
+        await().atMost(WAIT).until(() -> table.getSelectionModel().getSelectedItem() != null
+                && table.getSelectionModel().getSelectedItem().id() == id);
     }
 
     private static String cell(FxRobot robot, long id, java.util.function.Function<BatchRow, String> text) {
