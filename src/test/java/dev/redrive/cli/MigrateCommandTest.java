@@ -28,7 +28,7 @@ class MigrateCommandTest {
         assertThat(exit).isEqualTo(RedriveCommand.EXIT_USAGE);
         assertThat(err.toString()).isEqualTo("migrate: REDRIVE_NAMESPACE must not be public: pg_*, information_schema and "
                 + "public are PostgreSQL's system and shared schemas, not Redrive's to fill or drop; expected a name of its "
-                + "own, e.g. redrive" + System.lineSeparator());
+                + "own, e.g. redrive (see redrive migrate --help)" + System.lineSeparator());
         assertThat(out.toString()).isEmpty();
         assertThat(tablesInPublic()).isEqualTo(publicTables);
     }
