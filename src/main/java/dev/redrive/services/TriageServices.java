@@ -39,9 +39,9 @@ import java.util.Map;
  * here (LayeringTest). Closing it closes what it opened.
  */
 public final class TriageServices implements AutoCloseable {
-    // A batch holds a connection for each of its two chunks in flight while the session goes on reading (lists, health,
-    // the batch's own progress and lease).
-    private static final int POOL_SIZE = 6;
+    // A durable batch may hold four connections at once (its two chunks in flight, its progress, its lease), and a
+    // console can run two batches while it goes on reading (lists, health, details).
+    private static final int POOL_SIZE = 10;
     private static final Duration LOOKUP_TIMEOUT = Duration.ofSeconds(5);
 
     private final RedriveConfig config;

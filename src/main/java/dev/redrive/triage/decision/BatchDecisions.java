@@ -130,7 +130,18 @@ public final class BatchDecisions {
             Deque<Future<List<DecisionResult>>> inFlight = new ArrayDeque<>();
             for (int from = 0; from < targets.size(); from += size) {
                 List<DecisionTarget> chunk = targets.subList(from, Math.min(targets.size(), from + size));
+                // Items are reported as soon as their chunk is done, before the pace is waited for and again after it,
+                // and a stop asked for meanwhile (a listener may ask on seeing an item) keeps the next chunk back.
+                while (!inFlight.isEmpty() && inFlight.peek().isDone()) {
+                    collect(runner.results(inFlight.remove()), results, targets.size(), listener);
+                }
                 if (!runner.mayStart(chunk.size())) {
+                    break;
+                }
+                while (!inFlight.isEmpty() && inFlight.peek().isDone()) {
+                    collect(runner.results(inFlight.remove()), results, targets.size(), listener);
+                }
+                if (runner.stopAsked()) {
                     break;
                 }
                 inFlight.add(runner.start(turn -> decision.decide(chunk, turn)));

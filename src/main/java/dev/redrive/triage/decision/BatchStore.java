@@ -58,7 +58,10 @@ final class BatchStore {
                SET position = ?, done = done + ?, succeeded = succeeded + ?, blocked = blocked + ?,
                    left_out = left_out + ?, unpublished = unpublished || ?::text[]::uuid[], last_chunk_at = now(),
                    lease_until = now() + ? * interval '1 millisecond', updated_at = now()
-             WHERE id = ? AND owner = ? AND state = 'RUNNING'
+             WHERE id = ? AND owner = ? AND state = 'RUNNING' AND position IS NOT DISTINCT FROM ?
+            """;
+    private static final String HELD_BY = """
+            SELECT count(*) FROM redrive_batches WHERE id = ? AND owner = ? AND state = 'RUNNING'
             """;
 
     private static final String ALL_PUBLISHED = """
@@ -142,17 +145,24 @@ final class BatchStore {
     }
 
     /**
-     * Records a chunk's progress in the chunk's own transaction. Throws when the owner no longer holds the batch, which
-     * rolls the chunk back.
+     * Records a chunk's progress in the chunk's own transaction, moving the position from {@code from} (where the chunk
+     * starts) to {@code position}. Throws when the owner no longer holds the batch, or when the batch is not at
+     * {@code from}; either rolls the chunk back.
      */
-    void advance(long id, String owner, Duration lease, String position, int done, int succeeded, int leftOut,
-                 List<UUID> unpublished) {
+    void advance(long id, String owner, Duration lease, String from, String position, int done, int succeeded,
+                 int leftOut, List<UUID> unpublished) {
         int updated = jdbc.update(ADVANCE, position, done, succeeded, done - succeeded, leftOut,
-                unpublished.stream().map(UUID::toString).toArray(String[]::new), lease.toMillis(), id, owner);
-        if (updated != 1) {
-            throw new BatchHeldException("batch " + id + " was stopped or taken over by another process meanwhile: "
-                    + "its last chunk was not decided here");
+                unpublished.stream().map(UUID::toString).toArray(String[]::new), lease.toMillis(), id, owner, from);
+        if (updated == 1) {
+            return;
         }
+        if (jdbc.queryLong(HELD_BY, id, owner) == 1) {
+            // Still ours, but not where this chunk starts: the chunk before it did not commit (the database refused
+            // it), so this one is not taken either, and the position never passes an item left undecided.
+            throw new WriteTurn.StoppedBeforeWriting();
+        }
+        throw new BatchHeldException("batch " + id + " was stopped or taken over by another process meanwhile: "
+                + "its last chunk was not decided here");
     }
 
     /** Every dispatch the batch's chunks left is published (or known to the sweep): nothing left to publish on resume. */

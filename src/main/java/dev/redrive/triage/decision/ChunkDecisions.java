@@ -120,6 +120,10 @@ final class ChunkDecisions {
         Issued issued;
         try {
             issued = store.jdbc().inTransaction(() -> issue(targets, operator, reason, commit, turn));
+        } catch (WriteTurn.WaitedTooLong e) {
+            // Rolled back, so the chunk before has this chunk's locks to take if it waits for one: go again after it.
+            turn.awaitWithoutLocks();
+            return redrive(targets, operator, reason, commit, turn);
         } catch (DecisionRefusedException e) {
             return passingOn(turn, () -> lostRace(DecisionKind.REDRIVE, targets, null, e,
                     chunk -> redrive(chunk, operator, reason, commit, turn.within())));
@@ -257,6 +261,10 @@ final class ChunkDecisions {
             try {
                 return store.jdbc().inTransaction(() -> decideLocked(kind, targets, result, operator, reason, commit,
                         turn));
+            } catch (WriteTurn.WaitedTooLong e) {
+                // Rolled back, so the chunk before has this chunk's locks to take if it waits for one: go again.
+                turn.awaitWithoutLocks();
+                return decideEntries(kind, targets, result, operator, reason, commit, turn);
             } catch (DecisionRefusedException e) {
                 return lostRace(kind, targets, result, e,
                         chunk -> decideEntries(kind, chunk, result, operator, reason, commit, turn.within()));

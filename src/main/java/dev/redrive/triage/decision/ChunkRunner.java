@@ -68,7 +68,8 @@ final class ChunkRunner implements AutoCloseable {
         return untaken;
     }
 
-    private boolean stopAsked() {
+    /** Whether a stop was asked for: by the listener, or an interrupt of the thread working the batch off. */
+    boolean stopAsked() {
         return stopping || listener.stopRequested();
     }
 

@@ -169,7 +169,17 @@ public final class DurableBatches {
                     walkedToEnd = true;
                     break;
                 }
+                // Items are reported as soon as their chunk is done, before the pace is waited for and again after it.
+                while (!inFlight.isEmpty() && inFlight.peek().results().isDone()) {
+                    tally.add(inFlight.remove(), runner);
+                }
                 if (!runner.mayStart(Math.max(1, chunk.targets().size()))) {
+                    break;
+                }
+                while (!inFlight.isEmpty() && inFlight.peek().results().isDone()) {
+                    tally.add(inFlight.remove(), runner);
+                }
+                if (tally.refused > 0 || runner.stopAsked()) {
                     break;
                 }
                 inFlight.add(new Started(chunk, runner.start(turn -> decide(batch, chunk, turn))));
@@ -285,19 +295,23 @@ public final class DurableBatches {
     /** The chunk's decisions, with the batch's progress recorded in the same transaction. */
     private List<DecisionResult> decide(DurableBatch batch, Chunk chunk, WriteTurn turn) {
         if (chunk.targets().isEmpty()) {
-            turn.await();
+            turn.awaitWithoutLocks();
             // Only entries without an operation of their own: nothing to decide, the position still moves on.
-            store.advance(batch.id(), owner, lease, chunk.positionAfter(), 0, 0, chunk.leftOut(), List.of());
+            store.advance(batch.id(), owner, lease, chunk.positionBefore(), chunk.positionAfter(), 0, 0, chunk.leftOut(),
+                    List.of());
             return List.of();
         }
         List<DecisionTarget> chosen = batch.kind() != DecisionKind.REDRIVE ? chunk.targets() : chunk.targets().stream()
                 .map(target -> target.withSchemaVersion(batch.schemaVersion())).toList();
-        // A chunk commits at once, or (after a lost race) item by item in order: the position is its last item's key.
+        // A chunk commits at once, or (after a lost race) item by item in order: the position moves from the key before
+        // its first item to its last item's key, and only from there (a chunk before that did not commit stops it).
         ChunkCommit commit = (targets, recorded, commands) -> {
+            int first = indexOf(chosen, targets.get(0));
             int last = indexOf(chosen, targets.get(targets.size() - 1));
             boolean end = last == chosen.size() - 1;
-            store.advance(batch.id(), owner, lease, end ? chunk.positionAfter() : chunk.keys().get(last),
-                    targets.size(), recorded, end ? chunk.leftOut() : 0, commands);
+            store.advance(batch.id(), owner, lease, first == 0 ? chunk.positionBefore() : chunk.keys().get(first - 1),
+                    end ? chunk.positionAfter() : chunk.keys().get(last), targets.size(), recorded,
+                    end ? chunk.leftOut() : 0, commands);
         };
         return switch (batch.kind()) {
             case REDRIVE -> chunks.redrive(chosen, batch.operator(), batch.reason(), commit, turn);
@@ -323,7 +337,8 @@ public final class DurableBatches {
      * The items of one chunk, the keys they stand at, the open entries skipped for having no operation of their own,
      * and the position after the chunk.
      */
-    private record Chunk(List<DecisionTarget> targets, List<String> keys, List<Long> leftOutIds, String positionAfter) {
+    private record Chunk(List<DecisionTarget> targets, List<String> keys, List<Long> leftOutIds, String positionBefore,
+                         String positionAfter) {
 
         int leftOut() {
             return leftOutIds.size();
@@ -344,9 +359,9 @@ public final class DurableBatches {
     private Walk walk(DurableBatch batch) {
         BatchSelection selection = batch.selection();
         if (selection.operationIds() != null) {
-            return new IdWalk(selection.operationIds(), batch.position() == null ? 0 : Integer.parseInt(batch.position()));
+            return new IdWalk(selection.operationIds(), batch.position());
         }
-        return new FilterWalk(open(selection.filter()), batch.position() == null ? null : DlqCursor.parse(batch.position()));
+        return new FilterWalk(open(selection.filter()), batch.position());
     }
 
     private static DlqFilter open(DlqFilter filter) {
@@ -357,10 +372,12 @@ public final class DurableBatches {
     private static final class IdWalk implements Walk {
         private final List<String> ids;
         private int from;
+        private String position;
 
-        IdWalk(List<String> ids, int from) {
+        IdWalk(List<String> ids, String position) {
             this.ids = ids;
-            this.from = from;
+            this.from = position == null ? 0 : Integer.parseInt(position);
+            this.position = position;
         }
 
         @Override
@@ -371,12 +388,13 @@ public final class DurableBatches {
                 targets.add(DecisionTarget.operation(ids.get(i)));
                 keys.add(Integer.toString(i + 1));
             }
-            return new Chunk(targets, keys, List.of(), keys.isEmpty() ? null : keys.get(keys.size() - 1));
+            return new Chunk(targets, keys, List.of(), position, keys.isEmpty() ? null : keys.get(keys.size() - 1));
         }
 
         @Override
         public void advanced(Chunk chunk) {
             from += chunk.targets().size();
+            position = chunk.positionAfter();
         }
     }
 
@@ -386,16 +404,17 @@ public final class DurableBatches {
      */
     private final class FilterWalk implements Walk {
         private final DlqFilter filter;
-        private DlqCursor cursor;
+        private String position;
 
-        FilterWalk(DlqFilter filter, DlqCursor cursor) {
+        FilterWalk(DlqFilter filter, String position) {
             this.filter = filter;
-            this.cursor = cursor;
+            this.position = position;
         }
 
         @Override
         public Chunk next(int size) {
-            DlqPage page = queries.page(filter, DlqOrder.NEWEST_FIRST, cursor, PageDirection.NEXT, size);
+            DlqPage page = queries.page(filter, DlqOrder.NEWEST_FIRST, position == null ? null : DlqCursor.parse(position),
+                    PageDirection.NEXT, size);
             List<DecisionTarget> targets = new ArrayList<>();
             List<String> keys = new ArrayList<>();
             List<Long> leftOut = new ArrayList<>();
@@ -409,12 +428,12 @@ public final class DurableBatches {
                     leftOut.add(row.id());
                 }
             }
-            return new Chunk(targets, keys, leftOut, last);
+            return new Chunk(targets, keys, leftOut, position, last);
         }
 
         @Override
         public void advanced(Chunk chunk) {
-            cursor = DlqCursor.parse(chunk.positionAfter());
+            position = chunk.positionAfter();
         }
     }
 

@@ -33,7 +33,8 @@ public record DlqCount(long value, Precision precision, long sampled) {
 
     /** At least {@code value} counted, about {@code sampled} by a sample of the table. */
     public static DlqCount atLeast(long value, long sampled) {
-        return new DlqCount(value, Precision.AT_LEAST, Math.max(value, sampled));
+        // A sample that finds fewer than were counted tells nothing more than the count.
+        return new DlqCount(value, Precision.AT_LEAST, sampled > value ? sampled : 0);
     }
 
     public boolean exact() {

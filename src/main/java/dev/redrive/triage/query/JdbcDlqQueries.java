@@ -296,10 +296,17 @@ public final class JdbcDlqQueries implements DlqQueries {
     /**
      * About how many entries match, from a sample of about {@link #SAMPLED_ROWS} entries: whole pages chosen at random
      * (the same pages every time, so that a count does not flicker between refreshes), their matches scaled up by the
-     * share of the table they are. 0 when the table is no larger than the sample, whose count would be exact.
+     * share of the table they are. 0 when the table is no larger than the sample (whose count would be exact), has not
+     * been analyzed yet, or is a viewer's masked view.
      */
     long sampledCount(DlqFilter filter) {
-        double rows = jdbc.queryOne("SELECT reltuples FROM pg_class WHERE oid = 'dlq_entries'::regclass",
+        // The rows the table holds now, as the planner reckons them: rows per page at the last ANALYZE times the pages
+        // it has now (a table that grew since is not sampled whole). A viewer reads a view, which is not sampled.
+        double rows = jdbc.queryOne("""
+                SELECT CASE WHEN relpages > 0 AND reltuples > 0
+                            THEN reltuples / relpages * (pg_relation_size(oid) / current_setting('block_size')::int)
+                            ELSE 0 END
+                  FROM pg_class WHERE oid = 'dlq_entries'::regclass AND relkind = 'r'""",
                 row -> row.getDouble(1)).orElse(0.0);
         if (rows <= SAMPLED_ROWS) {
             return 0;

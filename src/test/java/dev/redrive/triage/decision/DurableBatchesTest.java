@@ -184,6 +184,50 @@ class DurableBatchesTest {
         assertEveryItemOnce("run-unpublished", 30);
     }
 
+    @Test
+    void anOperationListedInTwoChunksInFlight_isRedrivenOnce_andTheBatchNeverHangsOnItsOwnLocks() {
+        BulkDeadLetters.create(ns.database(), "run-twice", "fp-twice", 1_500);
+        List<String> ids = new java.util.ArrayList<>(ns.database().jdbc().query(
+                "SELECT operation_id FROM operations WHERE run_id = 'run-twice' ORDER BY operation_id",
+                row -> row.getString(1)));
+        // The second chunk (items 1,000 on) starts with the first chunk's first operation: both chunks are in flight
+        // at once and lock it, whichever gets there first; the first chunk may wait for the second's lock while the
+        // second waits for its turn, until the second lets go (WriteTurn.LOCKED_WAIT).
+        ids.add(1_000, ids.get(0));
+        DurableBatches batches = batches(DurableBatches.LEASE);
+        DurableBatch batch = batches.start(DecisionKind.REDRIVE, BatchSelection.operations(ids),
+                BatchOptions.of("alice", "ledger is back", 0));
+
+        DurableBatches.BatchRun run = CompletableFuture.supplyAsync(() -> batches.run(batch.id(), BatchListener.NONE))
+                .orTimeout(60, TimeUnit.SECONDS).join();
+
+        assertThat(run.batch().state()).isEqualTo(BatchState.DONE);
+        assertThat(run.items()).hasSize(1_501);
+        assertThat(run.items().get(1_000).outcome()).isEqualTo(DecisionOutcome.ALREADY_DECIDED);
+        assertThat(run.batch().succeeded()).isEqualTo(1_500);
+        assertEveryItemOnce("run-twice", 1_500);
+    }
+
+    @Test
+    void aChunkStartingWhereTheBatchIsNot_isNotTaken_andMovesNothing() {
+        BulkDeadLetters.create(ns.database(), "run-position", "fp-position", 3);
+        DurableBatches batches = batches(DurableBatches.LEASE);
+        DurableBatch batch = batches.start(DecisionKind.REDRIVE, BatchSelection.group("fp-position"),
+                BatchOptions.of("alice", "ledger is back", 0));
+        BatchStore store = new BatchStore(ns.database().jdbc());
+        store.claim(batch.id(), "test-owner", DurableBatches.LEASE, CLOCK.instant()).orElseThrow();
+
+        // As the chunk after one the database refused would: it starts from a position the batch never reached.
+        assertThatThrownBy(() -> store.advance(batch.id(), "test-owner", DurableBatches.LEASE, "some-later-position",
+                "even-later", 3, 3, 0, List.of())).isInstanceOf(WriteTurn.StoppedBeforeWriting.class);
+        assertThatThrownBy(() -> store.advance(batch.id(), "another-owner", DurableBatches.LEASE, null, "later", 3, 3, 0,
+                List.of())).isInstanceOf(BatchHeldException.class);
+
+        DurableBatch now = batches.find(batch.id()).orElseThrow();
+        assertThat(now.position()).isNull();
+        assertThat(now.done()).isZero();
+    }
+
     /** One command, one audit line, one operation move and one dispatch per item: counted in the DB and the stream. */
     private static void assertEveryItemOnce(String runId, int items) {
         assertThat(count("SELECT count(*) FROM redrive_commands WHERE operation_id LIKE ?", runId + ":%")).isEqualTo(items);

@@ -2,6 +2,7 @@ package dev.redrive.triage.decision;
 
 import org.junit.jupiter.api.Test;
 
+import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -52,11 +53,13 @@ class WriteTurnTest {
     }
 
     @Test
-    void theItemsOfAChunkDecidedAgainOneByOne_areNotRefusedForAStop_norPassTheTurnOn() {
-        AtomicBoolean stop = new AtomicBoolean(true);
+    void theItemsOfAChunkAlreadyWriting_areNotRefusedForAStop_norPassTheTurnOn() {
+        AtomicBoolean stop = new AtomicBoolean();
         WriteTurn first = WriteTurn.first();
         WriteTurn second = first.next().unlessStopped(stop::get);
         first.pass();
+        second.await();
+        stop.set(true);
         WriteTurn item = second.within();
 
         item.await();
@@ -66,5 +69,29 @@ class WriteTurnTest {
         assertThat(third).isNotDone();
         second.pass();
         assertThat(third).succeedsWithin(5, TimeUnit.SECONDS);
+    }
+
+    @Test
+    void theItemsOfAChunkThatLostARaceBeforeItsTurn_areRefusedForAStopAskedMeanwhile() {
+        AtomicBoolean stop = new AtomicBoolean(true);
+        WriteTurn first = WriteTurn.first();
+        WriteTurn second = first.next().unlessStopped(stop::get);
+        first.pass();
+
+        assertThatThrownBy(second.within()::await).isInstanceOf(WriteTurn.StoppedBeforeWriting.class);
+    }
+
+    @Test
+    void aChunkWaitingTooLongForItsTurn_isToldSo_andThenWaitsWithoutItsLocks() throws Exception {
+        WriteTurn first = WriteTurn.first(Duration.ofMillis(100));
+        WriteTurn second = first.next();
+
+        assertThatThrownBy(second::await).isInstanceOf(WriteTurn.WaitedTooLong.class);
+        CompletableFuture<Void> waiting = CompletableFuture.runAsync(second::awaitWithoutLocks);
+        Thread.sleep(200);
+        assertThat(waiting).isNotDone();
+        first.pass();
+        waiting.get(5, TimeUnit.SECONDS);
+        second.await();
     }
 }
