@@ -12,6 +12,8 @@ import org.flywaydb.core.Flyway;
 import org.flywaydb.core.api.output.MigrateResult;
 import org.postgresql.Driver;
 import org.postgresql.ssl.DefaultJavaSSLFactory;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import javax.sql.DataSource;
 import java.sql.Connection;
@@ -25,6 +27,7 @@ import java.util.Properties;
  * connections from here through {@link Jdbc}.
  */
 public final class Database implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(Database.class);
     private final HikariDataSource dataSource;
     private final String schema;
     private final Jdbc jdbc;
@@ -131,7 +134,15 @@ public final class Database implements AutoCloseable {
      */
     public MigrateResult migrate() {
         RetiredMigrations.realign(jdbc, schema);
-        return flyway().migrate();
+        MigrateResult result = flyway().migrate();
+        for (String role : List.of(viewerRole(), operatorRole())) {
+            if (jdbc.queryLong("SELECT count(*) FROM pg_roles WHERE rolname = ?", role) == 0) {
+                // The migrations go on without the role when the migrating user may not create it (no CREATEROLE).
+                LOG.warn("no role {} for namespace {}: grant CREATEROLE to the migrating user and migrate again, or "
+                        + "create it by hand (see README, Roles and logins)", role, schema);
+            }
+        }
+        return result;
     }
 
     /**
@@ -221,6 +232,7 @@ public final class Database implements AutoCloseable {
                 .defaultSchema(schema)
                 .createSchemas(true)
                 .locations("classpath:db/migration")
+                .callbacks(new QuietMigrationNotices())
                 .loggers("slf4j")
                 .load();
     }
