@@ -132,15 +132,11 @@ public final class BatchDecisions {
                 List<DecisionTarget> chunk = targets.subList(from, Math.min(targets.size(), from + size));
                 // Items are reported as soon as their chunk is done, before the pace is waited for and again after it,
                 // and a stop asked for meanwhile (a listener may ask on seeing an item) keeps the next chunk back.
-                while (!inFlight.isEmpty() && inFlight.peek().isDone()) {
-                    collect(runner.results(inFlight.remove()), results, targets.size(), listener);
-                }
+                collectDone(inFlight, runner, results, targets.size(), listener);
                 if (!runner.mayStart(chunk.size())) {
                     break;
                 }
-                while (!inFlight.isEmpty() && inFlight.peek().isDone()) {
-                    collect(runner.results(inFlight.remove()), results, targets.size(), listener);
-                }
+                collectDone(inFlight, runner, results, targets.size(), listener);
                 if (runner.stopAsked()) {
                     break;
                 }
@@ -154,6 +150,14 @@ public final class BatchDecisions {
             }
         }
         return new BatchReport(kind, options.dryRun(), results);
+    }
+
+    /** Reports the chunks at the head of {@code inFlight} that are done, in batch order. */
+    private static void collectDone(Deque<Future<List<DecisionResult>>> inFlight, ChunkRunner runner,
+                                    List<DecisionResult> results, int total, BatchListener listener) {
+        while (!inFlight.isEmpty() && inFlight.peek().isDone()) {
+            collect(runner.results(inFlight.remove()), results, total, listener);
+        }
     }
 
     private static void collect(List<DecisionResult> chunk, List<DecisionResult> results, int total,

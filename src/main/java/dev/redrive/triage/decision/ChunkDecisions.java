@@ -129,9 +129,6 @@ final class ChunkDecisions {
                     chunk -> redrive(chunk, operator, reason, commit, turn.within())));
         } catch (StoreException e) {
             return passingOn(turn, () -> refusedByStore(DecisionKind.REDRIVE, targets, null, e));
-        } catch (RuntimeException | Error e) {
-            turn.fail(e);
-            throw e;
         }
         turn.pass();
         return publish(issued, operator, reason);
@@ -354,16 +351,14 @@ final class ChunkDecisions {
 
     // Shared --------------------------------------------------------------------------------------------------------
 
-    /** Decides, then passes the turn on; a failure fails it, so that the next chunk writes nothing. */
+    /**
+     * Decides, then passes the turn on. A failure leaves the turn to whoever runs the chunk ({@link ChunkRunner} fails
+     * it, so that the next chunk writes nothing).
+     */
     private static List<DecisionResult> passingOn(WriteTurn turn, Supplier<List<DecisionResult>> decide) {
-        try {
-            List<DecisionResult> results = decide.get();
-            turn.pass();
-            return results;
-        } catch (RuntimeException | Error e) {
-            turn.fail(e);
-            throw e;
-        }
+        List<DecisionResult> results = decide.get();
+        turn.pass();
+        return results;
     }
 
     private void lock(List<DecisionTarget> targets) {

@@ -170,15 +170,11 @@ public final class DurableBatches {
                     break;
                 }
                 // Items are reported as soon as their chunk is done, before the pace is waited for and again after it.
-                while (!inFlight.isEmpty() && inFlight.peek().results().isDone()) {
-                    tally.add(inFlight.remove(), runner);
-                }
+                tally.addDone(inFlight, runner);
                 if (!runner.mayStart(Math.max(1, chunk.targets().size()))) {
                     break;
                 }
-                while (!inFlight.isEmpty() && inFlight.peek().results().isDone()) {
-                    tally.add(inFlight.remove(), runner);
-                }
+                tally.addDone(inFlight, runner);
                 if (tally.refused > 0 || runner.stopAsked()) {
                     break;
                 }
@@ -256,6 +252,13 @@ public final class DurableBatches {
                         (int) Math.min(Integer.MAX_VALUE, Math.max(now.total(), now.done())), result);
             }
             started.chunk().leftOutIds().stream().limit(REPORTED_ITEMS - leftOut.size()).forEach(leftOut::add);
+        }
+
+        /** Collects the chunks at the head of {@code inFlight} that are done, in batch order. */
+        void addDone(Deque<Started> inFlight, ChunkRunner runner) {
+            while (!inFlight.isEmpty() && inFlight.peek().results().isDone()) {
+                add(inFlight.remove(), runner);
+            }
         }
 
         BatchRun run(DurableBatch ended) {
