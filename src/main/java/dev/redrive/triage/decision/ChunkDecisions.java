@@ -1,6 +1,7 @@
 package dev.redrive.triage.decision;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.util.RawValue;
 import dev.redrive.envelope.DispatchEnvelope;
 import dev.redrive.identity.OperationId;
 import dev.redrive.model.DecisionState;
@@ -160,15 +161,16 @@ final class ChunkDecisions {
         for (Redrive redrive : redrives) {
             PreconditionReport report = redrive.checked().report();
             OperationRecord operation = redrive.checked().operation();
-            JsonNode preconditions = TriageJson.mapper().valueToTree(report.results());
+            // Written once: the command keeps the text, and the audit line embeds the same text as it is.
+            String preconditions = TriageJson.compact(report.results());
             commands.add(new RedriveMove(redrive.commandId(), operation.operationId(), report.dlqEntryId(),
-                    operation.attempt(), report.targetSchemaVersion(), preconditions.toString()));
+                    operation.attempt(), report.targetSchemaVersion(), preconditions));
             entries.add(new EntryVersion(report.dlqEntryId(), report.entryVersion()));
             Map<String, Object> details = new LinkedHashMap<>();
             details.put("from_attempt", operation.attempt());
             details.put("to_attempt", operation.attempt() + 1);
             details.put("target_schema_version", report.targetSchemaVersion());
-            details.put("preconditions", preconditions);
+            details.put("preconditions", new RawValue(preconditions));
             audit.add(new AuditLine(at, operator, AuditAction.REDRIVE, new AuditSubject(operation.operationId(),
                     report.dlqEntryId(), redrive.commandId()), reason, details));
         }

@@ -109,6 +109,13 @@ class ChunkedBatchTest {
                     row -> row.getString(1), item.operationId())).contains("PENDING " + (item.attempt() + 1) + " " + result.commandId());
             assertThat(jdbc.queryLong("SELECT count(*) FROM audit_log WHERE dlq_entry_id = ? AND action = 'REDRIVE' AND command_id = ?",
                     item.dlqEntryId(), result.commandId())).isEqualTo(1);
+            // The audit line carries the command's precondition verdicts as JSON, every check with its verdict.
+            assertThat(jdbc.queryOne("""
+                    SELECT jsonb_array_length(c.preconditions) || ' ' || (a.details -> 'preconditions' = c.preconditions)
+                           || ' ' || (c.preconditions -> 0 ->> 'passed')
+                      FROM audit_log a JOIN redrive_commands c ON c.command_id = a.command_id
+                     WHERE a.command_id = ? AND a.action = 'REDRIVE'""", row -> row.getString(1), result.commandId()))
+                    .contains(result.preconditions().results().size() + " true true");
         }
         // One chunk, one transaction: every row it wrote carries the same transaction id.
         assertThat(jdbc.query("""
