@@ -67,7 +67,7 @@ public final class OperationStore {
                            AS r(operation_id, attempt, delivery_id, command_id, tool, tool_schema_version,
                                 idempotency_key, payload)),
             claimable AS (
-                SELECT o.operation_id
+                SELECT o.operation_id, r.attempt, r.delivery_id
                   FROM operations o
                   JOIN requested r ON r.operation_id = o.operation_id
                   JOIN runs ON runs.run_id = o.run_id
@@ -87,11 +87,10 @@ public final class OperationStore {
                    FOR NO KEY UPDATE OF o),
             claimed AS (
                 UPDATE operations o
-                   SET status = 'RUNNING', attempt = r.attempt, lease_owner = ?, lease_delivery_id = r.delivery_id,
+                   SET status = 'RUNNING', attempt = c.attempt, lease_owner = ?, lease_delivery_id = c.delivery_id,
                        lease_expires_at = ?, fencing_token = o.fencing_token + 1, next_eligible_at = NULL,
                        processing_deliveries = o.processing_deliveries + 1, updated_at = ?
                   FROM claimable c
-                  JOIN requested r ON r.operation_id = c.operation_id
                  WHERE o.operation_id = c.operation_id
                 RETURNING o.operation_id, o.attempt, o.fencing_token, o.redrive_command_id, o.processing_deliveries),
             executing AS (
@@ -120,7 +119,7 @@ public final class OperationStore {
             WITH v AS (SELECT * FROM %s),
             """.formatted(UnnestedRows.unnest(FinishColumn.class)) + """
             held AS (
-                SELECT o.operation_id
+                SELECT v.*
                   FROM operations o
                   JOIN v ON v.operation_id = o.operation_id
                  WHERE o.fencing_token = v.fencing_token AND o.status = 'RUNNING'
@@ -128,14 +127,13 @@ public final class OperationStore {
                    FOR NO KEY UPDATE OF o),
             finished AS (
                 UPDATE operations o
-                   SET status = v.status, attempt = v.next_attempt, result = COALESCE(v.result, o.result),
-                       side_effect = v.side_effect,
-                       last_error_class = CASE WHEN v.status = 'SUCCEEDED' THEN NULL ELSE v.error_class END,
-                       next_eligible_at = v.next_eligible_at, redrive_command_id = v.command_id, lease_owner = NULL,
+                   SET status = h.status, attempt = h.next_attempt, result = COALESCE(h.result, o.result),
+                       side_effect = h.side_effect,
+                       last_error_class = CASE WHEN h.status = 'SUCCEEDED' THEN NULL ELSE h.error_class END,
+                       next_eligible_at = h.next_eligible_at, redrive_command_id = h.command_id, lease_owner = NULL,
                        lease_delivery_id = NULL, lease_expires_at = NULL, processing_deliveries = 0,
-                       updated_at = v.finished_at
+                       updated_at = h.finished_at
                   FROM held h
-                  JOIN v ON v.operation_id = h.operation_id
                  WHERE o.operation_id = h.operation_id
                 RETURNING o.operation_id),
             recorded AS (
