@@ -14,7 +14,7 @@ public final class FailureClassText {
             case DEPENDENCY_DOWN -> "DEP. DOWN";
             case INVALID_INPUT -> "INVALID";
             case PERMISSION -> "PERMISSION";
-            case UNKNOWN_SIDE_EFFECT -> "UNKNOWN SE";
+            case UNKNOWN_SIDE_EFFECT -> "UNKNOWN S.E.";
         };
     }
 
