@@ -203,12 +203,13 @@ public final class OperationStore {
     /*
      * Waiting longer than the grace period without a worker having touched them: a PENDING operation whose dispatch
      * Redis lost, a retry whose retry-set member was lost, a RUNNING one whose lease expired long ago. SKIP LOCKED and
-     * swept_at let concurrent sweeps share the work and re-publish each at most once per grace period.
+     * swept_at let concurrent sweeps share the work and re-publish each at most once per grace period. The in_flight
+     * column names the index that holds only the operations the sweep may return (V250).
      */
     private static final String SWEEP = """
             WITH stranded AS (
                 SELECT operation_id FROM operations
-                 WHERE ((status = 'PENDING' AND updated_at < ?)
+                 WHERE in_flight AND ((status = 'PENDING' AND updated_at < ?)
                         OR (status = 'RETRY_SCHEDULED' AND (? OR next_eligible_at < ?))
                         OR (status = 'RUNNING' AND lease_expires_at < ?))
                    AND (swept_at IS NULL OR swept_at < ?)
@@ -223,7 +224,7 @@ public final class OperationStore {
 
     private static final String WAITING_FOR = """
             SELECT operation_id FROM operations
-             WHERE redrive_command_id = ANY (?::text[]::uuid[]) AND status = 'PENDING'
+             WHERE in_flight AND redrive_command_id = ANY (?::text[]::uuid[]) AND status = 'PENDING'
             """;
 
     private static final String KNOWN_COMMANDS = """
