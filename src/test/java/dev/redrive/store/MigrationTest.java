@@ -55,4 +55,22 @@ class MigrationTest {
                 SELECT count(*) FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace
                  WHERE n.nspname = ? AND p.prorettype = 'trigger'::regtype""", ns.name())).isGreaterThanOrEqualTo(10);
     }
+
+    @Test
+    void everyColumnHoldingAnIdentifier_comparesByBytes() {
+        // V251: joins between these columns keep using their indexes only while they all share one collation.
+        List<String> notC = ns.database().jdbc().query("""
+                SELECT c.table_name || '.' || c.column_name FROM information_schema.columns c
+                  JOIN information_schema.tables t USING (table_schema, table_name)
+                 WHERE c.table_schema = ? AND t.table_type = 'BASE TABLE' AND c.data_type = 'text'
+                   AND c.column_name IN ('operation_id', 'run_id', 'idempotency_key', 'corrects', 'superseded_by')
+                   AND c.collation_name IS DISTINCT FROM 'C'
+                 ORDER BY 1""", row -> row.getString(1), ns.name());
+        long identifierColumns = ns.database().jdbc().queryLong("""
+                SELECT count(*) FROM information_schema.columns
+                 WHERE table_schema = ? AND column_name IN ('operation_id', 'run_id', 'idempotency_key')""", ns.name());
+
+        assertThat(notC).isEmpty();
+        assertThat(identifierColumns).isGreaterThanOrEqualTo(10);
+    }
 }
