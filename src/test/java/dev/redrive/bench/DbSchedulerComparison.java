@@ -22,7 +22,8 @@ import java.util.concurrent.TimeUnit;
  * polling, the same number of threads) on the same PostgreSQL, alternating round by round, and prints the ratio of
  * their median rates; both are also set against the commit ceiling of eight connections measured at the start of each
  * round. db-scheduler commits about one transaction per execution; Redrive commits many operations per statement, so
- * it should drain faster. A benchmark entry point, not a test: db-scheduler is a test-scoped dependency and never
+ * it should drain faster. A first round warms both JVM code paths up and is not counted (the first drain of either
+ * runs its code interpreted for a good part). A benchmark entry point, not a test: db-scheduler is a test-scoped dependency and never
  * ships. Arguments: {@code [operations (default 20000)] [rounds (default 3)]}; connection from the {@code REDRIVE_*}
  * environment, namespace {@code bench_compare} (dropped afterwards).
  */
@@ -58,6 +59,9 @@ public final class DbSchedulerComparison {
         List<Double> ceilings = new ArrayList<>();
         try (Database admin = Database.open(config, THREADS + 2); Redis redis = Redis.connect(config)) {
             try {
+                redrive.drain(admin, redis, false);
+                drainWithDbScheduler(config, admin, redis, operations);
+                out.printf(Locale.ROOT, "warm-up round done (load %s), not counted%n", LoadAverage.now());
                 for (int round = 1; round <= rounds; round++) {
                     double ceiling = CommitCeiling.commitsPerSecond(WorkerBenchmark.fresh(admin, redis), THREADS,
                             WorkerBenchmark.CEILING_RUN);
