@@ -23,8 +23,8 @@ import java.util.concurrent.TimeUnit;
  * their median rates; both are also set against the commit ceiling of eight connections measured at the start of each
  * round. db-scheduler commits about one transaction per execution; Redrive commits many operations per statement, so
  * it should drain faster. A first round warms both JVM code paths up and is not counted (the first drain of either
- * runs its code interpreted for a good part). A benchmark entry point, not a test: db-scheduler is a test-scoped dependency and never
- * ships. Arguments: {@code [operations (default 20000)] [rounds (default 3)]}; connection from the {@code REDRIVE_*}
+ * runs its code interpreted for a good part). A benchmark entry point, not a test: db-scheduler is a test-scoped
+ * dependency and never ships. Arguments: {@code [operations (default 20000)] [rounds (default 3)]}; connection from the {@code REDRIVE_*}
  * environment, namespace {@code bench_compare} (dropped afterwards).
  */
 public final class DbSchedulerComparison {

@@ -16,8 +16,6 @@ import java.util.stream.IntStream;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * What a claim and a sweep cost does not grow with the history of other operations, and a claim writes no index entry.
- * <p>
  * What a claim reads does not grow with the history of other operations. The claim looks up each operation's newest
  * attempt row; without an index for that, PostgreSQL walked every attempt row of the table backwards for an operation
  * that has none (every new one), and claims slowed down as the soak went on until they fell behind the dispatches.
