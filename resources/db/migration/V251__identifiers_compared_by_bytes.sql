@@ -43,6 +43,6 @@ ALTER TABLE dlq_entries
 
 CALL refresh_viewer_masks();
 
--- Changing a column's collation drops its statistics, and the planner would guess until autovacuum next analyzes these
--- tables, which for a large, mostly finished table can be a long time.
+-- Changing a column's collation drops its statistics (and V250's in_flight has none yet); the planner would guess until
+-- autovacuum next analyzes these tables, which for a large, mostly finished table can be a long time.
 ANALYZE runs, operations, attempts, reconciliations, redrive_commands, audit_log, dlq_entries;
