@@ -7,13 +7,25 @@
 --
 -- TRUNCATE is what gives an empty table back its "never analyzed" state; it is done only when every one of these
 -- tables is empty (a new namespace), and on all of them in one statement, because they reference one another. The
--- audit log refuses TRUNCATE (it is append-only) and keeps its statistics; the worker only appends to it.
+-- audit log refuses TRUNCATE (it is append-only) and keeps its statistics; the worker only appends to it. A namespace
+-- created by V251 that has rows by now has its tables analyzed if their statistics still say empty.
 DO $$
+DECLARE
+    analyzed_empty text;
 BEGIN
     IF NOT EXISTS (SELECT FROM runs) AND NOT EXISTS (SELECT FROM operations) AND NOT EXISTS (SELECT FROM attempts)
        AND NOT EXISTS (SELECT FROM reconciliations) AND NOT EXISTS (SELECT FROM redrive_commands)
        AND NOT EXISTS (SELECT FROM dlq_entries) THEN
         TRUNCATE runs, operations, attempts, reconciliations, redrive_commands, dlq_entries;
+        RETURN;
     END IF;
+    FOR analyzed_empty IN
+        SELECT c.relname FROM pg_class c
+         WHERE c.relnamespace = (SELECT oid FROM pg_namespace WHERE nspname = '${flyway:defaultSchema}') AND c.reltuples = 0
+           AND c.relname IN ('runs', 'operations', 'attempts', 'reconciliations', 'redrive_commands', 'audit_log',
+                             'dlq_entries')
+    LOOP
+        EXECUTE format('ANALYZE %I.%I', '${flyway:defaultSchema}', analyzed_empty);
+    END LOOP;
 END
 $$;
