@@ -35,7 +35,8 @@ public final class WorkerBenchmark {
     private static final String SUCCEEDED = "SELECT count(*) FROM operations WHERE status = 'SUCCEEDED'";
     private static final String COMMITS = "SELECT xact_commit FROM pg_stat_database WHERE datname = current_database()";
     static final Duration CEILING_RUN = Duration.ofSeconds(4);
-    private static final Duration SPREAD_CEILING_RUN = Duration.ofSeconds(2);
+    /** The most drains the JVM warms up with before drains are counted (see {@link JitWarmUp}). */
+    private static final int MAX_WARM_UPS = 3;
 
     private final RedriveConfig config;
     private final int operations;
@@ -45,8 +46,10 @@ public final class WorkerBenchmark {
 
     /**
      * @param drains how many drains of {@code operations} to run one after the other, each in a fresh namespace: with
-     *               more than one, the first warms the JVM up and is not counted, and the spread of the others' rates,
-     *               each against the commit ceiling measured right after it, shows whether some fall into a slow mode
+     *               more than one, the first warms the JVM up and is not counted, nor is each next one during which the
+     *               JIT compiler was still busy (at most {@value #MAX_WARM_UPS} warm-ups, and two drains or more are
+     *               left to count from four on); the spread of the others' rates, each against the commit ceiling
+     *               measured right after it, shows whether some fall into a slow mode
      */
     public WorkerBenchmark(RedriveConfig config, int operations, int concurrency, int drains, PrintWriter out) {
         this.config = config;
@@ -64,27 +67,38 @@ public final class WorkerBenchmark {
                         before, concurrency);
                 List<Measured> measured = new ArrayList<>();
                 List<Double> drainRatios = new ArrayList<>();
+                int warmUpsAtMost = drains == 1 ? 0 : Math.max(1, Math.min(MAX_WARM_UPS, drains - 2));
+                int warmUps = 0;
+                JitWarmUp jit = new JitWarmUp();
                 for (int drain = 1; drain <= drains; drain++) {
+                    jit.start();
                     Measured worker = drain(admin, redis, drain == 1);
+                    double compilerShare = jit.share();
+                    // Warm-ups are the first drains: the first one, then each during which the compiler was still busy.
+                    boolean warmUp = warmUps == drain - 1 && warmUps < warmUpsAtMost
+                            && (drain == 1 || !JitWarmUp.settled(compilerShare));
                     String ceilingNote = "";
                     if (drains > 1) {
                         // Right after each drain, so that a drain slowed by the machine's load is told apart from
                         // one that fell into a slow mode of its own.
-                        double ceiling = CommitCeiling.commitsPerSecond(admin, concurrency, SPREAD_CEILING_RUN);
+                        double ceiling = CommitCeiling.commitsPerSecond(admin, concurrency, CEILING_RUN);
                         ceilingNote = String.format(Locale.ROOT, ", %.2fx of the %.0f commits/s measured right after",
                                 worker.operationsPerSecond() / ceiling, ceiling);
-                        if (drain > 1) {
+                        if (!warmUp) {
                             drainRatios.add(worker.operationsPerSecond() / ceiling);
                         }
                     }
-                    if (drains == 1 || drain > 1) {
+                    if (warmUp) {
+                        warmUps++;
+                    } else {
                         measured.add(worker);
                     }
                     out.printf(Locale.ROOT, "worker:   drain %d%s: %d operations in %.2f s = %.0f operations/s%s, "
                                     + "%.2f server transactions per operation (reads included), longest stall %d ms, "
-                                    + "load %s%n", drain, drains > 1 && drain == 1 ? " (warm-up, not counted)" : "",
-                            operations, worker.seconds(), worker.operationsPerSecond(), ceilingNote,
-                            worker.commitsPerOperation(), worker.longestStall().toMillis(), LoadAverage.now());
+                                    + "JIT compiler %.0f %% of the time, load %s%n", drain,
+                            warmUp ? " (warm-up, not counted)" : "", operations, worker.seconds(),
+                            worker.operationsPerSecond(), ceilingNote, worker.commitsPerOperation(),
+                            worker.longestStall().toMillis(), compilerShare * 100, LoadAverage.now());
                 }
                 double after = CommitCeiling.commitsPerSecond(admin, concurrency, CEILING_RUN);
                 out.printf(Locale.ROOT, "baseline: %.0f transactions/s again after the worker; mean %.0f%n", after,
@@ -97,8 +111,9 @@ public final class WorkerBenchmark {
                 if (drains > 1) {
                     double medianRatio = median(drainRatios);
                     double slowestRatio = drainRatios.stream().min(Comparator.naturalOrder()).orElseThrow();
-                    out.printf(Locale.ROOT, "spread:   each drain against the ceiling measured right after it: median "
-                                    + "%.2fx, slowest %.2fx, %.2fx of the median (target >= 0.70x); longest stall %d ms%n",
+                    out.printf(Locale.ROOT, "spread:   %d drains counted after %d warm-up drains; each against the "
+                                    + "ceiling measured right after it: median %.2fx, slowest %.2fx, %.2fx of the median "
+                                    + "(target >= 0.70x); longest stall %d ms%n", drainRatios.size(), warmUps,
                             medianRatio, slowestRatio, slowestRatio / medianRatio,
                             measured.stream().mapToLong(m -> m.longestStall().toMillis()).max().orElse(0));
                 }

@@ -22,13 +22,14 @@ import java.util.concurrent.TimeUnit;
  * polling, the same number of threads) on the same PostgreSQL, alternating round by round, and prints the ratio of
  * their median rates; both are also set against the commit ceiling of eight connections measured at the start of each
  * round. db-scheduler commits about one transaction per execution; Redrive commits many operations per statement, so
- * it should drain faster. A first round warms both JVM code paths up and is not counted (the first drain of either
- * runs its code interpreted for a good part). A benchmark entry point, not a test: db-scheduler is a test-scoped
+ * it should drain faster. Warm-up rounds, not counted, come first: one, and more while the JIT compiler was still busy
+ * (see {@link JitWarmUp}), at most {@value #MAX_WARM_UPS}. A benchmark entry point, not a test: db-scheduler is a test-scoped
  * dependency and never ships. Arguments: {@code [operations (default 20000)] [rounds (default 3)]}; connection from the {@code REDRIVE_*}
  * environment, namespace {@code bench_compare} (dropped afterwards).
  */
 public final class DbSchedulerComparison {
     private static final int THREADS = 8;
+    private static final int MAX_WARM_UPS = 3;
     /** db-scheduler's table for PostgreSQL with the indexes its documentation creates, which its polls read. */
     private static final String TASKS_TABLE = """
             CREATE TABLE scheduled_tasks (
@@ -63,9 +64,16 @@ public final class DbSchedulerComparison {
         List<Double> ceilings = new ArrayList<>();
         try (Database admin = Database.open(config, THREADS + 2); Redis redis = Redis.connect(config)) {
             try {
-                redrive.drain(admin, redis, false);
-                drainWithDbScheduler(config, admin, redis, operations);
-                out.printf(Locale.ROOT, "warm-up round done (load %s), not counted%n", LoadAverage.now());
+                JitWarmUp jit = new JitWarmUp();
+                double compilerShare = 1;
+                for (int warmUp = 1; warmUp <= MAX_WARM_UPS && !JitWarmUp.settled(compilerShare); warmUp++) {
+                    jit.start();
+                    redrive.drain(admin, redis, false);
+                    drainWithDbScheduler(config, admin, redis, operations);
+                    compilerShare = jit.share();
+                    out.printf(Locale.ROOT, "warm-up round %d done (JIT compiler %.0f %% of the time, load %s), "
+                            + "not counted%n", warmUp, compilerShare * 100, LoadAverage.now());
+                }
                 for (int round = 1; round <= rounds; round++) {
                     double ceiling = CommitCeiling.commitsPerSecond(WorkerBenchmark.fresh(admin, redis), THREADS,
                             WorkerBenchmark.CEILING_RUN);
