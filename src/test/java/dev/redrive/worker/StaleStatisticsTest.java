@@ -4,10 +4,9 @@ import dev.redrive.envelope.DispatchEnvelope;
 import dev.redrive.identity.OperationId;
 import dev.redrive.store.Database;
 import dev.redrive.store.Jdbc;
+import dev.redrive.testing.AnswersAtOnce;
 import dev.redrive.testing.TestNamespace;
 import dev.redrive.worker.client.WorkerClient;
-import dev.redrive.worker.tool.Tool;
-import dev.redrive.worker.tool.ToolCall;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -31,6 +30,7 @@ class StaleStatisticsTest {
     static final TestNamespace ns = new TestNamespace();
 
     private static final int OPERATIONS = 3_000;
+    private static final String TOOL = "stale.answer";
     private static final String ROWS_READ_BY_SCANS = """
             SELECT coalesce(sum(seq_tup_read), 0) FROM pg_stat_user_tables
              WHERE schemaname = current_schema() AND relname = ?""";
@@ -44,7 +44,7 @@ class StaleStatisticsTest {
         WorkerClient client = new WorkerClient(ns.database(), ns.redis(), Clock.systemUTC());
         List<DispatchEnvelope> dispatches = new ArrayList<>();
         for (int i = 0; i < OPERATIONS; i++) {
-            dispatches.add(client.newDispatch(new OperationId("stale-" + (i % 10), "node-" + i, 0), Answers.NAME, "1",
+            dispatches.add(client.newDispatch(new OperationId("stale-" + (i % 10), "node-" + i, 0), TOOL, "1",
                     "{\"n\":" + i + "}", "trace-" + i, null, null));
         }
         client.dispatchAll(dispatches);
@@ -52,7 +52,7 @@ class StaleStatisticsTest {
 
         // A pool of its own: closing it ends the worker's sessions, which hands their statistics to the server.
         try (Database workerStore = Database.open(ns.config(), 12)) {
-            Worker worker = Worker.builder(workerStore, ns.redis()).tool(new Answers()).consumerName("stale-1")
+            Worker worker = Worker.builder(workerStore, ns.redis()).tool(new AnswersAtOnce(TOOL)).consumerName("stale-1")
                     .concurrency(8).build().start();
             await().atMost(Duration.ofMinutes(3)).pollInterval(Duration.ofMillis(200)).until(() -> jdbc.queryLong(
                     "SELECT count(*) FROM operations WHERE status = 'SUCCEEDED'") == OPERATIONS);
@@ -77,25 +77,5 @@ class StaleStatisticsTest {
             return still;
         });
         return last[0];
-    }
-
-    /** Answers at once: the drain measures the worker's statements, not a tool. */
-    private static final class Answers implements Tool {
-        static final String NAME = "stale.answer";
-
-        @Override
-        public String name() {
-            return NAME;
-        }
-
-        @Override
-        public String schemaVersion() {
-            return "1";
-        }
-
-        @Override
-        public String execute(ToolCall call) {
-            return "{\"ok\":true}";
-        }
     }
 }
