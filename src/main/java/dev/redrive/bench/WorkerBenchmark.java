@@ -106,7 +106,7 @@ public final class WorkerBenchmark {
                 Measured median = medianDrain(measured);
                 Result result = new Result(median.operationsPerSecond(), (before + after) / 2,
                         median.commitsPerOperation());
-                out.printf(Locale.ROOT, "ratio:    %.2fx of the commit ceiling (target >= 0.60x), %.2f commits/operation (target <= 1.20)%n",
+                out.printf(Locale.ROOT, "ratio:    %.2fx of the commit ceiling (target >= 0.80x), %.2f commits/operation (target <= 1.20)%n",
                         result.ratio(), result.commitsPerOperation());
                 if (drains > 1) {
                     double medianRatio = median(drainRatios);
