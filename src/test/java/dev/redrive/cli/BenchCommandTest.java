@@ -1,0 +1,50 @@
+package dev.redrive.cli;
+
+import dev.redrive.testing.TestNamespace;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The benchmark programs run end to end on a small scale and print their ratios. Nothing here is timed: the figures a
+ * benchmark prints mean something only on a machine measured as README's benchmark section says, but a benchmark that
+ * no longer runs, or prints a ratio without its baseline, would be found only by the next person measuring.
+ */
+class BenchCommandTest {
+    @RegisterExtension
+    static final TestNamespace ns = new TestNamespace();
+
+    private static final String NUMBER = "[0-9]+(\\.[0-9]+)?";
+
+    @Test
+    void benchWorker_drainsEveryOperation_andPrintsItsRatiosAgainstTheCeilingAndTheMedian() {
+        CliRun run = CliRun.in(ns, "bench", "worker", "--operations", "400", "--drains", "2");
+
+        assertThat(run.exit()).as(run.err()).isZero();
+        assertThat(run.out())
+                .containsPattern("baseline: PostgreSQL commits " + NUMBER + " single-row transactions/s from 8 connections")
+                .containsPattern("published 400 dispatches in bulk: " + NUMBER + "/s; one client commits " + NUMBER)
+                .containsPattern("drain 1 \\(warm-up, not counted\\): 400 operations in ")
+                .containsPattern("drain 2: 400 operations in " + NUMBER + " s = " + NUMBER + " operations/s, " + NUMBER
+                        + "x of the " + NUMBER + " commits/s measured right after")
+                .containsPattern("ratio: +" + NUMBER + "x of the commit ceiling \\(target >= 0.80x\\)")
+                .containsPattern("spread: +1 drains counted after 1 warm-up drains; .* median " + NUMBER + "x, slowest "
+                        + NUMBER + "x, " + NUMBER + "x of the median \\(target >= 0.70x\\)");
+        assertThat(ns.database().jdbc().queryLong(
+                "SELECT count(*) FROM information_schema.schemata WHERE schema_name = ?", ns.name()))
+                .as("the throw-away namespace is dropped").isZero();
+    }
+
+    @Test
+    void benchBatch_decidesEveryItemOnceAndPrintsItsMedians() {
+        CliRun run = CliRun.in(ns, "bench", "batch", "--entries", "300", "--rounds", "1");
+
+        assertThat(run.exit()).as(run.err()).isZero();
+        assertThat(run.out())
+                .containsPattern("round 1: one client commits " + NUMBER + " single-row transactions/s; dry run 300 items")
+                .contains("(600 commands, 600 audit lines, 600 dispatches published)")
+                .containsPattern("median of 1 round\\(s\\): redrive --group " + NUMBER + " items/s = " + NUMBER
+                        + "x one client's commits");
+    }
+}
