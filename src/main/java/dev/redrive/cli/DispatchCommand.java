@@ -19,6 +19,8 @@ import picocli.CommandLine.Model.CommandSpec;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
+import java.nio.charset.CharsetDecoder;
+import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -125,7 +127,7 @@ final class DispatchCommand implements Callable<Integer> {
         String name = source.file.equals("-") ? "stdin" : source.file;
         try (Database database = Database.open(connection.config(), 2); Redis redis = Redis.connect(connection.config());
              BufferedReader reader = source.file.equals("-")
-                     ? new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8))
+                     ? new BufferedReader(new InputStreamReader(System.in, strictUtf8()))
                      : open(source.file)) {
             WorkerClient client = new WorkerClient(database, redis, Clock.systemUTC());
             ToolSchemaStore schemas = new ToolSchemaStore(database.jdbc());
@@ -155,11 +157,24 @@ final class DispatchCommand implements Callable<Integer> {
     }
 
     private static BufferedReader open(String file) {
-        try {
-            return Files.newBufferedReader(Path.of(file), StandardCharsets.UTF_8);
-        } catch (IOException e) {
-            throw new IllegalArgumentException("cannot read " + file + ": " + e.getMessage()
-                    + "; expected a readable JSON Lines file, or - for stdin");
+        Path path = Path.of(file);
+        String expected = "; expected a readable JSON Lines file, or - for stdin";
+        if (!Files.exists(path)) {
+            throw new IllegalArgumentException("cannot read " + file + ": no such file" + expected);
         }
+        if (Files.isDirectory(path)) {
+            throw new IllegalArgumentException("cannot read " + file + ": it is a directory" + expected);
+        }
+        try {
+            return new BufferedReader(new InputStreamReader(Files.newInputStream(path), strictUtf8()));
+        } catch (IOException e) {
+            throw new IllegalArgumentException("cannot read " + file + ": " + e.getMessage() + expected);
+        }
+    }
+
+    /** Refuses bytes that are not UTF-8 instead of replacing them, so that a payload is never stored altered. */
+    private static CharsetDecoder strictUtf8() {
+        return StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
+                .onUnmappableCharacter(CodingErrorAction.REPORT);
     }
 }

@@ -1,11 +1,16 @@
 package dev.redrive.cli;
 
 import com.fasterxml.jackson.annotation.JsonProperty;
+import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.cfg.CoercionAction;
+import com.fasterxml.jackson.databind.cfg.CoercionInputShape;
+import com.fasterxml.jackson.databind.exc.MismatchedInputException;
 import com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException;
+import com.fasterxml.jackson.databind.type.LogicalType;
 import dev.redrive.envelope.DispatchEnvelope;
 import dev.redrive.envelope.EnvelopeCodec;
 import dev.redrive.envelope.InvalidEnvelopeException;
@@ -15,6 +20,7 @@ import dev.redrive.worker.client.WorkerClient;
 
 import java.io.BufferedReader;
 import java.io.IOException;
+import java.nio.charset.CharacterCodingException;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -31,12 +37,33 @@ import java.util.function.Function;
  * nothing; blank lines are skipped.
  */
 final class DispatchFile {
+    private static final String BYTE_ORDER_MARK = "\uFEFF";
     static final String FIELDS = "run, node, tool, payload, and optionally logical_attempt, trace_id, traceparent, "
             + "correlation_id, approval_id, schema_version";
 
-    private static final ObjectMapper JSON = new ObjectMapper()
+    /**
+     * Takes each field only as the type it is: a number where a text is expected ({@code "run":5}), a text or a
+     * fraction where a whole number is ({@code "logical_attempt":"2"}, {@code 1.5}, {@code 1e2}), or a field given twice
+     * is refused rather than turned into something the line did not say.
+     */
+    private static final ObjectMapper JSON = strict(new ObjectMapper()
             .enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
-            .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
+            .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
+            .enable(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES)
+            .disable(DeserializationFeature.ACCEPT_FLOAT_AS_INT)
+            .enable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION));
+
+    private static ObjectMapper strict(ObjectMapper mapper) {
+        for (CoercionInputShape shape : List.of(CoercionInputShape.Integer, CoercionInputShape.Float,
+                CoercionInputShape.Boolean)) {
+            mapper.coercionConfigFor(LogicalType.Textual).setCoercion(shape, CoercionAction.Fail);
+        }
+        for (CoercionInputShape shape : List.of(CoercionInputShape.String, CoercionInputShape.Float,
+                CoercionInputShape.Boolean)) {
+            mapper.coercionConfigFor(LogicalType.Integer).setCoercion(shape, CoercionAction.Fail);
+        }
+        return mapper;
+    }
 
     private record Line(@JsonProperty("run") String run, @JsonProperty("node") String node,
                         @JsonProperty("tool") String tool, @JsonProperty("payload") JsonNode payload,
@@ -66,8 +93,13 @@ final class DispatchFile {
         EnvelopeCodec codec = new EnvelopeCodec();
         List<Numbered> dispatches = new ArrayList<>();
         int number = 0;
-        for (String text = reader.readLine(); text != null; text = reader.readLine()) {
+        for (String text = readLine(reader, source, number + 1); text != null;
+             text = readLine(reader, source, number + 1)) {
             number++;
+            if (number == 1 && text.startsWith(BYTE_ORDER_MARK)) {
+                // Some editors start a UTF-8 file with a byte order mark; it is no part of the first dispatch.
+                text = text.substring(1);
+            }
             if (text.isBlank()) {
                 continue;
             }
@@ -96,14 +128,37 @@ final class DispatchFile {
         return dispatches;
     }
 
+    /** A line of text, or null at the end; bytes that are not UTF-8 are refused, never replaced. */
+    private static String readLine(BufferedReader reader, String source, int number) throws IOException {
+        try {
+            return reader.readLine();
+        } catch (CharacterCodingException e) {
+            throw new IllegalArgumentException(source + " line " + number + ": not valid UTF-8; expected one JSON "
+                    + "object per line in UTF-8");
+        }
+    }
+
     private static Line parse(String text) {
         Line line;
         try {
             line = JSON.readValue(text, Line.class);
         } catch (UnrecognizedPropertyException e) {
             throw new IllegalArgumentException("unknown field '" + e.getPropertyName() + "'; expected " + FIELDS);
+        } catch (MismatchedInputException e) {
+            String field = e.getPath().isEmpty() ? null : e.getPath().get(e.getPath().size() - 1).getFieldName();
+            if (field == null) {
+                throw new IllegalArgumentException("not a JSON object; expected one object with " + FIELDS);
+            }
+            throw new IllegalArgumentException(field + " must be " + EXPECTED.getOrDefault(field, "a text")
+                    + ", got " + given(text, field) + "; expected " + FIELDS);
         } catch (JsonProcessingException e) {
-            throw new IllegalArgumentException("not a JSON object (" + e.getOriginalMessage() + "); expected " + FIELDS);
+            String duplicate = e.getOriginalMessage().startsWith("Duplicate field") ? e.getOriginalMessage() : null;
+            if (duplicate != null) {
+                throw new IllegalArgumentException(duplicate.replace("Duplicate field", "field")
+                        + " is given twice; expected each field once");
+            }
+            throw new IllegalArgumentException("not valid JSON (" + e.getOriginalMessage().lines().findFirst().orElse("")
+                    + " at column " + e.getLocation().getColumnNr() + "); expected one JSON object with " + FIELDS);
         }
         if (line == null) {
             throw new IllegalArgumentException("not a JSON object; expected " + FIELDS);
@@ -117,6 +172,20 @@ final class DispatchFile {
                     .name().toLowerCase(Locale.ROOT));
         }
         return line;
+    }
+
+    /** What each field is, for the line that says a field holds something else. */
+    private static final Map<String, String> EXPECTED = Map.of("payload", "a JSON object",
+            "logical_attempt", "a whole number (0 or more)");
+
+    /** The field's value as the line gave it, for the error line. */
+    private static String given(String text, String field) {
+        try {
+            JsonNode value = JSON.readTree(text).get(field);
+            return value == null ? "nothing" : value.toString();
+        } catch (JsonProcessingException e) {
+            return "something else";
+        }
     }
 
     private static void requirePresent(String field, Object value) {

@@ -105,6 +105,86 @@ class BulkDispatchTest {
     }
 
     @Test
+    void anOperationTwiceInOneFile_isARepeatWithTheSameParameters_andAConflictWithOthers() throws IOException {
+        long before = ns.redis().sync().xlen(ns.redis().keys().dispatch());
+        Path dispatches = file("twice.jsonl", List.of(
+                "{\"run\":\"bulk-twice\",\"node\":\"a\",\"tool\":\"demo.charge\",\"payload\":{\"amount\":1}}",
+                "{\"run\":\"bulk-twice\",\"node\":\"a\",\"tool\":\"demo.charge\",\"payload\":{\"amount\":1}}",
+                "{\"run\":\"bulk-twice\",\"node\":\"a\",\"tool\":\"demo.charge\",\"payload\":{\"amount\":2}}"));
+
+        CliRun outcome = run("dispatch", "--file", dispatches.toString());
+
+        assertThat(outcome.exit()).isEqualTo(RedriveCommand.EXIT_BLOCKED);
+        assertThat(outcome.err().strip()).startsWith("dispatch: " + dispatches + " line 3: conflict: ")
+                .doesNotContain("\n");
+        assertThat(outcome.out()).contains("1 new, 1 already dispatched (published again), 1 conflict(s) not published");
+        assertThat(ns.redis().sync().xlen(ns.redis().keys().dispatch())).as("the conflicting line is not published")
+                .isEqualTo(before + 2);
+        assertThat(ns.database().jdbc().queryOne("SELECT payload->>'amount' FROM operations "
+                + "WHERE operation_id = 'bulk-twice:a:0'", row -> row.getString(1))).contains("1");
+    }
+
+    @Test
+    void aFieldOfAnotherType_orGivenTwice_isRefusedNamingIt_neverConverted() throws IOException {
+        String start = "{\"run\":\"bulk-type\",\"node\":\"a\",\"tool\":\"demo.charge\",\"payload\":{}";
+        assertThat(refusal(start + ",\"logical_attempt\":1.5}")).isEqualTo("logical_attempt must be a whole number "
+                + "(0 or more), got 1.5; expected " + DispatchFile.FIELDS);
+        assertThat(refusal(start + ",\"logical_attempt\":1e2}")).startsWith("logical_attempt must be a whole number");
+        assertThat(refusal(start + ",\"logical_attempt\":\"2\"}")).startsWith("logical_attempt must be a whole "
+                + "number (0 or more), got \"2\";");
+        assertThat(refusal("{\"run\":5,\"node\":\"a\",\"tool\":\"demo.charge\",\"payload\":{}}"))
+                .startsWith("run must be a text, got 5;");
+        assertThat(refusal(start + ",\"schema_version\":2}")).startsWith("schema_version must be a text, got 2;");
+        assertThat(refusal(start + ",\"run\":\"other\"}")).isEqualTo("field 'run' is given twice; expected each "
+                + "field once");
+        assertThat(refusal("[1, 2]")).startsWith("not a JSON object");
+        assertThat(refusal("{\"run\": ")).startsWith("not valid JSON (");
+        assertThat(count("SELECT count(*) FROM operations WHERE run_id IN ('bulk-type', '5', 'other')")).isZero();
+    }
+
+    /** The one line a file of this one line is refused with, after "dispatch: FILE line 1: ". */
+    private String refusal(String line) throws IOException {
+        Path dispatches = file("refused.jsonl", List.of(line));
+        CliRun outcome = run("dispatch", "--file", dispatches.toString());
+        assertThat(outcome.exit()).as(outcome.out()).isEqualTo(RedriveCommand.EXIT_USAGE);
+        String prefix = "dispatch: " + dispatches + " line 1: ";
+        assertThat(outcome.err()).startsWith(prefix).doesNotContain("\tat ").hasLineCount(1);
+        String hint = " (see redrive dispatch --help)";
+        assertThat(outcome.err().strip()).endsWith(hint);
+        String refusal = outcome.err().strip();
+        return refusal.substring(prefix.length(), refusal.length() - hint.length());
+    }
+
+    @Test
+    void bytesThatAreNotUtf8_areRefused_aByteOrderMarkIsNot_andAFileThatIsNoFileIsNamed() throws IOException {
+        byte[] line = "{\"run\":\"bulk-utf8\",\"node\":\"a\",\"tool\":\"demo.charge\",\"payload\":{\"x\":\"?\"}}\n"
+                .getBytes(StandardCharsets.UTF_8);
+        byte[] invalid = line.clone();
+        invalid[invalid.length - 5] = (byte) 0xff;
+        Path broken = Files.write(dir.resolve("broken.jsonl"), invalid);
+        CliRun refused = run("dispatch", "--file", broken.toString());
+        assertThat(refused.exit()).isEqualTo(RedriveCommand.EXIT_USAGE);
+        assertThat(refused.err().strip()).isEqualTo("dispatch: " + broken + " line 1: not valid UTF-8; expected one "
+                + "JSON object per line in UTF-8 (see redrive dispatch --help)");
+
+        byte[] marked = new byte[line.length + 3];
+        marked[0] = (byte) 0xef;
+        marked[1] = (byte) 0xbb;
+        marked[2] = (byte) 0xbf;
+        System.arraycopy(line, 0, marked, 3, line.length);
+        CliRun accepted = run("dispatch", "--file", Files.write(dir.resolve("bom.jsonl"), marked).toString());
+        assertThat(accepted.exit()).as(accepted.err()).isZero();
+        assertThat(count("SELECT count(*) FROM operations WHERE run_id = 'bulk-utf8'")).isEqualTo(1);
+
+        CliRun directory = run("dispatch", "--file", dir.toString());
+        assertThat(directory.exit()).isEqualTo(RedriveCommand.EXIT_USAGE);
+        assertThat(directory.err().strip()).isEqualTo("dispatch: cannot read " + dir + ": it is a directory; expected "
+                + "a readable JSON Lines file, or - for stdin (see redrive dispatch --help)");
+        CliRun missing = run("dispatch", "--file", dir.resolve("nothing.jsonl").toString());
+        assertThat(missing.err()).contains("nothing.jsonl: no such file;");
+    }
+
+    @Test
     void dashReadsStdin() {
         InputStream stdin = System.in;
         System.setIn(new ByteArrayInputStream(

@@ -5,10 +5,9 @@ import dev.redrive.envelope.OperationParameters;
 import dev.redrive.model.OperationStatus;
 import dev.redrive.store.Jdbc;
 
+import java.util.ArrayList;
 import java.util.HashSet;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.Function;
@@ -77,21 +76,24 @@ public final class OperationRegistry {
 
     /**
      * Records many first dispatches in one transaction of two statements (the runs, then the operations), as
-     * {@link #record} would one by one; those already recorded are compared one by one.
+     * {@link #record} would one by one; those already recorded are compared one by one. An operation named more than
+     * once is created by its first dispatch; each later one is compared with it like any repeat, so the same
+     * parameters again are a repeat and other parameters a conflict.
      *
      * @param statusOf PENDING for a dispatch to run now, RETRY_SCHEDULED for one due later
-     * @return by operation id, what recording each dispatch found
+     * @return what recording each dispatch found, in the order of {@code envelopes}
      */
-    public Map<String, Recorded> recordAll(List<DispatchEnvelope> envelopes,
-                                           Function<DispatchEnvelope, OperationStatus> statusOf) {
+    public List<Recorded> recordAll(List<DispatchEnvelope> envelopes,
+                                    Function<DispatchEnvelope, OperationStatus> statusOf) {
         if (envelopes.isEmpty()) {
-            return Map.of();
+            return List.of();
         }
         Set<String> created = jdbc.inTransaction(() -> insert(envelopes, statusOf));
-        Map<String, Recorded> recorded = new LinkedHashMap<>();
+        List<Recorded> recorded = new ArrayList<>(envelopes.size());
         for (DispatchEnvelope envelope : envelopes) {
-            String id = envelope.operationId().value();
-            recorded.put(id, created.contains(id) ? Recorded.created() : record(envelope, statusOf.apply(envelope)));
+            // Removed on first sight: the operation's next dispatch in the list is compared with what this one created.
+            recorded.add(created.remove(envelope.operationId().value()) ? Recorded.created()
+                    : record(envelope, statusOf.apply(envelope)));
         }
         return recorded;
     }

@@ -124,14 +124,18 @@ public final class WorkerClient {
         List<BulkDispatched> results = new ArrayList<>(envelopes.size());
         for (int from = 0; from < envelopes.size(); from += CHUNK) {
             List<DispatchEnvelope> chunk = envelopes.subList(from, Math.min(envelopes.size(), from + CHUNK));
-            Map<String, Recorded> recorded = registry.recordAll(chunk, envelope -> OperationStatus.PENDING);
-            List<String> entryIds = publishAll(chunk.stream()
-                    .filter(envelope -> recorded.get(envelope.operationId().value()).outcome() != Recorded.Outcome.CONFLICT)
-                    .toList());
+            List<Recorded> recorded = registry.recordAll(chunk, envelope -> OperationStatus.PENDING);
+            List<DispatchEnvelope> publishable = new ArrayList<>(chunk.size());
+            for (int i = 0; i < chunk.size(); i++) {
+                if (recorded.get(i).outcome() != Recorded.Outcome.CONFLICT) {
+                    publishable.add(chunk.get(i));
+                }
+            }
+            List<String> entryIds = publishAll(publishable);
             int published = 0;
-            for (DispatchEnvelope envelope : chunk) {
-                Recorded outcome = recorded.get(envelope.operationId().value());
-                results.add(new BulkDispatched(envelope, outcome.outcome() == Recorded.Outcome.CONFLICT ? null
+            for (int i = 0; i < chunk.size(); i++) {
+                Recorded outcome = recorded.get(i);
+                results.add(new BulkDispatched(chunk.get(i), outcome.outcome() == Recorded.Outcome.CONFLICT ? null
                         : entryIds.get(published++), outcome));
             }
         }

@@ -145,8 +145,13 @@ final class BatchClaim {
                 && envelope.nextEligibleAt().isAfter(now) ? OperationStatus.RETRY_SCHEDULED : OperationStatus.PENDING;
         Map<String, Recorded> recorded;
         try {
-            recorded = registry.recordAll(unseen.values().stream().map(deliveries -> deliveries.get(0).envelope()).toList(),
+            List<String> ids = List.copyOf(unseen.keySet());
+            List<Recorded> outcomes = registry.recordAll(ids.stream().map(id -> unseen.get(id).get(0).envelope()).toList(),
                     status);
+            recorded = new LinkedHashMap<>();
+            for (int i = 0; i < ids.size(); i++) {
+                recorded.put(ids.get(i), outcomes.get(i));
+            }
         } catch (StoreException e) {
             if (!e.isBadValue()) {
                 throw e;
