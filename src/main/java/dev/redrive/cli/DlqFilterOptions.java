@@ -47,10 +47,29 @@ final class DlqFilterOptions {
     @Option(names = "--fingerprint", paramLabel = "FP", description = "error fingerprint")
     String fingerprint;
 
+    /** @throws IllegalArgumentException naming a filter given an empty value, which would otherwise filter nothing */
     DlqFilter filter() {
+        Map<String, String> texts = new LinkedHashMap<>();
+        texts.put("--tool", tool);
+        texts.put("--run", runId);
+        texts.put("--trace", traceOrCorrelationId);
+        texts.put("--text", text);
+        texts.put("--fingerprint", fingerprint);
+        texts.forEach((name, value) -> requireValue(name, value));
         return DlqFilter.builder().errorClass(errorClass).tool(tool).runId(runId)
                 .traceOrCorrelationId(traceOrCorrelationId).enteredBetween(from, to).sideEffect(sideEffect)
                 .decisionState(decisionState).text(text).fingerprint(fingerprint).build();
+    }
+
+    /**
+     * Refuses an option given an empty or blank value: it would match everything, which a batch must never take from
+     * a typo or an unset shell variable.
+     */
+    static void requireValue(String option, String value) {
+        if (value != null && value.isBlank()) {
+            throw new IllegalArgumentException(option + " was given an empty value; expected a value, or leave "
+                    + option + " out");
+        }
     }
 
     /** The filters given, as they were typed: "--tool demo.charge --class TRANSIENT". */

@@ -76,9 +76,9 @@ final class RedriveOperationsCommand implements Callable<Integer> {
     @Option(names = "--dry-run", description = "check and report every item, issue nothing")
     boolean dryRun;
 
-    @Option(names = "--rate", paramLabel = "N", defaultValue = "0",
+    @Option(names = "--rate", paramLabel = "N",
             description = "at most N redrives per second over a batch (default: no limit)")
-    double rate;
+    Double rate;
 
     @Option(names = "--schema-version", paramLabel = "V",
             description = "dispatch with this tool schema version: the tool's current one, declared compatible")
@@ -95,14 +95,15 @@ final class RedriveOperationsCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
+        DlqFilterOptions.requireValue("--group", group);
         DlqFilter filter = filters.filter();
         boolean filtered = !filter.equals(DlqFilter.none());
         if (batches || resume != null) {
             if (!operationIds.isEmpty() || group != null || filtered || reason != null || dryRun || operator != null
-                    || (batches && resume != null)) {
+                    || rate != null || schemaVersion != null || (batches && resume != null)) {
                 throw new IllegalArgumentException("--batches and --resume BATCH take no operations, group, filter, "
-                        + "--reason, --operator or --dry-run: a batch keeps its own (its decisions are recorded under "
-                        + "the name that started it, and the login that resumes it)");
+                        + "--reason, --operator, --rate, --schema-version or --dry-run: a batch keeps its own (its "
+                        + "decisions are recorded under the name that started it, and the login that resumes it)");
             }
             return batches ? listBatches() : resume(resume);
         }
@@ -122,32 +123,37 @@ final class RedriveOperationsCommand implements Callable<Integer> {
             return correct(out);
         }
         try (TriageSession session = new TriageSession(connection)) {
-            // A four-eyes policy's gate weighs the items it would hold in a request: under one, the items are listed.
-            if (!dryRun && operationIds.isEmpty() && !session.requests().policy().enabled()) {
-                return startBatch(session, group == null ? filter : withGroup(filter, group));
+            // A group or filter is a durable batch unless a four-eyes policy covers it: a request holds its items, so
+            // then they are listed.
+            if (!dryRun && operationIds.isEmpty()) {
+                DlqFilter selection = group == null ? filter : withGroup(filter, group);
+                DlqFilter open = selection.toBuilder().decisionState(DecisionState.OPEN).build();
+                if (session.requests().wouldWait(RequestKind.REDRIVE, open, session.services().dlqQueries()).isEmpty()) {
+                    return startBatch(session, selection);
+                }
             }
             BatchDecisions batch = session.services().batchDecisions();
+            batch.requireKnown(operationIds);
             List<DecisionTarget> targets = new ArrayList<>();
             operationIds.forEach(id -> targets.add(DecisionTarget.operation(id)));
             List<Long> leftOut = new ArrayList<>();
-            if (group != null) {
-                OpenEntries open = batch.group(group);
-                targets.addAll(open.targets());
-                leftOut.addAll(open.withoutOperation());
-            }
-            if (filtered) {
-                OpenEntries open = batch.openEntries(filter);
-                targets.addAll(open.targets());
+            if (group != null || filtered) {
+                // One selection, as a durable batch takes it: the group's entries that match the filters too. An
+                // operation named by id as well is taken once, where it was named.
+                OpenEntries open = batch.openEntries(group == null ? filter : withGroup(filter, group));
+                open.targets().stream().filter(target -> !operationIds.contains(target.operationId()))
+                        .forEach(targets::add);
                 leftOut.addAll(open.withoutOperation());
             }
             if (operationIds.isEmpty() && targets.isEmpty() && leftOut.isEmpty()) {
                 throw new IllegalArgumentException(BatchSelection.matching(group == null ? filter : withGroup(filter, group))
                         .nothingToTake(DecisionKind.REDRIVE));
             }
-            BatchOptions options = new BatchOptions(TriageSession.operator(operator), reason, schemaVersion, rate, dryRun);
+            BatchOptions options = new BatchOptions(TriageSession.operator(operator), reason, schemaVersion, rate(),
+                    dryRun);
             if (!dryRun) {
                 Optional<Integer> waits = FourEyesGate.submit(session, RequestKind.REDRIVE, targets,
-                        selection(filtered, filter), RequestOptions.redrive(schemaVersion, rate), options.operator(),
+                        selection(filtered, filter), RequestOptions.redrive(schemaVersion, rate()), options.operator(),
                         reason, json, out);
                 if (waits.isPresent()) {
                     return waits.get();
@@ -170,6 +176,11 @@ final class RedriveOperationsCommand implements Callable<Integer> {
         }
     }
 
+    /** Redrives per second, 0 for no limit. */
+    private double rate() {
+        return rate == null ? 0 : rate;
+    }
+
     private static DlqFilter withGroup(DlqFilter filter, String fingerprint) {
         if (filter.fingerprint() != null && !filter.fingerprint().equals(fingerprint)) {
             throw new IllegalArgumentException("--group " + fingerprint + " and --fingerprint " + filter.fingerprint()
@@ -181,7 +192,7 @@ final class RedriveOperationsCommand implements Callable<Integer> {
     private int startBatch(TriageSession session, DlqFilter selection) {
         DurableBatches batches = session.batches();
         DurableBatch batch = batches.start(DecisionKind.REDRIVE, BatchSelection.matching(selection),
-                new BatchOptions(TriageSession.operator(operator), reason, schemaVersion, rate, false));
+                new BatchOptions(TriageSession.operator(operator), reason, schemaVersion, rate(), false));
         note().println(BatchPrinter.started(batch));
         note().flush();
         return run(batches, batch.id());

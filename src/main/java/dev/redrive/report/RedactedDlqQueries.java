@@ -56,6 +56,16 @@ public final class RedactedDlqQueries implements DlqQueries {
     }
 
     @Override
+    public Set<String> tools(DlqFilter filter) {
+        return queries.tools(filter);
+    }
+
+    @Override
+    public boolean anyOwnEntry(DlqFilter filter) {
+        return queries.anyOwnEntry(filter);
+    }
+
+    @Override
     public long exactCount(DlqFilter filter) {
         return queries.exactCount(filter);
     }

@@ -88,7 +88,7 @@ class DurableBatchCliTest {
         CliRun mixed = CliRun.in(ns, "redrive", "--batches", "--reason", "why");
         assertThat(mixed.exit()).isEqualTo(RedriveCommand.EXIT_USAGE);
         assertThat(mixed.err()).contains("--batches and --resume BATCH take no operations, group, filter, --reason, "
-                + "--operator or --dry-run: a batch keeps its own");
+                + "--operator, --rate, --schema-version or --dry-run: a batch keeps its own");
         CliRun renamed = CliRun.in(ns, "redrive", "--resume", "1", "--operator", "bob");
         assertThat(renamed.exit()).isEqualTo(RedriveCommand.EXIT_USAGE);
         assertThat(renamed.err()).contains("recorded under the name that started it");

@@ -2,6 +2,8 @@ package dev.redrive.triage.decision;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.redrive.model.DecisionState;
+import dev.redrive.store.Jdbc;
+import dev.redrive.triage.detail.UnknownOperationException;
 import dev.redrive.triage.precondition.DecisionTarget;
 import dev.redrive.triage.query.DlqFilter;
 import dev.redrive.triage.query.DlqPage;
@@ -29,13 +31,22 @@ public final class BatchDecisions {
     /** Items checked and recorded in one transaction when nothing slows the batch down. */
     static final int CHUNK = 1_000;
 
+    /** The first of the ids, in the order given, that names no operation. */
+    private static final String FIRST_UNKNOWN = """
+            SELECT n.operation_id FROM unnest(?::text[]) WITH ORDINALITY AS n(operation_id, position)
+             WHERE NOT EXISTS (SELECT FROM operations o WHERE o.operation_id = n.operation_id)
+             ORDER BY n.position LIMIT 1
+            """;
+
     private final ChunkDecisions chunks;
+    private final Jdbc jdbc;
     private final DlqQueries queries;
     private final Clock clock;
     private final Sleeper sleeper;
 
     public BatchDecisions(Decisions decisions, DlqQueries queries, Clock clock, Sleeper sleeper) {
         this.chunks = decisions.chunks();
+        this.jdbc = decisions.database().jdbc();
         this.queries = queries;
         this.clock = clock;
         this.sleeper = sleeper;
@@ -63,6 +74,21 @@ public final class BatchDecisions {
                 return new OpenEntries(targets, withoutOperation);
             }
             page = queries.page(open, page.next(), PageDirection.NEXT, 500);
+        }
+    }
+
+    /**
+     * Refuses operation ids that name no operation, before anything is decided: an operator who types a batch of ids
+     * learns of a typo in one line instead of finding it among the items of a half-done batch.
+     *
+     * @throws UnknownOperationException naming the first unknown id
+     */
+    public void requireKnown(List<String> operationIds) {
+        if (!operationIds.isEmpty()) {
+            jdbc.queryOne(FIRST_UNKNOWN, row -> row.getString(1), (Object) operationIds.toArray(String[]::new))
+                    .ifPresent(unknown -> {
+                        throw new UnknownOperationException(unknown);
+                    });
         }
     }
 

@@ -70,6 +70,17 @@ public record BatchSelection(List<String> operationIds, DlqFilter filter) {
                         + "; dlq list with the same filters shows what they match";
     }
 
+    /**
+     * The line refusing a batch whose open entries all lack an operation of their own: a batch leaves those out, so it
+     * would take nothing.
+     */
+    public String onlyEntriesWithoutOperation(DecisionKind kind, long entries) {
+        return (entries == 1 ? "the one open entry matching " : "the " + entries + " open entries matching ")
+                + describe() + (entries == 1 ? " has no operation of its own" : " have no operation of their own")
+                + ": nothing to "
+                + kind.name().toLowerCase(Locale.ROOT) + " as a batch; dlq list shows them, decide each with --entry ID";
+    }
+
     String toJson() {
         ObjectNode json = TriageJson.mapper().createObjectNode();
         if (operationIds != null) {

@@ -108,6 +108,10 @@ public final class DurableBatches {
         if (total == 0) {
             throw new IllegalArgumentException(selection.nothingToTake(kind));
         }
+        if (selection.filter() != null && !queries.anyOwnEntry(open(selection.filter()))) {
+            // A batch leaves such entries out (they are decided one by one with --entry): it would take nothing.
+            throw new IllegalArgumentException(selection.onlyEntriesWithoutOperation(kind, total));
+        }
         return store.insert(kind, selection, options, BatchDecisions.chunkSize(options), total).batch();
     }
 

@@ -53,4 +53,13 @@ public interface DlqQueries {
 
     /** How many entries match, counted exactly whatever it costs. */
     long exactCount(DlqFilter filter);
+
+    /**
+     * Whether any matching entry is its operation's own (entered by the worker for one of the operation's attempts):
+     * the entries a batch takes. A message dead-lettered as itself, or an entry that merely names an operation, is not.
+     */
+    boolean anyOwnEntry(DlqFilter filter);
+
+    /** The tools of the matching entries, each once (for a policy that covers decisions by tool). */
+    Set<String> tools(DlqFilter filter);
 }

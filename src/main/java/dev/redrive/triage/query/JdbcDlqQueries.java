@@ -17,6 +17,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
 import java.util.Collections;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
@@ -213,6 +214,22 @@ public final class JdbcDlqQueries implements DlqQueries {
     public long exactCount(DlqFilter filter) {
         Statement statement = countStatement(filter);
         return jdbc.queryLong(statement.sql(), statement.params());
+    }
+
+    @Override
+    public boolean anyOwnEntry(DlqFilter filter) {
+        DlqWhere where = DlqWhere.of(filter);
+        String own = (where.sql().isEmpty() ? " WHERE " : " AND ") + "(" + DeadLetterStore.OWN_ENTRY + ")";
+        return jdbc.queryOne("SELECT EXISTS (SELECT 1 FROM dlq_entries" + where.sql() + own + ")",
+                row -> row.getBoolean(1), where.params()).orElse(false);
+    }
+
+    @Override
+    public Set<String> tools(DlqFilter filter) {
+        DlqWhere where = DlqWhere.of(filter);
+        String known = (where.sql().isEmpty() ? " WHERE " : " AND ") + "tool IS NOT NULL";
+        return new HashSet<>(jdbc.query("SELECT DISTINCT tool FROM dlq_entries" + where.sql() + known,
+                row -> row.getString(1), where.params()));
     }
 
     private static String[] idArray(Collection<Long> ids) {

@@ -24,6 +24,8 @@ import dev.redrive.triage.decision.DispatchPublisher;
 import dev.redrive.triage.decision.Sleeper;
 import dev.redrive.triage.json.TriageJson;
 import dev.redrive.triage.precondition.DecisionTarget;
+import dev.redrive.triage.query.DlqFilter;
+import dev.redrive.triage.query.DlqQueries;
 import dev.redrive.triage.precondition.PreconditionReport;
 import dev.redrive.triage.precondition.PreconditionResult;
 import dev.redrive.triage.query.JdbcDlqQueries;
@@ -80,6 +82,21 @@ public final class DecisionRequests {
             return Optional.empty();
         }
         return policy.covers(kind, targets.size(), store.tools(targets));
+    }
+
+    /**
+     * Whether the policy would cover a decision on every entry a filter matches, told without listing them: by how
+     * many there are and the tools they name. An entry without an operation of its own is counted too, so the answer
+     * errs toward asking for approval.
+     */
+    public Optional<String> wouldWait(RequestKind kind, DlqFilter entries, DlqQueries queries) {
+        FourEyesPolicy policy = policies.read();
+        if (!policy.enabled()) {
+            return Optional.empty();
+        }
+        long items = queries.exactCount(entries);
+        return items == 0 ? Optional.empty()
+                : policy.covers(kind, (int) Math.min(Integer.MAX_VALUE, items), queries.tools(entries));
     }
 
     /**
