@@ -77,8 +77,8 @@ class RedriveSelectionCliTest {
 
         assertThat(refused.exit()).isEqualTo(RedriveCommand.EXIT_USAGE);
         assertThat(refused.err().strip()).isEqualTo("redrive: the one open entry matching fingerprint fp-alone has no "
-                + "operation of its own: nothing to redrive as a batch; dlq list shows them, decide each with --entry ID "
-                + "(see redrive redrive --help)");
+                + "operation of its own (entry " + alone.dlqEntryId() + "): nothing to redrive as a batch; decide it "
+                + "with --entry ID (see redrive redrive --help)");
         assertThat(ns.database().jdbc().queryLong(
                 "SELECT count(*) FROM redrive_batches WHERE selection::text LIKE '%fp-alone%'")).isZero();
     }

@@ -12,6 +12,7 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Locale;
 import java.util.function.Function;
+import java.util.stream.Collectors;
 
 /**
  * What a durable batch takes, kept as data in its row: a list of operation ids (walked in the order given), or every
@@ -74,11 +75,13 @@ public record BatchSelection(List<String> operationIds, DlqFilter filter) {
      * The line refusing a batch whose open entries all lack an operation of their own: a batch leaves those out, so it
      * would take nothing.
      */
-    public String onlyEntriesWithoutOperation(DecisionKind kind, long entries) {
-        return (entries == 1 ? "the one open entry matching " : "the " + entries + " open entries matching ")
-                + describe() + (entries == 1 ? " has no operation of its own" : " have no operation of their own")
-                + ": nothing to "
-                + kind.name().toLowerCase(Locale.ROOT) + " as a batch; dlq list shows them, decide each with --entry ID";
+    public String onlyEntriesWithoutOperation(DecisionKind kind, long entries, List<Long> firstIds) {
+        String ids = firstIds.stream().map(String::valueOf).collect(Collectors.joining(", "))
+                + (entries > firstIds.size() ? ", …" : "");
+        return (entries == 1 ? "the one open entry matching " + describe() + " has no operation of its own (entry "
+                : "the " + entries + " open entries matching " + describe() + " have no operation of their own (entries ")
+                + ids + "): nothing to " + kind.name().toLowerCase(Locale.ROOT) + " as a batch; decide "
+                + (entries == 1 ? "it" : "each") + " with --entry ID";
     }
 
     String toJson() {

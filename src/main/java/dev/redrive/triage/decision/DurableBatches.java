@@ -110,7 +110,9 @@ public final class DurableBatches {
         }
         if (selection.filter() != null && !queries.anyOwnEntry(open(selection.filter()))) {
             // A batch leaves such entries out (they are decided one by one with --entry): it would take nothing.
-            throw new IllegalArgumentException(selection.onlyEntriesWithoutOperation(kind, total));
+            List<Long> first = queries.page(open(selection.filter()), DlqOrder.NEWEST_FIRST, null, PageDirection.NEXT,
+                    NAMED_ENTRIES).rows().stream().map(DlqRow::id).toList();
+            throw new IllegalArgumentException(selection.onlyEntriesWithoutOperation(kind, total, first));
         }
         return store.insert(kind, selection, options, BatchDecisions.chunkSize(options), total).batch();
     }
@@ -282,6 +284,9 @@ public final class DurableBatches {
             throw new BatchRefusedException("refused by the database: " + access.readOnlyReason() + "; " + notDone);
         }
     }
+
+    /** How many of the entries a refusal names by id. */
+    private static final int NAMED_ENTRIES = 10;
 
     /** How often a batch paused for its pace looks whether it was asked to stop. */
     private static final Duration STOP_CHECK = Duration.ofMillis(100);
