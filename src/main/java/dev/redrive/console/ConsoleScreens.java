@@ -137,6 +137,7 @@ final class ConsoleScreens implements SessionScreens {
         batchesModel = new BatchesViewModel(BatchesBackend.of(services.batches(), services.batchDecisions(),
                 services.requests(redactor)), executor, services.clock());
         batches = BatchesView.load(batchesModel);
+        batchesModel.onBatchEnded(browserModel::decidedElsewhere);
         browser.onRedriveGroupAsBatch(group -> batches.startGroup(window(), group.fingerprint(), group.openCount(),
                 operator));
         livePolling = new Timeline(new KeyFrame(LIVE_POLL, event -> {

@@ -5,42 +5,49 @@ import dev.redrive.triage.decision.DurableBatch;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayDeque;
+import java.util.Deque;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.OptionalDouble;
 
 /**
  * How fast each batch moves, from the progress its row showed at successive reads, whichever process runs it: the
- * items taken between two reads over the time between them, smoothed so that one slow chunk does not swing the time
- * left. A batch that does not run has no rate.
+ * items taken over the last {@link #WINDOW} of reads. Measured between two reads alone, the rate of a paced batch
+ * swung with where its chunks fell between the reads (a batch at 1 item/s read as 2, then 0.6), and the time left went
+ * up while it worked. A batch never goes faster than the pace it was given, so the rate is capped there. A batch that
+ * does not run has no rate.
  */
 final class BatchRates {
-    /** The weight of the newest measurement. */
-    private static final double SMOOTHING = 0.5;
+    /** How far back the reads a rate is measured over go. */
+    static final Duration WINDOW = Duration.ofSeconds(10);
 
-    private record Sample(long done, Instant at, double rate) {
+    private record Sample(long done, Instant at) {
     }
 
-    private final Map<Long, Sample> last = new HashMap<>();
+    private final Map<Long, Deque<Sample>> samples = new HashMap<>();
 
     /** Takes in what the batch's row says at {@code at}; returns its items per second, when it can be told. */
     OptionalDouble observe(DurableBatch batch, Instant at) {
-        Sample before = last.get(batch.id());
         if (batch.state() != BatchState.RUNNING) {
-            last.remove(batch.id());
+            samples.remove(batch.id());
             return OptionalDouble.empty();
         }
-        if (before == null || batch.done() < before.done()) {
-            last.put(batch.id(), new Sample(batch.done(), at, Double.NaN));
+        Deque<Sample> seen = samples.computeIfAbsent(batch.id(), id -> new ArrayDeque<>());
+        if (!seen.isEmpty() && (batch.done() < seen.peekLast().done() || at.isBefore(seen.peekLast().at()))) {
+            seen.clear();
+        }
+        seen.addLast(new Sample(batch.done(), at));
+        // Keep the newest read older than the window too: the window is then always covered from its start.
+        while (seen.size() > 2 && !seen.stream().skip(1).findFirst().orElseThrow().at().isAfter(at.minus(WINDOW))) {
+            seen.removeFirst();
+        }
+        Sample oldest = seen.peekFirst();
+        long millis = Duration.between(oldest.at(), at).toMillis();
+        if (seen.size() < 2 || millis <= 0) {
             return OptionalDouble.empty();
         }
-        long millis = Duration.between(before.at(), at).toMillis();
-        if (millis <= 0) {
-            return Double.isNaN(before.rate()) ? OptionalDouble.empty() : OptionalDouble.of(before.rate());
-        }
-        double measured = (batch.done() - before.done()) * 1000.0 / millis;
-        double rate = Double.isNaN(before.rate()) ? measured : SMOOTHING * measured + (1 - SMOOTHING) * before.rate();
-        last.put(batch.id(), new Sample(batch.done(), at, rate));
-        return OptionalDouble.of(rate);
+        double measured = (batch.done() - oldest.done()) * 1000.0 / millis;
+        return OptionalDouble.of(batch.itemsPerSecond() > 0 ? Math.min(measured, batch.itemsPerSecond()) : measured);
     }
 }

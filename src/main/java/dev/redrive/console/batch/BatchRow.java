@@ -54,7 +54,8 @@ record BatchRow(DurableBatch batch, OptionalDouble itemsPerSecond, boolean runHe
         }
         double rate = itemsPerSecond.getAsDouble();
         OptionalDouble left = DurableBatch.secondsLeft(batch.remaining(), rate);
-        return String.format(Locale.ROOT, "%,.0f items/s", rate) + (rate <= 0 || left.isEmpty() ? ""
+        return String.format(Locale.ROOT, Math.round(rate) == 1 ? "%,.0f item/s" : "%,.0f items/s", rate)
+                + (rate <= 0 || left.isEmpty() ? ""
                 : " · " + DurableBatch.duration(left.getAsDouble()) + " left");
     }
 

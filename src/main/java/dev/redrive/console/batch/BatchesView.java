@@ -5,6 +5,7 @@ import dev.redrive.console.ui.Fxml;
 import dev.redrive.console.ui.ListDialog;
 import dev.redrive.console.ui.TextColumn;
 import dev.redrive.console.ui.Theme;
+import dev.redrive.console.ui.TypedSpinner;
 import javafx.animation.KeyFrame;
 import javafx.animation.Timeline;
 import javafx.beans.binding.Bindings;
@@ -19,7 +20,10 @@ import javafx.scene.control.Dialog;
 import javafx.scene.control.Spinner;
 import javafx.scene.control.TextArea;
 import javafx.scene.control.TextField;
+import javafx.scene.layout.ColumnConstraints;
 import javafx.scene.layout.GridPane;
+import javafx.scene.layout.Priority;
+import javafx.scene.layout.Region;
 import javafx.scene.control.Label;
 import javafx.scene.control.ProgressBar;
 import javafx.scene.control.TableCell;
@@ -37,6 +41,7 @@ import java.util.List;
 public final class BatchesView {
     private static final PseudoClass RUNNING = PseudoClass.getPseudoClass("running");
     private static final Duration POLL = Duration.seconds(1);
+    private static final double GROUP_DIALOG_WIDTH = 560;
 
     @FXML private TableView<BatchRow> batchesTable;
     @FXML private Button resumeButton;
@@ -145,12 +150,17 @@ public final class BatchesView {
         reason.setWrapText(true);
         TextField who = new TextField(operator);
         who.setId("groupBatchOperator");
-        Spinner<Integer> rate = new Spinner<>(1, 100_000, 100);
+        Spinner<Integer> rate = TypedSpinner.editable(new Spinner<>(1, 100_000, 100));
         rate.setId("groupBatchRate");
-        rate.setEditable(true);
         GridPane grid = new GridPane();
         grid.setHgap(10);
         grid.setVgap(8);
+        // The labels keep their whole text; the fields take the rest of the width.
+        ColumnConstraints labels = new ColumnConstraints();
+        labels.setMinWidth(Region.USE_PREF_SIZE);
+        ColumnConstraints fields = new ColumnConstraints();
+        fields.setHgrow(Priority.ALWAYS);
+        grid.getColumnConstraints().addAll(labels, fields);
         grid.addRow(0, new Label("Reason"), reason);
         grid.addRow(1, new Label("Operator"), who);
         grid.addRow(2, new Label("Redrives per second"), rate);
@@ -164,10 +174,14 @@ public final class BatchesView {
         dialog.getDialogPane().getButtonTypes().addAll(start, ButtonType.CANCEL);
         dialog.getDialogPane().setContent(grid);
         dialog.getDialogPane().getStylesheets().add(Theme.stylesheet());
+        // The header is long: at a width of its own choosing it made the dialog wider than the screen, its fields off
+        // the left edge. At this width it wraps.
+        dialog.getDialogPane().setPrefWidth(GROUP_DIALOG_WIDTH);
         dialog.getDialogPane().lookupButton(start).disableProperty()
                 .bind(reason.textProperty().isEmpty().or(who.textProperty().isEmpty()));
         dialog.setResultConverter(button -> button == start);
         if (dialog.showAndWait().orElse(false)) {
+            TypedSpinner.commit(rate);
             model.startGroup(fingerprint, who.getText().strip(), reason.getText().strip(), rate.getValue());
             open(owner);
         }

@@ -41,6 +41,7 @@ public final class BatchesViewModel {
     private final ReadOnlyStringWrapper message = new ReadOnlyStringWrapper("");
     /** The batches this console runs, and whether their operator asked them to stop. */
     private final Map<Long, Boolean> runHere = new ConcurrentHashMap<>();
+    private Runnable afterBatch = () -> { };
     private boolean reading;
 
     public BatchesViewModel(BatchesBackend backend, UiExecutor executor, Clock clock) {
@@ -75,6 +76,14 @@ public final class BatchesViewModel {
         running.set(read.stream().filter(row -> row.batch().state() == BatchState.RUNNING
                 && (row.runHere() || row.batch().heldAt(now))).count());
         selected.set(was == null ? null : read.stream().filter(row -> row.id() == was).findFirst().orElse(null));
+    }
+
+    /**
+     * Runs on the FX thread each time a batch this console ran ends, however it ended: the entries it decided show
+     * elsewhere (group counts, entry states) and are read again there.
+     */
+    public void onBatchEnded(Runnable action) {
+        afterBatch = action;
     }
 
     /** Works the selected batch off in this console, from where it stands. */
@@ -124,10 +133,12 @@ public final class BatchesViewModel {
                     + " items taken, " + ended.succeeded() + " decided, " + ended.blocked() + " blocked"
                     + (ended.error() == null ? "" : "; " + ended.error()));
             refresh();
+            afterBatch.run();
         }, failure -> {
             runHere.remove(id);
             message.set("Batch " + id + ": " + failure.message());
             refresh();
+            afterBatch.run();
         });
         refresh();
     }

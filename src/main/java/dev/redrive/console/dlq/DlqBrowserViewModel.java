@@ -417,6 +417,18 @@ public final class DlqBrowserViewModel {
         }, this::failed);
     }
 
+    /**
+     * Entries were decided outside this list (a batch ended): the groups' counts, or the shown rows' states, are read
+     * again, the rows staying where they are.
+     */
+    public void decidedElsewhere() {
+        if (grouped.get()) {
+            reload();
+        } else {
+            refreshRows(rows.stream().map(DlqRow::id).toList(), () -> { });
+        }
+    }
+
     private void replaceInPlace(List<DlqRow> fresh) {
         Map<Long, DlqRow> byId = fresh.stream().collect(Collectors.toMap(DlqRow::id, row -> row));
         List<Long> selectedIds = selection.stream().map(DlqRow::id).toList();

@@ -2,6 +2,7 @@ package dev.redrive.console.wizard;
 
 import dev.redrive.console.detail.OperationDetailViewModel;
 import dev.redrive.console.timeline.AttemptTimeline;
+import dev.redrive.console.ui.TypedSpinner;
 import dev.redrive.console.ui.Clipboards;
 import dev.redrive.console.ui.DialogSize;
 import dev.redrive.console.ui.Fxml;
@@ -30,6 +31,7 @@ import javafx.scene.control.ButtonBar;
 import javafx.scene.control.ComboBox;
 import javafx.scene.control.Hyperlink;
 import javafx.scene.control.Label;
+import javafx.scene.control.OverrunStyle;
 import javafx.scene.control.ProgressBar;
 import javafx.scene.control.RadioButton;
 import javafx.scene.control.ScrollPane;
@@ -173,8 +175,16 @@ public final class ReconciliationWizardView {
         tallyTable.setItems(model.tallies());
         tallyTable.setColumnResizePolicy(TableView.CONSTRAINED_RESIZE_POLICY_FLEX_LAST_COLUMN);
         tallyTable.setPlaceholder(new Label("No check blocks any entry."));
+        TableColumn<WizardItem, String> operation = column("Operation", 260, WizardItem::subject);
+        // Operation ids of one batch share their start (the run): the end tells them apart, so it is the middle that
+        // gives way.
+        operation.setCellFactory(c -> {
+            WholeTextCell<WizardItem> cell = new WholeTextCell<>(false);
+            cell.setTextOverrun(OverrunStyle.CENTER_ELLIPSIS);
+            return cell;
+        });
         resultTable.getColumns().setAll(List.of(
-                column("Operation", 260, WizardItem::subject),
+                operation,
                 column("What happened", 640, item -> item.outcomeProperty().get() == null ? ""
                         : item.outcomeProperty().get().text())));
         for (TableView<WizardItem> table : List.of(evidenceTable, reconcileTable, checkTable, resultTable)) {
@@ -187,7 +197,8 @@ public final class ReconciliationWizardView {
         resultTable.setTooltip(new Tooltip("Double-click an entry to show where it is now in the console"));
         manualOutcome.setItems(FXCollections.observableArrayList(ReconciliationOutcome.APPLIED, ReconciliationOutcome.NOT_APPLIED));
         manualOutcome.setValue(ReconciliationOutcome.NOT_APPLIED);
-        rateSpinner.setValueFactory(new SpinnerValueFactory.IntegerSpinnerValueFactory(1, 100, 5));
+        rateSpinner.setValueFactory(new SpinnerValueFactory.IntegerSpinnerValueFactory(1, 100_000, 5));
+        TypedSpinner.editable(rateSpinner);
         decisionScope.setText(batch ? "Decide about " + model.items().size()
                 + " entries. Each decision goes only to the entries that can get it; each is checked again as it is recorded."
                 : "Decide about " + model.items().get(0).subject() + ".");

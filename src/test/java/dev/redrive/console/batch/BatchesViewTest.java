@@ -179,13 +179,24 @@ class BatchesViewTest {
 
         Platform.runLater(() -> view.startGroup(stage, GROUP, GROUP_ITEMS, "ana"));
         await().atMost(WAIT).until(() -> robot.lookup("#groupBatchReason").tryQuery().isPresent());
+        // The dialog stays over its window (its long header wraps), and its labels keep their whole text.
+        javafx.stage.Window dialog = robot.lookup("#groupBatchReason").query().getScene().getWindow();
+        assertThat(dialog.getX()).isGreaterThanOrEqualTo(stage.getX());
+        assertThat(dialog.getX() + dialog.getWidth()).isLessThanOrEqualTo(stage.getX() + stage.getWidth());
+        javafx.scene.control.Label rateLabel = robot.lookup(".dialog-pane .label")
+                .match((javafx.scene.control.Label label) -> "Redrives per second".equals(label.getText())).query();
+        assertThat(rateLabel.getWidth()).isGreaterThanOrEqualTo(rateLabel.prefWidth(-1) - 0.5);
         robot.clickOn("#groupBatchReason").write("ledger is back");
+        // A pace typed, not stepped, and not confirmed with Enter, is the batch's pace.
+        robot.doubleClickOn("#groupBatchRate .text-field").eraseText(3).write("250");
         robot.clickOn(robot.lookup(".dialog-pane .button")
                 .match((Button button) -> ("Redrive " + GROUP_ITEMS + " entries").equals(button.getText()))
                 .queryButton());
 
         await().atMost(WAIT).until(() -> ns.database().jdbc().queryLong(
                 "SELECT count(*) FROM redrive_batches WHERE state = 'DONE' AND total = ?", GROUP_ITEMS) == 1);
+        assertThat(ns.database().jdbc().queryLong("SELECT items_per_second::bigint FROM redrive_batches WHERE total = ?",
+                GROUP_ITEMS)).isEqualTo(250);
         assertThat(ns.database().jdbc().queryLong("""
                 SELECT count(DISTINCT c.operation_id) FROM redrive_commands c JOIN operations o USING (operation_id)
                  WHERE o.run_id = 'run-batches-group'""")).isEqualTo(GROUP_ITEMS);
