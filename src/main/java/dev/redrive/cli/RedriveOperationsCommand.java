@@ -4,6 +4,7 @@ import dev.redrive.model.DecisionState;
 import dev.redrive.triage.decision.BatchDecisions;
 import dev.redrive.triage.decision.BatchHeldException;
 import dev.redrive.triage.decision.BatchSelection;
+import dev.redrive.triage.decision.BatchState;
 import dev.redrive.triage.decision.DecisionKind;
 import dev.redrive.triage.decision.DurableBatch;
 import dev.redrive.triage.decision.DurableBatches;
@@ -24,6 +25,7 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 import java.io.PrintWriter;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -200,6 +202,9 @@ final class RedriveOperationsCommand implements Callable<Integer> {
 
     private int resume(long id) {
         try (TriageSession session = new TriageSession(connection)) {
+            // Said only when it will go on here: a batch that is done or held elsewhere is refused in a line of its own.
+            session.batches().find(id).filter(batch -> batch.state() != BatchState.DONE && !batch.heldAt(Instant.now()))
+                    .ifPresent(batch -> note().println(BatchPrinter.resuming(batch)));
             return run(session.batches(), id);
         }
     }
@@ -251,7 +256,7 @@ final class RedriveOperationsCommand implements Callable<Integer> {
             if (json) {
                 DecisionPrinter.json(out, newest);
             } else {
-                BatchPrinter.list(out, newest);
+                BatchPrinter.list(out, newest, Instant.now());
             }
         }
         out.flush();

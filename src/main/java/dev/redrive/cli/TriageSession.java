@@ -77,8 +77,13 @@ final class TriageSession implements AutoCloseable {
     }
 
     /** The operator's name: the given one, else the OS user. */
+    /** The name a decision is recorded under: the one given, else the OS user; an empty one given is refused. */
     static String operator(String given) {
-        return given != null && !given.isBlank() ? given.strip() : System.getProperty("user.name", "operator");
+        if (given != null && given.isBlank()) {
+            throw new IllegalArgumentException("--operator was given an empty name; expected who decides, or leave "
+                    + "--operator out to decide as the OS user");
+        }
+        return given != null ? given.strip() : System.getProperty("user.name", "operator");
     }
 
     @Override

@@ -65,7 +65,8 @@ class InterruptedBatchCliTest {
         CliRun resumed = CliRun.in(ns, "redrive", "--resume", String.valueOf(id));
 
         assertThat(resumed.exit()).as(resumed.err()).isZero();
-        assertThat(resumed.out()).contains("batch " + id + " DONE: 3,000/3,000 (100%) taken: 3,000 decided");
+        assertThat(resumed.out()).startsWith("batch " + id + ": resuming the redrive of ")
+                .contains("batch " + id + " DONE: 3,000/3,000 (100%) taken: 3,000 decided");
         assertThat(count("SELECT count(*) FROM redrive_commands")).isEqualTo(ENTRIES);
         assertThat(count("SELECT count(DISTINCT operation_id) FROM redrive_commands")).isEqualTo(ENTRIES);
         assertThat(count("SELECT count(*) FROM audit_log WHERE action = 'REDRIVE'")).isEqualTo(ENTRIES);

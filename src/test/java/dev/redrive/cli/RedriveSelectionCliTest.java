@@ -84,6 +84,15 @@ class RedriveSelectionCliTest {
     }
 
     @Test
+    void anEmptyOperatorName_isRefused_notTakenForTheOsUser() {
+        CliRun empty = CliRun.in(ns, "redrive", charge1.operationId(), "--reason", "x", "--operator", " ");
+
+        assertThat(empty.exit()).isEqualTo(RedriveCommand.EXIT_USAGE);
+        assertThat(empty.err()).contains("--operator was given an empty name; expected who decides");
+        assertThat(commands()).isZero();
+    }
+
+    @Test
     void aResumeTakesNoRate_theBatchKeepsItsOwn() {
         CliRun resume = CliRun.in(ns, "redrive", "--resume", "1", "--rate", "10");
 

@@ -15,6 +15,7 @@ import javafx.scene.control.ProgressIndicator;
 import javafx.scene.control.SplitPane;
 import javafx.scene.layout.HBox;
 import javafx.scene.layout.StackPane;
+import javafx.stage.Screen;
 import javafx.stage.Stage;
 
 import java.io.IOException;
@@ -128,7 +129,11 @@ public final class MainWindowView {
     }
 
     /** Puts the window where it was and splits it as it was split. */
-    public void restore(Stage stage, WindowLayout layout) {
+    public void restore(Stage stage, WindowLayout remembered) {
+        Screen screen = remembered.hasPosition() ? Screen.getScreensForRectangle(remembered.x(), remembered.y(),
+                remembered.width(), remembered.height()).stream().findFirst().orElse(Screen.getPrimary())
+                : Screen.getPrimary();
+        WindowLayout layout = remembered.within(screen.getVisualBounds());
         stage.setWidth(layout.width());
         stage.setHeight(layout.height());
         if (layout.hasPosition()) {

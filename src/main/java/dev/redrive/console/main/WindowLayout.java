@@ -1,5 +1,7 @@
 package dev.redrive.console.main;
 
+import javafx.geometry.Rectangle2D;
+
 import java.util.prefs.BackingStoreException;
 import java.util.prefs.Preferences;
 
@@ -39,5 +41,21 @@ public record WindowLayout(double x, double y, double width, double height, bool
 
     public boolean hasPosition() {
         return !Double.isNaN(x) && !Double.isNaN(y);
+    }
+
+    /**
+     * This layout made to fit on a screen of these visual bounds: no larger than the screen, and, where it has a
+     * position, wholly on it. The default size is larger than the smallest screens the console is made for (1280×800),
+     * and a remembered place may be on a screen that is gone.
+     */
+    public WindowLayout within(Rectangle2D screen) {
+        double fittedWidth = Math.min(width, screen.getWidth());
+        double fittedHeight = Math.min(height, screen.getHeight());
+        if (!hasPosition()) {
+            return new WindowLayout(x, y, fittedWidth, fittedHeight, maximized, browserDivider, darkTheme);
+        }
+        return new WindowLayout(Math.max(screen.getMinX(), Math.min(x, screen.getMaxX() - fittedWidth)),
+                Math.max(screen.getMinY(), Math.min(y, screen.getMaxY() - fittedHeight)), fittedWidth, fittedHeight,
+                maximized, browserDivider, darkTheme);
     }
 }
