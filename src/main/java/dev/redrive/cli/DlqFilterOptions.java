@@ -49,13 +49,11 @@ final class DlqFilterOptions {
 
     /** @throws IllegalArgumentException naming a filter given an empty value, which would otherwise filter nothing */
     DlqFilter filter() {
-        Map<String, String> texts = new LinkedHashMap<>();
-        texts.put("--tool", tool);
-        texts.put("--run", runId);
-        texts.put("--trace", traceOrCorrelationId);
-        texts.put("--text", text);
-        texts.put("--fingerprint", fingerprint);
-        texts.forEach((name, value) -> requireValue(name, value));
+        options().forEach((name, value) -> {
+            if (value instanceof String typed) {
+                requireValue(name, typed);
+            }
+        });
         return DlqFilter.builder().errorClass(errorClass).tool(tool).runId(runId)
                 .traceOrCorrelationId(traceOrCorrelationId).enteredBetween(from, to).sideEffect(sideEffect)
                 .decisionState(decisionState).text(text).fingerprint(fingerprint).build();
@@ -75,6 +73,16 @@ final class DlqFilterOptions {
     /** The filters given, as they were typed: "--tool demo.charge --class TRANSIENT". */
     String describe() {
         List<String> given = new ArrayList<>();
+        options().forEach((name, value) -> {
+            if (value != null) {
+                given.add(name + " " + value);
+            }
+        });
+        return String.join(" ", given);
+    }
+
+    /** Every filter option by its name, with its value as given (null where it was not). */
+    private Map<String, Object> options() {
         Map<String, Object> options = new LinkedHashMap<>();
         options.put("--class", errorClass);
         options.put("--tool", tool);
@@ -86,11 +94,6 @@ final class DlqFilterOptions {
         options.put("--state", decisionState);
         options.put("--text", text);
         options.put("--fingerprint", fingerprint);
-        options.forEach((name, value) -> {
-            if (value != null) {
-                given.add(name + " " + value);
-            }
-        });
-        return String.join(" ", given);
+        return options;
     }
 }
