@@ -4,8 +4,8 @@ import dev.redrive.model.DecisionState;
 import dev.redrive.triage.decision.BatchDecisions;
 import dev.redrive.triage.decision.BatchHeldException;
 import dev.redrive.triage.decision.BatchSelection;
-import dev.redrive.triage.decision.BatchState;
 import dev.redrive.triage.decision.DecisionKind;
+import dev.redrive.triage.decision.DecisionResult;
 import dev.redrive.triage.decision.DurableBatch;
 import dev.redrive.triage.decision.DurableBatches;
 import dev.redrive.triage.decision.DurableBatches.BatchRun;
@@ -197,15 +197,12 @@ final class RedriveOperationsCommand implements Callable<Integer> {
                 new BatchOptions(TriageSession.operator(operator), reason, schemaVersion, rate(), false));
         note().println(BatchPrinter.started(batch));
         note().flush();
-        return run(batches, batch.id());
+        return run(batches, batch.id(), false);
     }
 
     private int resume(long id) {
         try (TriageSession session = new TriageSession(connection)) {
-            // Said only when it will go on here: a batch that is done or held elsewhere is refused in a line of its own.
-            session.batches().find(id).filter(batch -> batch.state() != BatchState.DONE && !batch.heldAt(Instant.now()))
-                    .ifPresent(batch -> note().println(BatchPrinter.resuming(batch)));
-            return run(session.batches(), id);
+            return run(session.batches(), id, true);
         }
     }
 
@@ -213,18 +210,33 @@ final class RedriveOperationsCommand implements Callable<Integer> {
      * Works the batch off, printing each item as it is decided (text) or the report at the end (JSON). Ctrl-C stops it
      * after the chunk in hand and releases it as STOPPED before the process exits.
      */
-    private int run(DurableBatches batches, long id) {
+    private int run(DurableBatches batches, long id, boolean resumed) {
         try (StopOnShutdown shutdown = StopOnShutdown.install(id, spec.commandLine().getErr(), DurableBatches.LEASE)) {
-            return run(batches, id, shutdown);
+            return run(batches, id, resumed, shutdown);
         }
     }
 
-    private int run(DurableBatches batches, long id, StopOnShutdown shutdown) {
+    /** With {@code resumed}, says where the batch stands once this process holds it (a refusal says why instead). */
+    private int run(DurableBatches batches, long id, boolean resumed, StopOnShutdown shutdown) {
         PrintWriter out = spec.commandLine().getOut();
         BatchRun run;
         try {
-            run = batches.run(id, shutdown.stopping(json ? BatchListener.NONE
-                    : (done, total, item) -> DecisionPrinter.print(out, item, false)));
+            run = batches.run(id, shutdown.stopping(new BatchListener() {
+                @Override
+                public void itemDone(int done, int total, DecisionResult item) {
+                    if (!json) {
+                        DecisionPrinter.print(out, item, false);
+                    }
+                }
+
+                @Override
+                public void claimed(DurableBatch batch) {
+                    if (resumed) {
+                        note().println(BatchPrinter.resuming(batch));
+                        note().flush();
+                    }
+                }
+            }));
         } catch (BatchHeldException e) {
             spec.commandLine().getErr().println(e.getMessage());
             spec.commandLine().getErr().flush();

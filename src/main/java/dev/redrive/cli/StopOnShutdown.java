@@ -2,6 +2,7 @@ package dev.redrive.cli;
 
 import dev.redrive.triage.decision.BatchListener;
 import dev.redrive.triage.decision.DecisionResult;
+import dev.redrive.triage.decision.DurableBatch;
 
 import java.io.PrintWriter;
 import java.time.Duration;
@@ -50,6 +51,11 @@ final class StopOnShutdown implements AutoCloseable {
             @Override
             public boolean stopRequested() {
                 return requested.get() || listener.stopRequested();
+            }
+
+            @Override
+            public void claimed(DurableBatch batch) {
+                listener.claimed(batch);
             }
         };
     }

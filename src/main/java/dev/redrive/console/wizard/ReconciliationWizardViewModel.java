@@ -48,6 +48,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.function.Consumer;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 
 /**
@@ -58,6 +59,9 @@ import java.util.stream.Collectors;
  * unchecked redrive through.
  */
 public final class ReconciliationWizardViewModel {
+    /** How often the result counters are brought up to date while a batch runs. */
+    private static final long COUNT_EVERY_NANOS = TimeUnit.MILLISECONDS.toNanos(250);
+
     private final WizardBackend backend;
     private final UiExecutor executor;
     private final ObservableList<WizardItem> items;
@@ -564,6 +568,9 @@ public final class ReconciliationWizardViewModel {
         progressText.set(what + "…");
         stopRequested = false;
         long started = System.nanoTime();
+        // The items no decision can reach are counted at once, the decided ones as they come.
+        countResults();
+        long[] countedAt = {System.nanoTime()};
         executor.submit(what, () -> backend.decideBatch(kind, targets, rate, who, why, new BatchListener() {
             @Override
             public void itemDone(int done, int all, DecisionResult result) {
@@ -575,6 +582,12 @@ public final class ReconciliationWizardViewModel {
                     }
                     progress.set((double) done / total);
                     progressText.set(what + ": " + done + " of " + total + pace);
+                    // Counting reads every item: a few times a second is enough for the eye, and keeps a batch of
+                    // thousands from counting them all once per item.
+                    if (done == total || System.nanoTime() - countedAt[0] > COUNT_EVERY_NANOS) {
+                        countedAt[0] = System.nanoTime();
+                        countResults();
+                    }
                 });
             }
 

@@ -14,4 +14,8 @@ public interface BatchListener {
     default boolean stopRequested() {
         return false;
     }
+
+    /** A durable batch's run holds it now, before its first chunk: where it stands (said when it is resumed). */
+    default void claimed(DurableBatch batch) {
+    }
 }

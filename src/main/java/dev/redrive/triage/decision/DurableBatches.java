@@ -148,6 +148,7 @@ public final class DurableBatches {
         requireMayDecide("batch " + id + " was not run");
         BatchStore.Row claimed = store.claim(id, owner, lease, clock.instant()).orElseThrow(() -> refusal(id));
         DurableBatch batch = claimed.batch();
+        listener.claimed(batch);
         if (!claimed.unpublished().isEmpty()) {
             publisher.publishMissing(claimed.unpublished(), claimed.lastChunkAt().minus(PUBLISH_MARGIN));
             store.published(id, owner);

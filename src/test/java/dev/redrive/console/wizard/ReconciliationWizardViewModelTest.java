@@ -240,10 +240,14 @@ class ReconciliationWizardViewModelTest {
         model.reasonProperty().set("batch after the outage");
         List<String> progressLines = new java.util.ArrayList<>();
         model.progressTextProperty().addListener((obs, was, now) -> progressLines.add(now));
+        List<String> summaries = new java.util.ArrayList<>();
+        model.resultSummaryProperty().addListener((obs, was, now) -> summaries.add(now));
         model.issue();
 
         // The batch's progress says how fast it goes and how long the rest takes.
         assertThat(progressLines).anyMatch(line -> line.matches("Issuing redrives: 1 of 2 · [\\d,]+ items/s · .+ left"));
+        // The counters agree with the rows while it runs: the blocked item is counted before the first redrive.
+        assertThat(summaries).first().isEqualTo("0 succeeded · 0 failed · 1 blocked · 0 waiting");
 
         assertThat(model.items()).filteredOn(i -> i.resultProperty().get() != null)
                 .allMatch(i -> i.resultProperty().get().outcome() == DecisionOutcome.DONE);
