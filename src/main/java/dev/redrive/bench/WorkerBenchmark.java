@@ -49,7 +49,7 @@ public final class WorkerBenchmark {
      *               more than one, the first warms the JVM up and is not counted, nor is each next one during which the
      *               JIT compiler was still busy (at most {@value #MAX_WARM_UPS} warm-ups, and two drains or more are
      *               left to count from four on); the spread of the others' rates, each against the commit ceiling
-     *               measured right after it, shows whether some fall into a slow mode
+     *               measured around it (the mean of the ones right before and right after), shows whether some fall into a slow mode
      */
     public WorkerBenchmark(RedriveConfig config, int operations, int concurrency, int drains, PrintWriter out) {
         this.config = config;
@@ -70,6 +70,7 @@ public final class WorkerBenchmark {
                 int warmUpsAtMost = drains == 1 ? 0 : Math.max(1, Math.min(MAX_WARM_UPS, drains - 2));
                 int warmUps = 0;
                 JitWarmUp jit = new JitWarmUp();
+                double ceilingBefore = before;
                 for (int drain = 1; drain <= drains; drain++) {
                     jit.start();
                     Measured worker = drain(admin, redis, drain == 1);
@@ -79,10 +80,14 @@ public final class WorkerBenchmark {
                             && (drain == 1 || !JitWarmUp.settled(compilerShare));
                     String ceilingNote = "";
                     if (drains > 1) {
-                        // Right after each drain, so that a drain slowed by the machine's load is told apart from
-                        // one that fell into a slow mode of its own.
-                        double ceiling = CommitCeiling.commitsPerSecond(admin, concurrency, CEILING_RUN);
-                        ceilingNote = String.format(Locale.ROOT, ", %.2fx of the %.0f commits/s measured right after",
+                        // Around each drain, so that a drain slowed by the machine's load is told apart from one that
+                        // fell into a slow mode of its own. The ceiling measured after a drain is the one before the
+                        // next: each drain is set against the mean of the two around it, which halves the noise one
+                        // 4 s measurement alone brought (one that came out high made a drain look slow).
+                        double ceilingAfter = CommitCeiling.commitsPerSecond(admin, concurrency, CEILING_RUN);
+                        double ceiling = (ceilingBefore + ceilingAfter) / 2;
+                        ceilingBefore = ceilingAfter;
+                        ceilingNote = String.format(Locale.ROOT, ", %.2fx of the %.0f commits/s measured around it",
                                 worker.operationsPerSecond() / ceiling, ceiling);
                         if (!warmUp) {
                             drainRatios.add(worker.operationsPerSecond() / ceiling);
@@ -111,10 +116,14 @@ public final class WorkerBenchmark {
                 if (drains > 1) {
                     double medianRatio = median(drainRatios);
                     double slowestRatio = drainRatios.stream().min(Comparator.naturalOrder()).orElseThrow();
+                    List<Double> rates = measured.stream().map(Measured::operationsPerSecond).toList();
+                    double slowestRate = rates.stream().min(Comparator.naturalOrder()).orElseThrow();
                     out.printf(Locale.ROOT, "spread:   %d drains counted after %d warm-up drains; each against the "
-                                    + "ceiling measured right after it: median %.2fx, slowest %.2fx, %.2fx of the median "
-                                    + "(target >= 0.70x); longest stall %d ms%n", drainRatios.size(), warmUps,
-                            medianRatio, slowestRatio, slowestRatio / medianRatio,
+                                    + "ceiling measured around it: median %.2fx, slowest %.2fx, %.2fx of the median "
+                                    + "(target >= 0.70x); in operations/s: median %.0f, slowest %.0f, %.2fx; longest "
+                                    + "stall %d ms%n", drainRatios.size(), warmUps,
+                            medianRatio, slowestRatio, slowestRatio / medianRatio, median(rates), slowestRate,
+                            slowestRate / median(rates),
                             measured.stream().mapToLong(m -> m.longestStall().toMillis()).max().orElse(0));
                 }
                 return result;

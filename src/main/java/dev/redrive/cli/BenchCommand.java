@@ -31,7 +31,7 @@ final class BenchCommand {
         @Option(names = "--drains", defaultValue = "1", description = "drains to run one after the other, each in a fresh"
                 + " namespace; with more than one the first warms up, and so does each next one while the JIT compiler"
                 + " is still busy (at most 3), and the slowest of the others is compared with the median, each against"
-                + " the commit ceiling measured right after it (default ${DEFAULT-VALUE})")
+                + " the commit ceiling measured around it (default ${DEFAULT-VALUE})")
         int drains;
 
         @Spec
