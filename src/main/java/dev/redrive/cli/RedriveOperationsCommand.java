@@ -29,6 +29,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.Callable;
 
 @Command(name = "redrive", mixinStandardHelpOptions = true,
@@ -143,8 +144,8 @@ final class RedriveOperationsCommand implements Callable<Integer> {
                 // One selection, as a durable batch takes it: the group's entries that match the filters too. An
                 // operation named by id as well is taken once, where it was named.
                 OpenEntries open = batch.openEntries(group == null ? filter : withGroup(filter, group));
-                open.targets().stream().filter(target -> !operationIds.contains(target.operationId()))
-                        .forEach(targets::add);
+                Set<String> named = Set.copyOf(operationIds);
+                open.targets().stream().filter(target -> !named.contains(target.operationId())).forEach(targets::add);
                 leftOut.addAll(open.withoutOperation());
             }
             if (operationIds.isEmpty() && targets.isEmpty() && leftOut.isEmpty()) {
