@@ -118,12 +118,13 @@ public final class WorkerBenchmark {
                     double slowestRatio = drainRatios.stream().min(Comparator.naturalOrder()).orElseThrow();
                     List<Double> rates = measured.stream().map(Measured::operationsPerSecond).toList();
                     double slowestRate = rates.stream().min(Comparator.naturalOrder()).orElseThrow();
+                    double medianRate = median(rates);
                     out.printf(Locale.ROOT, "spread:   %d drains counted after %d warm-up drains; each against the "
                                     + "ceiling measured around it: median %.2fx, slowest %.2fx, %.2fx of the median "
                                     + "(target >= 0.70x); in operations/s: median %.0f, slowest %.0f, %.2fx; longest "
                                     + "stall %d ms%n", drainRatios.size(), warmUps,
-                            medianRatio, slowestRatio, slowestRatio / medianRatio, median(rates), slowestRate,
-                            slowestRate / median(rates),
+                            medianRatio, slowestRatio, slowestRatio / medianRatio, medianRate, slowestRate,
+                            slowestRate / medianRate,
                             measured.stream().mapToLong(m -> m.longestStall().toMillis()).max().orElse(0));
                 }
                 return result;

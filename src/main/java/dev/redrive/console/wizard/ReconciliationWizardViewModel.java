@@ -570,8 +570,10 @@ public final class ReconciliationWizardViewModel {
         long started = System.nanoTime();
         // The items no decision can reach are counted at once, the decided ones as they come.
         countResults();
-        long[] countedAt = {System.nanoTime()};
         executor.submit(what, () -> backend.decideBatch(kind, targets, rate, who, why, new BatchListener() {
+            /** When the counters were last brought up to date; read and written on the FX thread only. */
+            private long countedAt = System.nanoTime();
+
             @Override
             public void itemDone(int done, int all, DecisionResult result) {
                 String pace = BatchPace.line(done, total, System.nanoTime() - started);
@@ -584,8 +586,8 @@ public final class ReconciliationWizardViewModel {
                     progressText.set(what + ": " + done + " of " + total + pace);
                     // Counting reads every item: a few times a second is enough for the eye, and keeps a batch of
                     // thousands from counting them all once per item.
-                    if (done == total || System.nanoTime() - countedAt[0] > COUNT_EVERY_NANOS) {
-                        countedAt[0] = System.nanoTime();
+                    if (done == total || System.nanoTime() - countedAt > COUNT_EVERY_NANOS) {
+                        countedAt = System.nanoTime();
                         countResults();
                     }
                 });

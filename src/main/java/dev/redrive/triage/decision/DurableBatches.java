@@ -103,14 +103,14 @@ public final class DurableBatches {
         BatchDecisions.requireText(options.operator(), "a batch decision needs the operator's name");
         BatchDecisions.requireText(options.reason(), "a batch decision needs a reason");
         requireMayDecide("no batch was recorded");
-        long total = selection.operationIds() != null ? selection.operationIds().size()
-                : queries.exactCount(open(selection.filter()));
+        DlqFilter openEntries = selection.filter() == null ? null : open(selection.filter());
+        long total = openEntries == null ? selection.operationIds().size() : queries.exactCount(openEntries);
         if (total == 0) {
             throw new IllegalArgumentException(selection.nothingToTake(kind));
         }
-        if (selection.filter() != null && !queries.anyOwnEntry(open(selection.filter()))) {
+        if (openEntries != null && !queries.anyOwnEntry(openEntries)) {
             // A batch leaves such entries out (they are decided one by one with --entry): it would take nothing.
-            List<Long> first = queries.page(open(selection.filter()), DlqOrder.NEWEST_FIRST, null, PageDirection.NEXT,
+            List<Long> first = queries.page(openEntries, DlqOrder.NEWEST_FIRST, null, PageDirection.NEXT,
                     NAMED_ENTRIES).rows().stream().map(DlqRow::id).toList();
             throw new IllegalArgumentException(selection.onlyEntriesWithoutOperation(kind, total, first));
         }

@@ -218,18 +218,16 @@ public final class JdbcDlqQueries implements DlqQueries {
 
     @Override
     public boolean anyOwnEntry(DlqFilter filter) {
-        DlqWhere where = DlqWhere.of(filter);
-        String own = (where.sql().isEmpty() ? " WHERE " : " AND ") + "(" + DeadLetterStore.OWN_ENTRY + ")";
-        return jdbc.queryOne("SELECT EXISTS (SELECT 1 FROM dlq_entries" + where.sql() + own + ")",
+        DlqWhere where = DlqWhere.of(filter).and("(" + DeadLetterStore.OWN_ENTRY + ")");
+        return jdbc.queryOne("SELECT EXISTS (SELECT 1 FROM dlq_entries" + where.sql() + ")",
                 row -> row.getBoolean(1), where.params()).orElse(false);
     }
 
     @Override
     public Set<String> tools(DlqFilter filter) {
-        DlqWhere where = DlqWhere.of(filter);
-        String known = (where.sql().isEmpty() ? " WHERE " : " AND ") + "tool IS NOT NULL";
-        return new HashSet<>(jdbc.query("SELECT DISTINCT tool FROM dlq_entries" + where.sql() + known,
-                row -> row.getString(1), where.params()));
+        DlqWhere where = DlqWhere.of(filter).and("tool IS NOT NULL");
+        return new HashSet<>(jdbc.query("SELECT DISTINCT tool FROM dlq_entries" + where.sql(), row -> row.getString(1),
+                where.params()));
     }
 
     private static String[] idArray(Collection<Long> ids) {
