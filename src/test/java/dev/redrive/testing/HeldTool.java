@@ -6,6 +6,8 @@ import dev.redrive.worker.tool.ToolCall;
 import dev.redrive.worker.tool.ToolFailure;
 
 import java.time.Duration;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
@@ -24,6 +26,8 @@ public final class HeldTool implements Tool {
     private final AtomicInteger calls = new AtomicInteger();
     private final Semaphore entered = new Semaphore(0);
     private volatile boolean holdingFirstOnly;
+    private volatile boolean lookingUp;
+    private final Set<String> answeredKeys = ConcurrentHashMap.newKeySet();
     private volatile CountDownLatch release = new CountDownLatch(1);
 
     private HeldTool(String name, String schemaVersion, Tool next, String answer) {
@@ -46,6 +50,15 @@ public final class HeldTool implements Tool {
     /** Holds only the first call; later calls go straight through. */
     public HeldTool firstCallOnly() {
         holdingFirstOnly = true;
+        return this;
+    }
+
+    /**
+     * Answers look-ups as a remote system that applies a call when it answers it: APPLIED for a key whose call was
+     * answered, NOT_APPLIED otherwise. Without it, a tool of the test's own cannot tell.
+     */
+    public HeldTool lookingUp() {
+        lookingUp = true;
         return this;
     }
 
@@ -98,11 +111,22 @@ public final class HeldTool implements Tool {
                 throw new IllegalStateException("call interrupted while held: it never reached the tool", e);
             }
         }
-        return next == null ? answer : next.execute(call);
+        if (next != null) {
+            return next.execute(call);
+        }
+        answeredKeys.add(call.idempotencyKey());
+        return answer;
     }
 
     @Override
     public Reconciliation reconcile(String idempotencyKey) {
-        return next == null ? Tool.super.reconcile(idempotencyKey) : next.reconcile(idempotencyKey);
+        if (next != null) {
+            return next.reconcile(idempotencyKey);
+        }
+        if (!lookingUp) {
+            return Tool.super.reconcile(idempotencyKey);
+        }
+        return answeredKeys.contains(idempotencyKey) ? Reconciliation.applied(answer, "answered " + idempotencyKey)
+                : Reconciliation.notApplied("no call for " + idempotencyKey + " was answered");
     }
 }

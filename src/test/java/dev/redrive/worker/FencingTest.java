@@ -22,7 +22,7 @@ class FencingTest {
     @Test
     void workerPausedPastItsLease_cannotCommitAfterAnotherTookOver() throws Exception {
         HeldTool slow = HeldTool.answering("test.fenced", "{\"ran_by\":\"a\"}");
-        HeldTool fast = HeldTool.answering("test.fenced", "{\"ran_by\":\"b\"}").release();
+        HeldTool fast = HeldTool.answering("test.fenced", "{\"ran_by\":\"b\"}").lookingUp().release();
         // Worker a neither renews its lease nor looks for idle entries, as if its whole process were paused with the
         // tool call.
         SimpleMeterRegistry metersOfA = new SimpleMeterRegistry();

@@ -1,7 +1,11 @@
 package dev.redrive.worker;
 
+import dev.redrive.demo.tools.EffectPolicy;
 import dev.redrive.identity.OperationId;
+import dev.redrive.model.FailureClass;
+import dev.redrive.testing.BlindRecalls;
 import dev.redrive.testing.TestNamespace;
+import dev.redrive.worker.retry.RedisToolPauses;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -9,6 +13,7 @@ import java.io.File;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -51,6 +56,44 @@ class KilledWorkerTest {
                     row -> row.getString(1), id.value())).contains("APPLIED/" + id.idempotencyKey());
             assertThat(kit.jdbc().query("SELECT consumer || '/' || fencing_token || '/' || delivery_count FROM attempts WHERE operation_id = ?",
                     row -> row.getString(1), id.value())).containsExactly("survivor/2/2");
+        }
+    }
+
+    /**
+     * The survivor arrives while the tool is paused (another operation's outage): it defers the operation, and the
+     * deferral must not erase that the dead worker's call is in doubt. After the pause it looks the key up and
+     * succeeds from the look-up: the tool, which here applies every call, is called once.
+     */
+    @Test
+    void workerKilledAfterTheEffect_takeoverDeferredByAPause_looksUpInsteadOfCallingAgain() throws Exception {
+        try (WorkerTestKit kit = new WorkerTestKit(ns, EffectPolicy.EVERY_CALL)) {
+            OperationId id = kit.dispatch("paused", "charge", "{\"amount\":43,\"fault\":\"timeout_after_apply:1\"}")
+                    .operationId();
+            Process doomed = startDoomedWorker(kit);
+            try {
+                await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(20))
+                        .until(() -> kit.effectsFor(id) == 1);
+                new ProcessBuilder("kill", "-KILL", Long.toString(doomed.pid())).inheritIO().start().waitFor();
+                assertThat(doomed.waitFor(10, TimeUnit.SECONDS)).isTrue();
+            } finally {
+                doomed.destroyForcibly();
+            }
+            Instant pauseEnds = Instant.now().plusSeconds(4);
+            new RedisToolPauses(ns.redis()).publish("demo.charge", pauseEnds, FailureClass.DEPENDENCY_DOWN);
+
+            kit.start(kit.worker("survivor", kit.charge(Duration.ofSeconds(5))));
+            await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(50))
+                    .until(() -> "RETRY_SCHEDULED".equals(kit.status(id)));
+            assertThat(kit.jdbc().queryOne("SELECT last_call FROM operations WHERE operation_id = ?",
+                    row -> row.getString(1), id.value())).as("the deferral keeps the doubt").contains("IN_DOUBT");
+            kit.awaitStatus(id, "SUCCEEDED", Duration.ofSeconds(20));
+
+            assertThat(Instant.now()).isAfter(pauseEnds);
+            assertThat(kit.callsFor(id)).as("calls of the key").isEqualTo(1);
+            assertThat(kit.effectsFor(id)).isEqualTo(1);
+            assertThat(BlindRecalls.in(kit.jdbc())).isEmpty();
+            assertThat(kit.jdbc().query("SELECT outcome FROM reconciliations WHERE operation_id = ?",
+                    row -> row.getString(1), id.value())).containsExactly("APPLIED");
         }
     }
 

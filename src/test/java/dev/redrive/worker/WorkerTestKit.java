@@ -3,6 +3,7 @@ package dev.redrive.worker;
 import dev.redrive.broker.BinaryConnection;
 import dev.redrive.broker.Redis;
 import dev.redrive.demo.tools.DemoToolServer;
+import dev.redrive.demo.tools.EffectPolicy;
 import dev.redrive.envelope.DispatchEnvelope;
 import dev.redrive.envelope.EnvelopeCodec;
 import dev.redrive.identity.OperationId;
@@ -41,6 +42,11 @@ final class WorkerTestKit implements AutoCloseable {
         this(ns.database(), ns.redis());
     }
 
+    /** A kit whose demo tools apply effects as {@code policy} says. */
+    WorkerTestKit(TestNamespace ns, EffectPolicy policy) {
+        this(ns.database(), ns.redis(), policy);
+    }
+
     /** A kit whose workers and client use {@code redis} (a server of the test's own) instead of the namespace's. */
     WorkerTestKit(TestNamespace ns, Redis redis) {
         this(ns.database(), redis);
@@ -51,9 +57,13 @@ final class WorkerTestKit implements AutoCloseable {
      * and look-ups all use it instead of the namespace's.
      */
     WorkerTestKit(Database database, Redis redis) {
+        this(database, redis, EffectPolicy.ONCE_PER_KEY);
+    }
+
+    private WorkerTestKit(Database database, Redis redis, EffectPolicy policy) {
         this.database = database;
         this.redis = redis;
-        this.tools = DemoToolServer.start(database);
+        this.tools = DemoToolServer.start(database, Clock.systemUTC(), policy);
         this.client = new WorkerClient(database, redis, Clock.systemUTC());
     }
 

@@ -43,7 +43,7 @@ final class DemoToolLedger {
     }
 
     Optional<String> effectResult(String idempotencyKey) {
-        return jdbc.queryOne("SELECT result::text FROM demo_tool_effects WHERE idempotency_key = ?",
+        return jdbc.queryOne("SELECT result::text FROM demo_tool_effects WHERE idempotency_key = ? ORDER BY id LIMIT 1",
                 row -> row.getString(1), idempotencyKey);
     }
 

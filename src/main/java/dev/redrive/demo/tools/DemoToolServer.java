@@ -68,6 +68,14 @@ public final class DemoToolServer implements AutoCloseable {
 
     /** As {@link #start(Database)}, with the clock that stamps calls and effects. */
     public static DemoToolServer start(Database database, Clock clock) {
+        return start(database, clock, EffectPolicy.ONCE_PER_KEY);
+    }
+
+    /**
+     * As {@link #start(Database, Clock)}, applying effects as {@code policy} says: {@link EffectPolicy#EVERY_CALL} plays
+     * a remote system that ignores the idempotency key, so that a second call for a key shows as a second effect.
+     */
+    public static DemoToolServer start(Database database, Clock clock, EffectPolicy policy) {
         DemoToolSchema.migrate(database);
         HttpServer server;
         try {
@@ -79,7 +87,7 @@ public final class DemoToolServer implements AutoCloseable {
         DemoToolLedger ledger = new DemoToolLedger(database.jdbc());
         DemoToolServer tools = new DemoToolServer(server, executor, ledger, clock);
         for (DemoTool tool : DemoTool.values()) {
-            ToolDesk desk = new ToolDesk(tool, ledger, clock);
+            ToolDesk desk = new ToolDesk(tool, ledger, clock, policy);
             server.createContext(tool.path(), new CallHandler(tool, desk, clock, tools::stallDuration));
             server.createContext(tool.lookupPrefix(), new EffectLookupHandler(tool, desk));
         }

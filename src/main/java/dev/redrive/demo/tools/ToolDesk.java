@@ -13,7 +13,8 @@ import java.util.Optional;
 import java.util.concurrent.ThreadLocalRandom;
 
 /**
- * The remote system one demo tool plays: it applies each call's effect once per idempotency key, fails as the
+ * The remote system one demo tool plays: it applies each call's effect once per idempotency key (or on every call, as
+ * its {@link EffectPolicy} says), fails as the
  * payload's fault list asks, and answers reconciliation look-ups. No HTTP here: {@link CallHandler} and
  * {@link EffectLookupHandler} translate.
  */
@@ -22,10 +23,12 @@ final class ToolDesk {
     private final String name;
     private final DemoToolLedger ledger;
     private final Clock clock;
+    private final EffectPolicy policy;
     private final ObjectMapper json = new ObjectMapper();
 
-    ToolDesk(DemoTool tool, DemoToolLedger ledger, Clock clock) {
+    ToolDesk(DemoTool tool, DemoToolLedger ledger, Clock clock, EffectPolicy policy) {
         this.tool = tool;
+        this.policy = policy;
         this.name = tool.toolName();
         this.ledger = ledger;
         this.clock = clock;
@@ -107,7 +110,8 @@ final class ToolDesk {
     }
 
     private ToolAnswer applyOrReplay(ReceivedCall request, BigDecimal amount) {
-        Optional<String> stored = ledger.effectResult(request.idempotencyKey());
+        Optional<String> stored = policy == EffectPolicy.ONCE_PER_KEY ? ledger.effectResult(request.idempotencyKey())
+                : Optional.empty();
         if (stored.isPresent()) {
             return ToolAnswer.of(200, stored.get()).withHeader("Idempotent-Replayed", "true");
         }

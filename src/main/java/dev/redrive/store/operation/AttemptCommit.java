@@ -1,5 +1,6 @@
 package dev.redrive.store.operation;
 
+import dev.redrive.model.LastCall;
 import dev.redrive.model.OperationStatus;
 import dev.redrive.model.SideEffectState;
 import dev.redrive.store.reconciliation.ReconciliationFinding;
@@ -17,6 +18,7 @@ import java.util.Objects;
  * @param result         the tool's result (JSON) for SUCCEEDED, else null
  * @param error          why the attempt failed, null when it succeeded without trouble
  * @param nextEligibleAt when the retry is due, for RETRY_SCHEDULED
+ * @param lastCall       what is known afterwards of the operation's latest tool call (see {@link LastCall})
  * @param deadLetter     the DLQ evidence, for DEAD_LETTERED
  * @param span           the attempt's exported span, or null when no tracer records it
  */
@@ -30,6 +32,7 @@ public record AttemptCommit(
         Duration retryAfter,
         Instant nextEligibleAt,
         SideEffectState sideEffect,
+        LastCall lastCall,
         ReconciliationFinding reconciliation,
         DeadLetterEvidence deadLetter,
         AttemptSpan span) {
@@ -38,6 +41,7 @@ public record AttemptCommit(
         Objects.requireNonNull(lease, "lease");
         Objects.requireNonNull(outcome, "outcome");
         Objects.requireNonNull(sideEffect, "sideEffect");
+        Objects.requireNonNull(lastCall, "lastCall");
         OperationStatus.RUNNING.checkTransition(outcome);
         if (outcome == OperationStatus.RETRY_SCHEDULED && (nextEligibleAt == null || error == null)) {
             throw new IllegalArgumentException("a scheduled retry needs its error and next_eligible_at");
@@ -50,14 +54,14 @@ public record AttemptCommit(
     /** An attempt whose span is not known (yet): the runner adds it with {@link #withSpan} when a tracer records one. */
     public AttemptCommit(Lease lease, DeliveryInfo delivery, OperationStatus outcome, Instant finishedAt, String result,
                          AttemptError error, Duration retryAfter, Instant nextEligibleAt, SideEffectState sideEffect,
-                         ReconciliationFinding reconciliation, DeadLetterEvidence deadLetter) {
-        this(lease, delivery, outcome, finishedAt, result, error, retryAfter, nextEligibleAt, sideEffect, reconciliation,
-                deadLetter, null);
+                         LastCall lastCall, ReconciliationFinding reconciliation, DeadLetterEvidence deadLetter) {
+        this(lease, delivery, outcome, finishedAt, result, error, retryAfter, nextEligibleAt, sideEffect, lastCall,
+                reconciliation, deadLetter, null);
     }
 
     public AttemptCommit withSpan(AttemptSpan attemptSpan) {
         return new AttemptCommit(lease, delivery, outcome, finishedAt, result, error, retryAfter, nextEligibleAt,
-                sideEffect, reconciliation, deadLetter, attemptSpan);
+                sideEffect, lastCall, reconciliation, deadLetter, attemptSpan);
     }
 
     /**

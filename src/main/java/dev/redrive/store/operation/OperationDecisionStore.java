@@ -47,8 +47,13 @@ public final class OperationDecisionStore {
     private static final String HIGHEST_LOGICAL_ATTEMPT =
             "SELECT max(logical_attempt) FROM operations WHERE run_id = ? AND node_id = ?";
 
+    // A reconciliation that found the effect not applied is the look-up the next call waits for (LastCall).
     private static final String SETTLE_SIDE_EFFECT = """
-            UPDATE operations SET side_effect = ?, updated_at = ? WHERE operation_id = ? AND status = ?""";
+            UPDATE operations
+               SET side_effect = ?, updated_at = ?,
+                   last_call = CASE WHEN side_effect_settled THEN 'NONE' ELSE last_call END
+              FROM (SELECT ?::text = 'NOT_APPLIED' AS side_effect_settled) AS s
+             WHERE operation_id = ? AND status = ?""";
 
     // The same moves for a chunk of a batch, one statement each.
     private static final String ALL_TO_PENDING = """
@@ -151,6 +156,6 @@ public final class OperationDecisionStore {
 
     /** Records a reconciled side effect on an operation that is still dead-lettered. */
     public int settleSideEffect(String operationId, SideEffectState state, Instant at) {
-        return jdbc.update(SETTLE_SIDE_EFFECT, state, at, operationId, OperationStatus.DEAD_LETTERED);
+        return jdbc.update(SETTLE_SIDE_EFFECT, state, at, state, operationId, OperationStatus.DEAD_LETTERED);
     }
 }

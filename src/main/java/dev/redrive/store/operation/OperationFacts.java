@@ -1,6 +1,7 @@
 package dev.redrive.store.operation;
 
 import dev.redrive.model.FailureClass;
+import dev.redrive.model.LastCall;
 import dev.redrive.model.OperationStatus;
 import dev.redrive.model.RunStatus;
 import dev.redrive.model.SideEffectState;
@@ -13,7 +14,8 @@ import java.util.UUID;
  * makes a side effect. {@code commandStatus} and {@code commandToAttempt} describe the redrive command named by
  * {@code redriveCommandId}, {@code lastDeliveryId} the stream entry of the newest attempt row,
  * {@code processingDeliveries} how many deliveries have claimed the operation since it last settled, {@code traceparent}
- * the W3C trace context its first dispatch carried (null without one).
+ * the W3C trace context its first dispatch carried (null without one), {@code lastCall} what is known of its latest
+ * tool call.
  */
 public record OperationFacts(
         String operationId,
@@ -43,7 +45,8 @@ public record OperationFacts(
         String lastDeliveryId,
         Instant updatedAt,
         int processingDeliveries,
-        String traceparent) {
+        String traceparent,
+        LastCall lastCall) {
 
     /** Another worker (or another delivery in this one) holds a lease that has not expired yet. */
     public boolean leaseIsLive(Instant now) {

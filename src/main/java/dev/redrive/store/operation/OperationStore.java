@@ -1,6 +1,7 @@
 package dev.redrive.store.operation;
 
 import dev.redrive.model.FailureClass;
+import dev.redrive.model.LastCall;
 import dev.redrive.model.OperationStatus;
 import dev.redrive.model.RunStatus;
 import dev.redrive.model.SideEffectState;
@@ -56,7 +57,8 @@ public final class OperationStore {
      * scheduled retry is due, the attempt is not older than the record's, the dispatch carries the operation's own
      * parameters, and a redrive command (if the record names one) is the one the dispatch carries and still open:
      * everything the worker's eligibility rules ask of a claim that the facts decide. Each claim bumps the fencing
-     * token and counts a processing delivery; a claimed redrive command becomes EXECUTING in the same statement.
+     * token and counts a processing delivery; a claimed redrive command becomes EXECUTING in the same statement. From the
+ * claim on, the attempt's call is in doubt (last_call) until its commit says how it ended.
      * The claimable rows are locked first, in operation_id order (see LOCK ORDER above); the lock checks the
      * conditions again on a row that changed while the lock was awaited, so the UPDATE only writes rows still claimable.
      */
@@ -89,7 +91,7 @@ public final class OperationStore {
                 UPDATE operations o
                    SET status = 'RUNNING', attempt = c.attempt, lease_owner = ?, lease_delivery_id = c.delivery_id,
                        lease_expires_at = ?, fencing_token = o.fencing_token + 1, next_eligible_at = NULL,
-                       processing_deliveries = o.processing_deliveries + 1, updated_at = ?
+                       processing_deliveries = o.processing_deliveries + 1, last_call = 'IN_DOUBT', updated_at = ?
                   FROM claimable c
                  WHERE o.operation_id = c.operation_id
                 RETURNING o.operation_id, o.attempt, o.fencing_token, o.redrive_command_id, o.processing_deliveries),
@@ -128,7 +130,7 @@ public final class OperationStore {
             finished AS (
                 UPDATE operations o
                    SET status = h.status, attempt = h.next_attempt, result = COALESCE(h.result, o.result),
-                       side_effect = h.side_effect,
+                       side_effect = h.side_effect, last_call = h.last_call,
                        last_error_class = CASE WHEN h.status = 'SUCCEEDED' THEN NULL ELSE h.error_class END,
                        next_eligible_at = h.next_eligible_at, redrive_command_id = h.command_id, lease_owner = NULL,
                        lease_delivery_id = NULL, lease_expires_at = NULL, processing_deliveries = 0,
@@ -153,13 +155,13 @@ public final class OperationStore {
             """;
 
     private static final String GIVE_BACK_UNSTARTED = """
-            UPDATE operations SET lease_expires_at = ?, updated_at = ?,
+            UPDATE operations SET lease_expires_at = ?, updated_at = ?, last_call = ?,
                    processing_deliveries = greatest(processing_deliveries - 1, 0)
              WHERE operation_id = ? AND fencing_token = ? AND status = 'RUNNING'
             """;
 
     private static final String RELEASE = """
-            UPDATE operations SET lease_expires_at = ?, updated_at = ?
+            UPDATE operations SET lease_expires_at = ?, updated_at = ?, last_call = ?
              WHERE operation_id = ? AND fencing_token = ? AND status = 'RUNNING'
             """;
 
@@ -286,7 +288,8 @@ public final class OperationStore {
             if (!row.wasNull()) {
                 leases.put(record.operationId(), new Lease(record.operationId(), row.getInt("claimed_attempt"), owner,
                         fencingToken, now, expiresAt, record.redriveCommandId(),
-                        record.status() == OperationStatus.RUNNING, row.getInt("claimed_processing_deliveries")));
+                        record.status() == OperationStatus.RUNNING, row.getInt("claimed_processing_deliveries"),
+                        record.lastCall()));
             }
             return record;
         }, ids, attempts, deliveries, commands, tools, schemaVersions, keys, payloads,
@@ -336,7 +339,7 @@ public final class OperationStore {
     /** The rows FINISH reads, one per commit. */
     private enum FinishColumn implements UnnestedRows.Column {
         OPERATION_ID("text"), FENCING_TOKEN("bigint"), STATUS("text"), NEXT_ATTEMPT("int"), RESULT("jsonb"),
-        SIDE_EFFECT("text"), ERROR_CLASS("text"), NEXT_ELIGIBLE_AT("timestamptz"), COMMAND_ID("uuid"),
+        SIDE_EFFECT("text"), LAST_CALL("text"), ERROR_CLASS("text"), NEXT_ELIGIBLE_AT("timestamptz"), COMMAND_ID("uuid"),
         FINISHED_AT("timestamptz"), ATTEMPT("int"), DELIVERY_ID("text"), DELIVERY_COUNT("int"), CONSUMER("text"),
         LEASE_COMMAND_ID("uuid"), STARTED_AT("timestamptz"), ERROR_CODE("text"), ERROR_MESSAGE("text"),
         RETRY_AFTER_MS("bigint"), TRACE_ID("text"), SPAN_ID("text");
@@ -372,6 +375,7 @@ public final class OperationStore {
                     .set(FinishColumn.NEXT_ATTEMPT, retry ? lease.attempt() + 1 : lease.attempt())
                     .set(FinishColumn.RESULT, commit.result())
                     .set(FinishColumn.SIDE_EFFECT, commit.sideEffect().name())
+                    .set(FinishColumn.LAST_CALL, commit.lastCall().name())
                     .set(FinishColumn.ERROR_CLASS, error == null ? null : error.failureClass().name())
                     .set(FinishColumn.NEXT_ELIGIBLE_AT, commit.nextEligibleAt())
                     // a retry is not run under the command that ran this attempt
@@ -418,20 +422,23 @@ public final class OperationStore {
 
     /**
      * Gives a lease up early (the handler crashed, or the worker is shutting down) so that the next delivery can claim
-     * the operation at once. Refused, and false, when the fencing token no longer matches.
+     * the operation at once, with what is known of the attempt's call: IN_DOUBT when it may still be running,
+     * ANSWERED_FAILURE when the tool's code gave up with an exception. Refused, and false, when the fencing token no
+     * longer matches.
      */
-    public boolean release(Lease lease, Instant now) {
-        return checkSingleRow(jdbc.update(RELEASE, now, now, lease.operationId(), lease.fencingToken()),
+    public boolean release(Lease lease, LastCall lastCall, Instant now) {
+        return checkSingleRow(jdbc.update(RELEASE, now, now, lastCall.name(), lease.operationId(), lease.fencingToken()),
                 lease.operationId()) == 1;
     }
 
     /**
      * Gives a lease back whose attempt never started (the batch failed after the claim, the lease ran out before a
      * pool thread was free, ...): like {@link #release}, and the claim does not count as a processing delivery, since
-     * nothing was tried. Refused, and false, when the fencing token no longer matches.
+     * nothing was tried; what was known of the latest call before the claim holds again. Refused, and false, when the fencing token no longer matches.
      */
     public boolean giveBackUnstarted(Lease lease, Instant now) {
-        return checkSingleRow(jdbc.update(GIVE_BACK_UNSTARTED, now, now, lease.operationId(), lease.fencingToken()),
+        return checkSingleRow(jdbc.update(GIVE_BACK_UNSTARTED, now, now, lease.priorCall().name(), lease.operationId(),
+                        lease.fencingToken()),
                 lease.operationId()) == 1;
     }
 
@@ -575,6 +582,7 @@ public final class OperationStore {
                 row.getString("last_delivery_id"),
                 Jdbc.instant(row, "updated_at"),
                 row.getInt("processing_deliveries"),
-                row.getString("traceparent"));
+                row.getString("traceparent"),
+                LastCall.valueOf(row.getString("last_call")));
     }
 }

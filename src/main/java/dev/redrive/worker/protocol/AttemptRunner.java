@@ -2,6 +2,7 @@ package dev.redrive.worker.protocol;
 
 import dev.redrive.RuntimeVersion;
 import dev.redrive.model.FailureClass;
+import dev.redrive.model.LastCall;
 import dev.redrive.model.OperationStatus;
 import dev.redrive.model.SideEffectState;
 import dev.redrive.store.deadletter.ErrorFingerprint;
@@ -26,8 +27,9 @@ import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 
 /**
- * Executes one claimed attempt and turns what happened into an {@link AttemptCommit}: reconcile first when an earlier
- * lease expired or the answer was lost, classify failures by type, ask the retry policy, open the tool's circuit breaker when its dependency is down.
+ * Executes one claimed attempt and turns what happened into an {@link AttemptCommit}: look the key up first when an
+ * earlier call may have acted ({@link CallRule}), reconcile when the answer was lost, classify failures by type, ask the
+ * retry policy, open the tool's circuit breaker when its dependency is down.
  */
 final class AttemptRunner {
     private final Clock clock;
@@ -53,7 +55,7 @@ final class AttemptRunner {
         if (job.tool() == null) {
             return new AttemptEnd.Finished(job, deadLetter(job, new AttemptError(FailureClass.INVALID_INPUT,
                     "unknown_tool", "no tool named " + job.envelope().tool() + " is registered with this worker"),
-                    SideEffectState.NONE, null, null));
+                    SideEffectState.NONE, job.lease().priorCall(), null, null));
         }
         Span span = spans.startAttempt(job.operationId(), job.lease().attempt(), job.tool().name(),
                 job.record().idempotencyKey(), job.traceparent());
@@ -75,13 +77,29 @@ final class AttemptRunner {
     private AttemptEnd attempt(Job job) {
         String toolName = job.tool().name();
         metrics.attemptStarted(toolName);
-        ReconciliationFinding before = null;
         if (job.lease().takeover()) {
             metrics.leaseTakeover(toolName);
+        }
+        ReconciliationFinding before = null;
+        LastCall prior = job.lease().priorCall();
+        if (CallRule.lookUpFirst(prior)) {
             Reconciliation found = reconcile(job);
             before = record(found);
-            if (found.outcome() == Reconciliation.Outcome.APPLIED) {
-                return new AttemptEnd.Finished(job, succeeded(job, found.result(), SideEffectState.APPLIED, null, before));
+            switch (CallRule.afterLookUp(prior, found.outcome())) {
+                case SUCCEED -> {
+                    return new AttemptEnd.Finished(job, succeeded(job, found.result(), SideEffectState.APPLIED, null,
+                            before));
+                }
+                case DEAD_LETTER -> {
+                    return new AttemptEnd.Finished(job, deadLetter(job, new AttemptError(
+                            FailureClass.UNKNOWN_SIDE_EFFECT, "earlier_call_in_doubt", "an earlier call of attempt "
+                            + job.record().attempt() + " may have applied its effect and left no outcome"),
+                            SideEffectState.POSSIBLE, LastCall.IN_DOUBT, before,
+                            "the tool could not tell whether it was applied: " + found.evidence()));
+                }
+                case CALL -> {
+                    // not applied: this attempt's call is the only one that can act
+                }
             }
         }
         long started = System.nanoTime();
@@ -115,31 +133,33 @@ final class AttemptRunner {
         FailureClass failureClass = failure.failureClass();
         AttemptError error = new AttemptError(failureClass, failure.code(), failure.getMessage());
         if (failureClass != FailureClass.UNKNOWN_SIDE_EFFECT) {
-            return retryOrDeadLetter(job, error, failure.retryAfter().orElse(null), SideEffectState.NONE, before);
+            return retryOrDeadLetter(job, error, failure.retryAfter().orElse(null), SideEffectState.NONE,
+                    LastCall.ANSWERED_FAILURE, before);
         }
         Reconciliation found = reconcile(job);
         ReconciliationFinding reconciliation = record(found);
         return switch (found.outcome()) {
             case APPLIED -> succeeded(job, found.result(), SideEffectState.APPLIED, error, reconciliation);
-            case NOT_APPLIED -> retryOrDeadLetter(job, error, null, SideEffectState.NOT_APPLIED, reconciliation);
-            case UNKNOWN -> deadLetter(job, error, SideEffectState.POSSIBLE, reconciliation,
+            case NOT_APPLIED -> retryOrDeadLetter(job, error, null, SideEffectState.NOT_APPLIED, LastCall.NONE,
+                    reconciliation);
+            case UNKNOWN -> deadLetter(job, error, SideEffectState.POSSIBLE, LastCall.IN_DOUBT, reconciliation,
                     "the tool could not tell whether the effect was applied");
         };
     }
 
     private AttemptCommit retryOrDeadLetter(Job job, AttemptError error, Duration retryAfter, SideEffectState sideEffect,
-                                            ReconciliationFinding reconciliation) {
+                                            LastCall lastCall, ReconciliationFinding reconciliation) {
         Instant now = now();
         RetryDecision decision = retryPolicy.decide(error.failureClass(), job.lease().attempt(), retryAfter, now);
         if (!decision.retry()) {
-            return deadLetter(job, error, sideEffect, reconciliation, decision.reason());
+            return deadLetter(job, error, sideEffect, lastCall, reconciliation, decision.reason());
         }
         Instant nextEligibleAt = decision.nextEligibleAt().truncatedTo(ChronoUnit.MILLIS);
         if (error.failureClass() == FailureClass.DEPENDENCY_DOWN) {
             gate.pause(job.tool().name(), nextEligibleAt, FailureClass.DEPENDENCY_DOWN);
         }
         return new AttemptCommit(job.lease(), job.deliveryInfo(), OperationStatus.RETRY_SCHEDULED, now, null, error,
-                retryAfter, nextEligibleAt, sideEffect, reconciliation, null);
+                retryAfter, nextEligibleAt, sideEffect, lastCall, reconciliation, null);
     }
 
     /**
@@ -147,33 +167,35 @@ final class AttemptRunner {
      * the worker died), with the history of its crashed deliveries.
      */
     AttemptCommit poison(Job job, String deliveryHistory, int failedDeliveries, int deliveryLimit) {
-        boolean mayHaveActed = job.lease().takeover() || DeliveryHistory.anyInTool(deliveryHistory);
+        boolean mayHaveActed = job.lease().priorCall() == LastCall.IN_DOUBT || DeliveryHistory.anyInTool(deliveryHistory);
         FailureClass failureClass = mayHaveActed ? FailureClass.UNKNOWN_SIDE_EFFECT : FailureClass.INVALID_INPUT;
         AttemptError error = new AttemptError(failureClass, "delivery_limit", "processed " + failedDeliveries
                 + " times (limit " + deliveryLimit + ") without the handler settling it");
-        return deadLetterWithHistory(job, error, mayHaveActed ? SideEffectState.POSSIBLE : SideEffectState.NONE, null,
-                deliveryHistory);
+        return deadLetterWithHistory(job, error, mayHaveActed ? SideEffectState.POSSIBLE : SideEffectState.NONE,
+                mayHaveActed ? LastCall.IN_DOUBT : job.lease().priorCall(), null, deliveryHistory);
     }
 
-    private AttemptCommit deadLetter(Job job, AttemptError error, SideEffectState sideEffect,
+    private AttemptCommit deadLetter(Job job, AttemptError error, SideEffectState sideEffect, LastCall lastCall,
                                      ReconciliationFinding reconciliation, String why) {
         AttemptError explained = why == null ? error
                 : new AttemptError(error.failureClass(), error.code(), error.message() + " (" + why + ")");
-        return deadLetterWithHistory(job, explained, sideEffect, reconciliation, history.read(job.delivery().entryId()));
+        return deadLetterWithHistory(job, explained, sideEffect, lastCall, reconciliation,
+                history.read(job.delivery().entryId()));
     }
 
     private AttemptCommit deadLetterWithHistory(Job job, AttemptError error, SideEffectState sideEffect,
-                                                ReconciliationFinding reconciliation, String deliveryHistory) {
+                                                LastCall lastCall, ReconciliationFinding reconciliation,
+                                                String deliveryHistory) {
         String fingerprint = ErrorFingerprint.of(job.envelope().tool(), error.failureClass(), error.code(), error.message());
         return new AttemptCommit(job.lease(), job.deliveryInfo(), OperationStatus.DEAD_LETTERED, now(), null, error,
-                null, null, sideEffect, reconciliation, new AttemptCommit.DeadLetterEvidence(job.delivery().fields(),
+                null, null, sideEffect, lastCall, reconciliation, new AttemptCommit.DeadLetterEvidence(job.delivery().fields(),
                 deliveryHistory, fingerprint, RuntimeVersion.wireValue()));
     }
 
     private AttemptCommit succeeded(Job job, String result, SideEffectState sideEffect, AttemptError error,
                                     ReconciliationFinding reconciliation) {
         return new AttemptCommit(job.lease(), job.deliveryInfo(), OperationStatus.SUCCEEDED, now(),
-                JsonResults.asJson(result), error, null, null, sideEffect, reconciliation, null);
+                JsonResults.asJson(result), error, null, null, sideEffect, LastCall.NONE, reconciliation, null);
     }
 
     private Reconciliation reconcile(Job job) {

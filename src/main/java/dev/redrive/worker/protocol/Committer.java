@@ -2,6 +2,7 @@ package dev.redrive.worker.protocol;
 
 import dev.redrive.broker.DeadLetterStream;
 import dev.redrive.envelope.DispatchEnvelope;
+import dev.redrive.model.LastCall;
 import dev.redrive.model.OperationStatus;
 import dev.redrive.store.StoreException;
 import dev.redrive.store.operation.AttemptCommit;
@@ -125,7 +126,8 @@ final class Committer {
             if (job.lease().processingDeliveries() >= deliveryLimit) {
                 return runner.poison(job, deliveries, job.lease().processingDeliveries(), deliveryLimit);
             }
-            store.release(job.lease(), now());
+            // The tool's own code gave up: its answer, like a classified failure's, is that the call failed.
+            store.release(job.lease(), crashed.inTool() ? LastCall.ANSWERED_FAILURE : job.lease().priorCall(), now());
         } catch (RuntimeException e) {
             LOG.warn("could not record the crash of {}; its lease expires by itself", job.operationId(), e);
         }

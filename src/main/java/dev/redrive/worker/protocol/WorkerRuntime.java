@@ -2,6 +2,7 @@ package dev.redrive.worker.protocol;
 
 import dev.redrive.broker.DeadLetterStream;
 import dev.redrive.broker.Redis;
+import dev.redrive.model.LastCall;
 import dev.redrive.store.Database;
 import dev.redrive.store.DatabaseClock;
 import dev.redrive.store.operation.Lease;
@@ -128,7 +129,7 @@ public final class WorkerRuntime {
             LOG.warn("{}: {} attempt(s) still running after {}; giving their leases back", settings.consumerName(),
                     unfinished.size(), grace);
             Instant now = Instant.now(settings.clock()).truncatedTo(ChronoUnit.MILLIS);
-            unfinished.forEach(lease -> store.release(lease, now));
+            unfinished.forEach(lease -> store.release(lease, LastCall.IN_DOUBT, now));
         }
         tools.shutdownNow();
         scheduling = false;

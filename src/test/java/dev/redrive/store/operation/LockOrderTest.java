@@ -2,6 +2,7 @@ package dev.redrive.store.operation;
 
 import dev.redrive.envelope.DispatchEnvelope;
 import dev.redrive.identity.OperationId;
+import dev.redrive.model.LastCall;
 import dev.redrive.model.OperationStatus;
 import dev.redrive.model.SideEffectState;
 import dev.redrive.testing.TestNamespace;
@@ -109,7 +110,7 @@ class LockOrderTest {
     private static AttemptCommit succeeded(Lease lease) {
         return new AttemptCommit(lease, new DeliveryInfo("ns:dispatch", "1-0", 1, lease.owner()),
                 OperationStatus.SUCCEEDED, T0.plusSeconds(1), "{\"ok\":true}", null, null, null, SideEffectState.NONE,
-                null, null);
+                LastCall.NONE, null, null);
     }
 
     /** A transaction of its own that holds the operation's row locked until it commits. */

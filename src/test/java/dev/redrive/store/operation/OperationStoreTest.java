@@ -3,6 +3,7 @@ package dev.redrive.store.operation;
 import dev.redrive.envelope.DispatchEnvelope;
 import dev.redrive.identity.OperationId;
 import dev.redrive.model.FailureClass;
+import dev.redrive.model.LastCall;
 import dev.redrive.model.OperationStatus;
 import dev.redrive.model.SideEffectState;
 import dev.redrive.store.deadletter.ErrorFingerprint;
@@ -150,8 +151,8 @@ class OperationStoreTest {
         Lease lease = single(claim(store, List.of(request(id, "5-0")), "a", t0, LEASE));
         AttemptError error = new AttemptError(FailureClass.INVALID_INPUT, "http_400", "amount 12 is invalid");
         AttemptCommit commit = new AttemptCommit(lease, new DeliveryInfo("ns:dispatch", "5-0", 1, "a"),
-                OperationStatus.DEAD_LETTERED, t0.plusSeconds(1), null, error, null, null, SideEffectState.NONE, null,
-                new AttemptCommit.DeadLetterEvidence(Map.of("operation_id", id.value()), "[]",
+                OperationStatus.DEAD_LETTERED, t0.plusSeconds(1), null, error, null, null, SideEffectState.NONE,
+                LastCall.ANSWERED_FAILURE, null, new AttemptCommit.DeadLetterEvidence(Map.of("operation_id", id.value()), "[]",
                         ErrorFingerprint.of("demo.charge", FailureClass.INVALID_INPUT, "http_400", error.message()),
                         "test"));
 
@@ -172,7 +173,7 @@ class OperationStoreTest {
     private AttemptCommit succeeded(Lease lease, Instant at) {
         return new AttemptCommit(lease, new DeliveryInfo("ns:dispatch", "1-1", 1, lease.owner()),
                 OperationStatus.SUCCEEDED, at.truncatedTo(ChronoUnit.MILLIS), "{\"ok\":true}", null, null, null,
-                SideEffectState.NONE, null, null);
+                SideEffectState.NONE, LastCall.NONE, null, null);
     }
 
     /** A claim for attempt 1 of an operation {@link #record} recorded, with its parameters. */

@@ -2,6 +2,7 @@ package dev.redrive.worker.protocol;
 
 import dev.redrive.envelope.DispatchEnvelope;
 import dev.redrive.identity.OperationId;
+import dev.redrive.model.LastCall;
 import dev.redrive.model.OperationStatus;
 import dev.redrive.model.RunStatus;
 import dev.redrive.model.SideEffectState;
@@ -43,7 +44,7 @@ class EligibilityTest {
         return new OperationFacts(ID.value(), ID.runId(), run, status, attempt, "demo.charge", "1", ID.idempotencyKey(),
                 "{}", null, null, null, "test", leaseExpiresAt == null ? null : "other", leaseEntry, 1, leaseExpiresAt,
                 null, SideEffectState.NONE, null, nextEligibleAt, command, commandStatus, command == null ? null : attempt,
-                lastEntry, NOW, processingDeliveries, null);
+                lastEntry, NOW, processingDeliveries, null, LastCall.NONE);
     }
 
     private static OperationFacts plain(OperationStatus status, int attempt) {
