@@ -8,3 +8,6 @@ ALTER TABLE demo_tool_lookups ADD COLUMN IF NOT EXISTS seq bigint NOT NULL DEFAU
 -- A tool in "apply every call" mode records each call's effect, so a second call for a key shows as a second effect.
 ALTER TABLE demo_tool_effects DROP CONSTRAINT IF EXISTS demo_tool_effects_idempotency_key_key;
 CREATE INDEX IF NOT EXISTS demo_tool_effects_key_idx ON demo_tool_effects (idempotency_key);
+
+-- The viewer's masked views list every column of their tables (V120).
+CALL refresh_viewer_masks();

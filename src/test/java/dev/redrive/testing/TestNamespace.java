@@ -24,7 +24,17 @@ public final class TestNamespace implements BeforeAllCallback, AfterAllCallback 
 
     @Override
     public void beforeAll(ExtensionContext context) {
-        String name = "t_" + context.getRequiredTestClass().getSimpleName().toLowerCase(Locale.ROOT)
+        open(context.getRequiredTestClass());
+    }
+
+    @Override
+    public void afterAll(ExtensionContext context) {
+        close();
+    }
+
+    /** For a test engine other than JUnit Jupiter's (jqwik): what {@link #beforeAll} does. */
+    public void open(Class<?> testClass) {
+        String name = "t_" + testClass.getSimpleName().toLowerCase(Locale.ROOT)
                 .replaceAll("[^a-z0-9]", "");
         name = name.substring(0, Math.min(name.length(), 36)) + "_"
                 + Integer.toHexString(ThreadLocalRandom.current().nextInt(0x100000, 0xFFFFFF));
@@ -36,8 +46,8 @@ public final class TestNamespace implements BeforeAllCallback, AfterAllCallback 
         redis.deleteNamespaceKeys();
     }
 
-    @Override
-    public void afterAll(ExtensionContext context) {
+    /** What {@link #afterAll} does. */
+    public void close() {
         if (redis != null) {
             redis.deleteNamespaceKeys();
             redis.close();

@@ -3,16 +3,21 @@ package dev.redrive.worker;
 import dev.redrive.broker.Redis;
 import dev.redrive.demo.tools.DemoTool;
 import dev.redrive.demo.tools.DemoToolServer;
+import dev.redrive.demo.tools.EffectPolicy;
 import dev.redrive.identity.OperationId;
+import dev.redrive.model.FailureClass;
 import dev.redrive.store.Jdbc;
+import dev.redrive.testing.BlindRecalls;
 import dev.redrive.testing.RedisServerProcess;
 import dev.redrive.testing.TestNamespace;
 import dev.redrive.worker.client.WorkerClient;
+import dev.redrive.worker.retry.RedisToolPauses;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -24,11 +29,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * Three worker processes under chaos — SIGKILL and restart, SIGSTOP past the lease, Redis killed and restarted empty —
- * while a producer dispatches work with random faults (rate limits, outages of a tool, lost answers before and after
- * the effect, invalid input, look-ups that cannot tell). Only global invariants are checked, at the end, and printed:
- * every operation settled (succeeded, or dead-lettered with its evidence), none waiting or running; no idempotency key
- * applied twice; every success's result is the applied effect's; no operation called over and over.
+ * Three worker processes under chaos — SIGKILL and restart, SIGSTOP past the lease, SIGKILL while a tool is paused,
+ * Redis killed and restarted empty — while a producer dispatches work with random faults (rate limits, outages of a
+ * tool, lost answers before and after the effect, invalid input, look-ups that cannot tell). The demo tools apply every
+ * call (they ignore the idempotency key, as a tool that is not idempotent would), so a second call shows. Only global
+ * invariants are checked, at the end, and printed: every operation settled (succeeded, or dead-lettered with its
+ * evidence), none waiting or running; no blind recall (a call for a key whose previous call was not followed by a
+ * look-up answering "not applied"); no idempotency key applied twice; every success's result is the applied effect's;
+ * no operation called over and over.
  * <p>
  * {@code mvn verify} runs the CI variant ({@value #CI_OPERATIONS} operations). The long variant:
  * {@code mvn -Dtest=ChaosSoakTest -Dredrive.soak.operations=100000 test}; {@code -Dredrive.soak.seed=N} replays a run.
@@ -53,7 +61,7 @@ class ChaosSoakTest {
         List<WorkerProcess> workers = new ArrayList<>();
         try (RedisServerProcess server = RedisServerProcess.start();
              Redis redis = Redis.connect(ns.configWithRedis(server.uri()));
-             DemoToolServer tools = DemoToolServer.start(ns.database())) {
+             DemoToolServer tools = DemoToolServer.start(ns.database(), Clock.systemUTC(), EffectPolicy.EVERY_CALL)) {
             String toolsBase = tools.endpoint(DemoTool.CHARGE).resolve("/").toString();
             for (int i = 0; i < WORKERS; i++) {
                 workers.add(WorkerProcess.start(ns.name(), server.uri(), toolsBase, "soak-" + i));
@@ -71,7 +79,7 @@ class ChaosSoakTest {
                     count("Redis restarted empty");
                     restarted++;
                 } else {
-                    act(workers);
+                    act(workers, redis);
                 }
             }
             producer.join();
@@ -127,13 +135,26 @@ class ChaosSoakTest {
     }
 
     /** One random act of chaos on a worker, or a pause in the chaos. */
-    private void act(List<WorkerProcess> workers) throws InterruptedException {
+    private void act(List<WorkerProcess> workers, Redis redis) throws InterruptedException {
         int dice = random.nextInt(100);
         WorkerProcess victim = workers.get(random.nextInt(workers.size()));
-        if (dice < 40) {
+        if (dice < 25) {
             victim.kill();
             victim.restart();
             count("kill -9 + restart");
+        } else if (dice < 45) {
+            // As a 503 or 429 of any operation pauses a tool for the namespace: the killed worker's operations are
+            // taken over while it lasts, deferred, and claimed again once it ends.
+            DemoTool tool = DemoTool.values()[random.nextInt(DemoTool.values().length)];
+            try {
+                new RedisToolPauses(redis).publish(tool.toolName(), Instant.now().plusMillis(1500 + random.nextInt(2500)),
+                        FailureClass.DEPENDENCY_DOWN);
+            } catch (RuntimeException redisDown) {
+                return;
+            }
+            victim.kill();
+            victim.restart();
+            count("kill -9 while a tool is paused");
         } else if (dice < 70) {
             victim.pause();
             Thread.sleep(SoakWorkerMain.LEASE.toMillis() + 1000);
@@ -159,7 +180,7 @@ class ChaosSoakTest {
     }
 
     /** What must hold at the end, read in one go. */
-    private record Invariants(Map<String, Long> statuses, long keysAppliedTwice, long succeededWithoutTheirEffect,
+    private record Invariants(Map<String, Long> statuses, long blindRecalls, long keysAppliedTwice, long succeededWithoutTheirEffect,
                               long resultsUnlikeTheEffect, long deadLetteredWithoutEvidence, long appliedButNotSucceeded,
                               long deadLetteredAtDeliveryLimit,
                               long maxCallsPerKey, long maxAttemptsPerOperation) {
@@ -168,7 +189,7 @@ class ChaosSoakTest {
             Map<String, Long> statuses = new LinkedHashMap<>();
             jdbc.query("SELECT status, count(*) FROM operations GROUP BY status ORDER BY status",
                     row -> statuses.put(row.getString(1), row.getLong(2)));
-            return new Invariants(statuses,
+            return new Invariants(statuses, BlindRecalls.in(jdbc).size(),
                     jdbc.queryLong("SELECT count(*) FROM (SELECT idempotency_key FROM demo_tool_effects "
                             + "GROUP BY idempotency_key HAVING count(*) > 1) twice"),
                     jdbc.queryLong("SELECT count(*) FROM operations o WHERE o.status = 'SUCCEEDED' AND NOT EXISTS "
@@ -193,6 +214,7 @@ class ChaosSoakTest {
             assertThat(statuses.values().stream().mapToLong(Long::longValue).sum()).as("operations recorded")
                     .isEqualTo(operations);
             assertThat(statuses).as("settled").containsOnlyKeys("SUCCEEDED", "DEAD_LETTERED");
+            assertThat(blindRecalls).as("blind recalls").isZero();
             assertThat(keysAppliedTwice).as("idempotency keys applied twice").isZero();
             assertThat(succeededWithoutTheirEffect).as("successes without an applied effect").isZero();
             assertThat(resultsUnlikeTheEffect).as("successes whose result is not the effect's").isZero();

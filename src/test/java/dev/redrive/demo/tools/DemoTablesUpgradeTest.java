@@ -75,7 +75,7 @@ class DemoTablesUpgradeTest {
             assertThat(DemoToolServer.lookupEndpoints(database)).containsEntry("demo.charge", tools.lookupEndpoint());
         }
         assertThat(jdbc.query("SELECT version || ' ' || success FROM demo_schema_history WHERE version IS NOT NULL"
-                + " ORDER BY installed_rank", row -> row.getString(1))).containsExactly("0 true", "1 true");
+                + " ORDER BY installed_rank", row -> row.getString(1))).containsExactly("0 true", "1 true", "2 true");
         assertThat(jdbc.queryLong("SELECT count(*) FROM demo_tool_effects")).isEqualTo(1);
         assertThat(jdbc.query("SELECT table_name || '.' || column_name FROM viewer_masked_columns"
                 + " WHERE table_name LIKE 'demo%' ORDER BY 1", row -> row.getString(1)))
