@@ -10,7 +10,11 @@ package dev.redrive.worker.tool;
  * after the worker's delivery limit.
  *
  * <p>When the outcome of a call is unknown (the answer was lost after the request was sent), the worker asks
- * {@link #reconcile} whether the effect was applied before it decides anything else.
+ * {@link #reconcile} whether the effect was applied before it decides anything else. Before it calls again for a key
+ * whose earlier call may have acted (a worker died or was stopped during it, its answer was lost, or the tool answered
+ * it with a failure), the worker asks {@link #reconcile} first and calls only when the look-up says the effect was not
+ * applied. A tool that cannot look up is called again only after its own failure answers; a call whose outcome nobody
+ * saw is then dead-lettered with side effect POSSIBLE for an operator to reconcile.
  */
 public interface Tool {
 
