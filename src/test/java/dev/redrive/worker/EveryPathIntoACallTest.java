@@ -7,7 +7,9 @@ import dev.redrive.model.FailureClass;
 import dev.redrive.store.operation.ClaimRequest;
 import dev.redrive.store.operation.OperationStore;
 import dev.redrive.testing.BlindRecalls;
+import dev.redrive.testing.TestCorrections;
 import dev.redrive.testing.TestNamespace;
+import dev.redrive.triage.correction.CorrectionResult;
 import dev.redrive.triage.decision.Decisions;
 import dev.redrive.triage.precondition.DecisionTarget;
 import dev.redrive.worker.retry.RedisToolPauses;
@@ -61,7 +63,12 @@ class EveryPathIntoACallTest {
         /** The call applied the effect, then two claims died before calling: the delivery limit dead-letters it. */
         DELIVERY_LIMIT("DEAD_LETTERED", 1, 0),
         /** The tool answered 400 although it applied the effect; an operator redrives it: the redrive looks up. */
-        REDRIVE("SUCCEEDED", 1, 1);
+        REDRIVE("SUCCEEDED", 1, 1),
+        /**
+         * As REDRIVE, but the operator corrects the payload: the correction is the node's next logical attempt, with a
+         * key of its own, called once; the original is never called again.
+         */
+        CORRECTION("SUPERSEDED", 1, 0);
 
         final String endsAs;
         final int calls;
@@ -122,6 +129,19 @@ class EveryPathIntoACallTest {
                             .redrive(new DecisionTarget(id.value(), null, null, null), "ops", "the upstream is fixed")
                             .recorded()).isTrue();
                     kit.start(worker);
+                }
+                case CORRECTION -> {
+                    Worker first = kit.start(kit.worker("worker-first", answersAfterApplying(charge,
+                            () -> new InvalidInputFailure("http_400", "amount refused"))));
+                    awaitStatus(kit, id, "DEAD_LETTERED");
+                    first.shutdown().join();
+                    CorrectionResult corrected = TestCorrections.in(ns, ns.database()).correct(
+                            DecisionTarget.operation(id.value()), "{\"amount\":8}", "ops", "amount was wrong");
+                    assertThat(corrected.outcome().recorded()).as(corrected.message()).isTrue();
+                    kit.start(worker);
+                    OperationId correction = OperationId.parse(corrected.correctionId());
+                    kit.awaitStatus(correction, "SUCCEEDED", Duration.ofSeconds(20));
+                    assertThat(kit.callsFor(correction)).as("calls of the correction's key").isEqualTo(1);
                 }
             }
             kit.awaitStatus(id, path.endsAs, Duration.ofSeconds(20));
