@@ -28,6 +28,8 @@ import java.util.Properties;
  */
 public final class Database implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(Database.class);
+    /** Where the namespace's migrations are on the classpath: a location of Redrive's own, apart from a host's. */
+    public static final String MIGRATIONS = "classpath:dev/redrive/db/migration";
     private final HikariDataSource dataSource;
     private final String schema;
     private final Jdbc jdbc;
@@ -130,9 +132,11 @@ public final class Database implements AutoCloseable {
 
     /**
      * Creates or upgrades the namespace's schema; running it again on an up-to-date schema changes nothing. A history
-     * written before the demo tables left the namespace's migrations is realigned first ({@link RetiredMigrations}).
+     * kept under Flyway's default name is adopted first ({@link MigrationHistory}), one written before the demo tables
+     * left the namespace's migrations is realigned ({@link RetiredMigrations}).
      */
     public MigrateResult migrate() {
+        MigrationHistory.adopt(jdbc, schema);
         RetiredMigrations.realign(jdbc, schema);
         MigrateResult result = flyway().migrate();
         for (String role : List.of(viewerRole(), operatorRole())) {
@@ -231,7 +235,10 @@ public final class Database implements AutoCloseable {
                 .schemas(schema)
                 .defaultSchema(schema)
                 .createSchemas(true)
-                .locations("classpath:db/migration")
+                // A location and a history table of Redrive's own: a host application's Flyway, scanning the default
+                // classpath:db/migration, never sees these files, and Redrive's never runs the host's.
+                .locations(MIGRATIONS)
+                .table(MigrationHistory.TABLE)
                 .callbacks(new QuietMigrationNotices())
                 .loggers("slf4j")
                 .load();

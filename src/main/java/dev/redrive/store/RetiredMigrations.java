@@ -16,7 +16,7 @@ package dev.redrive.store;
 final class RetiredMigrations {
     /** Version, checksum of the file namespaces applied, checksum of the file now (MigrationTest checks the last). */
     private static final String REALIGN = """
-            UPDATE "%s".flyway_schema_history h SET checksum = r.now
+            UPDATE "%s".%s h SET checksum = r.now
               FROM (VALUES ('003', 320672776, 303948259),
                            ('040', -494251959, 303948259),
                            ('041', -699884363, 303948259),
@@ -29,7 +29,7 @@ final class RetiredMigrations {
     /** Realigns the retired versions' checksums of the schema's history, if it has one; one statement. */
     static int realign(Jdbc jdbc, String schema) {
         boolean hasHistory = jdbc.queryOne("SELECT to_regclass(?) IS NOT NULL", row -> row.getBoolean(1),
-                "\"" + schema + "\".flyway_schema_history").orElse(false);
-        return hasHistory ? jdbc.update(REALIGN.formatted(schema)) : 0;
+                "\"" + schema + "\"." + MigrationHistory.TABLE).orElse(false);
+        return hasHistory ? jdbc.update(REALIGN.formatted(schema, MigrationHistory.TABLE)) : 0;
     }
 }

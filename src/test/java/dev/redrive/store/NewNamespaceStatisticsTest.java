@@ -53,7 +53,7 @@ class NewNamespaceStatisticsTest {
     @Test
     void aNamespaceCreatedAtV251WithRowsSince_isAnalyzed() {
         Flyway.configure().dataSource(database.dataSource()).schemas(namespace).defaultSchema(namespace)
-                .createSchemas(true).locations("classpath:db/migration").target("251").loggers("slf4j").load().migrate();
+                .createSchemas(true).locations(Database.MIGRATIONS).target("251").loggers("slf4j").load().migrate();
         database.jdbc().update("INSERT INTO runs (run_id) SELECT 'run-' || n FROM generate_series(1, 500) n");
 
         database.migrate();

@@ -6,7 +6,7 @@ import org.flywaydb.core.Flyway;
 /**
  * The demo tools' tables ({@code demo_tool_calls}, {@code demo_tool_effects}, {@code demo_tool_lookups},
  * {@code demo_tool_servers}) in the namespace's schema, created when the demo tool server starts by migrations of
- * their own ({@code resources/db/demo}, history in {@code demo_schema_history}): a namespace holds them only where the
+ * their own ({@code resources/dev/redrive/db/demo}, history in {@code demo_schema_history}): a namespace holds them only where the
  * demo runs, and the namespace's migrations know nothing of them. The namespace must be migrated first (the demo's
  * migration registers its payload columns for viewer masking) and the login must own its schema.
  */
@@ -24,7 +24,7 @@ public final class DemoToolSchema {
                 .defaultSchema(database.schema())
                 .createSchemas(false)
                 .table(HISTORY)
-                .locations("classpath:db/demo")
+                .locations("classpath:dev/redrive/db/demo")
                 // The schema already holds the namespace's tables: Flyway would take it for one to baseline. Baseline
                 // 0 keeps V1 pending, so the demo's first migration runs everywhere (adopting tables that an older
                 // namespace migration created).

@@ -42,7 +42,7 @@ class DemoTablesUpgradeTest {
         database = Database.open(RedriveConfig.fromEnvironment(System.getenv()).withNamespace(namespace), 4);
         jdbc = database.jdbc();
         database.dropSchema();
-        copy(Path.of(Objects.requireNonNull(getClass().getResource("/db/migration")).toURI()), earlier);
+        copy(Path.of(Objects.requireNonNull(getClass().getResource("/dev/redrive/db/migration")).toURI()), earlier);
         copy(Path.of(Objects.requireNonNull(getClass().getResource(BEFORE)).toURI()), earlier);
         Flyway.configure().dataSource(database.dataSource()).schemas(namespace).defaultSchema(namespace)
                 .createSchemas(true).locations("filesystem:" + earlier).loggers("slf4j").load().migrate();
@@ -64,7 +64,7 @@ class DemoTablesUpgradeTest {
         assertThat(upgraded.success).isTrue();
         assertThat(database.migrate().migrationsExecuted).isZero();
         assertThat(jdbc.queryLong("SELECT count(*) FROM demo_tool_effects WHERE idempotency_key = 'r1:charge:0'")).isEqualTo(1);
-        assertThat(jdbc.queryLong("SELECT count(*) FROM flyway_schema_history WHERE NOT success")).isZero();
+        assertThat(jdbc.queryLong("SELECT count(*) FROM redrive_schema_history WHERE NOT success")).isZero();
     }
 
     @Test
