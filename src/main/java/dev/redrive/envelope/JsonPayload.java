@@ -1,7 +1,10 @@
 package dev.redrive.envelope;
 
+import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.StreamReadConstraints;
+import com.fasterxml.jackson.core.exc.StreamConstraintsException;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -28,8 +31,12 @@ public final class JsonPayload {
     static final int MAX_INTEGER_DIGITS = 131_072;
     /** ...and this many after it. */
     static final int MAX_FRACTION_DIGITS = 16_383;
+    /** Arrays and objects nest at most this deep (the parser's default, named here: the limit has its own code). */
+    public static final int MAX_NESTING_DEPTH = 1000;
 
-    private static final ObjectMapper JSON = JsonMapper.builder()
+    private static final ObjectMapper JSON = JsonMapper.builder(JsonFactory.builder()
+                    .streamReadConstraints(StreamReadConstraints.builder().maxNestingDepth(MAX_NESTING_DEPTH).build())
+                    .build())
             .enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS)
             // The payload is one JSON value: text after it is refused here, not by PostgreSQL later.
             .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
@@ -44,7 +51,8 @@ public final class JsonPayload {
 
     /**
      * Parses and checks a payload of at most {@code maxBytes} UTF-8 bytes; the exception names what is wrong and, in
-     * its code, which rule (size, JSON, storable).
+     * its code, which rule (size, JSON, nesting, a number no decimal holds, storable). Nothing else escapes: a number
+     * the parser cannot read, which it reports as a {@link NumberFormatException}, is refused like any other.
      */
     public static JsonPayload parse(String text, int maxBytes) {
         int size = text.getBytes(StandardCharsets.UTF_8).length;
@@ -55,8 +63,20 @@ public final class JsonPayload {
         JsonNode tree;
         try {
             tree = JSON.readTree(text);
+        } catch (StreamConstraintsException e) {
+            int depth = nestingDepth(text);
+            if (depth > MAX_NESTING_DEPTH) {
+                throw new InvalidEnvelopeException(InvalidEnvelopeException.NESTING_TOO_DEEP, "payload nests arrays "
+                        + "and objects " + depth + " levels deep; expected at most " + MAX_NESTING_DEPTH);
+            }
+            throw new InvalidEnvelopeException("payload is not JSON: " + e.getOriginalMessage());
         } catch (JsonProcessingException e) {
             throw new InvalidEnvelopeException("payload is not JSON: " + e.getOriginalMessage());
+        } catch (NumberFormatException | ArithmeticException e) {
+            // An exponent past 32 bits (1e2147483648, 1e-2147483649): no BigDecimal, and no jsonb numeric, holds it.
+            throw new InvalidEnvelopeException(InvalidEnvelopeException.UNREADABLE_NUMBER, "payload holds a number "
+                    + "no decimal can hold (" + e.getMessage() + "); expected at most " + MAX_INTEGER_DIGITS
+                    + " digits before the decimal point and " + MAX_FRACTION_DIGITS + " after it");
         }
         if (tree == null || !tree.isObject()) {
             throw new InvalidEnvelopeException("payload must be a JSON object");
@@ -139,6 +159,33 @@ public final class JsonPayload {
                     + " is a number out of range; expected at most " + MAX_INTEGER_DIGITS
                     + " digits before the decimal point and " + MAX_FRACTION_DIGITS + " after it");
         }
+    }
+
+    /**
+     * How deep arrays and objects open in {@code text}, counted outside strings whether or not they close: what the
+     * parser stopped at when it refused the nesting. One pass, no recursion, whatever the text holds.
+     */
+    static int nestingDepth(String text) {
+        int depth = 0;
+        int deepest = 0;
+        boolean inString = false;
+        for (int i = 0; i < text.length(); i++) {
+            char c = text.charAt(i);
+            if (inString) {
+                if (c == '\\') {
+                    i++;
+                } else if (c == '"') {
+                    inString = false;
+                }
+            } else if (c == '"') {
+                inString = true;
+            } else if (c == '[' || c == '{') {
+                deepest = Math.max(deepest, ++depth);
+            } else if (c == ']' || c == '}') {
+                depth--;
+            }
+        }
+        return deepest;
     }
 
     private static String printable(String key) {
