@@ -34,14 +34,15 @@ public final class JsonPayload {
     /** Arrays and objects nest at most this deep (the parser's default, named here: the limit has its own code). */
     public static final int MAX_NESTING_DEPTH = 1000;
 
-    private static final ObjectMapper JSON = JsonMapper.builder(JsonFactory.builder()
-                    .streamReadConstraints(StreamReadConstraints.builder().maxNestingDepth(MAX_NESTING_DEPTH).build())
-                    .build())
-            .enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS)
-            // The payload is one JSON value: text after it is refused here, not by PostgreSQL later.
-            .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
-            .nodeFactory(JsonNodeFactory.withExactBigDecimals(true))
-            .build();
+    /** A number literal of a dispatch's payload is at most this long (the parser's default). */
+    static final int MAX_NUMBER_LENGTH = 1000;
+
+    private static final ObjectMapper JSON = mapper(MAX_NUMBER_LENGTH);
+    /**
+     * For payloads as the operation store renders them: jsonb writes a number out in full ({@code 1e1000} comes back as
+     * 1,001 digits), so a recorded payload may hold a number longer than a dispatch may spell it.
+     */
+    private static final ObjectMapper RECORDED = mapper(MAX_INTEGER_DIGITS + MAX_FRACTION_DIGITS + 2);
 
     private final JsonNode tree;
 
@@ -60,9 +61,21 @@ public final class JsonPayload {
             throw new InvalidEnvelopeException(InvalidEnvelopeException.PAYLOAD_TOO_LARGE,
                     "payload is " + size + " bytes, over the limit of " + maxBytes);
         }
+        return parse(text, JSON);
+    }
+
+    /**
+     * Parses a payload the operation store holds, or one {@link #parse(String, int)} accepted, for its canonical form:
+     * as {@link #parse(String, int)}, without a size limit and with numbers as long as jsonb writes them.
+     */
+    public static JsonPayload parseRecorded(String text) {
+        return parse(text, RECORDED);
+    }
+
+    private static JsonPayload parse(String text, ObjectMapper json) {
         JsonNode tree;
         try {
-            tree = JSON.readTree(text);
+            tree = json.readTree(text);
         } catch (StreamConstraintsException e) {
             int depth = nestingDepth(text);
             if (depth > MAX_NESTING_DEPTH) {
@@ -159,6 +172,16 @@ public final class JsonPayload {
                     + " is a number out of range; expected at most " + MAX_INTEGER_DIGITS
                     + " digits before the decimal point and " + MAX_FRACTION_DIGITS + " after it");
         }
+    }
+
+    private static ObjectMapper mapper(int maxNumberLength) {
+        return JsonMapper.builder(JsonFactory.builder().streamReadConstraints(StreamReadConstraints.builder()
+                        .maxNestingDepth(MAX_NESTING_DEPTH).maxNumberLength(maxNumberLength).build()).build())
+                .enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS)
+                // The payload is one JSON value: text after it is refused here, not by PostgreSQL later.
+                .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
+                .nodeFactory(JsonNodeFactory.withExactBigDecimals(true))
+                .build();
     }
 
     /**
