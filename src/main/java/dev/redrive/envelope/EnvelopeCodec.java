@@ -13,6 +13,12 @@ import java.util.UUID;
 /** Reads and writes the v1 wire contract: a flat map of string fields, as in a Redis stream entry. */
 public final class EnvelopeCodec {
     public static final int DEFAULT_MAX_PAYLOAD_BYTES = 256 * 1024;
+    /**
+     * The most characters a free-text field ({@code tool_schema_version}, {@code trace_id}, {@code correlation_id},
+     * {@code runtime_version}, {@code approval_id}) may hold: whatever its characters, a value this long still fits
+     * the indexes that find an operation or a dead letter by it.
+     */
+    public static final int MAX_TEXT_LENGTH = 512;
 
     private final int maxPayloadBytes;
 
@@ -101,6 +107,7 @@ public final class EnvelopeCodec {
 
     private static String printable(String name, String value) {
         if (value != null) {
+            WireText.requireAtMost(name, value, MAX_TEXT_LENGTH);
             WireText.requirePrintable(name, value);
         }
         return value;

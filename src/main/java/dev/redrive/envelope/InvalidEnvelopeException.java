@@ -15,6 +15,10 @@ public class InvalidEnvelopeException extends IllegalArgumentException {
     public static final String UNSTORABLE_PAYLOAD = "unstorable_payload";
     /** The payload is over the size limit. */
     public static final String PAYLOAD_TOO_LARGE = "payload_too_large";
+    /** The payload holds a number no decimal can hold: its exponent is past what a parser reads ({@code 1e2147483648}). */
+    public static final String UNREADABLE_NUMBER = "unreadable_number";
+    /** The payload nests arrays and objects deeper than {@link JsonPayload#MAX_NESTING_DEPTH} levels. */
+    public static final String NESTING_TOO_DEEP = "nesting_too_deep";
 
     private final String code;
 

@@ -1,7 +1,10 @@
 package dev.redrive.envelope;
 
+import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.StreamReadConstraints;
+import com.fasterxml.jackson.core.exc.StreamConstraintsException;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -28,13 +31,18 @@ public final class JsonPayload {
     static final int MAX_INTEGER_DIGITS = 131_072;
     /** ...and this many after it. */
     static final int MAX_FRACTION_DIGITS = 16_383;
+    /** Arrays and objects nest at most this deep (the parser's default, named here: the limit has its own code). */
+    public static final int MAX_NESTING_DEPTH = 1000;
 
-    private static final ObjectMapper JSON = JsonMapper.builder()
-            .enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS)
-            // The payload is one JSON value: text after it is refused here, not by PostgreSQL later.
-            .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
-            .nodeFactory(JsonNodeFactory.withExactBigDecimals(true))
-            .build();
+    /** A number literal of a dispatch's payload is at most this long (the parser's default). */
+    static final int MAX_NUMBER_LENGTH = 1000;
+
+    private static final ObjectMapper JSON = mapper(MAX_NUMBER_LENGTH);
+    /**
+     * For payloads as the operation store renders them: jsonb writes a number out in full ({@code 1e1000} comes back as
+     * 1,001 digits), so a recorded payload may hold a number longer than a dispatch may spell it.
+     */
+    private static final ObjectMapper RECORDED = mapper(MAX_INTEGER_DIGITS + MAX_FRACTION_DIGITS + 2);
 
     private final JsonNode tree;
 
@@ -44,7 +52,8 @@ public final class JsonPayload {
 
     /**
      * Parses and checks a payload of at most {@code maxBytes} UTF-8 bytes; the exception names what is wrong and, in
-     * its code, which rule (size, JSON, storable).
+     * its code, which rule (size, JSON, nesting, a number no decimal holds, storable). Nothing else escapes: a number
+     * the parser cannot read, which it reports as a {@link NumberFormatException}, is refused like any other.
      */
     public static JsonPayload parse(String text, int maxBytes) {
         int size = text.getBytes(StandardCharsets.UTF_8).length;
@@ -52,11 +61,35 @@ public final class JsonPayload {
             throw new InvalidEnvelopeException(InvalidEnvelopeException.PAYLOAD_TOO_LARGE,
                     "payload is " + size + " bytes, over the limit of " + maxBytes);
         }
+        return parse(text, JSON);
+    }
+
+    /**
+     * Parses a payload the operation store holds, or one {@link #parse(String, int)} accepted, for its canonical form:
+     * as {@link #parse(String, int)}, without a size limit and with numbers as long as jsonb writes them.
+     */
+    public static JsonPayload parseRecorded(String text) {
+        return parse(text, RECORDED);
+    }
+
+    private static JsonPayload parse(String text, ObjectMapper json) {
         JsonNode tree;
         try {
-            tree = JSON.readTree(text);
+            tree = json.readTree(text);
+        } catch (StreamConstraintsException e) {
+            int depth = nestingDepth(text);
+            if (depth > MAX_NESTING_DEPTH) {
+                throw new InvalidEnvelopeException(InvalidEnvelopeException.NESTING_TOO_DEEP, "payload nests arrays "
+                        + "and objects " + depth + " levels deep; expected at most " + MAX_NESTING_DEPTH);
+            }
+            throw new InvalidEnvelopeException("payload is not JSON: " + e.getOriginalMessage());
         } catch (JsonProcessingException e) {
             throw new InvalidEnvelopeException("payload is not JSON: " + e.getOriginalMessage());
+        } catch (NumberFormatException | ArithmeticException e) {
+            // An exponent past 32 bits (1e2147483648, 1e-2147483649): no BigDecimal, and no jsonb numeric, holds it.
+            throw new InvalidEnvelopeException(InvalidEnvelopeException.UNREADABLE_NUMBER, "payload holds a number "
+                    + "no decimal can hold (" + e.getMessage() + "); expected at most " + MAX_INTEGER_DIGITS
+                    + " digits before the decimal point and " + MAX_FRACTION_DIGITS + " after it");
         }
         if (tree == null || !tree.isObject()) {
             throw new InvalidEnvelopeException("payload must be a JSON object");
@@ -139,6 +172,43 @@ public final class JsonPayload {
                     + " is a number out of range; expected at most " + MAX_INTEGER_DIGITS
                     + " digits before the decimal point and " + MAX_FRACTION_DIGITS + " after it");
         }
+    }
+
+    private static ObjectMapper mapper(int maxNumberLength) {
+        return JsonMapper.builder(JsonFactory.builder().streamReadConstraints(StreamReadConstraints.builder()
+                        .maxNestingDepth(MAX_NESTING_DEPTH).maxNumberLength(maxNumberLength).build()).build())
+                .enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS)
+                // The payload is one JSON value: text after it is refused here, not by PostgreSQL later.
+                .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
+                .nodeFactory(JsonNodeFactory.withExactBigDecimals(true))
+                .build();
+    }
+
+    /**
+     * How deep arrays and objects open in {@code text}, counted outside strings whether or not they close: what the
+     * parser stopped at when it refused the nesting. One pass, no recursion, whatever the text holds.
+     */
+    static int nestingDepth(String text) {
+        int depth = 0;
+        int deepest = 0;
+        boolean inString = false;
+        for (int i = 0; i < text.length(); i++) {
+            char c = text.charAt(i);
+            if (inString) {
+                if (c == '\\') {
+                    i++;
+                } else if (c == '"') {
+                    inString = false;
+                }
+            } else if (c == '"') {
+                inString = true;
+            } else if (c == '[' || c == '{') {
+                deepest = Math.max(deepest, ++depth);
+            } else if (c == ']' || c == '}') {
+                depth--;
+            }
+        }
+        return deepest;
     }
 
     private static String printable(String key) {

@@ -19,7 +19,7 @@ public final class OperationParameters {
      * {@link JsonPayload#canonical()}.
      */
     public static String hash(String tool, String idempotencyKey, String payload) {
-        String canonical = JsonPayload.parse(payload, Integer.MAX_VALUE).canonical();
+        String canonical = JsonPayload.parseRecorded(payload).canonical();
         try {
             byte[] digest = MessageDigest.getInstance("SHA-256")
                     .digest((tool + "\n" + idempotencyKey + "\n" + canonical).getBytes(StandardCharsets.UTF_8));

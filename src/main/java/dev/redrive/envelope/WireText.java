@@ -21,15 +21,20 @@ final class WireText {
         }
     }
 
+    /** Refuses a value longer than {@code max} characters, naming the field and its length. */
+    static void requireAtMost(String field, String value, int max) {
+        if (value.length() > max) {
+            throw new InvalidEnvelopeException(InvalidEnvelopeException.INVALID_TEXT,
+                    field + " is " + value.length() + " characters long; expected at most " + max);
+        }
+    }
+
     /**
      * Idempotency keys travel as an HTTP header value ({@code Idempotency-Key}): visible ASCII only, at most 255
      * characters, so that no tool call can fail on the header after the request was half sent.
      */
     static void requireHeaderSafe(String field, String value) {
-        if (value.length() > 255) {
-            throw new InvalidEnvelopeException(InvalidEnvelopeException.INVALID_TEXT,
-                    field + " is " + value.length() + " characters long; expected at most 255");
-        }
+        requireAtMost(field, value, 255);
         for (int i = 0; i < value.length(); i++) {
             char c = value.charAt(i);
             if (c < 0x21 || c > 0x7E) {

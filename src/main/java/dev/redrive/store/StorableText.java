@@ -29,6 +29,22 @@ public final class StorableText {
         return out.toString();
     }
 
+    /**
+     * As {@link #of(String)}, and at most {@code maxChars} characters: a longer text is cut (never inside a surrogate
+     * pair) and ends with an ellipsis, for a column an index carries, which holds a value of a few kilobytes at most.
+     */
+    public static String of(String text, int maxChars) {
+        String storable = of(text);
+        if (storable == null || storable.length() <= maxChars) {
+            return storable;
+        }
+        int end = maxChars - 1;
+        if (Character.isHighSurrogate(storable.charAt(end - 1))) {
+            end--;
+        }
+        return storable.substring(0, end) + "\u2026";
+    }
+
     private static boolean isStorable(String text) {
         for (int i = 0; i < text.length(); i++) {
             char c = text.charAt(i);

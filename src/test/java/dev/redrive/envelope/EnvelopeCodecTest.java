@@ -84,6 +84,50 @@ class EnvelopeCodecTest {
         assertThat(codec.decode(wire).payload()).contains("1e131071");
     }
 
+    @Test
+    void aNumberNoDecimalCanHold_isRefusedAsUnreadable_notThrownAsANumberFormatException() {
+        for (String number : new String[]{"1e2147483648", "-1e2147483648", "1e-2147483649", "-1E-2147483649",
+                "0.5e+9999999999", "0e2147483648"}) {
+            assertCode("payload", "{\"order\":{\"lines\":[1,{\"amount\":" + number + "}]}}",
+                    InvalidEnvelopeException.UNREADABLE_NUMBER, "no decimal can hold");
+        }
+        assertCode("payload", "1e2147483648", InvalidEnvelopeException.UNREADABLE_NUMBER, "no decimal can hold");
+    }
+
+    @Test
+    void nestingDeeperThanTheLimit_isRefusedWithItsOwnCode_howeverDeep_closedOrNot() {
+        EnvelopeCodec roomy = new EnvelopeCodec(EnvelopeCodec.DEFAULT_MAX_PAYLOAD_BYTES);
+        int over = JsonPayload.MAX_NESTING_DEPTH + 1;
+        for (String payload : new String[]{
+                "{\"a\":" + "[".repeat(over - 1) + "]".repeat(over - 1) + "}",
+                "{\"a\":" + "{\"a\":".repeat(over - 1) + "1" + "}".repeat(over),
+                "{\"a\":" + "[".repeat(100_000) + "]".repeat(100_000) + "}",
+                "{\"a\":" + "[".repeat(100_000)}) {
+            Map<String, String> wire = new LinkedHashMap<>(codec.encode(envelope));
+            wire.put("payload", payload);
+            assertThatThrownBy(() -> roomy.decode(wire)).isInstanceOfSatisfying(InvalidEnvelopeException.class,
+                    e -> assertThat(e.code()).as(e.getMessage()).isEqualTo(InvalidEnvelopeException.NESTING_TOO_DEEP))
+                    .hasMessageContaining("levels deep; expected at most 1000");
+        }
+        Map<String, String> wire = new LinkedHashMap<>(codec.encode(envelope));
+        wire.put("payload", "{\"a\":" + "[".repeat(999) + "\"[[[{{{\\\"[\"" + "]".repeat(999) + "}");
+        assertThat(roomy.decode(wire).payload()).as("1000 levels; brackets in a string do not count")
+                .startsWith("{\"a\":[[");
+    }
+
+    @Test
+    void aFreeTextFieldLongerThanTheLimit_isRefused_whateverItsCharacters() {
+        String cjk = "\u4E2D".repeat(EnvelopeCodec.MAX_TEXT_LENGTH + 1);
+        for (String field : new String[]{"trace_id", "correlation_id", "runtime_version", "tool_schema_version",
+                "approval_id"}) {
+            assertCode(field, cjk, InvalidEnvelopeException.INVALID_TEXT,
+                    field + " is 513 characters long; expected at most 512");
+            Map<String, String> wire = new LinkedHashMap<>(codec.encode(envelope));
+            wire.put(field, "t".repeat(EnvelopeCodec.MAX_TEXT_LENGTH));
+            assertThat(codec.decode(wire)).as(field + " at the limit").isNotNull();
+        }
+    }
+
     private void assertCode(String field, String value, String code, String message) {
         Map<String, String> wire = new LinkedHashMap<>(codec.encode(envelope));
         wire.put(field, value);

@@ -31,6 +31,9 @@ class OperationParametersTest {
             List.of("{\"a\":1,\"a\":2}", "{\"a\":2}"),
             List.of("{\"a\":true}", "{\"a\":\"true\"}"),
             List.of("{\"big\":1e400}", "{\"big\":10e399}"),
+            // jsonb writes these out in full, longer than a dispatch may spell a number (1,000 characters)
+            List.of("{\"big\":1e1000}", "{\"big\":10e999}"),
+            List.of("{\"big\":1e131071,\"small\":-1e-16383}", "{\"small\":-0.1e-16382,\"big\":0.1e131072}"),
             List.of("{\"k\":\"\\uD83D\\uDE00\"}", "{\"k\":\"😀\"}"));
 
     @Test
@@ -49,7 +52,7 @@ class OperationParametersTest {
         for (List<String> pair : PAIRS) {
             String stored = ns.database().jdbc().queryOne("SELECT ?::jsonb::text", row -> row.getString(1), pair.get(0))
                     .orElseThrow();
-            assertThat(JsonPayload.parse(stored, Integer.MAX_VALUE).canonical())
+            assertThat(JsonPayload.parseRecorded(stored).canonical())
                     .isEqualTo(JsonPayload.parse(pair.get(0), Integer.MAX_VALUE).canonical());
         }
     }

@@ -53,6 +53,17 @@ public final class DeadLetterStore {
               FROM dlq_entries WHERE dedup_key = ?
             """;
 
+    /**
+     * The most characters of an error message an entry keeps: the keyset index carries the message, and an index row
+     * holds some 2,700 bytes whatever the characters are (a message may quote a field a megabyte long).
+     */
+    public static final int MAX_ERROR_MESSAGE = 800;
+    /**
+     * The most characters of a raw field (operation id, run, node, tool, trace and correlation id) an entry of a message
+     * copies into the columns it is searched by; a longer one is indexable nowhere, and is left to the raw message.
+     */
+    static final int MAX_SEARCHABLE_FIELD = 512;
+
     private final Jdbc jdbc;
 
     public DeadLetterStore(Jdbc jdbc) {
@@ -76,7 +87,8 @@ public final class DeadLetterStore {
         String dedupKey = letter.dedupKey();
         jdbc.query(ENTER_OPERATION, row -> row.getLong(1), dedupKey, letter.attempt(), letter.runtimeVersion(),
                 letter.stream(), letter.entryId(), letter.deliveryCount(), letter.consumer(), letter.errorClass(),
-                letter.errorCode(), letter.errorMessage(), letter.fingerprint(), letter.sideEffect(),
+                letter.errorCode(), StorableText.of(letter.errorMessage(), MAX_ERROR_MESSAGE), letter.fingerprint(),
+                letter.sideEffect(),
                 new Json(RawMessage.json(RawMessage.kept(letter.rawMessage()))), letter.enteredAt(),
                 new Json(letter.deliveryHistory()), letter.operationId());
         return eventFor(dedupKey).orElseThrow(() -> new StoreException("no DLQ entry for " + dedupKey));
@@ -88,14 +100,20 @@ public final class DeadLetterStore {
      */
     public DeadLetterEvent enterForMessage(MessageDeadLetter letter) {
         Map<String, String> raw = RawMessage.kept(letter.rawMessage());
-        String message = StorableText.of(letter.errorMessage());
-        String fingerprint = ErrorFingerprint.of(raw.get("tool"), letter.errorClass(), letter.errorCode(), message);
-        jdbc.query(ENTER_MESSAGE, row -> row.getLong(1), letter.dedupKey(), raw.get("operation_id"),
-                raw.get("run_id"), raw.get("node_id"), raw.get("tool"), raw.get("trace_id"), raw.get("correlation_id"),
+        String message = StorableText.of(letter.errorMessage(), MAX_ERROR_MESSAGE);
+        String tool = searchable(raw.get("tool"));
+        String fingerprint = ErrorFingerprint.of(tool, letter.errorClass(), letter.errorCode(), message);
+        jdbc.query(ENTER_MESSAGE, row -> row.getLong(1), letter.dedupKey(), searchable(raw.get("operation_id")),
+                searchable(raw.get("run_id")), searchable(raw.get("node_id")), tool, searchable(raw.get("trace_id")),
+                searchable(raw.get("correlation_id")),
                 letter.runtimeVersion(), letter.stream(), letter.entryId(), (int) letter.deliveryCount(),
                 letter.consumer(), letter.errorClass(), letter.errorCode(), message, fingerprint,
                 new Json(RawMessage.json(raw)), letter.enteredAt());
         return eventFor(letter.dedupKey()).orElseThrow(() -> new StoreException("no DLQ entry for " + letter.dedupKey()));
+    }
+
+    private static String searchable(String rawField) {
+        return rawField == null || rawField.length() > MAX_SEARCHABLE_FIELD ? null : rawField;
     }
 
     /** The event of an entry already written, to announce it again when a crash may have kept it from the stream. */

@@ -13,7 +13,16 @@ public record MessageDeadLetter(String stream, String entryId, long deliveryCoun
                                 Map<String, String> rawMessage, FailureClass errorClass, String errorCode,
                                 String errorMessage, String runtimeVersion, Instant enteredAt) {
 
+    /** The field a letter carries instead of the raw fields when the store could not hold them. */
+    public static final String UNSTORABLE_RAW_MESSAGE = "_unstorable";
+
     public String dedupKey() {
         return "msg:" + stream + ":" + entryId;
+    }
+
+    /** This letter with {@code why} in place of its raw fields, which the store could not hold. */
+    public MessageDeadLetter withoutRawMessage(String why) {
+        return new MessageDeadLetter(stream, entryId, deliveryCount, consumer, Map.of(UNSTORABLE_RAW_MESSAGE, why),
+                errorClass, errorCode, errorMessage, runtimeVersion, enteredAt);
     }
 }

@@ -112,7 +112,7 @@ final class AttemptRunner {
             String failureClass = failure.failureClass().name();
             callEnded(call, toolName, started, failureClass, failureClass);
             return new AttemptEnd.Finished(job, failed(job, failure, before));
-        } catch (RuntimeException | LinkageError | AssertionError crash) {
+        } catch (RuntimeException | LinkageError | AssertionError | StackOverflowError crash) {
             callEnded(call, toolName, started, "CRASHED", "crashed");
             return new AttemptEnd.Crashed(job, crash, true);
         } finally {
@@ -169,10 +169,22 @@ final class AttemptRunner {
     AttemptCommit poison(Job job, String deliveryHistory, int failedDeliveries, int deliveryLimit) {
         boolean mayHaveActed = job.lease().priorCall() == LastCall.IN_DOUBT || DeliveryHistory.anyInTool(deliveryHistory);
         FailureClass failureClass = mayHaveActed ? FailureClass.UNKNOWN_SIDE_EFFECT : FailureClass.INVALID_INPUT;
-        AttemptError error = new AttemptError(failureClass, "delivery_limit", "processed " + failedDeliveries
+        AttemptError error = new AttemptError(failureClass, DeadLetterCodes.DELIVERY_LIMIT, "processed " + failedDeliveries
                 + " times (limit " + deliveryLimit + ") without the handler settling it");
         return deadLetterWithHistory(job, error, mayHaveActed ? SideEffectState.POSSIBLE : SideEffectState.NONE,
                 mayHaveActed ? LastCall.IN_DOUBT : job.lease().priorCall(), null, deliveryHistory);
+    }
+
+    /**
+     * Dead-letters, without running it, an operation whose claimed delivery the worker failed on while judging it (see
+     * {@link MessageFault}): the failure would come back on every delivery. INVALID_INPUT, unless an earlier call may
+     * have acted: then UNKNOWN_SIDE_EFFECT, as for a poison message.
+     */
+    AttemptCommit refuse(Job job, String code, String message) {
+        boolean mayHaveActed = job.lease().priorCall() == LastCall.IN_DOUBT;
+        FailureClass failureClass = mayHaveActed ? FailureClass.UNKNOWN_SIDE_EFFECT : FailureClass.INVALID_INPUT;
+        return deadLetter(job, new AttemptError(failureClass, code, message),
+                mayHaveActed ? SideEffectState.POSSIBLE : SideEffectState.NONE, job.lease().priorCall(), null, null);
     }
 
     private AttemptCommit deadLetter(Job job, AttemptError error, SideEffectState sideEffect, LastCall lastCall,

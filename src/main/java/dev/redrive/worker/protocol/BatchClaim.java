@@ -28,10 +28,12 @@ import java.util.function.Function;
 /**
  * The claim phase of a batch: claims the candidates and reads the facts of every operation the batch names, in one
  * statement; operations seen for the first time (published straight to Redis by another runtime) are recorded, then
- * claimed and read in a second one. Fault-isolated per operation: when the database refuses a value (a statement
- * fails with a data exception), the statement is retried operation by operation, and the deliveries of the operation
- * it cannot store are dead-lettered alone instead of failing the batch over and over. A failure that may pass (the
- * database is away) fails the batch after giving back the leases it won, so its entries are re-claimed at once.
+ * claimed and read in a second one. Fault-isolated per operation: when a statement fails with anything but a failure
+ * of the servers (see {@link MessageFault}), it is retried operation by operation. The deliveries of an operation
+ * whose values the database refuses (a data exception) are dead-lettered alone at once; an operation that fails alone
+ * in another way is reported {@link Result#failed() failed}, and its deliveries wait for another delivery (see the
+ * delivery limit) instead of failing the batch over and over. A failure of the servers (the database is away) fails
+ * the batch after giving back the leases it won, so its entries are re-claimed at once.
  */
 final class BatchClaim {
     private static final Logger LOG = LoggerFactory.getLogger(BatchClaim.class);
@@ -49,10 +51,12 @@ final class BatchClaim {
     }
 
     /**
-     * What the claim phase learnt: the facts and won leases by operation id, and the operations whose deliveries were
-     * dead-lettered here (unstorable, or in conflict with what is recorded) and must not be judged.
+     * What the claim phase learnt: the facts and won leases by operation id; the operations whose deliveries were
+     * dead-lettered here (unstorable, or in conflict with what is recorded) or failed, which must not be judged; and
+     * of the failed ones, the failure the store met when it handled each alone.
      */
-    record Result(Map<String, OperationFacts> records, Map<String, Lease> leases, Set<String> refused) {
+    record Result(Map<String, OperationFacts> records, Map<String, Lease> leases, Set<String> refused,
+                  Map<String, Throwable> failed) {
     }
 
     Result claim(List<Incoming> valid, Collection<Incoming> candidates, BatchOutcome outcome, Instant now) {
@@ -61,7 +65,7 @@ final class BatchClaim {
         Map<String, ClaimRequest> claims = new LinkedHashMap<>();
         candidates.forEach(candidate -> claims.put(candidate.operationId(), candidate.claim()));
 
-        Result result = new Result(new HashMap<>(), new HashMap<>(), new HashSet<>());
+        Result result = new Result(new HashMap<>(), new HashMap<>(), new HashSet<>(), new LinkedHashMap<>());
         try {
             isolated(byOperation.keySet(), claims, byOperation, outcome, now, result);
             Map<String, List<Incoming>> unseen = new LinkedHashMap<>();
@@ -71,7 +75,7 @@ final class BatchClaim {
                 }
             });
             List<String> firstSight = new ArrayList<>();
-            recordFirstSightings(unseen, outcome, now).forEach((id, stored) -> {
+            recordFirstSightings(unseen, outcome, now, result).forEach((id, stored) -> {
                 if (stored) {
                     firstSight.add(id);
                 } else {
@@ -80,13 +84,15 @@ final class BatchClaim {
             });
             isolated(firstSight, claims, byOperation, outcome, now, result);
             return result;
-        } catch (RuntimeException e) {
+        } catch (RuntimeException | Error e) {
             result.leases().values().forEach(lease -> giveBack(lease, now));
             throw e;
         }
     }
 
-    /** Claims and loads, first all at once, then, if the database refused a value, operation by operation. */
+    /**
+     * Claims and loads, first all at once, then, if that failed on something but the servers, operation by operation.
+     */
     private void isolated(Collection<String> ids, Map<String, ClaimRequest> claims, Map<String, List<Incoming>> byOperation,
                           BatchOutcome outcome, Instant now, Result result) {
         if (ids.isEmpty()) {
@@ -94,17 +100,19 @@ final class BatchClaim {
         }
         try {
             load(ids, claims, now, result);
-        } catch (StoreException e) {
-            if (!e.isBadValue() || ids.size() == 1) {
-                refuseIfBadValue(e, ids, byOperation, outcome, result);
+        } catch (RuntimeException | Error e) {
+            MessageFault.rethrowUnlessOwn(e);
+            if (ids.size() == 1) {
+                blame(ids.iterator().next(), e, byOperation, outcome, result);
                 return;
             }
-            LOG.warn("the database refused a value of this batch ({}); claiming operation by operation", e.getMessage());
+            LOG.warn("claiming this batch failed ({}); claiming operation by operation", e.toString());
             for (String id : ids) {
                 try {
                     load(List.of(id), claims, now, result);
-                } catch (StoreException single) {
-                    refuseIfBadValue(single, List.of(id), byOperation, outcome, result);
+                } catch (RuntimeException | Error single) {
+                    MessageFault.rethrowUnlessOwn(single);
+                    blame(id, single, byOperation, outcome, result);
                 }
             }
         }
@@ -117,26 +125,29 @@ final class BatchClaim {
         result.leases().putAll(sighting.leases());
     }
 
-    private static void refuseIfBadValue(StoreException e, Collection<String> ids, Map<String, List<Incoming>> byOperation,
-                                         BatchOutcome outcome, Result result) {
-        if (!e.isBadValue()) {
-            throw e;
-        }
-        for (String id : ids) {
+    /**
+     * An operation the store failed on alone: dead-lettered at once when the database refuses one of its values (it
+     * would refuse it on every delivery), else failed, to be delivered again.
+     */
+    private static void blame(String id, Throwable failure, Map<String, List<Incoming>> byOperation, BatchOutcome outcome,
+                              Result result) {
+        if (failure instanceof StoreException e && e.isBadValue()) {
             unstorable(byOperation.get(id), e, outcome);
-            result.refused().add(id);
+        } else {
+            result.failed().put(id, failure);
         }
+        result.refused().add(id);
     }
 
     /**
      * Records the operations seen for the first time, from each one's first delivery in the batch, in one transaction;
-     * if the database refuses a value, one by one. A dispatch due later ({@code next_eligible_at} in the future) is
-     * recorded as a scheduled retry, so that it waits for its time. False for an operation that cannot be recorded,
-     * with its deliveries dead-lettered: the database refuses a value, or the operation id or idempotency key is
-     * already bound to other parameters.
+     * if that fails on something but the servers, one by one. A dispatch due later ({@code next_eligible_at} in the
+     * future) is recorded as a scheduled retry, so that it waits for its time. False for an operation that is not
+     * recorded: its deliveries are dead-lettered (the database refuses a value, or the operation id or idempotency key
+     * is already bound to other parameters), or it failed alone (see {@link Result#failed()}).
      */
     private Map<String, Boolean> recordFirstSightings(Map<String, List<Incoming>> unseen, BatchOutcome outcome,
-                                                      Instant now) {
+                                                      Instant now, Result result) {
         Map<String, Boolean> stored = new LinkedHashMap<>();
         if (unseen.isEmpty()) {
             return stored;
@@ -152,20 +163,18 @@ final class BatchClaim {
             for (int i = 0; i < ids.size(); i++) {
                 recorded.put(ids.get(i), outcomes.get(i));
             }
-        } catch (StoreException e) {
-            if (!e.isBadValue()) {
-                throw e;
-            }
+        } catch (RuntimeException | Error e) {
+            MessageFault.rethrowUnlessOwn(e);
+            LOG.warn("recording the operations this batch sees first failed ({}); recording them one by one",
+                    e.toString());
             recorded = new LinkedHashMap<>();
             for (Map.Entry<String, List<Incoming>> operation : unseen.entrySet()) {
                 DispatchEnvelope envelope = operation.getValue().get(0).envelope();
                 try {
                     recorded.put(operation.getKey(), registry.record(envelope, status.apply(envelope)));
-                } catch (StoreException single) {
-                    if (!single.isBadValue()) {
-                        throw single;
-                    }
-                    unstorable(operation.getValue(), single, outcome);
+                } catch (RuntimeException | Error single) {
+                    MessageFault.rethrowUnlessOwn(single);
+                    blame(operation.getKey(), single, unseen, outcome, result);
                     stored.put(operation.getKey(), false);
                 }
             }

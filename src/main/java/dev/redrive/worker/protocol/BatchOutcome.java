@@ -3,6 +3,8 @@ package dev.redrive.worker.protocol;
 import dev.redrive.RuntimeVersion;
 import dev.redrive.envelope.DispatchEnvelope;
 import dev.redrive.model.FailureClass;
+import dev.redrive.store.StorableText;
+import dev.redrive.store.deadletter.DeadLetterStore;
 import dev.redrive.store.deadletter.DeadLetterEvent;
 import dev.redrive.store.deadletter.MessageDeadLetter;
 import dev.redrive.store.operation.Deferral;
@@ -31,11 +33,14 @@ final class BatchOutcome {
         this.now = now;
     }
 
-    /** Dead-letters a message as itself (INVALID_INPUT, no operation touched) and acks it once that is written. */
+    /**
+     * Dead-letters a message as itself (INVALID_INPUT, no operation touched) and acks it once that is written. The
+     * message is cut to what the entry keeps (it may quote a field a megabyte long).
+     */
     void deadLetter(Delivery delivery, String code, String message) {
         deadLetters.add(new MessageDeadLetter(delivery.stream(), delivery.entryId(), delivery.deliveryCount(),
-                delivery.consumer(), delivery.fields(), FailureClass.INVALID_INPUT, code, message,
-                RuntimeVersion.wireValue(), now));
+                delivery.consumer(), delivery.fields(), FailureClass.INVALID_INPUT, code,
+                StorableText.of(message, DeadLetterStore.MAX_ERROR_MESSAGE), RuntimeVersion.wireValue(), now));
     }
 
     void ack(String entryId) {

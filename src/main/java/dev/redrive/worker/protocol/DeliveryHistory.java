@@ -32,23 +32,37 @@ final class DeliveryHistory {
 
     /** Records one crashed delivery and returns the whole history of the entry as a JSON array. */
     String recordCrash(Delivery delivery, Throwable error, boolean inTool, Instant at) {
+        record(delivery, error, inTool ? "tool" : "handler", at);
+        return read(delivery.entryId());
+    }
+
+    /**
+     * Records a delivery that failed before its operation was claimed (the store failed on it); returns how many
+     * deliveries of the entry have failed so far.
+     */
+    int recordIntakeFailure(Delivery delivery, Throwable error, Instant at) {
+        return (int) record(delivery, error, "intake", at);
+    }
+
+    private long record(Delivery delivery, Throwable error, String stage, Instant at) {
         Map<String, Object> crash = new LinkedHashMap<>();
         crash.put("delivery_id", delivery.entryId());
         crash.put("delivery_count", delivery.deliveryCount());
         crash.put("consumer", delivery.consumer());
         crash.put("at", at.toString());
-        crash.put("stage", inTool ? "tool" : "handler");
+        crash.put("stage", stage);
         crash.put("error_type", error.getClass().getName());
         String message = String.valueOf(error.getMessage());
         crash.put("error_message", message.length() <= MAX_MESSAGE ? message : message.substring(0, MAX_MESSAGE));
         String key = key(delivery.entryId());
+        long length;
         try {
-            redis.sync().rpush(key, JSON.writeValueAsString(crash));
+            length = redis.sync().rpush(key, JSON.writeValueAsString(crash));
         } catch (JsonProcessingException e) {
             throw new IllegalStateException("a map of strings and numbers is always JSON", e);
         }
         redis.sync().expire(key, KEEP);
-        return read(delivery.entryId());
+        return length;
     }
 
     /** The crash history of an entry as a JSON array, {@code []} when it never crashed. */

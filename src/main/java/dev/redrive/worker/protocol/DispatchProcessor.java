@@ -6,6 +6,7 @@ import dev.redrive.envelope.EnvelopeCodec;
 import dev.redrive.envelope.InvalidEnvelopeException;
 import dev.redrive.model.OperationStatus;
 import dev.redrive.store.Jdbc;
+import dev.redrive.store.deadletter.DeadLetterEvent;
 import dev.redrive.store.deadletter.DeadLetterStore;
 import dev.redrive.store.deadletter.MessageDeadLetter;
 import dev.redrive.store.operation.Deferral;
@@ -43,6 +44,11 @@ import java.util.concurrent.ExecutorService;
  * on the facts as they were before the claim), <b>settle</b> (write the dead letters, discards and deferrals, put
  * retries back, then ack) and <b>execute</b> (hand each claimed attempt to the tool pool; its end goes to the
  * committer).
+ * <p>
+ * A failure on one message stays with that message: whatever decoding or judging one delivery throws, foreseen or not
+ * (a rule of the wire contract, a number no parser reads, a stack overflow, a bug), is that message's own unless it
+ * says the servers are away (see {@link MessageFault}), and dead-letters it alone while the rest of its batch goes on.
+ * A message the store fails on, alone, is delivered again until the delivery limit, then dead-lettered alike.
  */
 final class DispatchProcessor {
     private static final Logger LOG = LoggerFactory.getLogger(DispatchProcessor.class);
@@ -80,8 +86,14 @@ final class DispatchProcessor {
                 settings.leaseDuration());
     }
 
-    /** A delivery whose claim won, with the facts as they were before it. */
-    private record Claimed(Incoming incoming, OperationFacts record, Lease lease, boolean poison) {
+    /**
+     * A delivery whose claim won, with the facts as they were before it; {@code refusal}, when judging it failed, is
+     * why its operation is dead-lettered instead of run.
+     */
+    private record Claimed(Incoming incoming, OperationFacts record, Lease lease, boolean poison, Refusal refusal) {
+    }
+
+    private record Refusal(String code, String message) {
     }
 
     /**
@@ -103,6 +115,9 @@ final class DispatchProcessor {
         long claimStarted = System.nanoTime();
         BatchClaim.Result facts = batchClaim.claim(valid, plan.candidates().values(), outcome, now);
         settings.metrics().batch(deliveries.size(), Duration.ofNanos(System.nanoTime() - claimStarted));
+        facts.failed().forEach((operationId, failure) -> valid.stream()
+                .filter(incoming -> incoming.operationId().equals(operationId))
+                .forEach(incoming -> failedInStore(incoming, failure, outcome, now)));
         List<Claimed> claimed = judge(valid, plan, facts, outcome, now);
         settle(outcome, facts.records(), now);
         execute(claimed, now);
@@ -120,14 +135,53 @@ final class DispatchProcessor {
                 outcome.deadLetter(delivery, InvalidEnvelopeException.INVALID_UTF8, "not UTF-8: "
                         + String.join(", ", delivery.undecodableFields()) + "; every field must be UTF-8 text");
             } else {
-                try {
-                    valid.add(new Incoming(delivery, codec.decode(delivery.fields())));
-                } catch (InvalidEnvelopeException e) {
-                    outcome.deadLetter(delivery, e.code(), e.getMessage());
+                Throwable failure = alone(() -> valid.add(new Incoming(delivery, codec.decode(delivery.fields()))));
+                if (failure != null) {
+                    deadLetterAlone(delivery, failure, "decoding it", outcome);
                 }
             }
         }
         return withKnownCommands(valid, outcome);
+    }
+
+    /**
+     * Does work on one message; returns null, or the failure that is the message's own (see {@link MessageFault}). A
+     * failure of the servers, or a fatal error, is thrown on: the batch fails and its entries are read again.
+     */
+    private static Throwable alone(Runnable work) {
+        try {
+            work.run();
+            return null;
+        } catch (Throwable failure) {
+            MessageFault.rethrowUnlessOwn(failure);
+            return failure;
+        }
+    }
+
+    /** Dead-letters a message as itself (INVALID_INPUT) for a failure of its own; the batch goes on without it. */
+    private void deadLetterAlone(Delivery delivery, Throwable failure, String doing, BatchOutcome outcome) {
+        if (!(failure instanceof InvalidEnvelopeException)) {
+            LOG.warn("entry {} failed while {}; dead-lettering it alone", delivery.entryId(), doing, failure);
+        }
+        outcome.deadLetter(delivery, MessageFault.code(failure), MessageFault.describe(failure, doing));
+    }
+
+    /**
+     * A delivery whose operation the store failed on, alone in its batch, with a failure that need not come back (a
+     * serialization failure, a timeout, a failure nobody foresaw): it stays pending and is delivered again, until as
+     * many of its deliveries failed as the delivery limit allows; then it is dead-lettered as itself.
+     */
+    private void failedInStore(Incoming incoming, Throwable failure, BatchOutcome outcome, Instant now) {
+        int failed = history.recordIntakeFailure(incoming.delivery(), failure, now);
+        String why = MessageFault.describe(failure, "recording or claiming its operation");
+        if (failed >= settings.deliveryLimit()) {
+            outcome.deadLetter(incoming.delivery(), DeadLetterCodes.DELIVERY_LIMIT, "failed " + failed
+                    + " deliveries (limit " + settings.deliveryLimit() + ") before its operation could be recorded or "
+                    + "claimed; the last: " + why);
+        } else {
+            LOG.warn("entry {} of {}: {}; it stays pending ({} of {} deliveries failed)", incoming.entryId(),
+                    incoming.operationId(), why, failed, settings.deliveryLimit(), failure);
+        }
     }
 
     /**
@@ -200,54 +254,84 @@ final class DispatchProcessor {
                                 Instant now) {
         List<Claimed> claimed = new ArrayList<>();
         for (Incoming incoming : valid) {
-            String operationId = incoming.operationId();
-            Incoming candidate = plan.candidates().get(operationId);
-            if (facts.refused().contains(operationId)) {
-                if (candidate == incoming) {
-                    settings.gate().giveBack(incoming.envelope().tool());
-                }
-                continue;
+            int before = claimed.size();
+            Throwable failure = alone(() -> judge(incoming, plan, facts, outcome, now, claimed));
+            if (failure != null) {
+                refuse(incoming, failure, plan, facts, outcome, claimed.size() > before, claimed);
             }
-            OperationFacts record = facts.records().get(operationId);
-            String entryId = incoming.entryId();
-            Lease lease = facts.leases().get(operationId);
-            String conflict = candidate == incoming && lease != null ? null : Eligibility.conflict(incoming.envelope(), record);
-            if (conflict != null) {
-                if (candidate == incoming) {
-                    settings.gate().giveBack(incoming.envelope().tool());
-                }
-                outcome.deadLetter(incoming.delivery(), DeadLetterCodes.IDEMPOTENCY_CONFLICT, conflict);
-                continue;
-            }
-            if (candidate == incoming) {
-                if (lease != null) {
-                    claimed(incoming, record, lease, now).ifPresent(claimed::add);
-                    continue;
-                }
-                // The claim did not happen, so neither will the call the gate admitted.
-                settings.gate().giveBack(incoming.envelope().tool());
-            }
-            String localEntry = plan.handledHere().get(operationId);
-            if (entryId.equals(localEntry) || candidate != null && candidate != incoming
-                    && candidate.entryId().equals(entryId)) {
-                continue;
-            }
-            if (localEntry != null && !heldHere(record)) {
-                // The attempt in flight here has been settled meanwhile (a commit, or another worker that took the
-                // lease over): this delivery may be the retry that settlement scheduled. It is neither a duplicate to
-                // discard nor claimable while the old attempt holds the slot, so it stays pending for a re-claim.
-                continue;
-            }
-            if (localEntry != null || lease != null) {
-                settings.metrics().deliverySkipped("duplicate");
-                outcome.discards.add(discard(incoming, "another delivery of this operation is being handled by "
-                        + settings.consumerName(), false, false));
-                outcome.ack(entryId);
-                continue;
-            }
-            judgeUnclaimed(incoming, record, plan.gated().get(incoming), outcome, now);
         }
         return claimed;
+    }
+
+    private void judge(Incoming incoming, Plan plan, BatchClaim.Result facts, BatchOutcome outcome, Instant now,
+                       List<Claimed> claimed) {
+        String operationId = incoming.operationId();
+        Incoming candidate = plan.candidates().get(operationId);
+        if (facts.refused().contains(operationId)) {
+            if (candidate == incoming) {
+                settings.gate().giveBack(incoming.envelope().tool());
+            }
+            return;
+        }
+        OperationFacts record = facts.records().get(operationId);
+        String entryId = incoming.entryId();
+        Lease lease = facts.leases().get(operationId);
+        String conflict = candidate == incoming && lease != null ? null : Eligibility.conflict(incoming.envelope(), record);
+        if (conflict != null) {
+            if (candidate == incoming) {
+                settings.gate().giveBack(incoming.envelope().tool());
+            }
+            outcome.deadLetter(incoming.delivery(), DeadLetterCodes.IDEMPOTENCY_CONFLICT, conflict);
+            return;
+        }
+        if (candidate == incoming) {
+            if (lease != null) {
+                claimed(incoming, record, lease, now).ifPresent(claimed::add);
+                return;
+            }
+            // The claim did not happen, so neither will the call the gate admitted.
+            settings.gate().giveBack(incoming.envelope().tool());
+        }
+        String localEntry = plan.handledHere().get(operationId);
+        if (entryId.equals(localEntry) || candidate != null && candidate != incoming
+                && candidate.entryId().equals(entryId)) {
+            return;
+        }
+        if (localEntry != null && !heldHere(record)) {
+            // The attempt in flight here has been settled meanwhile (a commit, or another worker that took the
+            // lease over): this delivery may be the retry that settlement scheduled. It is neither a duplicate to
+            // discard nor claimable while the old attempt holds the slot, so it stays pending for a re-claim.
+            return;
+        }
+        if (localEntry != null || lease != null) {
+            settings.metrics().deliverySkipped("duplicate");
+            outcome.discards.add(discard(incoming, "another delivery of this operation is being handled by "
+                    + settings.consumerName(), false, false));
+            outcome.ack(entryId);
+            return;
+        }
+        judgeUnclaimed(incoming, record, plan.gated().get(incoming), outcome, now);
+    }
+
+    /**
+     * Judging a delivery failed, and would fail again on every delivery of it. When its claim won, the operation is
+     * dead-lettered with the lease (a message dead-lettered alone would leave its operation waiting, and the sweep would
+     * publish it again and again); otherwise the delivery is dead-lettered as itself.
+     */
+    private void refuse(Incoming incoming, Throwable failure, Plan plan, BatchClaim.Result facts, BatchOutcome outcome,
+                        boolean alreadyClaimed, List<Claimed> claimed) {
+        Lease lease = facts.leases().get(incoming.operationId());
+        OperationFacts record = facts.records().get(incoming.operationId());
+        if (alreadyClaimed || plan.candidates().get(incoming.operationId()) != incoming || lease == null
+                || record == null) {
+            deadLetterAlone(incoming.delivery(), failure, "judging it", outcome);
+            return;
+        }
+        LOG.warn("entry {} of {} failed while judging it; dead-lettering its operation", incoming.entryId(),
+                incoming.operationId(), failure);
+        settings.gate().giveBack(incoming.envelope().tool());
+        claimed.add(new Claimed(incoming, record, lease, false,
+                new Refusal(MessageFault.code(failure), MessageFault.describe(failure, "judging it"))));
     }
 
     private void judgeUnclaimed(Incoming incoming, OperationFacts record, ToolGate.Closed gated, BatchOutcome outcome,
@@ -293,7 +377,7 @@ final class DispatchProcessor {
         Verdict verdict = Eligibility.decide(incoming.envelope(), record, incoming.delivery(), now,
                 settings.deliveryLimit());
         if (verdict instanceof Verdict.Claim || verdict instanceof Verdict.Poison) {
-            return Optional.of(new Claimed(incoming, record, lease, verdict instanceof Verdict.Poison));
+            return Optional.of(new Claimed(incoming, record, lease, verdict instanceof Verdict.Poison, null));
         }
         LOG.error("claimed {} for entry {} although the eligibility rules say {}; giving the lease back",
                 incoming.operationId(), incoming.entryId(), verdict);
@@ -334,12 +418,15 @@ final class DispatchProcessor {
 
     /** Writes what the batch leaves behind, then acks: an entry is acked only once what it asked for is durable. */
     private void settle(BatchOutcome outcome, Map<String, OperationFacts> records, Instant now) {
+        List<String> deadLettered = new ArrayList<>();
         for (MessageDeadLetter letter : outcome.deadLetters) {
             LOG.warn("entry {} dead-lettered as {}: {}", letter.entryId(), letter.errorCode(), letter.errorMessage());
             settings.metrics().deadLettered(WorkerMetrics.NONE, letter.errorClass().name());
-            deadLetterStream.publish(deadLetters.enterForMessage(letter));
+            deadLetterStream.publish(enter(letter));
             outcome.ack(letter.entryId());
+            deadLettered.add(letter.entryId());
         }
+        history.forget(deadLettered);
         store.recordDiscards(outcome.discards, now);
         for (Deferral deferral : store.defer(outcome.deferrals, now)) {
             OperationFacts record = records.get(deferral.operationId());
@@ -349,6 +436,21 @@ final class DispatchProcessor {
         retryQueue.schedule(outcome.retries);
         outcome.reannounce.forEach(deadLetterStream::publish);
         stream.ack(outcome.acks);
+    }
+
+    /**
+     * Enters a message's dead letter. Should the store fail on its evidence, which is built never to happen, the entry is
+     * written with why in place of the raw fields, rather than fail the batch on every delivery.
+     */
+    private DeadLetterEvent enter(MessageDeadLetter letter) {
+        try {
+            return deadLetters.enterForMessage(letter);
+        } catch (RuntimeException | Error e) {
+            MessageFault.rethrowUnlessOwn(e);
+            LOG.error("the DLQ entry of entry {} could not be written with its raw fields; writing it without them",
+                    letter.entryId(), e);
+            return deadLetters.enterForMessage(letter.withoutRawMessage(MessageFault.describe(e, "storing them")));
+        }
     }
 
     // ---- execute -----------------------------------------------------------------------------------------------
@@ -363,9 +465,11 @@ final class DispatchProcessor {
                 store.giveBackUnstarted(claim.lease(), now);
                 continue;
             }
-            if (claim.poison()) {
-                AttemptEnd end = new AttemptEnd.Finished(job, runner.poison(job, history.read(delivery.entryId()),
-                        claim.record().processingDeliveries(), settings.deliveryLimit()));
+            if (claim.poison() || claim.refusal() != null) {
+                AttemptEnd end = new AttemptEnd.Finished(job, claim.refusal() != null
+                        ? runner.refuse(job, claim.refusal().code(), claim.refusal().message())
+                        : runner.poison(job, history.read(delivery.entryId()), claim.record().processingDeliveries(),
+                        settings.deliveryLimit()));
                 inFlight.ended(delivery.entryId());
                 committer.submit(end);
             } else {
@@ -385,7 +489,10 @@ final class DispatchProcessor {
         }
         try {
             return runner.run(job);
-        } catch (RuntimeException e) {
+        } catch (RuntimeException | Error e) {
+            if (MessageFault.isFatal(e)) {
+                throw e;
+            }
             return new AttemptEnd.Crashed(job, e, false);
         }
     }

@@ -161,7 +161,9 @@ public final class WorkerRuntime {
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 return;
-            } catch (RuntimeException e) {
+            } catch (RuntimeException | Error e) {
+                // A message's own failure never gets here (see DispatchProcessor): this is the servers, or a bug.
+                rethrowIfFatal(e);
                 LOG.error("{}: a batch failed; its entries stay pending and are re-claimed after the lease time",
                         settings.consumerName(), e);
                 pause(Duration.ofMillis(500));
@@ -176,7 +178,8 @@ public final class WorkerRuntime {
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 return;
-            } catch (RuntimeException e) {
+            } catch (RuntimeException | Error e) {
+                rethrowIfFatal(e);
                 LOG.error("{}: commit loop failed", settings.consumerName(), e);
                 pause(Duration.ofMillis(500));
             }
@@ -238,7 +241,8 @@ public final class WorkerRuntime {
                 Thread.sleep(settings.schedulerInterval().toMillis());
             } catch (InterruptedException e) {
                 return;
-            } catch (RuntimeException e) {
+            } catch (RuntimeException | Error e) {
+                rethrowIfFatal(e);
                 if (!scheduling && interrupted(e)) {
                     // stop() interrupts this thread, possibly inside a Redis or SQL call: that is the stop, no failure.
                     return;
@@ -274,6 +278,13 @@ public final class WorkerRuntime {
         } catch (RuntimeException e) {
             lossWatch.forget();
             throw e;
+        }
+    }
+
+    /** The loops go on after any failure but one no code should outlive (out of memory, say). */
+    private static void rethrowIfFatal(Throwable failure) {
+        if (MessageFault.isFatal(failure)) {
+            throw (Error) failure;
         }
     }
 
