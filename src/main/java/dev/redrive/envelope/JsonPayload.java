@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import dev.redrive.secret.JsonErrors;
 
 import java.io.IOException;
 import java.io.StringWriter;
@@ -56,7 +57,7 @@ public final class JsonPayload {
         try {
             tree = JSON.readTree(text);
         } catch (JsonProcessingException e) {
-            throw new InvalidEnvelopeException("payload is not JSON: " + e.getOriginalMessage());
+            throw new InvalidEnvelopeException("payload is not JSON: " + JsonErrors.describe(e));
         }
         if (tree == null || !tree.isObject()) {
             throw new InvalidEnvelopeException("payload must be a JSON object");
