@@ -44,7 +44,7 @@ public final class Redactor {
     /** The mask that replaces a redacted value. */
     public static final String MASK = SecretScanner.MASK;
     /** The names masked by default; the database masks what viewers read by the same list (secret_field_names()). */
-    public static final List<String> DEFAULT_FIELDS = List.of("password", "token", "secret", "card_number", "authorization", "api_key");
+    public static final List<String> DEFAULT_FIELDS = SecretScanner.DEFAULT_NAMES;
 
     // Text that only starts with JSON ("{...} and more") is free text, not the JSON it starts with: the database's
     // masking (V120) reads it the same way.

@@ -1,7 +1,5 @@
 package dev.redrive.secret;
 
-import java.util.List;
-
 /**
  * Input quoted in an error message ("tool must match ..., got '...'"), as it may be quoted: its secret-looking parts
  * masked first, then cut to {@value #LIMIT} characters, so that neither a secret a sender put in the wrong field nor
@@ -11,9 +9,6 @@ public final class QuotedInput {
     /** The most characters of input an error message quotes. */
     public static final int LIMIT = 200;
 
-    private static final SecretScanner SCANNER = SecretScanner.forNames(
-            List.of("password", "token", "secret", "card_number", "authorization", "api_key"));
-
     private QuotedInput() {
     }
 
@@ -22,7 +17,7 @@ public final class QuotedInput {
         if (value == null) {
             return "''";
         }
-        String masked = SCANNER.mask(value);
+        String masked = SecretScanner.defaults().mask(value);
         if (masked.length() <= LIMIT) {
             return "'" + masked + "'";
         }

@@ -33,6 +33,13 @@ import java.util.Locale;
 public final class SecretScanner {
     /** What replaces a masked value. */
     public static final String MASK = "[redacted]";
+    /**
+     * The secret names masked unless others are configured; the database masks what viewers read by the same list
+     * (its {@code secret_field_names()}, held to this one by MaskingAgreementTest).
+     */
+    public static final List<String> DEFAULT_NAMES = List.of("password", "token", "secret", "card_number",
+            "authorization", "api_key");
+    private static final SecretScanner DEFAULTS = new SecretScanner(DEFAULT_NAMES);
 
     private static final String[] SCHEMES = {"bearer", "basic", "token", "digest"};
     /** Prefixes of API keys, each with the number of key characters at least after it. */
@@ -76,6 +83,11 @@ public final class SecretScanner {
      */
     public static SecretScanner forNames(List<String> names) {
         return new SecretScanner(names);
+    }
+
+    /** A scanner for {@link #DEFAULT_NAMES}: for error texts and log lines, made before any configuration is read. */
+    public static SecretScanner defaults() {
+        return DEFAULTS;
     }
 
     /** The text with every secret-looking part replaced by {@link #MASK}; null stays null. */

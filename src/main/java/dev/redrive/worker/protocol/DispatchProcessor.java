@@ -5,6 +5,7 @@ import dev.redrive.envelope.DispatchEnvelope;
 import dev.redrive.envelope.EnvelopeCodec;
 import dev.redrive.envelope.InvalidEnvelopeException;
 import dev.redrive.model.OperationStatus;
+import dev.redrive.secret.SecretScanner;
 import dev.redrive.store.Jdbc;
 import dev.redrive.store.deadletter.DeadLetterStore;
 import dev.redrive.store.deadletter.MessageDeadLetter;
@@ -335,7 +336,8 @@ final class DispatchProcessor {
     /** Writes what the batch leaves behind, then acks: an entry is acked only once what it asked for is durable. */
     private void settle(BatchOutcome outcome, Map<String, OperationFacts> records, Instant now) {
         for (MessageDeadLetter letter : outcome.deadLetters) {
-            LOG.warn("entry {} dead-lettered as {}: {}", letter.entryId(), letter.errorCode(), letter.errorMessage());
+            LOG.warn("entry {} dead-lettered as {}: {}", letter.entryId(), letter.errorCode(),
+                    SecretScanner.defaults().mask(letter.errorMessage()));
             settings.metrics().deadLettered(WorkerMetrics.NONE, letter.errorClass().name());
             deadLetterStream.publish(deadLetters.enterForMessage(letter));
             outcome.ack(letter.entryId());
