@@ -10,10 +10,9 @@
 --   1. private keys in PEM: the body after "-----BEGIN ... PRIVATE KEY-----", up to "--" or the end of the text;
 --   2. key=value and key: value pairs whose key is secret (secret_key_pattern()): a quoted value up to its closing
 --      quote or, cut open, to the end of the text (JSON's \" inside it, and JSON held as text inside a string:
---      \"password\":\"...\"), a [...] or {...} value up to its first closing bracket (the opening one masked with
---      it), an unquoted value (with an
---      optional Bearer/Basic/Token/Digest scheme) up to a space or , ; & < > and quotes; a value that is already
---      [redacted] stays as it is, so that masking masked text changes nothing;
+--      \"password\":\"...\"), a [...] or {...} value up to and with its first closing bracket, an unquoted value
+--      (with an optional Bearer/Basic/Token/Digest scheme) up to a space or , ; & < > and quotes; masking masked text
+--      changes nothing;
 --   3. the password of a URL's userinfo (//user:password@);
 --   4. bearer credentials and 5. basic ones (Basic and eight or more base64 characters) wherever they appear;
 --   6. API keys by their well-known prefixes (sk_live_, ghp_, xoxb-, AKIA..., glpat-, ...) and JWTs (eyJ...);
@@ -60,14 +59,14 @@ END $$;
 
 -- The pattern of the key=value shape (2. above). Groups: 1 the character before the key, 2 the key and separator,
 -- 3 to 5 the opening quote of a quoted value; the value after them is what is masked. A bracketed value is masked
--- with its opening bracket: [redacted] holds a closing one, which would end it early when masked again.
+-- with its brackets: [redacted] holds a closing one, which would end it early when masked again.
 CREATE FUNCTION secret_pair_pattern() RETURNS text LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
     SELECT '(^|[^A-Za-z0-9_.-])(' || "${flyway:defaultSchema}".secret_key_pattern()
         || '(?:\\*["''])?[ \t\n\r\f\v]*[:=][ \t\n\r\f\v]*)'
         || '(?:(")(?:[^"\\]|\\.)*\\?'
         || '|(\\+")(?:[^"\\]|\\+[^"\\]|\\\\+")*(?:\\+$)?'
         || '|(\\*'')[^'']*'
-        || '|\[[^]]*|\{[^}]*|\[redacted]'
+        || '|\[[^]]*]?|\{[^}]*}?'
         || '|(?:(?:[Bb][Ee][Aa][Rr][Ee][Rr]|[Bb][Aa][Ss][Ii][Cc]|[Tt][Oo][Kk][Ee][Nn]|[Dd][Ii][Gg][Ee][Ss][Tt])'
         || '[ \t\n\r\f\v]+)?[^ \t\n\r\f\v,;&"''<>\[{][^ \t\n\r\f\v,;&"''<>]*)'
 $$;

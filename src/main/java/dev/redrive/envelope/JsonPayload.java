@@ -58,6 +58,11 @@ public final class JsonPayload {
             tree = JSON.readTree(text);
         } catch (JsonProcessingException e) {
             throw new InvalidEnvelopeException("payload is not JSON: " + JsonErrors.describe(e));
+        } catch (NumberFormatException e) {
+            // a number BigDecimal cannot even hold (1e99999999999999999999); Jackson's words would quote it
+            throw new InvalidEnvelopeException(InvalidEnvelopeException.UNSTORABLE_PAYLOAD, "payload holds a number out"
+                    + " of range; expected at most " + MAX_INTEGER_DIGITS + " digits before the decimal point and "
+                    + MAX_FRACTION_DIGITS + " after it");
         }
         if (tree == null || !tree.isObject()) {
             throw new InvalidEnvelopeException("payload must be a JSON object");

@@ -15,10 +15,9 @@ import java.util.Locale;
  *     (see {@link #isSecretKey}), the key quoted or not: a {@code "..."} value up to its closing quote (JSON's
  *     {@code \"} inside it), a {@code \"...\"} value (JSON held as text in a string) up to its closing {@code \"}, a
  *     {@code '...'} value, a {@code [...]} or {@code {...}} value up to its first closing bracket (masked with its
- *     opening one, since the mask holds a closing bracket), each of them to the
+ *     brackets, since the mask holds a closing one), each of them to the
  *     end of the text when it was cut open; an unquoted value (with an optional Bearer/Basic/Token/Digest scheme) up to
- *     a space, a quote or one of {@code , ; & < >}; a value that is already {@link #MASK} is left as it is, so that
- *     masking masked text changes nothing;</li>
+ *     a space, a quote or one of {@code , ; & < >}; masking masked text changes nothing;</li>
  *     <li>the password of a URL's userinfo, {@code //user:password@};</li>
  *     <li>bearer credentials and 5. basic ones ({@code Basic} and eight or more base64 characters) anywhere;</li>
  *     <li value="6">API keys by their well-known prefixes ({@code sk_live_}, {@code ghp_}, {@code xoxb-},
@@ -252,11 +251,9 @@ public final class SecretScanner {
         if (c == '\'') {
             return new int[] {v + 1, endAt(text, '\'', v + 1)};
         }
-        if (c == '[') {
-            return new int[] {v, text.startsWith(MASK, v) ? v + MASK.length() : endAt(text, ']', v + 1)};
-        }
-        if (c == '{') {
-            return new int[] {v, endAt(text, '}', v + 1)};
+        if (c == '[' || c == '{') {
+            int close = text.indexOf(c == '[' ? ']' : '}', v + 1);
+            return new int[] {v, close < 0 ? n : close + 1};
         }
         if (!isValueChar(c)) {
             return null;
