@@ -16,6 +16,7 @@ import dev.redrive.envelope.EnvelopeCodec;
 import dev.redrive.envelope.InvalidEnvelopeException;
 import dev.redrive.envelope.Traceparent;
 import dev.redrive.identity.OperationId;
+import dev.redrive.secret.JsonErrors;
 import dev.redrive.worker.client.WorkerClient;
 
 import java.io.BufferedReader;
@@ -157,8 +158,8 @@ final class DispatchFile {
                 throw new IllegalArgumentException(duplicate.replace("Duplicate field", "field")
                         + " is given twice; expected each field once");
             }
-            throw new IllegalArgumentException("not valid JSON (" + e.getOriginalMessage().lines().findFirst().orElse("")
-                    + " at column " + e.getLocation().getColumnNr() + "); expected one JSON object with " + FIELDS);
+            throw new IllegalArgumentException("not valid JSON (" + JsonErrors.describe(e)
+                    + "); expected one JSON object with " + FIELDS);
         }
         if (line == null) {
             throw new IllegalArgumentException("not a JSON object; expected " + FIELDS);

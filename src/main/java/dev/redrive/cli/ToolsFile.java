@@ -9,6 +9,7 @@ import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import dev.redrive.config.ConfigurationException;
 import dev.redrive.identity.OperationId;
 import dev.redrive.model.FailureClass;
+import dev.redrive.secret.JsonErrors;
 import dev.redrive.worker.Worker;
 import dev.redrive.worker.retry.BackoffRetryPolicy;
 import dev.redrive.worker.tool.HttpTool;
@@ -55,7 +56,7 @@ record ToolsFile(List<Entry> tools, Retry retry) {
             throw new ConfigurationException(file + ": unknown field '" + e.getPropertyName() + "'; expected one of "
                     + e.getKnownPropertyIds());
         } catch (JsonProcessingException e) {
-            throw new ConfigurationException(file + ": not a tools file: " + e.getOriginalMessage());
+            throw new ConfigurationException(file + ": not a tools file: " + JsonErrors.describe(e));
         } catch (IOException e) {
             throw new ConfigurationException("cannot read the tools file " + file + ": " + e.getMessage());
         }

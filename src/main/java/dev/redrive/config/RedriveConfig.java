@@ -1,6 +1,7 @@
 package dev.redrive.config;
 
 import java.net.URI;
+import java.net.URISyntaxException;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
@@ -39,14 +40,14 @@ public record RedriveConfig(String pgUrl, String pgUser, String pgPassword, Stri
         redisUri = requireText(redisUri, "REDRIVE_REDIS_URI");
         namespace = requireText(namespace, "REDRIVE_NAMESPACE");
         tls = tls == null ? TlsSettings.AS_URLS : tls;
-        if (!pgUrl.startsWith("jdbc:postgresql:")) {
-            throw new ConfigurationException("REDRIVE_PG_URL must be a PostgreSQL JDBC URL (jdbc:postgresql://host:port/db), got: "
-                    + UrlCredentials.mask(pgUrl));
+        if (!pgUrl.startsWith("jdbc:postgresql:") || unreadable(pgUrl) != null) {
+            throw new ConfigurationException("REDRIVE_PG_URL must be a PostgreSQL JDBC URL (jdbc:postgresql://host:port/db), got"
+                    + shown(pgUrl));
         }
         if (PG_USERINFO.matcher(pgUrl).lookingAt()) {
             throw new ConfigurationException("REDRIVE_PG_URL must not hold user:password@ (the PostgreSQL driver does not "
-                    + "read it): give REDRIVE_PG_USER and REDRIVE_PG_PASSWORD, or ?user=...&password=..., got: "
-                    + UrlCredentials.mask(pgUrl));
+                    + "read it): give REDRIVE_PG_USER and REDRIVE_PG_PASSWORD, or ?user=...&password=..., got"
+                    + shown(pgUrl));
         }
         checkRedisUri(redisUri);
         checkPgTlsAgrees(pgUrl, tls);
@@ -113,22 +114,50 @@ public record RedriveConfig(String pgUrl, String pgUser, String pgPassword, Stri
             if (!name.equals("sslmode") || !parameter.group(2).equalsIgnoreCase(tls.mode().option())) {
                 throw new ConfigurationException("REDRIVE_PG_URL sets " + name + "=" + parameter.group(2)
                         + " and REDRIVE_TLS (--tls) says " + tls.mode().option()
-                        + ": give TLS in one place, expected the URL without " + name + "=, got: " + UrlCredentials.mask(pgUrl));
+                        + ": give TLS in one place, expected the URL without " + name + "=, got" + shown(pgUrl));
             }
         }
     }
 
     private static void checkRedisUri(String uri) {
-        URI parsed;
-        try {
-            parsed = URI.create(uri);
-        } catch (IllegalArgumentException e) {
-            throw new ConfigurationException("REDRIVE_REDIS_URI is not a URI: " + UrlCredentials.mask(uri));
+        String unreadable = unreadable(uri);
+        if (unreadable != null) {
+            throw new ConfigurationException("REDRIVE_REDIS_URI is not a redis:// or rediss:// URI: " + unreadable);
         }
+        URI parsed = URI.create(uri);
         String scheme = Objects.toString(parsed.getScheme(), "");
         if (!scheme.equals("redis") && !scheme.equals("rediss") || !hasHosts(scheme, parsed)) {
             throw new ConfigurationException("REDRIVE_REDIS_URI must look like redis://host:port (or rediss:// for TLS; "
-                    + "several cluster nodes as redis://host:port,host:port), got: " + UrlCredentials.mask(uri));
+                    + "several cluster nodes as redis://host:port,host:port), got" + shown(uri));
+        }
+    }
+
+    /**
+     * A connection string for an error line, after "got": {@code ": "} and the value with its passwords masked when it
+     * reads as {@code scheme://...}, where {@link UrlCredentials} can find them; else only what is wrong with it. A
+     * value that does not parse may hold a password anywhere ({@code redis//:PASSWORD@host}), so it is never echoed.
+     */
+    static String shown(String value) {
+        String unreadable = unreadable(value);
+        return unreadable == null ? ": " + UrlCredentials.mask(value) : " a value that is not one: " + unreadable;
+    }
+
+    /** What keeps a connection string from reading as {@code scheme://...}, or null when it does. */
+    private static String unreadable(String value) {
+        int separator = value.indexOf("://");
+        if (separator < 0) {
+            return "missing '://' after the scheme (the value is not shown: it may hold a password)";
+        }
+        char first = value.charAt(0);
+        if (separator == 0 || !(first >= 'a' && first <= 'z' || first >= 'A' && first <= 'Z')) {
+            return "it does not start with a scheme such as redis:// (the value is not shown: it may hold a password)";
+        }
+        try {
+            new URI(value);
+            return null;
+        } catch (URISyntaxException e) {
+            return e.getReason().toLowerCase(Locale.ROOT) + " at character " + e.getIndex()
+                    + " (the value is not shown: it may hold a password)";
         }
     }
 

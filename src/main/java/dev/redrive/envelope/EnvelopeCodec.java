@@ -3,6 +3,7 @@ package dev.redrive.envelope;
 import dev.redrive.identity.InvalidIdException;
 import dev.redrive.identity.OperationId;
 import dev.redrive.model.FailureClass;
+import dev.redrive.secret.QuotedInput;
 
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
@@ -58,7 +59,7 @@ public final class EnvelopeCodec {
     public DispatchEnvelope decode(Map<String, String> fields) {
         String version = required(fields, "v");
         if (!DispatchEnvelope.WIRE_VERSION.equals(version)) {
-            throw new InvalidEnvelopeException("v must be " + DispatchEnvelope.WIRE_VERSION + ", got '" + version + "'");
+            throw new InvalidEnvelopeException("v must be " + DispatchEnvelope.WIRE_VERSION + ", got " + QuotedInput.of(version));
         }
         OperationId identity;
         try {
@@ -70,12 +71,12 @@ public final class EnvelopeCodec {
         String operationId = required(fields, "operation_id");
         if (!operationId.equals(identity.value())) {
             throw new InvalidEnvelopeException("operation_id must equal run_id:node_id:logical_attempt ('"
-                    + identity.value() + "'), got '" + operationId + "'");
+                    + identity.value() + "'), got " + QuotedInput.of(operationId));
         }
         int attempt = positiveInt(fields, "attempt");
         String tool = required(fields, "tool");
         if (!OperationId.isValidId(tool)) {
-            throw new InvalidEnvelopeException("tool must match [A-Za-z0-9._-]{1,128}, got '" + tool + "'");
+            throw new InvalidEnvelopeException("tool must match [A-Za-z0-9._-]{1,128}, got " + QuotedInput.of(tool));
         }
         String payload = required(fields, "payload");
         JsonPayload.parse(payload, maxPayloadBytes);
@@ -84,7 +85,7 @@ public final class EnvelopeCodec {
             try {
                 UUID.fromString(commandId);
             } catch (IllegalArgumentException e) {
-                throw new InvalidEnvelopeException("redrive_command_id must be a UUID, got '" + commandId + "'");
+                throw new InvalidEnvelopeException("redrive_command_id must be a UUID, got " + QuotedInput.of(commandId));
             }
         }
         String schemaVersion = printable("tool_schema_version", required(fields, "tool_schema_version"));
@@ -135,7 +136,7 @@ public final class EnvelopeCodec {
             }
             return value;
         } catch (NumberFormatException e) {
-            throw new InvalidEnvelopeException(name + " must be a whole number, got '" + text + "'");
+            throw new InvalidEnvelopeException(name + " must be a whole number, got " + QuotedInput.of(text));
         }
     }
 
@@ -147,7 +148,7 @@ public final class EnvelopeCodec {
         try {
             return Instant.parse(text);
         } catch (DateTimeParseException e) {
-            throw new InvalidEnvelopeException(name + " must be an ISO-8601 instant, got '" + text + "'");
+            throw new InvalidEnvelopeException(name + " must be an ISO-8601 instant, got " + QuotedInput.of(text));
         }
     }
 
@@ -159,7 +160,7 @@ public final class EnvelopeCodec {
         try {
             return FailureClass.valueOf(text);
         } catch (IllegalArgumentException e) {
-            throw new InvalidEnvelopeException("last_error_class is not a failure class: '" + text + "'");
+            throw new InvalidEnvelopeException("last_error_class is not a failure class: " + QuotedInput.of(text));
         }
     }
 

@@ -10,6 +10,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import dev.redrive.secret.JsonErrors;
 
 import java.io.IOException;
 import java.io.StringWriter;
@@ -84,11 +85,12 @@ public final class JsonPayload {
             }
             throw new InvalidEnvelopeException("payload is not JSON: " + e.getOriginalMessage());
         } catch (JsonProcessingException e) {
-            throw new InvalidEnvelopeException("payload is not JSON: " + e.getOriginalMessage());
+            throw new InvalidEnvelopeException("payload is not JSON: " + JsonErrors.describe(e));
         } catch (NumberFormatException | ArithmeticException e) {
             // An exponent past 32 bits (1e2147483648, 1e-2147483649): no BigDecimal, and no jsonb numeric, holds it.
+            // The parser's words would quote the input, so the line says what is expected instead.
             throw new InvalidEnvelopeException(InvalidEnvelopeException.UNREADABLE_NUMBER, "payload holds a number "
-                    + "no decimal can hold (" + e.getMessage() + "); expected at most " + MAX_INTEGER_DIGITS
+                    + "no decimal can hold; expected at most " + MAX_INTEGER_DIGITS
                     + " digits before the decimal point and " + MAX_FRACTION_DIGITS + " after it");
         }
         if (tree == null || !tree.isObject()) {

@@ -1,5 +1,7 @@
 package dev.redrive.identity;
 
+import dev.redrive.secret.QuotedInput;
+
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -29,7 +31,7 @@ public record OperationId(String runId, String nodeId, int logicalAttempt) {
         }
         String[] parts = text.split(":", -1);
         if (parts.length != 3) {
-            throw new InvalidIdException("operation_id must be run_id:node_id:logical_attempt, got '" + text + "'");
+            throw new InvalidIdException("operation_id must be run_id:node_id:logical_attempt, got " + QuotedInput.of(text));
         }
         return new OperationId(parts[0], parts[1], parseLogicalAttempt(parts[2]));
     }
@@ -38,13 +40,13 @@ public record OperationId(String runId, String nodeId, int logicalAttempt) {
         try {
             return Integer.parseInt(text);
         } catch (NumberFormatException e) {
-            throw new InvalidIdException("logical_attempt must be a whole number, got '" + text + "'");
+            throw new InvalidIdException("logical_attempt must be a whole number, got " + QuotedInput.of(text));
         }
     }
 
     public static void requireId(String field, String value) {
         if (value == null || !ID.matcher(value).matches()) {
-            throw new InvalidIdException(field + " must match [A-Za-z0-9._-]{1,128}, got '" + value + "'");
+            throw new InvalidIdException(field + " must match [A-Za-z0-9._-]{1,128}, got " + QuotedInput.of(value));
         }
     }
 

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.ObjectReader;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.databind.node.TextNode;
+import dev.redrive.secret.SecretScanner;
 import dev.redrive.triage.detail.AttemptRecord;
 import dev.redrive.triage.detail.AuditEntry;
 import dev.redrive.triage.detail.DlqEntryRecord;
@@ -36,13 +37,14 @@ import java.util.regex.Pattern;
  * {@code x-api-key} and {@code apiKey}. JSON held as text inside a field (a stream entry's {@code payload}) is
  * redacted too. Free text (error messages, evidence, reasons, any other string value) has its secret-looking parts
  * masked: {@code password=...} and {@code Authorization: ...} for the listed names, bearer and basic credentials,
- * card numbers (see {@link SecretText}).
+ * private keys, API keys and JWTs by their shape, card numbers (see {@link SecretScanner}); a value cut open, as the
+ * 64 KiB limit of a raw message leaves one, is masked to the end of the text. Masking takes time linear in the text.
  */
 public final class Redactor {
     /** The mask that replaces a redacted value. */
-    public static final String MASK = "[redacted]";
+    public static final String MASK = SecretScanner.MASK;
     /** The names masked by default; the database masks what viewers read by the same list (secret_field_names()). */
-    public static final List<String> DEFAULT_FIELDS = List.of("password", "token", "secret", "card_number", "authorization", "api_key");
+    public static final List<String> DEFAULT_FIELDS = SecretScanner.DEFAULT_NAMES;
 
     // Text that only starts with JSON ("{...} and more") is free text, not the JSON it starts with: the database's
     // masking (V120) reads it the same way.
@@ -50,13 +52,15 @@ public final class Redactor {
             .with(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
     private static final Pattern CAMEL = Pattern.compile("([a-z0-9])([A-Z])");
     private static final Pattern NON_WORD = Pattern.compile("[^a-z0-9]+");
+    /** The white space the database trims before it reads text as JSON (btrim's E' \t\n\r\f\v'). */
+    private static final String JSON_SPACE = " \t\n\r\f\u000B";
 
     private final List<String> fields;
-    private final SecretText secretText;
+    private final SecretScanner secretText;
 
     private Redactor(List<String> fields) {
         this.fields = fields.stream().map(Redactor::normalise).filter(name -> !name.isEmpty()).distinct().toList();
-        this.secretText = new SecretText(this::masks);
+        this.secretText = SecretScanner.forNames(this.fields);
     }
 
     /** Masks {@link #DEFAULT_FIELDS}. */
@@ -179,7 +183,7 @@ public final class Redactor {
      */
     public String redactText(String text) {
         JsonNode parsed = parseJson(text);
-        return parsed == null ? secretText.redact(text) : TriageJson.compact(redactInPlace(parsed));
+        return parsed == null ? secretText.mask(text) : TriageJson.compact(redactInPlace(parsed));
     }
 
     private JsonNode redactInPlace(JsonNode node) {
@@ -211,7 +215,7 @@ public final class Redactor {
         if (text == null) {
             return null;
         }
-        String trimmed = text.strip();
+        String trimmed = trim(text);
         if (!(trimmed.startsWith("{") && trimmed.endsWith("}")) && !(trimmed.startsWith("[") && trimmed.endsWith("]"))) {
             return null;
         }
@@ -222,8 +226,30 @@ public final class Redactor {
         }
     }
 
+    private static String trim(String text) {
+        int from = 0;
+        int to = text.length();
+        while (from < to && JSON_SPACE.indexOf(text.charAt(from)) >= 0) {
+            from++;
+        }
+        while (to > from && JSON_SPACE.indexOf(text.charAt(to - 1)) >= 0) {
+            to--;
+        }
+        return text.substring(from, to);
+    }
+
+    /** snake_case in lower case, without leading or trailing underscores (trimmed by hand: "_+$" would backtrack). */
     private static String normalise(String name) {
         String snake = CAMEL.matcher(name.strip()).replaceAll("$1_$2").toLowerCase(Locale.ROOT);
-        return NON_WORD.matcher(snake).replaceAll("_").replaceAll("^_+|_+$", "");
+        String words = NON_WORD.matcher(snake).replaceAll("_");
+        int from = 0;
+        int to = words.length();
+        while (from < to && words.charAt(from) == '_') {
+            from++;
+        }
+        while (to > from && words.charAt(to - 1) == '_') {
+            to--;
+        }
+        return words.substring(from, to);
     }
 }

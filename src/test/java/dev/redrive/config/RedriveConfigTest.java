@@ -46,6 +46,35 @@ class RedriveConfigTest {
     }
 
     @ParameterizedTest
+    @ValueSource(strings = {"redis//:PASSWORD@cache:6379", "redis:/:PASSWORD@cache:6379", "redis:PASSWORD@cache:6379",
+            "redis://:PASS WORD@cache:6379", "://:PASSWORD@cache:6379", "redis://:PASSWORD@cache:6379 trailing",
+            "redis://:PASSWORD@[cache:6379", "PASSWORD"})
+    void aRedisUriThatDoesNotParse_isNeverEchoed_theLineSaysWhatIsWrong(String uri) {
+        assertThatThrownBy(() -> RedriveConfig.fromEnvironment(Map.of("REDRIVE_REDIS_URI", uri)))
+                .isInstanceOf(ConfigurationException.class)
+                .hasMessageStartingWith("REDRIVE_REDIS_URI ")
+                .hasMessageContaining("the value is not shown")
+                .hasMessageNotContaining("PASSWORD").hasMessageNotContaining("PASS WORD");
+    }
+
+    @Test
+    void aRedisUriWithoutItsColonSlashSlash_isNamedAsSuch() {
+        assertThatThrownBy(() -> RedriveConfig.fromEnvironment(Map.of("REDRIVE_REDIS_URI", "redis//:PASSWORD@cache:6379")))
+                .hasMessage("REDRIVE_REDIS_URI is not a redis:// or rediss:// URI: missing '://' after the scheme (the "
+                        + "value is not shown: it may hold a password)");
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"jdbc:postgres//app:PASSWORD@db/app", "jdbc:postgresql:/app:PASSWORD@db/app",
+            "jdbc:postgresql://db/app?password=PASS WORD", "postgres//app:PASSWORD@db"})
+    void aJdbcUrlThatDoesNotParse_isNeverEchoed(String url) {
+        assertThatThrownBy(() -> RedriveConfig.fromEnvironment(Map.of("REDRIVE_PG_URL", url)))
+                .isInstanceOf(ConfigurationException.class)
+                .hasMessageStartingWith("REDRIVE_PG_URL ")
+                .hasMessageNotContaining("PASSWORD").hasMessageNotContaining("PASS WORD");
+    }
+
+    @ParameterizedTest
     @ValueSource(strings = {"public", "pg_catalog", "pg_toast", "pg_temp_1", "information_schema"})
     void aPostgresSystemOrSharedSchema_isRefusedAsNamespace(String namespace) {
         assertThatThrownBy(() -> RedriveConfig.defaults().withNamespace(namespace))

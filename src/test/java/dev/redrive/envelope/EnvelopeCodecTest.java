@@ -6,6 +6,7 @@ import org.junit.jupiter.api.Test;
 
 import java.time.Instant;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -54,6 +55,35 @@ class EnvelopeCodecTest {
         assertBad("attempt", "0", "attempt must be 1 or more");
         assertBad("v", "2", "v must be 1");
         assertBad("dispatched_at", "yesterday", "dispatched_at must be an ISO-8601 instant");
+    }
+
+    @Test
+    void aPayloadThatIsNotJson_isRefusedSayingWhereAndWhat_neverQuotingIt() {
+        for (String payload : List.of("{\"api_key\": sk_live_Lk1X}", "{\"password\": hunter2Lk2}",
+                "{\"token\": \"Lk3cut", "{\"amount\": 1} Lk4trailing")) {
+            Map<String, String> wire = new LinkedHashMap<>(codec.encode(envelope));
+            wire.put("payload", payload);
+            assertThatThrownBy(() -> codec.decode(wire)).as(payload).isInstanceOf(InvalidEnvelopeException.class)
+                    .hasMessageStartingWith("payload is not JSON: ").hasMessageContaining(" at line 1, column ")
+                    .hasMessageNotContaining("Lk");
+        }
+    }
+
+    @Test
+    void aNumberNoDecimalCanHold_isRefusedAsUnstorable_withoutQuotingIt() {
+        assertCode("payload", "{\"n\": 1e99999999999999999999}", InvalidEnvelopeException.UNSTORABLE_PAYLOAD,
+                "payload holds a number out of range");
+    }
+
+    @Test
+    void inputQuotedInAnError_isMaskedThenCut() {
+        assertBad("tool", "x password=hunter2Lk6", "got 'x password=[redacted]'");
+        assertBad("attempt", "token=Lk7", "attempt must be a whole number, got 'token=[redacted]'");
+        Map<String, String> wire = new LinkedHashMap<>(codec.encode(envelope));
+        wire.put("dispatched_at", "x".repeat(100_000) + " password=Lk8");
+        assertThatThrownBy(() -> codec.decode(wire)).isInstanceOf(InvalidEnvelopeException.class)
+                .hasMessageEndingWith("'... (100013 characters)").hasMessageNotContaining("Lk8")
+                .satisfies(e -> assertThat(e.getMessage()).hasSizeLessThan(300));
     }
 
     @Test

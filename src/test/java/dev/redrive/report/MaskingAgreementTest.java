@@ -7,8 +7,12 @@ import dev.redrive.triage.json.TriageJson;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
+import dev.redrive.secret.SecretScanner;
+
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Random;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -42,7 +46,18 @@ class MaskingAgreementTest {
             "{\"nested\":\"{\\\"secret\\\":\\\"s\\\",\\\"b\\\":[\\\"Bearer t\\\"]}\",\"é\":\"\\n\\u0001/\"}",
             "{not json, password=hunter2}",
             "{\"a\":1} trailing {\"password\":\"x\"}",
-            "upstream said {\"reason\": \"bad\", \"client_secret\": \"s3cr3t\"} x");
+            "upstream said {\"reason\": \"bad\", \"client_secret\": \"s3cr3t\"} x",
+            "{\"amount\":10,\"password\":\"hunter2hunter2hun",
+            "{\"payload\":\"{\\\"token\\\":\\\"abc\\\\\\\"def\\\",\\\"n\\\":1}\"",
+            "{\"api_key\": sk_live_X}",
+            "{\"password\": [\"a\", \"b\"], \"secret\": {\"x\": 1}, \"token\": 'single",
+            "-----BEGIN RSA PRIVATE KEY-----\nMIIEowIBAAKCAQEA\n-----END RSA PRIVATE KEY----- and -----BEGIN PRIVATE KEY-----\nMIIE",
+            "redis://:s3cret@cache:6379 and postgres://app:pw@db/app but https://host:8080/path",
+            "keys sk_live_51H, ghp_abc123, xoxb-1-2, AKIAIOSFODNN7EXAMPLE, glpat-xyz, sk-" + "a".repeat(24) + " sk-short",
+            "jwt eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.sig and eyJshort",
+            "APIKEY=1 cardnumber=2 x_token_id=3 max_tokens=4 prompt_tokens=5 MYTOKEN=6 ATOKEN=7",
+            "password\\\"=x token\\'=y secret=\\\\\"z\\\\\" auth=\\\"q",
+            "card 4111 1111 1111 1111x, 4111111111111111111111, 4242-4242-4242-4242 ok");
 
     private static final List<String> PAYLOADS = List.of(
             "{\"amount\":10.5,\"currency\":\"EUR\",\"card_number\":\"4111 1111 1111 1111\",\"note\":\"gift\"}",
@@ -83,6 +98,75 @@ class MaskingAgreementTest {
             assertThat(masked).as(text).isEqualTo(redactor.redactText(text));
         }
         assertThat(jdbc.queryOne("SELECT mask_secret_text(NULL) IS NULL", row -> row.getBoolean(1))).contains(true);
+    }
+
+    /** Keys of free text: the database's pattern holds to SecretScanner.isSecretKey, name by name. */
+    @Test
+    void keysOfFreeText_areSecretInTheDatabaseExactlyWhenTheScannerSaysSo() {
+        SecretScanner scanner = SecretScanner.forNames(Redactor.DEFAULT_FIELDS);
+        List<String> keys = new ArrayList<>(List.of("password", "Password", "PASSWORD", "userPassword", "userpassword",
+                "DB_PASSWORD", "x-api-key", "apiKey", "APIKey", "APIKEY", "api.key", "api__key", "access_token",
+                "token_count", "tokens", "mytoken", "myToken", "MYTOKEN", "x_token_id", "secretary", "secret_",
+                "_secret", "card-number-hash", "cardNumber", "CARDNUMBER", "card", "number", "authorization",
+                "AuthorizationHeader", "proxy.authorization", "tokenS", "tokenx", "9token", "9Token", "t", "toKen"));
+        Random random = new Random(7);
+        String[] pieces = {"token", "Token", "TOKEN", "api", "Api", "key", "KEY", "card", "Number", "pass", "word",
+                "secret", "x", "Y", "9", "_", ".", "-", "s"};
+        for (int i = 0; i < 400; i++) {
+            StringBuilder key = new StringBuilder();
+            for (int k = 1 + random.nextInt(4); k > 0; k--) {
+                key.append(pieces[random.nextInt(pieces.length)]);
+            }
+            keys.add(key.toString());
+        }
+        String pattern = ns.database().jdbc().queryOne("SELECT secret_key_pattern()", row -> row.getString(1)).orElseThrow();
+        List<Boolean> secret = ns.database().jdbc().query(
+                "SELECT k ~ ('^' || ? || '$') FROM unnest(CAST(? AS text[])) WITH ORDINALITY AS u (k, n) ORDER BY n",
+                row -> row.getBoolean(1), pattern, keys.toArray(String[]::new));
+        for (int i = 0; i < keys.size(); i++) {
+            assertThat(secret.get(i)).as(keys.get(i)).isEqualTo(scanner.isSecretKey(keys.get(i)));
+        }
+        for (String name : List.of("password", "userPassword", "DB_PASSWORD", "x-api-key", "apiKey", "access_token",
+                "token_count", "card-number-hash", "cardNumber", "Authorization")) {
+            assertThat(scanner.isSecretKey(name)).as("a field Redactor masks is secret in free text too: " + name)
+                    .isTrue();
+        }
+    }
+
+    /**
+     * Thousands of texts made of the pieces the shapes are made of: the database and the console mask each alike. The
+     * seed is fixed, so that a difference found is found again.
+     */
+    @Test
+    void randomTextsOfSecretShapedPieces_areMaskedAlikeByBoth() {
+        String[] pieces = {"password", "Password", "token", "TOKEN", "api_key", "apiKey", "x-api-key", "card_number",
+                "secret", "Authorization", "tokens", "my", "_", ".", "-", "=", ":", " ", "  ", "\t", "\n", "\"", "'",
+                "\\", "\\\"", "\\\\\"", "[", "]", "{", "}", ",", ";", "&", "<", ">", "Bearer ", "bearer", "Basic ",
+                "basic", "dXNlcjpwYXNzd29yZA==", "abc", "hunter2", "4111111111111111", "4111 1111 1111 1111",
+                "4111-1111-1111-1111", "1234", "5500", "0004", " 4242424242424242", "//", "user", "@", "sk_live_",
+                "sk-", "ghp_", "xoxb-", "AKIA", "IOSFODNN7EXAMPLE", "eyJ", "hbGciOiJIUzI1NiJ9", "-----BEGIN ", "RSA ",
+                "PRIVATE KEY", "-----", "-----END ", "é", "x", "9", "Token ", "Digest ", "==", "\u00a0", "😀"};
+        Random random = new Random(20261129);
+        List<String> texts = new ArrayList<>();
+        for (int i = 0; i < 5000; i++) {
+            StringBuilder text = new StringBuilder();
+            for (int k = 1 + random.nextInt(24); k > 0; k--) {
+                text.append(pieces[random.nextInt(pieces.length)]);
+            }
+            texts.add(text.toString());
+        }
+        Redactor redactor = Redactor.defaults();
+        List<String> masked = ns.database().jdbc().query(
+                "SELECT mask_secret_text(t) FROM unnest(CAST(? AS text[])) WITH ORDINALITY AS u (t, n) ORDER BY n",
+                row -> row.getString(1), (Object) texts.toArray(String[]::new));
+        List<String> differ = new ArrayList<>();
+        for (int i = 0; i < texts.size(); i++) {
+            assertThat(redactor.redactText(masked.get(i))).as("masked again: " + masked.get(i)).isEqualTo(masked.get(i));
+            if (!masked.get(i).equals(redactor.redactText(texts.get(i)))) {
+                differ.add(texts.get(i) + "\n  database: " + masked.get(i) + "\n  console:  " + redactor.redactText(texts.get(i)));
+            }
+        }
+        assertThat(differ).as("texts masked differently").isEmpty();
     }
 
     @Test

@@ -63,6 +63,41 @@ class RedactorTest {
     }
 
     @Test
+    void aValueCutOpen_isMaskedToTheEndOfTheText_whereverTheCutFell() {
+        String secret = "Qx7Wv3Zk9P".repeat(1_090);
+        for (String text : List.of("{\"amount\":1,\"password\":\"" + secret,
+                "{\"body\":\"{\\\"token\\\":\\\"" + secret,
+                "{\"note\":\"paid with sk_live_" + secret,
+                "{\"api_key\": [\"" + secret, "{\"secret\": {\"x\": \"" + secret, "{'token': '" + secret,
+                "-----BEGIN PRIVATE KEY-----\n" + secret)) {
+            for (int cut = text.length() - secret.length() + 1; cut <= text.length(); cut += 997) {
+                assertThat(redactor.redactText(text.substring(0, cut))).as(text.substring(0, 30) + " cut at " + cut)
+                        .doesNotContain("Qx7W").contains(Redactor.MASK);
+            }
+        }
+    }
+
+    @Test
+    void secretShapedTokens_areMaskedWhateverTheKey() {
+        assertThat(redactor.redactText("keys sk_live_51Habc, ghp_abc123, xoxb-1-2 and AKIAIOSFODNN7EXAMPLE leaked"))
+                .isEqualTo("keys [redacted], [redacted], [redacted] and [redacted] leaked");
+        assertThat(redactor.redactText("session eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.c2ln expired"))
+                .isEqualTo("session [redacted] expired");
+        assertThat(redactor.redactText("cannot reach redis://:s3cret@cache:6379"))
+                .isEqualTo("cannot reach redis://:[redacted]@cache:6379");
+        assertThat(redactor.redactText("-----BEGIN RSA PRIVATE KEY-----\nMIIE\n-----END RSA PRIVATE KEY-----"))
+                .isEqualTo("-----BEGIN RSA PRIVATE KEY-----[redacted]-----END RSA PRIVATE KEY-----");
+    }
+
+    @Test
+    void maskedText_isLeftAsItIs_whenMaskedAgain() {
+        String masked = redactor.redactText("password=[a, b] token: Bearer x secret='y' card 4111111111111111");
+
+        assertThat(masked).isEqualTo("password=[redacted] token: [redacted] secret='[redacted]' card [redacted]");
+        assertThat(redactor.redactText(masked)).isEqualTo(masked);
+    }
+
+    @Test
     void freeTextThatOnlyLooksSecret_isLeftReadable() {
         String text = "stream entry 1700000000003-0 at 1700000000003, trace 3f5a1234567890123456b9, "
                 + "order 4111111111111112, basic validation failed, timeout: 5000 ms";

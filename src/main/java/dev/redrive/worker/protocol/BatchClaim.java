@@ -2,6 +2,7 @@ package dev.redrive.worker.protocol;
 
 import dev.redrive.envelope.DispatchEnvelope;
 import dev.redrive.model.OperationStatus;
+import dev.redrive.secret.SecretScanner;
 import dev.redrive.store.StoreException;
 import dev.redrive.store.operation.ClaimRequest;
 import dev.redrive.store.operation.Lease;
@@ -192,8 +193,10 @@ final class BatchClaim {
     }
 
     private static void unstorable(List<Incoming> deliveries, StoreException e, BatchOutcome outcome) {
+        // the database's words may quote the value it refused
         String reason = "the operation store cannot hold this dispatch: "
-                + e.getMessage().lines().findFirst().orElse("") + " (SQLSTATE " + e.sqlState() + ")";
+                + SecretScanner.defaults().mask(e.getMessage().lines().findFirst().orElse(""))
+                + " (SQLSTATE " + e.sqlState() + ")";
         for (Incoming incoming : deliveries) {
             LOG.warn("entry {} of {}: {}", incoming.entryId(), incoming.operationId(), reason);
             outcome.deadLetter(incoming.delivery(), DeadLetterCodes.UNSTORABLE_PAYLOAD, reason);

@@ -4,6 +4,7 @@ import dev.redrive.broker.DeadLetterStream;
 import dev.redrive.envelope.DispatchEnvelope;
 import dev.redrive.model.LastCall;
 import dev.redrive.model.OperationStatus;
+import dev.redrive.secret.SecretScanner;
 import dev.redrive.store.StoreException;
 import dev.redrive.store.operation.AttemptCommit;
 import dev.redrive.store.operation.CommitResult;
@@ -119,8 +120,10 @@ final class Committer {
     /** Records the crash; past the delivery limit the attempt is dead-lettered, else its lease is given back. */
     private AttemptCommit afterCrash(AttemptEnd.Crashed crashed) {
         Job job = crashed.job();
-        LOG.warn("handler crashed on {} (entry {}, delivery {})", job.operationId(), job.delivery().entryId(),
-                job.delivery().deliveryCount(), crashed.error());
+        // a tool's exception may quote what it was sent or answered: its message is masked, its trace kept for debug
+        LOG.warn("handler crashed on {} (entry {}, delivery {}): {}", job.operationId(), job.delivery().entryId(),
+                job.delivery().deliveryCount(), SecretScanner.defaults().mask(String.valueOf(crashed.error())));
+        LOG.debug("crash of {}", job.operationId(), crashed.error());
         try {
             String deliveries = history.recordCrash(job.delivery(), crashed.error(), crashed.inTool(), now());
             if (job.lease().processingDeliveries() >= deliveryLimit) {

@@ -5,6 +5,7 @@ import dev.redrive.envelope.DispatchEnvelope;
 import dev.redrive.envelope.EnvelopeCodec;
 import dev.redrive.envelope.InvalidEnvelopeException;
 import dev.redrive.model.OperationStatus;
+import dev.redrive.secret.SecretScanner;
 import dev.redrive.store.Jdbc;
 import dev.redrive.store.deadletter.DeadLetterEvent;
 import dev.redrive.store.deadletter.DeadLetterStore;
@@ -420,7 +421,8 @@ final class DispatchProcessor {
     private void settle(BatchOutcome outcome, Map<String, OperationFacts> records, Instant now) {
         List<String> deadLettered = new ArrayList<>();
         for (MessageDeadLetter letter : outcome.deadLetters) {
-            LOG.warn("entry {} dead-lettered as {}: {}", letter.entryId(), letter.errorCode(), letter.errorMessage());
+            LOG.warn("entry {} dead-lettered as {}: {}", letter.entryId(), letter.errorCode(),
+                    SecretScanner.defaults().mask(letter.errorMessage()));
             settings.metrics().deadLettered(WorkerMetrics.NONE, letter.errorClass().name());
             deadLetterStream.publish(enter(letter));
             outcome.ack(letter.entryId());
