@@ -70,9 +70,9 @@ class EnvelopeCodecTest {
     }
 
     @Test
-    void aNumberNoDecimalCanHold_isRefusedAsUnstorable_withoutQuotingIt() {
-        assertCode("payload", "{\"n\": 1e99999999999999999999}", InvalidEnvelopeException.UNSTORABLE_PAYLOAD,
-                "payload holds a number out of range");
+    void aNumberNoDecimalCanHold_isRefusedAsUnreadable_withoutQuotingIt() {
+        assertCode("payload", "{\"n\": 1e99999999999999999999}", InvalidEnvelopeException.UNREADABLE_NUMBER,
+                "payload holds a number no decimal can hold");
     }
 
     @Test

@@ -103,6 +103,7 @@ public final class HeldTool implements Tool {
     public String execute(ToolCall call) throws ToolFailure {
         boolean held = calls.getAndIncrement() == 0 || !holdingFirstOnly;
         entered.release();
+        long heldSince = System.nanoTime();
         if (held) {
             try {
                 release.await(60, TimeUnit.SECONDS);
@@ -112,7 +113,11 @@ public final class HeldTool implements Tool {
             }
         }
         if (next != null) {
-            return next.execute(call);
+            // A held call stands for a slow remote system, whose request went out at once while the worker kept
+            // renewing its lease: the deadline moves on by the time held, as the lease did.
+            Duration heldFor = Duration.ofNanos(System.nanoTime() - heldSince);
+            return next.execute(call.deadline() == null ? call : new ToolCall(call.operationId(), call.idempotencyKey(),
+                    call.attempt(), call.payload(), call.traceId(), call.correlationId(), call.deadline().plus(heldFor)));
         }
         answeredKeys.add(call.idempotencyKey());
         return answer;

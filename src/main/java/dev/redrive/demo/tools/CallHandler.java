@@ -2,10 +2,12 @@ package dev.redrive.demo.tools;
 
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpHandler;
+import dev.redrive.worker.tool.HttpTool;
 
 import java.io.IOException;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.function.Supplier;
 
 /** {@code POST /tools/{tool}}: hands the call to the tool's {@link ToolDesk}, then answers or stalls a lost answer. */
@@ -43,7 +45,8 @@ final class CallHandler implements HttpHandler {
                     exchange.getRequestHeaders().getFirst("X-Operation-Id"),
                     attempt(exchange.getRequestHeaders().getFirst("X-Attempt")),
                     HttpExchanges.body(exchange),
-                    clock.instant());
+                    clock.instant(),
+                    deadline(exchange.getRequestHeaders().getFirst(HttpTool.DEADLINE_HEADER)));
             ToolAnswer answer;
             try {
                 answer = desk.call(request);
@@ -95,6 +98,18 @@ final class CallHandler implements HttpHandler {
         }
         try {
             return Integer.valueOf(header.strip());
+        } catch (NumberFormatException e) {
+            return null;
+        }
+    }
+
+    /** The call's deadline, epoch milliseconds; none when the header is missing or not a number. */
+    private static Instant deadline(String header) {
+        if (header == null) {
+            return null;
+        }
+        try {
+            return Instant.ofEpochMilli(Long.parseLong(header.strip()));
         } catch (NumberFormatException e) {
             return null;
         }

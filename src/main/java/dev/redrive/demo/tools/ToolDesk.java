@@ -38,6 +38,11 @@ final class ToolDesk {
         if (request.idempotencyKey() == null || request.idempotencyKey().isBlank()) {
             return refuse(request, 400, "missing_idempotency_key", "the Idempotency-Key header is required");
         }
+        if (request.deadline() != null && request.receivedAt().isAfter(request.deadline())) {
+            // Sent by a worker paused past its lease: another may have taken the operation over and looked it up.
+            return refuse(request, 408, "deadline_passed", "the call arrived after its deadline " + request.deadline()
+                    + "; nothing was done");
+        }
         ObjectNode payload;
         FaultPlan plan;
         BigDecimal amount;

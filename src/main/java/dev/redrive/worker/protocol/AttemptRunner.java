@@ -51,7 +51,8 @@ final class AttemptRunner {
         this.workerId = workerId;
     }
 
-    AttemptEnd run(Job job) {
+    /** Runs the attempt; its call carries {@code leaseEnd} as its deadline. */
+    AttemptEnd run(Job job, Instant leaseEnd) {
         if (job.tool() == null) {
             return new AttemptEnd.Finished(job, deadLetter(job, new AttemptError(FailureClass.INVALID_INPUT,
                     "unknown_tool", "no tool named " + job.envelope().tool() + " is registered with this worker"),
@@ -60,7 +61,7 @@ final class AttemptRunner {
         Span span = spans.startAttempt(job.operationId(), job.lease().attempt(), job.tool().name(),
                 job.record().idempotencyKey(), job.traceparent());
         try (Scope ignored = span.makeCurrent()) {
-            AttemptEnd end = attempt(job);
+            AttemptEnd end = attempt(job, leaseEnd);
             if (end instanceof AttemptEnd.Finished finished) {
                 AttemptCommit commit = finished.commit();
                 AttemptSpans.ended(span, commit.error() == null ? WorkerMetrics.NONE
@@ -74,7 +75,7 @@ final class AttemptRunner {
         }
     }
 
-    private AttemptEnd attempt(Job job) {
+    private AttemptEnd attempt(Job job, Instant leaseEnd) {
         String toolName = job.tool().name();
         metrics.attemptStarted(toolName);
         if (job.lease().takeover()) {
@@ -105,7 +106,7 @@ final class AttemptRunner {
         long started = System.nanoTime();
         Span call = spans.startToolCall(toolName);
         try (Scope ignored = call.makeCurrent()) {
-            String result = job.tool().execute(job.toolCall());
+            String result = job.tool().execute(job.toolCall(leaseEnd));
             callEnded(call, toolName, started, WorkerMetrics.NONE, "ok");
             return new AttemptEnd.Finished(job, succeeded(job, result, SideEffectState.NONE, null, before));
         } catch (ToolFailure failure) {

@@ -486,11 +486,13 @@ final class DispatchProcessor {
     }
 
     private AttemptEnd runSafely(Job job) {
-        if (!inFlight.holdsLiveLease(job.operationId(), job.delivery().entryId(), settings.clock().instant())) {
+        Instant leaseEnd = inFlight.liveLeaseEnd(job.operationId(), job.delivery().entryId(), settings.clock().instant())
+                .orElse(null);
+        if (leaseEnd == null) {
             return new AttemptEnd.NotStarted(job);
         }
         try {
-            return runner.run(job);
+            return runner.run(job, leaseEnd);
         } catch (RuntimeException | Error e) {
             if (MessageFault.isFatal(e)) {
                 throw e;

@@ -6,6 +6,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.locks.Condition;
@@ -124,9 +125,11 @@ final class InFlight {
     }
 
     /** Whether this delivery's attempt still holds its lease at {@code now}, as last renewed. */
-    boolean holdsLiveLease(String operationId, String entryId, Instant now) {
+    /** When this worker's lease on the operation ends, as last renewed, if it still holds a live one for the entry. */
+    Optional<Instant> liveLeaseEnd(String operationId, String entryId, Instant now) {
         Held held = byOperation.get(operationId);
-        return held != null && held.entryId().equals(entryId) && now.isBefore(held.lease().expiresAt());
+        return held != null && held.entryId().equals(entryId) && now.isBefore(held.lease().expiresAt())
+                ? Optional.of(held.lease().expiresAt()) : Optional.empty();
     }
 
     /** The leases still held, for giving them back on shutdown. */

@@ -8,6 +8,8 @@ import dev.redrive.worker.stream.Delivery;
 import dev.redrive.worker.tool.Tool;
 import dev.redrive.worker.tool.ToolCall;
 
+import java.time.Instant;
+
 /** One claimed attempt: the delivery it came from, the dispatch, the facts loaded for it, its lease and its tool. */
 record Job(Delivery delivery, DispatchEnvelope envelope, OperationFacts record, Lease lease, Tool tool) {
 
@@ -27,8 +29,9 @@ record Job(Delivery delivery, DispatchEnvelope envelope, OperationFacts record, 
         return envelope.traceparent() != null ? envelope.traceparent() : record.traceparent();
     }
 
-    ToolCall toolCall() {
+    /** The call, with the end of the lease as this worker holds it when the call starts as its deadline. */
+    ToolCall toolCall(Instant leaseEnd) {
         return new ToolCall(record.operationId(), record.idempotencyKey(), lease.attempt(), record.payload(),
-                record.traceId(), record.correlationId());
+                record.traceId(), record.correlationId(), leaseEnd);
     }
 }

@@ -42,6 +42,11 @@ public final class HttpTool implements Tool {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final int MAX_ERROR_BODY = 500;
     private static final String REQUEST_TIMEOUT_HEADER = "Request-Timeout-Ms";
+    /**
+     * The end of the worker's lease, epoch milliseconds in the worker's (the database's) clock: a request arriving later
+     * comes from a worker paused past its lease and should be answered 408 without acting (docs/tool-lookup.md).
+     */
+    public static final String DEADLINE_HEADER = "Call-Deadline";
 
     private final String name;
     private final String schemaVersion;
@@ -89,6 +94,9 @@ public final class HttpTool implements Tool {
                 .header("X-Attempt", Integer.toString(call.attempt()))
                 .header(REQUEST_TIMEOUT_HEADER, Long.toString(requestTimeout.toMillis()))
                 .POST(HttpRequest.BodyPublishers.ofString(call.payload()));
+        if (call.deadline() != null) {
+            request.header(DEADLINE_HEADER, Long.toString(call.deadline().toEpochMilli()));
+        }
         if (call.traceId() != null) {
             request.header("X-Trace-Id", call.traceId());
         }
