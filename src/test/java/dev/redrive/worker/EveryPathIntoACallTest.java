@@ -4,8 +4,6 @@ import dev.redrive.demo.tools.EffectPolicy;
 import dev.redrive.envelope.DispatchEnvelope;
 import dev.redrive.identity.OperationId;
 import dev.redrive.model.FailureClass;
-import dev.redrive.store.operation.ClaimRequest;
-import dev.redrive.store.operation.OperationStore;
 import dev.redrive.testing.BlindRecalls;
 import dev.redrive.testing.TestCorrections;
 import dev.redrive.testing.TestNamespace;
@@ -26,8 +24,6 @@ import org.junit.jupiter.params.provider.EnumSource;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.temporal.ChronoUnit;
-import java.util.List;
 import java.util.function.Supplier;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -163,14 +159,10 @@ class EveryPathIntoACallTest {
      * runs out, and nothing of its attempt is recorded but the claim.
      */
     private static void ghost(WorkerTestKit kit, DispatchEnvelope dispatch, Tool tool) throws ToolFailure {
-        Instant now = Instant.now().truncatedTo(ChronoUnit.MILLIS);
-        OperationStore store = new OperationStore(kit.jdbc());
-        ClaimRequest claim = ClaimRequest.of(dispatch, "0-" + System.nanoTime());
-        assertThat(store.claimAndLoad(List.of(claim.operationId()), List.of(claim), "ghost", now, GHOST_LEASE)
-                .leases()).as("the ghost's claim").containsKey(claim.operationId());
+        assertThat(kit.ghostClaim(dispatch, GHOST_LEASE)).as("the ghost's claim").isTrue();
         if (tool != null) {
-            tool.execute(new ToolCall(claim.operationId(), claim.idempotencyKey(), claim.attempt(), claim.payload(),
-                    null, null));
+            tool.execute(new ToolCall(dispatch.operationId().value(), dispatch.idempotencyKey(), dispatch.attempt(),
+                    dispatch.payload(), null, null));
         }
         sleep(GHOST_LEASE.plusMillis(100));
     }

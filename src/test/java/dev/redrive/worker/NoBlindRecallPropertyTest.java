@@ -4,8 +4,6 @@ import dev.redrive.demo.tools.EffectPolicy;
 import dev.redrive.envelope.DispatchEnvelope;
 import dev.redrive.identity.OperationId;
 import dev.redrive.model.FailureClass;
-import dev.redrive.store.operation.ClaimRequest;
-import dev.redrive.store.operation.OperationStore;
 import dev.redrive.store.operation.RunStore;
 import dev.redrive.testing.BlindRecalls;
 import dev.redrive.testing.TestNamespace;
@@ -27,7 +25,6 @@ import net.jqwik.api.lifecycle.BeforeContainer;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -134,15 +131,12 @@ class NoBlindRecallPropertyTest {
 
     /** A worker that claims the operation, calls the tool or not, and dies before it commits. */
     private static void ghost(DispatchEnvelope dispatch, HttpTool charge, boolean calls) throws InterruptedException {
-        ClaimRequest claim = ClaimRequest.of(dispatch, "0-" + System.nanoTime());
-        boolean claimed = new OperationStore(kit.jdbc()).claimAndLoad(List.of(claim.operationId()), List.of(claim),
-                "ghost", Instant.now().truncatedTo(ChronoUnit.MILLIS), GHOST_LEASE).leases().containsKey(claim.operationId());
-        if (claimed && calls) {
+        if (kit.ghostClaim(dispatch, GHOST_LEASE) && calls) {
             // The ghost goes through no rule: it plays a worker that has just made the first call of its attempt.
-            if (kit.count("SELECT count(*) FROM demo_tool_calls WHERE idempotency_key = ?", claim.idempotencyKey()) == 0) {
+            if (kit.count("SELECT count(*) FROM demo_tool_calls WHERE idempotency_key = ?", dispatch.idempotencyKey()) == 0) {
                 try {
-                    charge.execute(new ToolCall(claim.operationId(), claim.idempotencyKey(), claim.attempt(),
-                            claim.payload(), null, null));
+                    charge.execute(new ToolCall(dispatch.operationId().value(), dispatch.idempotencyKey(),
+                            dispatch.attempt(), dispatch.payload(), null, null));
                 } catch (ToolFailure | RuntimeException answeredOrLost) {
                     // what the dead worker would have made of the answer dies with it
                 }

@@ -10,6 +10,8 @@ import dev.redrive.identity.OperationId;
 import dev.redrive.model.FailureClass;
 import dev.redrive.store.Database;
 import dev.redrive.store.Jdbc;
+import dev.redrive.store.operation.ClaimRequest;
+import dev.redrive.store.operation.OperationStore;
 import dev.redrive.testing.TestNamespace;
 import dev.redrive.worker.client.WorkerClient;
 import dev.redrive.worker.retry.BackoffRetryPolicy;
@@ -21,6 +23,8 @@ import java.nio.charset.StandardCharsets;
 
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -130,6 +134,16 @@ final class WorkerTestKit implements AutoCloseable {
         new EnvelopeCodec().encode(client.newDispatch(id, "demo.charge", "1", payload, "trace-" + id.runId(), null, null))
                 .forEach((name, value) -> fields.put(name, value.getBytes(StandardCharsets.UTF_8)));
         return fields;
+    }
+
+    /**
+     * Plays a worker that claims the dispatch's operation for {@code lease} and then dies: nothing of its attempt is
+     * recorded but the claim. Returns whether the claim won; the caller makes the dead worker's call, if any.
+     */
+    boolean ghostClaim(DispatchEnvelope dispatch, Duration lease) {
+        ClaimRequest claim = ClaimRequest.of(dispatch, "0-" + System.nanoTime());
+        return new OperationStore(jdbc()).claimAndLoad(List.of(claim.operationId()), List.of(claim), "ghost",
+                Instant.now().truncatedTo(ChronoUnit.MILLIS), lease).leases().containsKey(claim.operationId());
     }
 
     String status(OperationId id) {
