@@ -73,10 +73,14 @@ class DatabaseIdentityTest {
     void aStatementNamingAnotherLogin_cannotForgeIt() {
         Created op = fixture.deadLettered("run-forged", "charge").create();
 
-        alice.database().jdbc().update("INSERT INTO audit_log (actor, action, operation_id, db_login) "
-                + "VALUES ('mallory', 'NOTE', ?, 'mallory')", op.operationId());
-        alice.database().jdbc().update("UPDATE dlq_entries SET decision_state = 'DISCARDED', decided_by = 'mallory', "
-                + "decided_login = 'mallory', decided_at = now(), version = version + 1 WHERE id = ?", op.dlqEntryId());
+        Jdbc asAlice = alice.database().jdbc();
+        // With its audit line in the same transaction, as DecisionsNeedAuditLineTest requires of a decision by SQL.
+        asAlice.inTransaction(() -> {
+            asAlice.update("INSERT INTO audit_log (actor, action, operation_id, dlq_entry_id, db_login) "
+                    + "VALUES ('mallory', 'NOTE', ?, ?, 'mallory')", op.operationId(), op.dlqEntryId());
+            asAlice.update("UPDATE dlq_entries SET decision_state = 'DISCARDED', decided_by = 'mallory', "
+                    + "decided_login = 'mallory', decided_at = now(), version = version + 1 WHERE id = ?", op.dlqEntryId());
+        });
 
         assertThat(admin.queryOne("SELECT db_login FROM audit_log WHERE action = 'NOTE' AND operation_id = ?",
                 row -> row.getString(1), op.operationId())).contains(alice.login());
