@@ -1,5 +1,6 @@
 package dev.redrive.cli;
 
+import dev.redrive.config.PasswordFile;
 import dev.redrive.config.RedriveConfig;
 import dev.redrive.config.TlsSettings;
 import picocli.CommandLine.Model.CommandSpec;
@@ -31,6 +32,12 @@ public final class ConnectionOptions {
             defaultValue = "${env:REDRIVE_PG_PASSWORD:-}")
     String pgPassword;
 
+    @Option(names = "--pg-password-file", paramLabel = "FILE",
+            description = "file whose first line is the PostgreSQL password; unlike --pg-password it never shows in "
+                    + "ps (env REDRIVE_PG_PASSWORD_FILE)",
+            defaultValue = "${env:REDRIVE_PG_PASSWORD_FILE:-}")
+    String pgPasswordFile;
+
     @Option(names = "--redis-uri", paramLabel = "URI",
             description = "Redis URI (env REDRIVE_REDIS_URI, default " + RedriveConfig.DEFAULT_REDIS_URI + ")",
             defaultValue = "${env:REDRIVE_REDIS_URI:-" + RedriveConfig.DEFAULT_REDIS_URI + "}")
@@ -52,10 +59,51 @@ public final class ConnectionOptions {
             defaultValue = "${env:REDRIVE_TLS_CA:-}")
     String tlsCa;
 
+    /** A password typed at the prompt after the server asked for one (see {@link PasswordPrompt}). */
+    private String typedPassword = "";
+    private boolean warned;
+
     public RedriveConfig config() {
-        return new RedriveConfig(given("--pg-url", pgUrl), given("--pg-user", pgUser), given("--pg-password", pgPassword),
+        return new RedriveConfig(given("--pg-url", pgUrl), given("--pg-user", pgUser), password(),
                 given("--redis-uri", redisUri), given("--namespace", namespace),
                 TlsSettings.parse(given("--tls", tls), given("--tls-ca", tlsCa)));
+    }
+
+    /**
+     * As given (a value or a file), else as typed at the prompt. A value on the command line works, but any user of
+     * the machine sees it in {@code ps} for as long as the command runs: stderr says so, once.
+     */
+    private String password() {
+        String file = given("--pg-password-file", pgPasswordFile);
+        String password = RedriveConfig.password(given("--pg-password", pgPassword), file);
+        if (!warned) {
+            warned = true;
+            if (commandGiving("--pg-password") != null) {
+                warn("warning: --pg-password shows the password to every user of this machine (ps); prefer "
+                        + "REDRIVE_PG_PASSWORD_FILE (--pg-password-file), ~/.pgpass or the prompt");
+            }
+            if (!file.isEmpty()) {
+                PasswordFile.looseness(file).ifPresent(this::warn);
+            }
+        }
+        return password.isEmpty() ? typedPassword : password;
+    }
+
+    private void warn(String line) {
+        if (command != null && command.commandLine() != null) {
+            command.commandLine().getErr().println(line);
+            command.commandLine().getErr().flush();
+        }
+    }
+
+    /** Whether the settings give no password at all, so that asking for one may help. */
+    boolean passwordMissing() {
+        return given("--pg-password", pgPassword).isEmpty() && given("--pg-password-file", pgPasswordFile).isEmpty()
+                && typedPassword.isEmpty();
+    }
+
+    void typedPassword(String password) {
+        typedPassword = password;
     }
 
     /** Whether {@code -n} was given, before the command or after it (else the namespace is REDRIVE_NAMESPACE's). */

@@ -2,8 +2,10 @@ package dev.redrive.cli;
 
 import dev.redrive.config.AccessRefusedException;
 import dev.redrive.config.ConfigurationException;
+import dev.redrive.config.PasswordRequiredException;
 import dev.redrive.config.RedriveConfig;
 import dev.redrive.config.ServiceUnavailableException;
+import dev.redrive.config.UrlCredentials;
 import dev.redrive.store.Database;
 import dev.redrive.store.StoreException;
 import dev.redrive.triage.decision.BatchRefusedException;
@@ -21,6 +23,7 @@ import java.io.PrintWriter;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * Turns every failure an operator can act on into one line on stderr and the exit code of README's table: bad input
@@ -50,8 +53,26 @@ final class FailureHandler implements IParameterExceptionHandler, IExecutionExce
         return " (see " + command.getCommandSpec().qualifiedName(" ") + " --help)";
     }
 
+    private final PasswordPrompt prompt;
+    private boolean asked;
+
+    FailureHandler(PasswordPrompt prompt) {
+        this.prompt = prompt;
+    }
+
     @Override
     public int handleExecutionException(Exception error, CommandLine command, ParseResult parseResult) throws Exception {
+        Optional<String> typed = askedPassword(error, command);
+        if (typed.isPresent()) {
+            // Nothing happened before the connection was refused, so the command runs again from its start.
+            connectionOptions(command).forEach(options -> options.typedPassword(typed.get()));
+            try {
+                return new CommandLine.RunLast().execute(parseResult);
+            } catch (CommandLine.ExecutionException again) {
+                return handleExecutionException(again.getCause() instanceof Exception cause ? cause : again, command,
+                        parseResult);
+            }
+        }
         Failure failure = classify(error, command);
         if (failure == null) {
             throw error;
@@ -63,6 +84,34 @@ final class FailureHandler implements IParameterExceptionHandler, IExecutionExce
     }
 
     private record Failure(int exitCode, String line) {
+    }
+
+    /** The password typed once the server asked for one that the settings did not give; asked once per run. */
+    private Optional<String> askedPassword(Exception error, CommandLine command) {
+        if (asked || causes(error).stream().noneMatch(PasswordRequiredException.class::isInstance)) {
+            return Optional.empty();
+        }
+        List<ConnectionOptions> options = connectionOptions(command);
+        if (options.isEmpty() || !options.get(0).passwordMissing()) {
+            return Optional.empty();
+        }
+        asked = true;
+        RedriveConfig config = options.get(0).config();
+        return prompt.ask("PostgreSQL password for " + config.pgUser() + " at " + UrlCredentials.mask(config.pgUrl())
+                + ": ");
+    }
+
+    /** The connection options of the command and of the commands before it, the command's first. */
+    private static List<ConnectionOptions> connectionOptions(CommandLine command) {
+        List<ConnectionOptions> found = new ArrayList<>();
+        for (CommandLine.Model.CommandSpec spec = command.getCommandSpec(); spec != null; spec = spec.parent()) {
+            for (CommandLine.Model.CommandSpec mixin : spec.mixins().values()) {
+                if (mixin.userObject() instanceof ConnectionOptions options) {
+                    found.add(options);
+                }
+            }
+        }
+        return found;
     }
 
     private static Failure classify(Exception error, CommandLine command) {
@@ -149,16 +198,15 @@ final class FailureHandler implements IParameterExceptionHandler, IExecutionExce
 
     /** The connection the failed command used, as its options (given before or after it) name it. */
     private static RedriveConfig connection(CommandLine command) {
-        for (CommandLine.Model.CommandSpec mixin : command.getCommandSpec().mixins().values()) {
-            if (mixin.userObject() instanceof ConnectionOptions options) {
-                try {
-                    return options.config();
-                } catch (ConfigurationException e) {
-                    return null;
-                }
-            }
+        List<ConnectionOptions> options = connectionOptions(command);
+        if (options.isEmpty()) {
+            return null;
         }
-        return null;
+        try {
+            return options.get(0).config();
+        } catch (ConfigurationException e) {
+            return null;
+        }
     }
 
     private static String firstLine(String message) {

@@ -76,7 +76,11 @@ public final class RedriveCommand implements Runnable {
     }
 
     public static CommandLine commandLine() {
-        FailureHandler failures = new FailureHandler();
+        return commandLine(PasswordPrompt.TERMINAL);
+    }
+
+    static CommandLine commandLine(PasswordPrompt prompt) {
+        FailureHandler failures = new FailureHandler(prompt);
         CommandLine commandLine = new CommandLine(new RedriveCommand());
         commandLine.setCaseInsensitiveEnumValuesAllowed(true);
         // The namespace `redrive` (the default) is also a command's name; before the command it is still a value.

@@ -74,10 +74,19 @@ public record RedriveConfig(String pgUrl, String pgUser, String pgPassword, Stri
         return new RedriveConfig(
                 env.getOrDefault("REDRIVE_PG_URL", DEFAULT_PG_URL),
                 env.getOrDefault("REDRIVE_PG_USER", DEFAULT_PG_USER),
-                env.getOrDefault("REDRIVE_PG_PASSWORD", ""),
+                password(env.getOrDefault("REDRIVE_PG_PASSWORD", ""), env.getOrDefault("REDRIVE_PG_PASSWORD_FILE", "")),
                 env.getOrDefault("REDRIVE_REDIS_URI", DEFAULT_REDIS_URI),
                 env.getOrDefault("REDRIVE_NAMESPACE", DEFAULT_NAMESPACE),
                 TlsSettings.parse(env.get("REDRIVE_TLS"), env.get("REDRIVE_TLS_CA")));
+    }
+
+    /** The password given as a value or in a file (see {@link PasswordFile}), never both: which one would win? */
+    public static String password(String value, String file) {
+        if (!value.isEmpty() && !file.isEmpty()) {
+            throw new ConfigurationException("the PostgreSQL password is given twice, as REDRIVE_PG_PASSWORD "
+                    + "(--pg-password) and in " + PasswordFile.SETTING + "; expected one of them");
+        }
+        return file.isEmpty() ? value : PasswordFile.read(file);
     }
 
     public RedriveConfig withNamespace(String otherNamespace) {

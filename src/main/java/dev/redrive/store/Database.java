@@ -3,6 +3,7 @@ package dev.redrive.store;
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import dev.redrive.config.AccessRefusedException;
+import dev.redrive.config.PasswordRequiredException;
 import dev.redrive.config.RedriveConfig;
 import dev.redrive.config.ServiceUnavailableException;
 import dev.redrive.config.TlsSettings;
@@ -19,6 +20,7 @@ import javax.sql.DataSource;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.List;
+import java.util.Locale;
 import java.util.Optional;
 import java.util.Properties;
 
@@ -66,6 +68,9 @@ public final class Database implements AutoCloseable {
             // The driver's own words may quote the URL too, so the whole line is masked.
             String server = "PostgreSQL at " + config.pgUrl() + " (user " + config.pgUser() + ")";
             String why = ServiceUnavailableException.rootMessage(e);
+            if (config.pgPassword().isEmpty() && passwordAsked(e)) {
+                throw new PasswordRequiredException(UrlCredentials.mask(server), e);
+            }
             if (loginRefused(e)) {
                 throw new AccessRefusedException(UrlCredentials.mask(server + " refused the login: " + why), e);
             }
@@ -113,6 +118,20 @@ public final class Database implements AutoCloseable {
             }
         }
         return Optional.empty();
+    }
+
+    /**
+     * The driver's "the server requested password-based (or SCRAM) authentication, but no password was provided":
+     * 08004 is also its state for a server that refuses TLS, hence the word as well.
+     */
+    private static boolean passwordAsked(Throwable error) {
+        for (Throwable cause = error; cause != null; cause = cause.getCause() == cause ? null : cause.getCause()) {
+            if (cause instanceof SQLException sql && "08004".equals(sql.getSQLState()) && sql.getMessage() != null
+                    && sql.getMessage().toLowerCase(Locale.ROOT).contains("password")) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** Class 28 (invalid authorization: no such role, wrong password, no pg_hba.conf entry) or 42501 (no CONNECT). */

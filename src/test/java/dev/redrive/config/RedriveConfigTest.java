@@ -1,9 +1,12 @@
 package dev.redrive.config;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -17,6 +20,17 @@ class RedriveConfigTest {
         assertThat(config.pgUrl()).isEqualTo("jdbc:postgresql://127.0.0.1:5432/postgres");
         assertThat(config.redisUri()).isEqualTo("redis://127.0.0.1:6379");
         assertThat(config.namespace()).isEqualTo("redrive");
+    }
+
+    @Test
+    void aPasswordFile_givesItsFirstLine_andAPasswordGivenTwiceIsRefused(@TempDir Path dir) throws Exception {
+        Path file = Files.writeString(dir.resolve("pg-password"), "s3cr3t-Pw\nignored\n");
+
+        assertThat(RedriveConfig.fromEnvironment(Map.of("REDRIVE_PG_PASSWORD_FILE", file.toString())).pgPassword())
+                .isEqualTo("s3cr3t-Pw");
+        assertThatThrownBy(() -> RedriveConfig.fromEnvironment(Map.of("REDRIVE_PG_PASSWORD_FILE", file.toString(),
+                "REDRIVE_PG_PASSWORD", "other"))).isInstanceOf(ConfigurationException.class)
+                .hasMessageContaining("given twice");
     }
 
     @Test

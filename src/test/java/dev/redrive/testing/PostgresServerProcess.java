@@ -1,6 +1,10 @@
 package dev.redrive.testing;
 
 import java.io.IOException;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.sql.Statement;
 import java.io.UncheckedIOException;
 import java.net.ServerSocket;
 import java.nio.file.Files;
@@ -83,6 +87,23 @@ public final class PostgresServerProcess implements AutoCloseable {
 
     public String jdbcUrl() {
         return "jdbc:postgresql://127.0.0.1:" + port + "/postgres";
+    }
+
+    /**
+     * Creates a login that must give its password (SCRAM) over TCP, while {@code postgres} stays trusted: the first
+     * matching line of pg_hba.conf decides, so the login's line goes on top, and a reload applies it.
+     */
+    public void requirePassword(String login, String password) {
+        try (Connection connection = DriverManager.getConnection(jdbcUrl(), "postgres", "");
+             Statement statement = connection.createStatement()) {
+            statement.execute("SET password_encryption = 'scram-sha-256'");
+            statement.execute("CREATE ROLE \"" + login + "\" LOGIN SUPERUSER PASSWORD '" + password.replace("'", "''") + "'");
+            Path hba = data.resolve("pg_hba.conf");
+            Files.writeString(hba, "host all " + login + " 127.0.0.1/32 scram-sha-256\n" + Files.readString(hba));
+            statement.execute("SELECT pg_reload_conf()");
+        } catch (SQLException | IOException e) {
+            throw new IllegalStateException("cannot require a password of " + login, e);
+        }
     }
 
     /** Stops the server the way a crash does (immediate shutdown: no checkpoint) and starts it again on the same port. */
