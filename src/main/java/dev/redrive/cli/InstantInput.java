@@ -40,6 +40,9 @@ final class InstantInput {
             .toFormatter(Locale.ROOT)
             .withResolverStyle(ResolverStyle.STRICT);
 
+    private static final Instant FIRST = Instant.parse("0001-01-01T00:00:00Z");
+    private static final Instant LAST = Instant.parse("9999-12-31T23:59:59.999999999Z");
+
     private final Clock clock;
     private final ZoneId zone;
 
@@ -50,6 +53,17 @@ final class InstantInput {
 
     /** The instant the text names; an {@link IllegalArgumentException} saying which forms are expected otherwise. */
     Instant parse(String text) {
+        Instant instant = named(text);
+        // PostgreSQL's timestamps end in 294276 AD; ISO-8601 has four-digit years: the range both hold, and any
+        // operator means.
+        if (instant.isBefore(FIRST) || instant.isAfter(LAST)) {
+            throw new IllegalArgumentException("'" + text + "' falls in the year " + instant.atZone(zone).getYear() + "; "
+                    + "expected a time between 0001-01-01 and 9999-12-31");
+        }
+        return instant;
+    }
+
+    private Instant named(String text) {
         String value = text == null ? "" : text.strip();
         Matcher beforeNow = BEFORE_NOW.matcher(value);
         if (beforeNow.matches()) {

@@ -53,6 +53,15 @@ class InstantInputTest {
     }
 
     @Test
+    void aTimeNoDatabaseHolds_isRefusedNamingTheRange() {
+        assertThatThrownBy(() -> input.parse("-99999999d")).isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("'-99999999d' falls in the year -271764; expected a time between 0001-01-01 and 9999-12-31");
+        assertThatThrownBy(() -> input.parse("+10000-01-01T00:00:00Z")).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageEndingWith("expected a time between 0001-01-01 and 9999-12-31");
+        assertThat(input.parse("-700000d")).as("year 110: Berlin kept local mean time then").isEqualTo("0110-05-19T12:06:32Z");
+    }
+
+    @Test
     void anythingElse_isRefusedNamingEveryExpectedForm() {
         for (String wrong : new String[]{"yesterday", "2026-02-30", "2026-11-30 25:00", "-5w", "30m", "", "1700000000"}) {
             assertThatThrownBy(() -> input.parse(wrong)).as(wrong)

@@ -53,6 +53,17 @@ class RedriveSelectionCliTest {
     }
 
     @Test
+    void aRateThatIsNoNumberOfItemsPerSecond_isOneLine_andNothingIsDecided() {
+        for (String rate : new String[]{"NaN", "Infinity", "-Infinity", "-1"}) {
+            CliRun run = CliRun.in(ns, "redrive", "--run", "run-sel", "--reason", "x", "--rate", rate);
+            assertThat(run.exit()).as(rate).isEqualTo(RedriveCommand.EXIT_USAGE);
+            assertThat(run.err()).as(rate).startsWith("redrive: the rate must be a number of items per second, 0 "
+                    + "(unlimited) or more, got ").hasLineCount(1);
+        }
+        assertThat(commands()).isZero();
+    }
+
+    @Test
     void aGroupWithAFilter_takesTheirIntersection_inADryRunAsForReal_andAnIdNamedToo_once() {
         CliRun dry = CliRun.in(ns, "redrive", "--group", "fp-mixed", "--tool", "demo.charge", charge1.operationId(),
                 "--reason", "x", "--dry-run");

@@ -10,8 +10,10 @@ package dev.redrive.triage.decision;
 public record BatchOptions(String operator, String reason, String schemaVersion, double itemsPerSecond, boolean dryRun) {
 
     public BatchOptions {
-        if (itemsPerSecond < 0) {
-            throw new IllegalArgumentException("the rate must be 0 (unlimited) or more items per second, got " + itemsPerSecond);
+        // NaN compares false with everything and Infinity would sleep 0 s: both would pass a plain "< 0".
+        if (!(itemsPerSecond >= 0) || Double.isInfinite(itemsPerSecond)) {
+            throw new IllegalArgumentException("the rate must be a number of items per second, 0 (unlimited) or more, "
+                    + "got " + itemsPerSecond);
         }
     }
 
