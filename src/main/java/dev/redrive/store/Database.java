@@ -134,6 +134,16 @@ public final class Database implements AutoCloseable {
         return false;
     }
 
+    /** 42501: the login lacks a privilege the statement needs. */
+    private static boolean refusedPrivilege(Throwable error) {
+        for (Throwable cause = error; cause != null; cause = cause.getCause() == cause ? null : cause.getCause()) {
+            if (cause instanceof SQLException sql && "42501".equals(sql.getSQLState())) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     /** Class 28 (invalid authorization: no such role, wrong password, no pg_hba.conf entry) or 42501 (no CONNECT). */
     private static boolean loginRefused(Throwable error) {
         for (Throwable cause = error; cause != null; cause = cause.getCause() == cause ? null : cause.getCause()) {
@@ -155,9 +165,23 @@ public final class Database implements AutoCloseable {
      * left the namespace's migrations is realigned ({@link RetiredMigrations}).
      */
     public MigrateResult migrate() {
-        MigrationHistory.adopt(jdbc, schema);
-        RetiredMigrations.realign(jdbc, schema);
-        MigrateResult result = flyway().migrate();
+        MigrateResult result;
+        try {
+            MigrationHistory.adopt(jdbc, schema);
+            RetiredMigrations.realign(jdbc, schema);
+            result = flyway().migrate();
+        } catch (RuntimeException e) {
+            if (!refusedPrivilege(e)) {
+                throw e;
+            }
+            // Flyway wraps the refusal in pages of its own; the line says who may migrate instead.
+            String owner = jdbc.queryOne("SELECT nspowner::regrole::text FROM pg_namespace WHERE nspname = ?",
+                    row -> row.getString(1), schema).orElse(null);
+            throw new AccessRefusedException("user " + jdbc.queryOne("SELECT session_user", row -> row.getString(1))
+                    .orElse("?") + " may not migrate namespace " + schema + " (" + ServiceUnavailableException.rootMessage(e)
+                    + "): migrate as " + (owner == null ? "a login that may create schemas in the database"
+                    : "the namespace's owner, " + owner), e);
+        }
         for (String role : List.of(viewerRole(), operatorRole())) {
             if (jdbc.queryLong("SELECT count(*) FROM pg_roles WHERE rolname = ?", role) == 0) {
                 // The migrations go on without the role when the migrating user may not create it (no CREATEROLE).
