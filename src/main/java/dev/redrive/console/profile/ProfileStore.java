@@ -47,12 +47,27 @@ public final class ProfileStore {
         return list().stream().filter(profile -> profile.name().equals(name)).findFirst();
     }
 
-    /** Adds the profile, or replaces the one with the same name. */
+    /** Adds the profile, or replaces the one with the same name; a name that differs from another only in case is refused. */
     public synchronized void save(ConnectionProfile profile) {
         List<ConnectionProfile> profiles = new ArrayList<>(list());
+        checkName(profiles, profile.name());
         profiles.removeIf(existing -> existing.name().equals(profile.name()));
         profiles.add(profile);
         write(profiles);
+    }
+
+    /**
+     * Two names that differ only in case would be one file name on macOS and Windows and one entry in keychains that
+     * ignore case, so a remembered password could serve the other profile; they would also read as one in the list.
+     */
+    public static void checkName(List<ConnectionProfile> existing, String name) {
+        existing.stream().map(ConnectionProfile::name)
+                .filter(other -> other.equalsIgnoreCase(name) && !other.equals(name))
+                .findFirst()
+                .ifPresent(other -> {
+                    throw new ConfigurationException("a profile named " + other + " exists, and " + name
+                            + " differs from it only in case; expected another name, or " + other + " itself to change it");
+                });
     }
 
     public synchronized void delete(String name) {

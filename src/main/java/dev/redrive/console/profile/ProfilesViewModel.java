@@ -124,7 +124,7 @@ public final class ProfilesViewModel {
     }
 
     public void save() {
-        formProfile().ifPresent(profile -> {
+        formProfile().filter(this::nameDiffersByMoreThanCase).ifPresent(profile -> {
             String secret = password.get();
             boolean remember = rememberPassword.get();
             executor.submit("Saving profile " + profile.name(), () -> {
@@ -141,6 +141,16 @@ public final class ProfilesViewModel {
                         : " (password not stored: asked at connect)"));
             });
         });
+    }
+
+    private boolean nameDiffersByMoreThanCase(ConnectionProfile profile) {
+        try {
+            ProfileStore.checkName(profiles, profile.name());
+            return true;
+        } catch (ConfigurationException e) {
+            message.set(e.getMessage());
+            return false;
+        }
     }
 
     public void delete() {

@@ -12,6 +12,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 class ProfilesViewModelTest {
     @RegisterExtension
@@ -99,5 +100,22 @@ class ProfilesViewModelTest {
 
         assertThat(model.profiles()).extracting(ConnectionProfile::name).containsExactly("test");
         assertThat(connected).containsExactly("test");
+    }
+
+    @Test
+    void aNameThatDiffersFromAnotherOnlyInCase_isRefusedWithTheOtherNamed_andNothingIsSaved() {
+        ProfilesViewModel model = model();
+        model.save();
+
+        model.nameProperty().set("TEST");
+        model.save();
+
+        assertThat(model.messageProperty().get()).isEqualTo("a profile named test exists, and TEST differs from it only "
+                + "in case; expected another name, or test itself to change it");
+        assertThat(model.profiles()).extracting(ConnectionProfile::name).containsExactly("test");
+        assertThat(new ProfileStore(directory).list()).extracting(ConnectionProfile::name).containsExactly("test");
+        assertThatThrownBy(() -> new ProfileStore(directory).save(new ConnectionProfile("Test",
+                ns.config().pgUrl(), "u", ns.config().redisUri(), ns.name(), false, "", "")))
+                .hasMessageStartingWith("a profile named test exists, and Test differs from it only in case");
     }
 }
