@@ -40,10 +40,13 @@ import java.util.Optional;
  */
 public final class Redis implements AutoCloseable {
     private static final Duration COMMAND_TIMEOUT = Duration.ofSeconds(5);
+    /** What {@link #uri()} says of a host application's client, whose URI is not Redrive's to show. */
+    private static final String HOST_CLIENT = "the host application's Redis client";
     private static final RedisCodec<String, byte[]> BINARY_VALUES = RedisCodec.of(StringCodec.UTF8,
             ByteArrayCodec.INSTANCE);
 
-    private final AbstractRedisClient client;
+    /** The client this opened, shut down with it; null for a host's client, which stays the host's to shut down. */
+    private final AbstractRedisClient ownClient;
     private final StatefulConnection<String, String> connection;
     private final RedisClusterCommands<String, String> sync;
     private final RedisClusterAsyncCommands<String, String> async;
@@ -59,7 +62,7 @@ public final class Redis implements AutoCloseable {
     private Redis(AbstractRedisClient client, StatefulConnection<String, String> connection,
                   RedisClusterCommands<String, String> sync, RedisClusterAsyncCommands<String, String> async,
                   Opener opener, StreamKeys keys, String uri) {
-        this.client = client;
+        this.ownClient = client;
         this.connection = connection;
         this.sync = sync;
         this.async = async;
@@ -185,6 +188,28 @@ public final class Redis implements AutoCloseable {
                 }, keys, uri);
     }
 
+    /**
+     * The namespace on a host application's Lettuce client (standalone): a connection of its own on it, and more for
+     * blocking reads. {@link #close} closes those connections and leaves the client running.
+     */
+    public static Redis using(RedisClient hostClient, String namespace) {
+        RedriveConfig.checkNamespace(namespace);
+        StatefulRedisConnection<String, String> connection = hostClient.connect();
+        return new Redis(null, connection, connection.sync(), connection.async(),
+                () -> binary(hostClient.connect(BINARY_VALUES)), new StreamKeys(namespace), HOST_CLIENT);
+    }
+
+    /** As {@link #using(RedisClient, String)}, on a host application's Redis Cluster client. */
+    public static Redis using(RedisClusterClient hostClient, String namespace) {
+        RedriveConfig.checkNamespace(namespace);
+        StatefulRedisClusterConnection<String, String> connection = hostClient.connect();
+        return new Redis(null, connection, connection.sync(), connection.async(),
+                () -> {
+                    StatefulRedisClusterConnection<String, byte[]> binary = hostClient.connect(BINARY_VALUES);
+                    return new BinaryConnection(binary, binary.sync());
+                }, new StreamKeys(namespace), HOST_CLIENT);
+    }
+
     private static BinaryConnection binary(StatefulRedisConnection<String, byte[]> connection) {
         return new BinaryConnection(connection, connection.sync());
     }
@@ -221,9 +246,12 @@ public final class Redis implements AutoCloseable {
         }
     }
 
+    /** Closes the shared connection, and the client if this opened it (a host's client stays running). */
     @Override
     public void close() {
         connection.close();
-        client.shutdown(Duration.ZERO, Duration.ofSeconds(2));
+        if (ownClient != null) {
+            ownClient.shutdown(Duration.ZERO, Duration.ofSeconds(2));
+        }
     }
 }

@@ -51,7 +51,12 @@ public record RedriveConfig(String pgUrl, String pgUser, String pgPassword, Stri
         }
         checkRedisUri(redisUri);
         checkPgTlsAgrees(pgUrl, tls);
-        if (!NAMESPACE.matcher(namespace).matches()) {
+        checkNamespace(namespace);
+    }
+
+    /** A namespace names a schema and prefixes Redis keys: refused with a line naming the rule unless safe for both. */
+    public static void checkNamespace(String namespace) {
+        if (namespace == null || !NAMESPACE.matcher(namespace).matches()) {
             throw new ConfigurationException("REDRIVE_NAMESPACE must match [a-z][a-z0-9_]{0,47} (it names a schema and prefixes Redis keys), got: " + namespace);
         }
         if (isPostgresSchema(namespace)) {

@@ -32,12 +32,15 @@ public final class Database implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(Database.class);
     /** Where the namespace's migrations are on the classpath: a location of Redrive's own, apart from a host's. */
     public static final String MIGRATIONS = "classpath:dev/redrive/db/migration";
-    private final HikariDataSource dataSource;
+    private final DataSource dataSource;
+    /** The pool this opened, closed with it; null for a host's pool, which stays the host's to close. */
+    private final HikariDataSource ownPool;
     private final String schema;
     private final Jdbc jdbc;
 
-    private Database(HikariDataSource dataSource, String schema) {
+    private Database(DataSource dataSource, HikariDataSource ownPool, String schema) {
         this.dataSource = dataSource;
+        this.ownPool = ownPool;
         this.schema = schema;
         this.jdbc = new Jdbc(dataSource);
     }
@@ -63,7 +66,8 @@ public final class Database implements AutoCloseable {
         hikari.addDataSourceProperty("reWriteBatchedInserts", "true");
         applyTls(config.tls(), hikari);
         try {
-            return new Database(new HikariDataSource(hikari), config.namespace());
+            HikariDataSource pool = new HikariDataSource(hikari);
+            return new Database(pool, pool, config.namespace());
         } catch (RuntimeException e) {
             // The driver's own words may quote the URL too, so the whole line is masked.
             String server = "PostgreSQL at " + config.pgUrl() + " (user " + config.pgUser() + ")";
@@ -153,6 +157,16 @@ public final class Database implements AutoCloseable {
             }
         }
         return false;
+    }
+
+    /**
+     * The namespace in a host application's own pool: each connection Redrive borrows has the namespace's schema as
+     * its search path while Redrive holds it, and gets the host's back when returned ({@link NamespaceDataSource}).
+     * {@link #close} leaves the host's pool open.
+     */
+    public static Database using(DataSource hostPool, String namespace) {
+        RedriveConfig.checkNamespace(namespace);
+        return new Database(new NamespaceDataSource(hostPool, namespace), null, namespace);
     }
 
     public static Database open(RedriveConfig config) {
@@ -267,9 +281,12 @@ public final class Database implements AutoCloseable {
         return dataSource.getConnection();
     }
 
+    /** Closes the pool this opened; a host's pool ({@link #using}) stays open. */
     @Override
     public void close() {
-        dataSource.close();
+        if (ownPool != null) {
+            ownPool.close();
+        }
     }
 
     private Flyway flyway() {

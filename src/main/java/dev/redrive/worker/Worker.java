@@ -18,10 +18,14 @@ import dev.redrive.worker.telemetry.AttemptSpans;
 import dev.redrive.worker.telemetry.WorkerMetrics;
 import dev.redrive.worker.tool.Tool;
 
+import io.lettuce.core.AbstractRedisClient;
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.cluster.RedisClusterClient;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.opentelemetry.api.GlobalOpenTelemetry;
 import io.opentelemetry.api.OpenTelemetry;
 
+import javax.sql.DataSource;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.time.Clock;
@@ -70,6 +74,7 @@ public final class Worker {
     private final AtomicReference<WorkerState> state = new AtomicReference<>(WorkerState.NEW);
     private final CompletableFuture<Void> stopped = new CompletableFuture<>();
     private final Duration shutdownGrace;
+    private final Redis ownRedis;
 
     private Worker(Builder builder) {
         Map<String, Tool> tools = Map.copyOf(builder.tools);
@@ -87,13 +92,34 @@ public final class Worker {
                         .withTools(tools.keySet()),
                 new AttemptSpans(builder.openTelemetry == null ? GlobalOpenTelemetry.get() : builder.openTelemetry));
         this.database = builder.database;
+        this.ownRedis = builder.ownRedis;
         this.shutdownGrace = builder.shutdownGrace;
         this.runtime = new WorkerRuntime(settings, builder.database, builder.redis);
     }
 
     /** Starts configuring a worker on this operation store and broker (both shared, not closed by the worker). */
     public static Builder builder(Database database, Redis redis) {
-        return new Builder(database, redis);
+        return new Builder(database, redis, null);
+    }
+
+    /**
+     * Starts configuring a worker of {@code namespace} in a host application's own pool and Lettuce client (a
+     * {@link RedisClient} or a {@link RedisClusterClient}). The worker borrows the pool's connections (each with the
+     * namespace's schema as its search path while the worker holds it) and opens connections of its own on the client;
+     * once stopped it closes those connections and nothing of the host's: pool and client stay the host's to close.
+     * The namespace is migrated with {@code Database.using(dataSource, namespace).migrate()}.
+     */
+    public static Builder builder(DataSource hostPool, AbstractRedisClient hostClient, String namespace) {
+        Redis redis;
+        if (hostClient instanceof RedisClient standalone) {
+            redis = Redis.using(standalone, namespace);
+        } else if (hostClient instanceof RedisClusterClient cluster) {
+            redis = Redis.using(cluster, namespace);
+        } else {
+            throw new IllegalArgumentException("expected a RedisClient or a RedisClusterClient, got "
+                    + hostClient.getClass().getName());
+        }
+        return new Builder(Database.using(hostPool, namespace), redis, redis);
     }
 
     /**
@@ -122,11 +148,13 @@ public final class Worker {
      */
     public CompletableFuture<Void> shutdown() {
         if (state.compareAndSet(WorkerState.NEW, WorkerState.STOPPED)) {
+            closeOwnConnections();
             stopped.complete(null);
         } else if (state.compareAndSet(WorkerState.RUNNING, WorkerState.STOPPING)) {
             Thread stopper = new Thread(() -> {
                 try {
                     runtime.stop(shutdownGrace);
+                    closeOwnConnections();
                     state.set(WorkerState.STOPPED);
                     stopped.complete(null);
                 } catch (InterruptedException e) {
@@ -139,6 +167,12 @@ public final class Worker {
             stopper.start();
         }
         return stopped;
+    }
+
+    private void closeOwnConnections() {
+        if (ownRedis != null) {
+            ownRedis.close();
+        }
     }
 
     /**
@@ -183,9 +217,13 @@ public final class Worker {
         private MeterRegistry meterRegistry;
         private OpenTelemetry openTelemetry;
 
-        private Builder(Database database, Redis redis) {
+        /** Connections the worker opened on a host's client: closed when it stops. */
+        private final Redis ownRedis;
+
+        private Builder(Database database, Redis redis, Redis ownRedis) {
             this.database = Objects.requireNonNull(database, "database");
             this.redis = Objects.requireNonNull(redis, "redis");
+            this.ownRedis = ownRedis;
         }
 
         /** Registers a tool; dispatches name it by {@link Tool#name()}. */
