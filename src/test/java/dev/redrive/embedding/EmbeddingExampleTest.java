@@ -27,7 +27,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * README's embedding example, taken from README as it is, compiled against the library alone and run on a fresh
+ * README's embedding example, taken from README as it is, compiled against the runtime jar alone and run on a fresh
  * namespace: it migrates, starts, runs an operation through its own tool, and stops, closing what it opened.
  */
 class EmbeddingExampleTest {
@@ -46,7 +46,8 @@ class EmbeddingExampleTest {
 
         JavaCompiler compiler = ToolProvider.getSystemJavaCompiler();
         ByteArrayOutputStream diagnostics = new ByteArrayOutputStream();
-        int compiled = compiler.run(null, diagnostics, diagnostics, "-classpath", libraryClasspath(), "-d",
+        String runtime = RuntimeLibrary.classes() + java.io.File.pathSeparator + RuntimeLibrary.dependencies();
+        int compiled = compiler.run(null, diagnostics, diagnostics, "-classpath", runtime, "-d",
                 dir.toString(), source.toString());
         assertThat(compiled).as(diagnostics.toString(StandardCharsets.UTF_8)).isZero();
 
@@ -70,20 +71,5 @@ class EmbeddingExampleTest {
             }
             assertThat(worker.state()).isEqualTo(WorkerState.STOPPED);
         }
-    }
-
-    /** The main classes and the library's own dependencies, without the application's optional ones. */
-    private static String libraryClasspath() {
-        String classpath = System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
-        StringBuilder library = new StringBuilder();
-        for (String entry : classpath.split(java.io.File.pathSeparator)) {
-            boolean application = entry.contains("/org/openjfx/") || entry.contains("/controlsfx/")
-                    || entry.contains("/atlantafx") || entry.contains("/pdfbox") || entry.contains("/picocli/")
-                    || entry.contains("test-classes");
-            if (!application) {
-                library.append(entry).append(java.io.File.pathSeparator);
-            }
-        }
-        return library.toString();
     }
 }
