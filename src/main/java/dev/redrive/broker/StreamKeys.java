@@ -28,6 +28,16 @@ public record StreamKeys(String namespace) {
         return key("tool-pauses");
     }
 
+    /** Hash: tool name to the epoch millis a worker serving it last announced itself. */
+    public String toolWorkers() {
+        return key("tool-workers");
+    }
+
+    /** Hash: tool name to the epoch millis a worker first met a dispatch of it that no worker had announced. */
+    public String unservedTools() {
+        return key("unserved-tools");
+    }
+
     /** Hash: the token bucket ("tokens", "at" in epoch millis) of a tool's rate budget, shared by every worker. */
     public String toolBudget(String tool) {
         return key("tool-budget:" + tool);

@@ -49,6 +49,13 @@ public record DispatchEnvelope(
                 approvalId, traceparent);
     }
 
+    /** The same dispatch, due at {@code when}: handed on to the workers of its tool through the retry set. */
+    public DispatchEnvelope dueAt(Instant when) {
+        return new DispatchEnvelope(operationId, attempt, tool, toolSchemaVersion, idempotencyKey, payload, traceId,
+                correlationId, runtimeVersion, dispatchedAt, when, lastErrorClass, redriveCommandId, approvalId,
+                traceparent);
+    }
+
     /** The same operation, one attempt later, due at {@code when} because of {@code why}. */
     public DispatchEnvelope retry(Instant when, FailureClass why, Instant now) {
         return new DispatchEnvelope(operationId, attempt + 1, tool, toolSchemaVersion, idempotencyKey, payload, traceId,

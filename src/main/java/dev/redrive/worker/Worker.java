@@ -90,7 +90,8 @@ public final class Worker {
                 builder.meterRegistry == null ? WorkerMetrics.none(builder.redis.keys().namespace())
                         : new WorkerMetrics(builder.meterRegistry, builder.redis.keys().namespace())
                         .withTools(tools.keySet()),
-                new AttemptSpans(builder.openTelemetry == null ? GlobalOpenTelemetry.get() : builder.openTelemetry));
+                new AttemptSpans(builder.openTelemetry == null ? GlobalOpenTelemetry.get() : builder.openTelemetry),
+                builder.unservedToolGrace);
         this.database = builder.database;
         this.ownRedis = builder.ownRedis;
         this.shutdownGrace = builder.shutdownGrace;
@@ -212,6 +213,7 @@ public final class Worker {
         private Duration shutdownGrace = Duration.ofSeconds(30);
         private Duration sweepGrace = Duration.ofMinutes(5);
         private Duration retentionInterval = Duration.ofMinutes(10);
+        private Duration unservedToolGrace = Duration.ofMinutes(10);
         private RetryPolicy retryPolicy = BackoffRetryPolicy.defaults();
         private Clock clock = Clock.systemUTC();
         private MeterRegistry meterRegistry;
@@ -354,6 +356,16 @@ public final class Worker {
         }
 
         /** How long in-flight attempts get to finish on shutdown before their leases are given back (default 30 s). */
+        /**
+         * Workers that serve different tools share the namespace: a dispatch of a tool this worker does not serve is
+         * handed on to the workers that do, and dead-lettered as {@code no_worker_for_tool} only once no worker has
+         * announced that tool for this long (default 10 min).
+         */
+        public Builder unservedToolGrace(Duration unservedToolGrace) {
+            this.unservedToolGrace = positive(unservedToolGrace, "unservedToolGrace");
+            return this;
+        }
+
         public Builder shutdownGrace(Duration shutdownGrace) {
             this.shutdownGrace = positive(shutdownGrace, "shutdownGrace");
             return this;

@@ -88,6 +88,8 @@ class WireContractConformanceTest {
                 .leaseDuration(Duration.ofSeconds(2))
                 .claimInterval(Duration.ofMillis(200))
                 .shutdownGrace(Duration.ofSeconds(5))
+                // Short, so that a tool nobody serves is dead-lettered within the test's wait.
+                .unservedToolGrace(Duration.ofSeconds(2))
                 .retryPolicy(BackoffRetryPolicy.builder().baseDelay(Duration.ofMillis(50))
                         .maxDelay(Duration.ofMillis(400)).build())
                 .build()
@@ -336,7 +338,7 @@ class WireContractConformanceTest {
     }
 
     @Test
-    void aToolNoWorkerRegistered_deadLettersTheOperation_asUnknownTool() {
+    void aToolNoWorkerAnnounced_deadLettersTheOperation_asNoWorkerForTool() {
         OperationId id = new OperationId("wire-tool", "ship", 0);
         Map<String, String> fields = firstDispatch(id, "{\"parcel\":1}");
         fields.put("tool", "demo.missing");
@@ -344,7 +346,7 @@ class WireContractConformanceTest {
 
         awaitStatus(id.value(), "DEAD_LETTERED");
         assertThat(ns.database().jdbc().queryOne("SELECT error_class || ' ' || error_code FROM dlq_entries WHERE operation_id = ?",
-                row -> row.getString(1), id.value())).contains("INVALID_INPUT unknown_tool");
+                row -> row.getString(1), id.value())).contains("INVALID_INPUT no_worker_for_tool");
     }
 
     @Test

@@ -39,10 +39,12 @@ final class AttemptRunner {
     private final String workerId;
     private final WorkerMetrics metrics;
     private final AttemptSpans spans;
+    private final Duration unservedToolGrace;
 
     AttemptRunner(Clock clock, RetryPolicy retryPolicy, ToolGate gate, DeliveryHistory history, String workerId,
-                  WorkerMetrics metrics, AttemptSpans spans) {
+                  WorkerMetrics metrics, AttemptSpans spans, Duration unservedToolGrace) {
         this.clock = clock;
+        this.unservedToolGrace = unservedToolGrace;
         this.metrics = metrics;
         this.spans = spans;
         this.retryPolicy = retryPolicy;
@@ -54,8 +56,10 @@ final class AttemptRunner {
     /** Runs the attempt; its call carries {@code leaseEnd} as its deadline. */
     AttemptEnd run(Job job, Instant leaseEnd) {
         if (job.tool() == null) {
+            // The processor hands a dispatch of an unserved tool on while any worker served the tool within the grace.
             return new AttemptEnd.Finished(job, deadLetter(job, new AttemptError(FailureClass.INVALID_INPUT,
-                    "unknown_tool", "no tool named " + job.envelope().tool() + " is registered with this worker"),
+                    DeadLetterCodes.NO_WORKER_FOR_TOOL, "no worker serves tool " + job.envelope().tool()
+                    + ": none announced it in " + unservedToolGrace + "; a worker that registers it runs a redrive"),
                     SideEffectState.NONE, job.lease().priorCall(), null, null));
         }
         Span span = spans.startAttempt(job.operationId(), job.lease().attempt(), job.tool().name(),

@@ -24,6 +24,8 @@ final class DeadLetterCodes {
      * never settled, or a message the store failed on, alone, every time it was recorded or claimed.
      */
     static final String DELIVERY_LIMIT = "delivery_limit";
+    /** No worker announced the dispatch's tool for the unserved-tool grace (earlier versions said unknown_tool). */
+    static final String NO_WORKER_FOR_TOOL = "no_worker_for_tool";
 
     private DeadLetterCodes() {
     }

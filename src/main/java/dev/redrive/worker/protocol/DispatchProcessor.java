@@ -67,11 +67,13 @@ final class DispatchProcessor {
     private final DeliveryHistory history;
     private final ExecutorService tools;
     private final BatchClaim batchClaim;
+    private final ToolServers toolServers;
 
     DispatchProcessor(WorkerSettings settings, Jdbc jdbc, DeadLetterStream deadLetterStream, RetryQueue retryQueue,
                       DispatchStream stream, InFlight inFlight, AttemptRunner runner, Committer committer,
-                      DeliveryHistory history, ExecutorService tools) {
+                      DeliveryHistory history, ExecutorService tools, ToolServers toolServers) {
         this.settings = settings;
+        this.toolServers = toolServers;
         this.codec = new EnvelopeCodec(settings.maxPayloadBytes());
         this.store = new OperationStore(jdbc);
         this.deadLetters = new DeadLetterStore(jdbc);
@@ -142,7 +144,33 @@ final class DispatchProcessor {
                 }
             }
         }
-        return withKnownCommands(valid, outcome);
+        return servedHere(withKnownCommands(valid, outcome), outcome);
+    }
+
+    /**
+     * The dispatches of tools this worker serves, and of tools no worker served within the grace (they are claimed and
+     * dead-lettered as no_worker_for_tool). A dispatch of a tool another worker serves is handed on through the retry
+     * set: due at once while one runs, after a wait while none does, so that it does not circle between the workers
+     * that cannot run it. Its operation is left as it is.
+     */
+    private List<Incoming> servedHere(List<Incoming> valid, BatchOutcome outcome) {
+        List<Incoming> kept = new ArrayList<>(valid.size());
+        Map<String, ToolServers.Verdict> verdicts = new HashMap<>();
+        Instant now = now();
+        for (Incoming incoming : valid) {
+            String tool = incoming.envelope().tool();
+            ToolServers.Verdict verdict = settings.tools().containsKey(tool) ? null
+                    : verdicts.computeIfAbsent(tool, unserved -> toolServers.of(unserved, now));
+            if (verdict == null || verdict == ToolServers.Verdict.NONE) {
+                kept.add(incoming);
+            } else {
+                Instant due = verdict == ToolServers.Verdict.LIVE ? now : now.plus(toolServers.awayWait());
+                outcome.retries.add(incoming.envelope().dueAt(due));
+                outcome.ack(incoming.entryId());
+                settings.metrics().handedOn();
+            }
+        }
+        return kept;
     }
 
     /**

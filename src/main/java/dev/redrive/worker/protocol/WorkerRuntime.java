@@ -58,6 +58,7 @@ public final class WorkerRuntime {
     private final Thread consumerThread;
     private final Thread committerThread;
     private final Thread schedulerThread;
+    private final ToolServers toolServers;
     private final Thread renewerThread;
     private final CountDownLatch renewalStop = new CountDownLatch(1);
     private volatile boolean reading = true;
@@ -75,7 +76,7 @@ public final class WorkerRuntime {
         DeliveryHistory history = new DeliveryHistory(redis);
         DeadLetterStream deadLetterStream = new DeadLetterStream(redis);
         AttemptRunner runner = new AttemptRunner(settings.clock(), settings.retryPolicy(), settings.gate(), history,
-                settings.consumerName(), settings.metrics(), settings.spans());
+                settings.consumerName(), settings.metrics(), settings.spans(), settings.unservedToolGrace());
         this.store = new OperationStore(database.jdbc());
         this.committer = new Committer(store, retryQueue, deadLetterStream, stream,
                 history, runner, inFlight, settings.clock(), settings.deliveryLimit(), settings.metrics());
@@ -88,8 +89,9 @@ public final class WorkerRuntime {
         this.retention = new RetentionHousekeeping(database.jdbc(), settings.consumerName());
         this.redis = redis;
         this.tools = Executors.newFixedThreadPool(settings.concurrency(), named(settings.consumerName() + "-tool"));
+        this.toolServers = new ToolServers(redis, settings.unservedToolGrace());
         this.processor = new DispatchProcessor(settings, database.jdbc(), deadLetterStream, retryQueue, stream,
-                inFlight, runner, committer, history, tools);
+                inFlight, runner, committer, history, tools, toolServers);
         this.consumerThread = new Thread(this::consume, settings.consumerName() + "-consumer");
         this.committerThread = new Thread(this::commit, settings.consumerName() + "-committer");
         this.schedulerThread = new Thread(this::schedule, settings.consumerName() + "-retry-scheduler");
@@ -98,6 +100,8 @@ public final class WorkerRuntime {
 
     public void start() {
         stream.ensureGroup();
+        // Before the first read: a worker of another tool reading this one's dispatches hands them on at once.
+        toolServers.announce(settings.tools().keySet(), settings.consumerName(), Instant.now(settings.clock()));
         // Before the first read, so that a recovery never interleaves with this worker's first deliveries.
         lookForRedisLoss();
         committerThread.start();
@@ -114,6 +118,7 @@ public final class WorkerRuntime {
     public void stop(Duration grace) throws InterruptedException {
         reading = false;
         consumerThread.join();
+        withdrawTools();
         tools.shutdown();
         long deadline = System.nanoTime() + grace.toNanos();
         tools.awaitTermination(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
@@ -136,6 +141,15 @@ public final class WorkerRuntime {
         schedulerThread.interrupt();
         schedulerThread.join();
         stream.close();
+    }
+
+    /** Workers of other tools stop handing this one's dispatches on at once; a failure only delays that by the LIVE window. */
+    private void withdrawTools() {
+        try {
+            toolServers.withdraw(settings.tools().keySet(), settings.consumerName());
+        } catch (RuntimeException e) {
+            LOG.warn("{}: could not withdraw its tools from {}", settings.consumerName(), redis.keys().toolWorkers(), e);
+        }
     }
 
     private void consume() {
@@ -209,8 +223,13 @@ public final class WorkerRuntime {
         long nextTrim = System.nanoTime() + TRIM_INTERVAL.toNanos();
         long nextRetention = System.nanoTime() + settings.retentionInterval().toNanos();
         long nextSample = System.nanoTime();
+        long nextAnnouncement = System.nanoTime() + ToolServers.ANNOUNCE_INTERVAL.toNanos();
         while (scheduling) {
             try {
+                if (System.nanoTime() >= nextAnnouncement) {
+                    nextAnnouncement = System.nanoTime() + ToolServers.ANNOUNCE_INTERVAL.toNanos();
+                    toolServers.announce(settings.tools().keySet(), settings.consumerName(), Instant.now(settings.clock()));
+                }
                 if (System.nanoTime() >= nextSample) {
                     nextSample = System.nanoTime() + SAMPLE_INTERVAL.toNanos();
                     sampleBacklog();

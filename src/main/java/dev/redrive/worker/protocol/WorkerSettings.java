@@ -24,6 +24,8 @@ import java.util.Map;
  *                      read or acked)
  * @param metrics       where the worker's meters go
  * @param spans         where the worker's spans go
+ * @param unservedToolGrace how long a dispatch of a tool no worker announced is handed on before it is dead-lettered
+ *                      as no_worker_for_tool
  */
 public record WorkerSettings(String consumerName, int concurrency, Duration leaseDuration,
                              Duration leaseRenewalInterval, int batchSize,
@@ -31,5 +33,5 @@ public record WorkerSettings(String consumerName, int concurrency, Duration leas
                              Duration schedulerInterval, Duration sweepGrace, Duration retentionInterval,
                              long streamRetention, Clock clock,
                              RetryPolicy retryPolicy, ToolGate gate, Map<String, Tool> tools,
-                             WorkerMetrics metrics, AttemptSpans spans) {
+                             WorkerMetrics metrics, AttemptSpans spans, Duration unservedToolGrace) {
 }

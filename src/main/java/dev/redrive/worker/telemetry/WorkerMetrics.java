@@ -101,6 +101,14 @@ public final class WorkerMetrics {
         }
     }
 
+    /**
+     * A dispatch of a tool this worker does not serve, handed on to the workers that do. No tool label: the name comes
+     * from the message, and any producer could make a series of each name it sends.
+     */
+    public void handedOn() {
+        counter("redrive.dispatches.handed.on", "dispatches of tools another worker serves, handed on").increment();
+    }
+
     /** A dead letter: of a committed attempt, or of a message that is no valid dispatch (tool {@link #NONE}). */
     public void deadLettered(String tool, String failureClass) {
         deadLetters(tool, failureClass).increment();
