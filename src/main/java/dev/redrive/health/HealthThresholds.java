@@ -38,6 +38,11 @@ public record HealthThresholds(long maxOpenDepth, long maxNewPerMinute, Duration
             alerts.add(new HealthAlert(HealthAlert.Kind.AGE, "oldest open DLQ entry waits for "
                     + Durations.human(age) + " (threshold " + Durations.human(maxOldestOpenAge) + ")"));
         }
+        if (!health.unservedTools().isEmpty()) {
+            // Not a threshold: a dispatch no worker can run is always worth saying.
+            alerts.add(new HealthAlert(HealthAlert.Kind.NO_WORKER, "no worker serves " + String.join(", ",
+                    health.unservedTools()) + ": their dispatches wait, then are dead-lettered as no_worker_for_tool"));
+        }
         return alerts;
     }
 }

@@ -20,6 +20,8 @@ import java.util.List;
  * @param dlqNewLastMinute   DLQ entries that arrived in the minute before {@code at}
  * @param dlqNewLastHour     DLQ entries that arrived in the hour before {@code at}
  * @param oldestOpenEnteredAt when the oldest undecided DLQ entry arrived, null when none is open
+ * @param unservedTools      tools whose dispatches met no worker that had announced them ({@code {ns}:unserved-tools}):
+ *                           their dispatches are handed on until the grace ends, then dead-lettered
  */
 public record QueueHealth(
         Instant at,
@@ -33,10 +35,12 @@ public record QueueHealth(
         long dlqOpen,
         long dlqNewLastMinute,
         long dlqNewLastHour,
-        Instant oldestOpenEnteredAt) {
+        Instant oldestOpenEnteredAt,
+        List<String> unservedTools) {
 
     public QueueHealth {
         pending = List.copyOf(pending);
+        unservedTools = List.copyOf(unservedTools);
     }
 
     /** How long the oldest undecided DLQ entry has been waiting, null when none is open. */

@@ -55,7 +55,8 @@ public final class QueueHealthReader {
         DlqDepth dlq = DlqDepth.read(jdbc, now);
         return new QueueHealth(now, length, lag, pendingCount, oldestIdle,
                 pending.subList(0, Math.min(PENDING_SHOWN, pending.size())), retrySize, nextDue,
-                dlq.open(), dlq.newLastMinute(), dlq.newLastHour(), dlq.oldestOpen());
+                dlq.open(), dlq.newLastMinute(), dlq.newLastHour(), dlq.oldestOpen(),
+                commands.hkeys(keys.unservedTools()).stream().sorted().toList());
     }
 
     private static boolean groupExists(RedisClusterCommands<String, String> commands, String stream) {

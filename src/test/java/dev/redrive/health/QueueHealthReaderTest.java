@@ -69,7 +69,7 @@ class QueueHealthReaderTest {
     void thresholdsNameWhatTheyCrossed() {
         Instant now = Instant.parse("2026-11-30T12:00:00Z");
         QueueHealth health = new QueueHealth(now, 0, 0L, 0, null, java.util.List.of(), 0, null, 150, 20, 40,
-                now.minus(Duration.ofHours(2)));
+                now.minus(Duration.ofHours(2)), java.util.List.of());
 
         assertThat(new HealthThresholds(100, 10, Duration.ofHours(1)).check(health))
                 .extracting(HealthAlert::kind)

@@ -1,5 +1,9 @@
 package dev.redrive.worker;
 
+import dev.redrive.health.HealthAlert;
+import dev.redrive.health.HealthThresholds;
+import dev.redrive.health.QueueHealth;
+import dev.redrive.health.QueueHealthReader;
 import dev.redrive.identity.OperationId;
 import dev.redrive.testing.AnswersAtOnce;
 import dev.redrive.testing.TestNamespace;
@@ -8,6 +12,7 @@ import dev.redrive.worker.tool.ToolCall;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
+import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -86,6 +91,11 @@ class WorkersOfDifferentToolsTest {
                     + "error_message FROM dlq_entries WHERE operation_id LIKE 'run-none:%'", row -> row.getString(1));
             assertThat(codes).hasSize(3).allMatch(line -> line.startsWith("INVALID_INPUT no_worker_for_tool: no worker "
                     + "serves tool nobody.serves: none announced it in PT2S"));
+            QueueHealth health = new QueueHealthReader(ns.database(), ns.redis(), Clock.systemUTC()).read();
+            assertThat(health.unservedTools()).containsExactly("nobody.serves");
+            assertThat(new HealthThresholds(0, 0, Duration.ZERO).check(health)).extracting(HealthAlert::message)
+                    .containsExactly("no worker serves nobody.serves: their dispatches wait, then are dead-lettered as "
+                            + "no_worker_for_tool");
         }
     }
 

@@ -20,7 +20,7 @@ class HealthPanelViewModelTest {
 
     private QueueHealth reading() {
         return new QueueHealth(NOW, 42, 3L, 2, Duration.ofSeconds(95), List.of(), 1, NOW.plusSeconds(30), open, 1, 9,
-                NOW.minus(Duration.ofMinutes(3)));
+                NOW.minus(Duration.ofMinutes(3)), List.of());
     }
 
     @Test
