@@ -2,11 +2,13 @@ package dev.redrive.cli;
 
 import dev.redrive.console.ConsoleLauncher;
 import dev.redrive.demo.sandbox.Sandbox;
+import dev.redrive.demo.tools.DemoToolServer;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 import java.time.Clock;
+import java.util.Map;
 
 @Command(name = "console", mixinStandardHelpOptions = true, description = "Open the triage console (the default command).")
 final class ConsoleCommand implements Runnable {
@@ -25,10 +27,11 @@ final class ConsoleCommand implements Runnable {
         if (demo) {
             try (Sandbox sandbox = Sandbox.openForConsole(DemoNamespace.config(connection), Clock.systemUTC(),
                     System.out::println)) {
-                ConsoleLauncher.launch(sandbox.config(), true, null, sandbox.lookupEndpointUrls());
+                ConsoleLauncher.launch(sandbox.config(), true, null, sandbox.lookupEndpointUrls(),
+                        DemoToolServer::lookupEndpoints);
             }
             return;
         }
-        ConsoleLauncher.launch(connection.config(), demo, profile);
+        ConsoleLauncher.launch(connection.config(), demo, profile, Map.of(), DemoToolServer::lookupEndpoints);
     }
 }

@@ -1,6 +1,6 @@
 package dev.redrive.cli;
 
-import dev.redrive.report.Redactor;
+import dev.redrive.triage.redaction.Redactor;
 import dev.redrive.triage.correction.CorrectionResult;
 import dev.redrive.triage.correction.Corrections;
 import dev.redrive.triage.precondition.DecisionTarget;

@@ -2,8 +2,8 @@ package dev.redrive.cli;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.redrive.demo.generate.DlqGenerator;
-import dev.redrive.demo.generate.GeneratedDlq;
+import dev.redrive.bench.generate.DlqGenerator;
+import dev.redrive.bench.generate.GeneratedDlq;
 import dev.redrive.store.deadletter.EvidencePurge;
 import dev.redrive.store.deadletter.PurgePreview;
 import dev.redrive.store.deadletter.PurgeSummary;

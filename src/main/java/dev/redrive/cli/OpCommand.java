@@ -1,7 +1,7 @@
 package dev.redrive.cli;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.redrive.report.Redactor;
+import dev.redrive.triage.redaction.Redactor;
 import dev.redrive.triage.decision.RedriveVerification;
 import dev.redrive.triage.decision.RedriveVerifier;
 import dev.redrive.triage.detail.AttemptRecord;

@@ -1,6 +1,6 @@
 package dev.redrive.cli;
 
-import dev.redrive.report.Redactor;
+import dev.redrive.triage.redaction.Redactor;
 import picocli.CommandLine.Option;
 
 /** What op show and report share: the payload fields they mask, {@link Redactor#DEFAULT_FIELDS} unless named. */

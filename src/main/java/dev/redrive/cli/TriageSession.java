@@ -1,7 +1,8 @@
 package dev.redrive.cli;
 
 import dev.redrive.console.profile.ConnectionProfile;
-import dev.redrive.report.Redactor;
+import dev.redrive.triage.redaction.Redactor;
+import dev.redrive.demo.tools.DemoToolServer;
 import dev.redrive.services.TriageServices;
 import dev.redrive.store.Database;
 import dev.redrive.triage.correction.Corrections;
@@ -25,7 +26,7 @@ final class TriageSession implements AutoCloseable {
     private final TriageServices services;
 
     TriageSession(ConnectionOptions connection) {
-        this.services = TriageServices.open(connection.config(), Clock.systemUTC());
+        this.services = TriageServices.open(connection.config(), Clock.systemUTC(), DemoToolServer::lookupEndpoints);
     }
 
     TriageServices services() {

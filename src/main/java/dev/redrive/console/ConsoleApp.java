@@ -55,7 +55,8 @@ public final class ConsoleApp extends Application {
         Theme.apply(layout.darkTheme());
 
         executor = UiExecutor.forFx(4);
-        MainWindowViewModel model = new MainWindowViewModel(executor, Clock.systemUTC());
+        MainWindowViewModel model = new MainWindowViewModel(executor, Clock.systemUTC(),
+                ConsoleLauncher.settings().discovery());
         mainWindow = MainWindowView.load(model, session -> new ConsoleScreens(session, executor, preferences,
                 DesktopServices.of(getHostServices())));
         mainWindow.onOpenProfiles(() -> openProfiles(model));

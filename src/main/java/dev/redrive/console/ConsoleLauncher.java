@@ -1,6 +1,7 @@
 package dev.redrive.console;
 
 import dev.redrive.config.RedriveConfig;
+import dev.redrive.services.ToolEndpointDiscovery;
 import javafx.application.Application;
 
 import java.util.Map;
@@ -20,28 +21,25 @@ public final class ConsoleLauncher {
      *                        with {@code config}, added to REDRIVE_LOOKUP_ENDPOINTS
      */
     public record LaunchSettings(RedriveConfig config, boolean demo, String profileName,
-                                 Map<String, String> lookupEndpoints) {
+                                 Map<String, String> lookupEndpoints, ToolEndpointDiscovery discovery) {
         public LaunchSettings {
             lookupEndpoints = lookupEndpoints == null ? Map.of() : Map.copyOf(lookupEndpoints);
+            discovery = discovery == null ? ToolEndpointDiscovery.NONE : discovery;
         }
     }
 
-    public static void launch(RedriveConfig config, boolean demo) {
-        launch(config, demo, null);
-    }
-
-    public static void launch(RedriveConfig config, boolean demo, String profileName) {
-        launch(config, demo, profileName, Map.of());
-    }
-
+    /**
+     * Opens the console; {@code discovery} finds tools that run beside whatever namespace it connects to (the command
+     * line passes the demo tools').
+     */
     public static void launch(RedriveConfig config, boolean demo, String profileName,
-                              Map<String, String> lookupEndpoints) {
-        settings = new LaunchSettings(config, demo, profileName, lookupEndpoints);
+                              Map<String, String> lookupEndpoints, ToolEndpointDiscovery discovery) {
+        settings = new LaunchSettings(config, demo, profileName, lookupEndpoints, discovery);
         Application.launch(ConsoleApp.class);
     }
 
     static LaunchSettings settings() {
         return settings != null ? settings
-                : new LaunchSettings(RedriveConfig.fromEnvironment(System.getenv()), false, null, Map.of());
+                : new LaunchSettings(RedriveConfig.fromEnvironment(System.getenv()), false, null, Map.of(), null);
     }
 }

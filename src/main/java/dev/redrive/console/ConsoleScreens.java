@@ -21,7 +21,7 @@ import dev.redrive.console.request.PendingRequestsViewModel;
 import dev.redrive.console.request.RequestsBackend;
 import dev.redrive.console.report.ReportExportViewModel;
 import dev.redrive.console.ui.DesktopServices;
-import dev.redrive.report.Redactor;
+import dev.redrive.triage.redaction.Redactor;
 import dev.redrive.services.TriageServices;
 import dev.redrive.report.ReportService;
 import dev.redrive.triage.query.DlqRow;

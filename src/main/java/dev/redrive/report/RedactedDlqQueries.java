@@ -1,5 +1,6 @@
 package dev.redrive.report;
 
+import dev.redrive.triage.redaction.Redactor;
 import dev.redrive.triage.query.DlqCount;
 import dev.redrive.triage.query.DlqCursor;
 import dev.redrive.triage.query.DlqFilter;

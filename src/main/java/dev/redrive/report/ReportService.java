@@ -1,5 +1,6 @@
 package dev.redrive.report;
 
+import dev.redrive.triage.redaction.Redactor;
 import dev.redrive.RuntimeVersion;
 import dev.redrive.store.Database;
 import dev.redrive.triage.decision.RedriveVerifier;

@@ -2,11 +2,10 @@ package dev.redrive.services;
 
 import dev.redrive.broker.Redis;
 import dev.redrive.config.RedriveConfig;
-import dev.redrive.demo.tools.DemoToolServer;
 import dev.redrive.health.DlqEventTail;
 import dev.redrive.health.QueueHealthReader;
 import dev.redrive.report.RedactedDlqQueries;
-import dev.redrive.report.Redactor;
+import dev.redrive.triage.redaction.Redactor;
 import dev.redrive.report.ReportService;
 import dev.redrive.store.Database;
 import dev.redrive.triage.correction.Corrections;
@@ -49,23 +48,31 @@ public final class TriageServices implements AutoCloseable {
     private final Clock clock;
     private final boolean owned;
     private Redis redis;
+    private final ToolEndpointDiscovery discovery;
 
-    private TriageServices(RedriveConfig config, Database database, Redis redis, Clock clock, boolean owned) {
+    private TriageServices(RedriveConfig config, Database database, Redis redis, Clock clock, boolean owned,
+                           ToolEndpointDiscovery discovery) {
         this.config = config;
         this.database = database;
         this.redis = redis;
         this.clock = clock;
         this.owned = owned;
+        this.discovery = discovery;
     }
 
     /** Opens a pool on the namespace's schema; Redis waits until a service needs it. */
     public static TriageServices open(RedriveConfig config, Clock clock) {
-        return new TriageServices(config, Database.open(config, POOL_SIZE), null, clock, true);
+        return open(config, clock, ToolEndpointDiscovery.NONE);
+    }
+
+    /** As {@link #open(RedriveConfig, Clock)}, asking {@code discovery} too for tools' look-up endpoints. */
+    public static TriageServices open(RedriveConfig config, Clock clock, ToolEndpointDiscovery discovery) {
+        return new TriageServices(config, Database.open(config, POOL_SIZE), null, clock, true, discovery);
     }
 
     /** The services on connections opened elsewhere (tests, the sandbox), which closing this leaves open. */
     public static TriageServices over(Database database, Redis redis, Clock clock) {
-        return new TriageServices(null, database, redis, clock, false);
+        return new TriageServices(null, database, redis, clock, false, ToolEndpointDiscovery.NONE);
     }
 
     /**
@@ -136,15 +143,15 @@ public final class TriageServices implements AutoCloseable {
 
     /**
      * The tools' look-ups by idempotency key (reconciliation, and the verification of a redrive), by tool name: those
-     * {@code configured} (a console profile's, REDRIVE_LOOKUP_ENDPOINTS), and for the other tools those of the demo
-     * tools serving this namespace, if any run. The console and the CLI both ask through here, so the wizard verifies
-     * a redrive as {@code op show} does; the demo tools are looked for at each look-up, since they may start or stop
-     * while a console session stays open.
+     * {@code configured} (a console profile's, REDRIVE_LOOKUP_ENDPOINTS), and for the other tools those the discovery
+     * this was opened with finds (the demo tools serving this namespace, when the command line wires it). The console
+     * and the CLI both ask through here, so the wizard verifies a redrive as {@code op show} does; the discovery runs
+     * at each look-up, since tools may start or stop while a console session stays open.
      */
     public SideEffectLookup toolLookups(Map<String, URI> configured) {
         Map<String, URI> given = Map.copyOf(configured);
         return new HttpSideEffectLookup(() -> {
-            Map<String, URI> endpoints = new HashMap<>(DemoToolServer.lookupEndpoints(database));
+            Map<String, URI> endpoints = new HashMap<>(discovery.endpoints(database));
             endpoints.putAll(given);
             return endpoints;
         }, LOOKUP_TIMEOUT);

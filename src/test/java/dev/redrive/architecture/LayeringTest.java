@@ -42,6 +42,36 @@ class LayeringTest {
                 .check(production);
     }
 
+    /** Top-level packages, the rooms people think in: a cycle between two of them hides in a leaf-level slicing. */
+    @Test
+    void topLevelPackagesDependOnEachOtherInOneDirection() {
+        slices().matching("dev.redrive.(*)..").should().beFreeOfCycles().check(production);
+    }
+
+    @Test
+    void theRuntimeKnowsNothingOfTheApplication() {
+        noClasses().that().resideInAnyPackage("dev.redrive.identity..", "dev.redrive.model..", "dev.redrive.config..",
+                        "dev.redrive.envelope..", "dev.redrive.broker..", "dev.redrive.store..", "dev.redrive.worker..",
+                        "dev.redrive.secret..", "dev.redrive.tls..")
+                .should().dependOnClassesThat().resideInAnyPackage("dev.redrive.triage..", "dev.redrive.report..",
+                        "dev.redrive.services..", "dev.redrive.demo..", "dev.redrive.console..", "dev.redrive.cli..",
+                        "dev.redrive.bench..", "dev.redrive.health..", "dev.redrive.timeline..")
+                .because("a service embeds the runtime alone (the runtime jar, RuntimeLibraryTest)")
+                .check(production);
+    }
+
+    @Test
+    void theDemoAndTheBenchAreLeavesOnlyTheCommandLineKnows() {
+        noClasses().that().resideOutsideOfPackages("dev.redrive.demo..", "dev.redrive.cli..")
+                .should().dependOnClassesThat().resideInAPackage("dev.redrive.demo..")
+                .because("the product's services get the demo's tool endpoints from whoever wires them")
+                .check(production);
+        noClasses().that().resideOutsideOfPackages("dev.redrive.bench..", "dev.redrive.cli..")
+                .should().dependOnClassesThat().resideInAPackage("dev.redrive.bench..")
+                .because("benchmarks and their data generator are tools of the command line, not of the product")
+                .check(production);
+    }
+
     @Test
     void onlyTheConsoleKnowsTheOsKeychain() {
         noClasses().that().resideOutsideOfPackage("dev.redrive.console..")
@@ -127,7 +157,7 @@ class LayeringTest {
      * no decision, and a row-at-a-time writer would take minutes for the million entries of a benchmark.
      */
     private static final List<String> SEEDERS = List.of(
-            "dev/redrive/demo/generate/DlqGenerator.java",
+            "dev/redrive/bench/generate/DlqGenerator.java",
             "dev/redrive/bench/BatchBenchmark.java");
 
     /** One writer per concept (see {@link #WRITERS}). SQL lives in string literals, hence a scan of the sources. */

@@ -4,7 +4,7 @@ import dev.redrive.console.main.WindowLayout;
 import dev.redrive.console.ui.Truncations;
 import dev.redrive.testing.TestNamespace;
 import dev.redrive.triage.DeadLetterFixture;
-import dev.redrive.demo.generate.DlqGenerator;
+import dev.redrive.bench.generate.DlqGenerator;
 import dev.redrive.triage.query.DlqRow;
 import javafx.application.Platform;
 import javafx.geometry.Orientation;

@@ -6,7 +6,7 @@ import dev.redrive.console.ui.SideEffectBadge;
 import dev.redrive.model.FailureClass;
 import dev.redrive.model.SideEffectState;
 import dev.redrive.testing.TestNamespace;
-import dev.redrive.demo.generate.DlqGenerator;
+import dev.redrive.bench.generate.DlqGenerator;
 import dev.redrive.triage.query.DlqRow;
 import dev.redrive.triage.query.FingerprintGroup;
 import dev.redrive.console.ui.Theme;

@@ -1,5 +1,6 @@
 package dev.redrive.console;
 
+import dev.redrive.demo.tools.DemoToolServer;
 import dev.redrive.console.main.ConsoleSession;
 import dev.redrive.console.concurrent.UiExecutor;
 import dev.redrive.console.ui.Theme;
@@ -41,7 +42,7 @@ final class ScreensOnStage implements AutoCloseable {
                                double width, double height, double divider) {
         Theme.apply(false);
         ConsoleSession session = ConsoleSession.open(ConnectionProfile.of("test", ns.config()), ns.config(),
-                Clock.systemUTC());
+                Clock.systemUTC(), DemoToolServer::lookupEndpoints);
         UiExecutor executor = UiExecutor.forFx(2);
         ConsoleScreens screens = new ConsoleScreens(session, executor, preferences, desktop);
         SplitPane split = new SplitPane(screens.browser(), screens.detail());

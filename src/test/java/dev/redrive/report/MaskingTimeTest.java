@@ -1,5 +1,6 @@
 package dev.redrive.report;
 
+import dev.redrive.triage.redaction.Redactor;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import dev.redrive.config.UrlCredentials;

@@ -1,7 +1,8 @@
 package dev.redrive.report;
 
+import dev.redrive.triage.redaction.Redactor;
 import dev.redrive.testing.TestNamespace;
-import dev.redrive.demo.generate.DlqGenerator;
+import dev.redrive.bench.generate.DlqGenerator;
 import dev.redrive.triage.query.DlqFilter;
 import dev.redrive.triage.query.DlqRow;
 import dev.redrive.triage.query.FingerprintGroup;

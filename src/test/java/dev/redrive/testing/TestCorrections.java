@@ -1,6 +1,6 @@
 package dev.redrive.testing;
 
-import dev.redrive.report.Redactor;
+import dev.redrive.triage.redaction.Redactor;
 import dev.redrive.store.Database;
 import dev.redrive.triage.correction.Corrections;
 import dev.redrive.worker.client.WorkerClient;

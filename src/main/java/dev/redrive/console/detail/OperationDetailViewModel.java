@@ -5,7 +5,7 @@ import dev.redrive.console.concurrent.UiExecutor;
 import dev.redrive.console.timeline.TimelineAttempt;
 import dev.redrive.console.timeline.TimelineData;
 import dev.redrive.model.SideEffectState;
-import dev.redrive.report.Redactor;
+import dev.redrive.triage.redaction.Redactor;
 import dev.redrive.triage.detail.AttemptRecord;
 import dev.redrive.triage.detail.AuditEntry;
 import dev.redrive.triage.detail.DlqEntryRecord;

@@ -3,6 +3,7 @@ package dev.redrive.console.main;
 import dev.redrive.config.RedriveConfig;
 import dev.redrive.config.UrlCredentials;
 import dev.redrive.console.profile.ConnectionProfile;
+import dev.redrive.services.ToolEndpointDiscovery;
 import dev.redrive.services.TriageServices;
 import dev.redrive.triage.decision.DecisionAccess;
 
@@ -30,8 +31,9 @@ public final class ConsoleSession implements AutoCloseable {
     }
 
     /** Connects to both servers and reads what the role may decide; the exception names the server that failed. */
-    public static ConsoleSession open(ConnectionProfile profile, RedriveConfig config, Clock clock) {
-        TriageServices services = TriageServices.open(config, clock);
+    public static ConsoleSession open(ConnectionProfile profile, RedriveConfig config, Clock clock,
+                                     ToolEndpointDiscovery discovery) {
+        TriageServices services = TriageServices.open(config, clock, discovery);
         try {
             return new ConsoleSession(profile, config, services.connectBroker(), clock, services.access());
         } catch (RuntimeException e) {

@@ -3,6 +3,7 @@ package dev.redrive.console.main;
 import dev.redrive.console.concurrent.UiExecutor;
 import dev.redrive.console.concurrent.UiExecutor.TaskFailure;
 import dev.redrive.console.profile.ConnectionProfile;
+import dev.redrive.services.ToolEndpointDiscovery;
 import javafx.beans.property.BooleanProperty;
 import javafx.beans.property.ReadOnlyBooleanProperty;
 import javafx.beans.property.ReadOnlyBooleanWrapper;
@@ -40,10 +41,13 @@ public final class MainWindowViewModel {
     private final ObservableList<String> recentErrors = FXCollections.observableArrayList();
     private ConnectionProfile lastProfile;
     private String lastPassword;
+    private final ToolEndpointDiscovery discovery;
 
-    public MainWindowViewModel(UiExecutor executor, Clock clock) {
+    /** {@code discovery} finds tools that run beside the namespace a session connects to, for their look-ups. */
+    public MainWindowViewModel(UiExecutor executor, Clock clock, ToolEndpointDiscovery discovery) {
         this.executor = executor;
         this.clock = clock;
+        this.discovery = discovery;
         executor.onFailure(this::showFailure);
         busy.bind(executor.runningProperty().greaterThan(0));
     }
@@ -55,7 +59,7 @@ public final class MainWindowViewModel {
         connecting.set(true);
         status.set("Connecting to " + profile.name() + "…");
         executor.submit("Connecting to " + profile.name(),
-                () -> ConsoleSession.open(profile, profile.toConfig(password), clock),
+                () -> ConsoleSession.open(profile, profile.toConfig(password), clock, discovery),
                 opened -> {
                     connecting.set(false);
                     ConsoleSession previous = session.get();

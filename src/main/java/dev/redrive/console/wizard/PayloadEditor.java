@@ -4,7 +4,7 @@ import com.fasterxml.jackson.core.JsonLocation;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.redrive.envelope.EnvelopeCodec;
-import dev.redrive.report.Redactor;
+import dev.redrive.triage.redaction.Redactor;
 import dev.redrive.triage.correction.CorrectedPayload;
 import dev.redrive.triage.correction.CorrectedPayload.RefusedPayloadException;
 import dev.redrive.triage.correction.PayloadDiff;

@@ -1,7 +1,7 @@
 package dev.redrive.console.wizard;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.redrive.report.Redactor;
+import dev.redrive.triage.redaction.Redactor;
 import dev.redrive.store.reconciliation.ReconciliationOutcome;
 import dev.redrive.triage.correction.CorrectionResult;
 import dev.redrive.triage.decision.BatchListener;

@@ -1,7 +1,7 @@
 package dev.redrive.demo.sandbox;
 
 import dev.redrive.broker.Redis;
-import dev.redrive.report.Redactor;
+import dev.redrive.triage.redaction.Redactor;
 import dev.redrive.store.Database;
 import dev.redrive.store.Jdbc;
 import dev.redrive.triage.decision.DecisionResult;

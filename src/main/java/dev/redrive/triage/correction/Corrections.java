@@ -7,7 +7,7 @@ import dev.redrive.envelope.EnvelopeCodec;
 import dev.redrive.envelope.Traceparent;
 import dev.redrive.identity.OperationId;
 import dev.redrive.model.DecisionState;
-import dev.redrive.report.Redactor;
+import dev.redrive.triage.redaction.Redactor;
 import dev.redrive.store.Database;
 import dev.redrive.store.StoreException;
 import dev.redrive.store.audit.AuditAction;

@@ -2,7 +2,7 @@ package dev.redrive.triage.correction;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.TextNode;
-import dev.redrive.report.Redactor;
+import dev.redrive.triage.redaction.Redactor;
 
 import java.util.ArrayList;
 import java.util.LinkedHashSet;

@@ -4,7 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.redrive.envelope.DispatchEnvelope;
-import dev.redrive.report.Redactor;
+import dev.redrive.triage.redaction.Redactor;
 import dev.redrive.store.Database;
 import dev.redrive.store.StoreException;
 import dev.redrive.store.audit.AuditAction;

@@ -10,7 +10,7 @@ import dev.redrive.triage.decision.BatchSelection;
 import dev.redrive.triage.decision.DecisionKind;
 import dev.redrive.triage.decision.DurableBatch;
 import dev.redrive.triage.decision.DurableBatches;
-import dev.redrive.report.Redactor;
+import dev.redrive.triage.redaction.Redactor;
 import javafx.application.Platform;
 import javafx.scene.Node;
 import javafx.scene.Scene;

@@ -2,7 +2,7 @@ package dev.redrive.console.detail;
 
 import dev.redrive.console.concurrent.UiExecutor;
 import dev.redrive.identity.OperationId;
-import dev.redrive.report.Redactor;
+import dev.redrive.triage.redaction.Redactor;
 import dev.redrive.testing.TestNamespace;
 import dev.redrive.triage.MessageDeadLetters;
 import dev.redrive.triage.MessageDeadLetters.RefusesEveryPayload;

@@ -1,5 +1,6 @@
 package dev.redrive.console.main;
 
+import dev.redrive.demo.tools.DemoToolServer;
 import dev.redrive.config.RedriveConfig;
 import dev.redrive.console.profile.ConnectionProfile;
 import dev.redrive.testing.TestNamespace;
@@ -21,7 +22,8 @@ class ConsoleSessionTest {
         String pgUrl = ns.config().pgUrl() + (ns.config().pgUrl().contains("?") ? "&" : "?") + "password=" + secret;
         RedriveConfig config = new RedriveConfig(pgUrl, ns.config().pgUser(), "", ns.config().redisUri(), ns.name());
 
-        try (ConsoleSession session = ConsoleSession.open(ConnectionProfile.of("prod", config), config, Clock.systemUTC())) {
+        try (ConsoleSession session = ConsoleSession.open(ConnectionProfile.of("prod", config), config, Clock.systemUTC(),
+                DemoToolServer::lookupEndpoints)) {
             assertThat(session.describe()).startsWith("prod · namespace " + ns.name() + " · login " + config.pgUser())
                     .contains("password=***")
                     .doesNotContain(secret);

@@ -2,7 +2,7 @@ package dev.redrive.console.request;
 
 import dev.redrive.console.concurrent.UiExecutor;
 import dev.redrive.console.ui.Theme;
-import dev.redrive.report.Redactor;
+import dev.redrive.triage.redaction.Redactor;
 import dev.redrive.testing.DatabaseLogin;
 import dev.redrive.testing.TestNamespace;
 import dev.redrive.triage.DeadLetterFixture;

@@ -4,7 +4,7 @@ import dev.redrive.console.concurrent.UiExecutor;
 import dev.redrive.console.ui.Theme;
 import dev.redrive.console.ui.Truncations;
 import dev.redrive.identity.OperationId;
-import dev.redrive.report.Redactor;
+import dev.redrive.triage.redaction.Redactor;
 import dev.redrive.services.TriageServices;
 import dev.redrive.store.Jdbc;
 import dev.redrive.testing.DemoChargeWorker;

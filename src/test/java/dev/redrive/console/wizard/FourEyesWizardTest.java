@@ -1,8 +1,8 @@
 package dev.redrive.console.wizard;
 
 import dev.redrive.console.concurrent.UiExecutor;
-import dev.redrive.demo.generate.DlqGenerator;
-import dev.redrive.report.Redactor;
+import dev.redrive.bench.generate.DlqGenerator;
+import dev.redrive.triage.redaction.Redactor;
 import dev.redrive.services.TriageServices;
 import dev.redrive.testing.TestNamespace;
 import dev.redrive.triage.decision.DecisionOutcome;

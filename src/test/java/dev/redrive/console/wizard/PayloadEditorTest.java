@@ -1,6 +1,6 @@
 package dev.redrive.console.wizard;
 
-import dev.redrive.report.Redactor;
+import dev.redrive.triage.redaction.Redactor;
 import dev.redrive.triage.json.TriageJson;
 import org.junit.jupiter.api.Test;
 

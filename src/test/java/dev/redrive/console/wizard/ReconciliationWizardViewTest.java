@@ -8,7 +8,7 @@ import dev.redrive.identity.OperationId;
 import dev.redrive.store.approval.ApprovalStore;
 import dev.redrive.store.reconciliation.ReconciliationOutcome;
 import dev.redrive.store.tool.ToolSchemaStore;
-import dev.redrive.report.Redactor;
+import dev.redrive.triage.redaction.Redactor;
 import dev.redrive.services.TriageServices;
 import dev.redrive.testing.TestNamespace;
 import dev.redrive.testing.DatabaseLogin;

@@ -1,7 +1,7 @@
 package dev.redrive.demo.sandbox;
 
 import dev.redrive.model.FailureClass;
-import dev.redrive.report.Redactor;
+import dev.redrive.triage.redaction.Redactor;
 import dev.redrive.triage.decision.DispatchPublisher;
 import dev.redrive.triage.decision.Sleeper;
 import dev.redrive.triage.request.ApprovalResult;

@@ -3,6 +3,7 @@ package dev.redrive.demo.screenshots;
 import dev.redrive.demo.sandbox.IncidentScenario;
 import dev.redrive.config.RedriveConfig;
 import dev.redrive.console.ConsoleLauncher;
+import dev.redrive.demo.tools.DemoToolServer;
 import dev.redrive.console.main.WindowLayout;
 import dev.redrive.demo.sandbox.Sandbox;
 import dev.redrive.demo.sandbox.SeedSize;
@@ -95,7 +96,7 @@ public final class ConsoleScreenshots {
             }
             Set<String> recoverable = recoverableEntries(config);
             Map<String, String> lookups = sandbox.lookupEndpointUrls();
-            Thread console = new Thread(() -> ConsoleLauncher.launch(config, true, null, lookups), "console");
+            Thread console = new Thread(() -> ConsoleLauncher.launch(config, true, null, lookups, DemoToolServer::lookupEndpoints), "console");
             console.setDaemon(true);
             console.start();
             exit = new ConsoleScreenshots(output, recoverable, size).takeAll();

@@ -1,7 +1,7 @@
 package dev.redrive.triage.correction;
 
 import dev.redrive.identity.OperationId;
-import dev.redrive.report.Redactor;
+import dev.redrive.triage.redaction.Redactor;
 import dev.redrive.store.Jdbc;
 import dev.redrive.testing.DemoChargeWorker;
 import dev.redrive.testing.TestNamespace;

@@ -5,7 +5,7 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import dev.redrive.demo.tools.DemoToolSchema;
 import dev.redrive.health.QueueHealthReader;
 import dev.redrive.report.IncidentReport;
-import dev.redrive.report.Redactor;
+import dev.redrive.triage.redaction.Redactor;
 import dev.redrive.report.ReportFormat;
 import dev.redrive.report.ReportService;
 import dev.redrive.store.Jdbc;

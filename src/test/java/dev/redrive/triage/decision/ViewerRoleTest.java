@@ -1,6 +1,6 @@
 package dev.redrive.triage.decision;
 
-import dev.redrive.report.Redactor;
+import dev.redrive.triage.redaction.Redactor;
 import dev.redrive.report.ReportService;
 import dev.redrive.store.Jdbc;
 import dev.redrive.store.StoreException;

@@ -4,7 +4,7 @@ import dev.redrive.model.DecisionState;
 import dev.redrive.model.FailureClass;
 import dev.redrive.model.SideEffectState;
 import dev.redrive.testing.TestNamespace;
-import dev.redrive.demo.generate.DlqGenerator;
+import dev.redrive.bench.generate.DlqGenerator;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;

@@ -1,4 +1,4 @@
-package dev.redrive.report;
+package dev.redrive.triage.redaction;
 
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;

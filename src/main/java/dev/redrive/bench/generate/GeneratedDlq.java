@@ -1,4 +1,4 @@
-package dev.redrive.demo.generate;
+package dev.redrive.bench.generate;
 
 import java.time.Duration;
 

@@ -1,4 +1,4 @@
-package dev.redrive.demo.generate;
+package dev.redrive.bench.generate;
 
 import dev.redrive.RuntimeVersion;
 import dev.redrive.broker.StreamKeys;

@@ -2,4 +2,4 @@
  * <b>Internal</b> to Redrive (the worker's machinery, the triage core, the CLI, the console, the demo or the
  * benchmarks): may change in any release; embedding services use the public API packages named in README.
  */
-package dev.redrive.demo.generate;
+package dev.redrive.bench.generate;

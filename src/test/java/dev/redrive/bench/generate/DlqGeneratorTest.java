@@ -1,4 +1,4 @@
-package dev.redrive.demo.generate;
+package dev.redrive.bench.generate;
 
 import dev.redrive.identity.OperationId;
 import dev.redrive.model.FailureClass;
