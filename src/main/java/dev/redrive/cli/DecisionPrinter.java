@@ -38,9 +38,9 @@ final class DecisionPrinter {
     }
 
     /**
-     * The exit code of a decision or a batch: {@link RedriveCommand#EXIT_REFUSED} when the database refused any item
-     * (a viewer's login), else {@link RedriveCommand#EXIT_BLOCKED} when any was blocked or decided by someone else, else
-     * {@link RedriveCommand#EXIT_UNEXPECTED} when a recorded redrive could not be published, else 0.
+     * The exit code of a decision or a batch: {@link ExitCode#REFUSED} when the database refused any item
+     * (a viewer's login), else {@link ExitCode#BLOCKED} when any was blocked or decided by someone else, else
+     * {@link ExitCode#UNEXPECTED} when a recorded redrive could not be published, else 0.
      */
     static int exitCode(List<DecisionResult> results) {
         return exitCode(results.stream().map(DecisionResult::outcome).toList());
@@ -53,14 +53,14 @@ final class DecisionPrinter {
 
     static int exitCode(Collection<DecisionOutcome> outcomes) {
         if (outcomes.contains(DecisionOutcome.REFUSED)) {
-            return RedriveCommand.EXIT_REFUSED;
+            return ExitCode.REFUSED;
         }
         if (outcomes.contains(DecisionOutcome.BLOCKED) || outcomes.contains(DecisionOutcome.ALREADY_DECIDED)) {
-            return RedriveCommand.EXIT_BLOCKED;
+            return ExitCode.BLOCKED;
         }
         if (outcomes.contains(DecisionOutcome.NOT_PUBLISHED)) {
-            return RedriveCommand.EXIT_UNEXPECTED;
+            return ExitCode.UNEXPECTED;
         }
-        return RedriveCommand.EXIT_OK;
+        return ExitCode.OK;
     }
 }

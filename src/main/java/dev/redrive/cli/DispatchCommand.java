@@ -113,7 +113,7 @@ final class DispatchCommand implements Callable<Integer> {
                 dispatched = client.dispatch(envelope);
             } catch (IdempotencyConflictException e) {
                 spec.commandLine().getErr().println("dispatch: conflict: " + e.getMessage());
-                return RedriveCommand.EXIT_BLOCKED;
+                return ExitCode.BLOCKED;
             }
             spec.commandLine().getOut().printf("%s %s attempt %d as entry %s (tool %s v%s, idempotency key %s)%n",
                     dispatched.repeat() ? "already dispatched, published again:" : "dispatched", id, envelope.attempt(),
@@ -152,7 +152,7 @@ final class DispatchCommand implements Callable<Integer> {
             spec.commandLine().getOut().printf("dispatched %d operation(s) from %s: %d new, %d already dispatched "
                     + "(published again), %d conflict(s) not published%n", created + repeats, name, created, repeats,
                     conflicts);
-            return conflicts > 0 ? RedriveCommand.EXIT_BLOCKED : 0;
+            return conflicts > 0 ? ExitCode.BLOCKED : 0;
         }
     }
 

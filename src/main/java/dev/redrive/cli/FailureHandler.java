@@ -45,7 +45,7 @@ final class FailureHandler implements IParameterExceptionHandler, IExecutionExce
         PrintWriter err = command.getErr();
         err.println(command.getCommandName() + ": " + line + helpHint(command));
         err.flush();
-        return RedriveCommand.EXIT_USAGE;
+        return ExitCode.USAGE;
     }
 
     /** " (see redrive dlq list --help)". */
@@ -118,15 +118,15 @@ final class FailureHandler implements IParameterExceptionHandler, IExecutionExce
         if (error instanceof ConfigurationException || error instanceof IllegalArgumentException) {
             // An id of the right form that names nothing is not a matter of form: the help would not tell more.
             String hint = namesNothing(error) ? "" : helpHint(command);
-            return new Failure(RedriveCommand.EXIT_USAGE, firstLine(error.getMessage()) + hint);
+            return new Failure(ExitCode.USAGE, firstLine(error.getMessage()) + hint);
         }
         // Libraries wrap what they met (Flyway an SQLException, a pool the driver's failure): the first known cause decides.
         for (Throwable cause : causes(error)) {
             if (cause instanceof ServiceUnavailableException || cause instanceof RedisConnectionException) {
-                return new Failure(RedriveCommand.EXIT_UNAVAILABLE, firstLine(cause.getMessage()));
+                return new Failure(ExitCode.UNAVAILABLE, firstLine(cause.getMessage()));
             }
             if (cause instanceof AccessRefusedException || cause instanceof BatchRefusedException) {
-                return new Failure(RedriveCommand.EXIT_REFUSED, firstLine(cause.getMessage()));
+                return new Failure(ExitCode.REFUSED, firstLine(cause.getMessage()));
             }
             StoreException store = cause instanceof StoreException s ? s
                     : cause instanceof SQLException sql ? StoreException.from(sql) : null;
@@ -155,15 +155,15 @@ final class FailureHandler implements IParameterExceptionHandler, IExecutionExce
     private static Failure storeFailure(StoreException error, CommandLine command) {
         String said = firstLine(error.getMessage());
         if (error.isRefused()) {
-            return new Failure(RedriveCommand.EXIT_REFUSED, "refused by the database: " + said);
+            return new Failure(ExitCode.REFUSED, "refused by the database: " + said);
         }
         if (error.isConnectionFailure()) {
-            return new Failure(RedriveCommand.EXIT_UNAVAILABLE, "PostgreSQL connection failed: " + said);
+            return new Failure(ExitCode.UNAVAILABLE, "PostgreSQL connection failed: " + said);
         }
         if (error.isSchemaMissing()) {
             return schemaMissing(said, command);
         }
-        return new Failure(RedriveCommand.EXIT_UNEXPECTED, "the operation store failed: " + said);
+        return new Failure(ExitCode.UNEXPECTED, "the operation store failed: " + said);
     }
 
     /**
@@ -173,7 +173,7 @@ final class FailureHandler implements IParameterExceptionHandler, IExecutionExce
     private static Failure schemaMissing(String said, CommandLine command) {
         RedriveConfig config = connection(command);
         if (config == null) {
-            return new Failure(RedriveCommand.EXIT_USAGE, "no Redrive schema: " + said + "; run `redrive migrate`");
+            return new Failure(ExitCode.USAGE, "no Redrive schema: " + said + "; run `redrive migrate`");
         }
         String namespace = config.namespace();
         String migrate = "; run `redrive migrate -n " + namespace + "`";
@@ -187,11 +187,11 @@ final class FailureHandler implements IParameterExceptionHandler, IExecutionExce
             viewerRole = null;
         }
         return switch (presence) {
-            case MISSING -> new Failure(RedriveCommand.EXIT_USAGE, "namespace " + namespace + " has no Redrive schema" + migrate);
-            case NOT_USABLE -> new Failure(RedriveCommand.EXIT_REFUSED, "refused by the database: user " + config.pgUser()
+            case MISSING -> new Failure(ExitCode.USAGE, "namespace " + namespace + " has no Redrive schema" + migrate);
+            case NOT_USABLE -> new Failure(ExitCode.REFUSED, "refused by the database: user " + config.pgUser()
                     + " may not use namespace " + namespace + " (no USAGE on its schema; a login that may look is a member of "
                     + viewerRole + ")");
-            case PRESENT -> new Failure(RedriveCommand.EXIT_USAGE, "namespace " + namespace
+            case PRESENT -> new Failure(ExitCode.USAGE, "namespace " + namespace
                     + " is not migrated to this version (" + said + ")" + migrate);
         };
     }

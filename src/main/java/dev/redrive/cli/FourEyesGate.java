@@ -13,7 +13,7 @@ import java.util.Optional;
 
 /**
  * Where the decision commands meet the four-eyes policy: a covered decision is recorded as a request instead of being
- * taken, said in one line with the request id, and the command exits {@link RedriveCommand#EXIT_WAITS_FOR_APPROVAL}.
+ * taken, said in one line with the request id, and the command exits {@link ExitCode#WAITS_FOR_APPROVAL}.
  */
 final class FourEyesGate {
     private FourEyesGate() {
@@ -44,7 +44,7 @@ final class FourEyesGate {
             submission.failed().stream().map(PreconditionResult::line).forEach(line -> out.println("  " + line));
         }
         out.flush();
-        return Optional.of(submission.recorded() ? RedriveCommand.EXIT_WAITS_FOR_APPROVAL
+        return Optional.of(submission.recorded() ? ExitCode.WAITS_FOR_APPROVAL
                 : DecisionPrinter.exitCode(submission.outcome()));
     }
 }

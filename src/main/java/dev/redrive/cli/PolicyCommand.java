@@ -90,7 +90,7 @@ final class PolicyCommand {
                 out.println(written.describe() + " (changed by " + written.changedBy() + ", login "
                         + written.changedLogin() + ")");
                 out.flush();
-                return RedriveCommand.EXIT_OK;
+                return ExitCode.OK;
             }
         }
     }
@@ -125,7 +125,7 @@ final class PolicyCommand {
                 out.println(written.describe() + " (changed by " + written.changedBy() + ", login "
                         + written.changedLogin() + ")");
                 out.flush();
-                return RedriveCommand.EXIT_OK;
+                return ExitCode.OK;
             }
         }
     }
@@ -159,7 +159,7 @@ final class PolicyCommand {
                             retention.changedAt()));
                 }
                 out.flush();
-                return RedriveCommand.EXIT_OK;
+                return ExitCode.OK;
             }
         }
     }

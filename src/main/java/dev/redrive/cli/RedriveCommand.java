@@ -49,21 +49,6 @@ import picocli.CommandLine.Mixin;
         })
 public final class RedriveCommand implements Runnable {
 
-    /** Exit code when everything was done. */
-    public static final int EXIT_OK = 0;
-    /** Exit code of an unexpected failure (a bug, or a server failing in a way not foreseen). */
-    public static final int EXIT_UNEXPECTED = 1;
-    /** Exit code when the input or the configuration is wrong, including a namespace that was never migrated. */
-    public static final int EXIT_USAGE = 2;
-    /** Exit code when a decision is blocked by a failed precondition or someone else's decision, or a dispatch conflicts. */
-    public static final int EXIT_BLOCKED = 3;
-    /** Exit code when PostgreSQL or Redis cannot be reached. */
-    public static final int EXIT_UNAVAILABLE = 4;
-    /** Exit code when the database refuses the login, a privilege, or a viewer's decision. */
-    public static final int EXIT_REFUSED = 5;
-    /** Exit code when the four-eyes policy turned the decision into a request for a second operator's approval. */
-    public static final int EXIT_WAITS_FOR_APPROVAL = 6;
-
     @Mixin
     ConnectionOptions connection;
 

@@ -241,7 +241,7 @@ final class RedriveOperationsCommand implements Callable<Integer> {
         } catch (BatchHeldException e) {
             spec.commandLine().getErr().println(e.getMessage());
             spec.commandLine().getErr().flush();
-            return RedriveCommand.EXIT_BLOCKED;
+            return ExitCode.BLOCKED;
         }
         if (json) {
             DecisionPrinter.json(out, run.report().<Object>map(report -> report).orElse(run.batch()));
@@ -256,10 +256,10 @@ final class RedriveOperationsCommand implements Callable<Integer> {
         out.flush();
         DurableBatch batch = run.batch();
         if (batch.failed() > 0) {
-            return RedriveCommand.EXIT_REFUSED;
+            return ExitCode.REFUSED;
         }
         return run.report().map(report -> DecisionPrinter.exitCode(report.items()))
-                .orElse(batch.blocked() > 0 ? RedriveCommand.EXIT_BLOCKED : RedriveCommand.EXIT_OK);
+                .orElse(batch.blocked() > 0 ? ExitCode.BLOCKED : ExitCode.OK);
     }
 
     private int listBatches() {
@@ -273,7 +273,7 @@ final class RedriveOperationsCommand implements Callable<Integer> {
             }
         }
         out.flush();
-        return RedriveCommand.EXIT_OK;
+        return ExitCode.OK;
     }
 
     /** Where lines beside the result go: stdout, or stderr beside JSON so that the output stays one document. */

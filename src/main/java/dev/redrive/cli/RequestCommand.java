@@ -52,7 +52,7 @@ final class RequestCommand {
                     requests.forEach(request -> print(out, request));
                 }
                 out.flush();
-                return RedriveCommand.EXIT_OK;
+                return ExitCode.OK;
             }
         }
     }

@@ -74,7 +74,7 @@ class BulkDispatchTest {
 
         CliRun outcome = run("dispatch", "--file", dispatches.toString());
 
-        assertThat(outcome.exit()).isEqualTo(RedriveCommand.EXIT_BLOCKED);
+        assertThat(outcome.exit()).isEqualTo(ExitCode.BLOCKED);
         assertThat(outcome.err().strip()).startsWith("dispatch: " + dispatches + " line 2: conflict: ")
                 .doesNotContain("\n");
         assertThat(outcome.out()).contains("1 new, 0 already dispatched (published again), 1 conflict(s) not published");
@@ -91,7 +91,7 @@ class BulkDispatchTest {
 
         CliRun outcome = run("dispatch", "--file", dispatches.toString());
 
-        assertThat(outcome.exit()).isEqualTo(RedriveCommand.EXIT_USAGE);
+        assertThat(outcome.exit()).isEqualTo(ExitCode.USAGE);
         assertThat(outcome.err().strip()).startsWith("dispatch: " + dispatches + " line 2: unknown field 'paylod'; "
                 + "expected run, node, tool, payload").doesNotContain("\n");
         assertThat(count("SELECT count(*) FROM operations WHERE run_id = 'bulk-bad'")).isZero();
@@ -101,7 +101,7 @@ class BulkDispatchTest {
         assertThat(run("dispatch", "--file", notAnObject.toString()).err())
                 .contains("line 1: payload must be a JSON object, got string");
         assertThat(run("dispatch", "--file", dir.resolve("missing.jsonl").toString(), "--run", "x").exit())
-                .as("--file with single-dispatch options").isEqualTo(RedriveCommand.EXIT_USAGE);
+                .as("--file with single-dispatch options").isEqualTo(ExitCode.USAGE);
     }
 
     @Test
@@ -114,7 +114,7 @@ class BulkDispatchTest {
 
         CliRun outcome = run("dispatch", "--file", dispatches.toString());
 
-        assertThat(outcome.exit()).isEqualTo(RedriveCommand.EXIT_BLOCKED);
+        assertThat(outcome.exit()).isEqualTo(ExitCode.BLOCKED);
         assertThat(outcome.err().strip()).startsWith("dispatch: " + dispatches + " line 3: conflict: ")
                 .doesNotContain("\n");
         assertThat(outcome.out()).contains("1 new, 1 already dispatched (published again), 1 conflict(s) not published");
@@ -146,7 +146,7 @@ class BulkDispatchTest {
     private String refusal(String line) throws IOException {
         Path dispatches = file("refused.jsonl", List.of(line));
         CliRun outcome = run("dispatch", "--file", dispatches.toString());
-        assertThat(outcome.exit()).as(outcome.out()).isEqualTo(RedriveCommand.EXIT_USAGE);
+        assertThat(outcome.exit()).as(outcome.out()).isEqualTo(ExitCode.USAGE);
         String prefix = "dispatch: " + dispatches + " line 1: ";
         assertThat(outcome.err()).startsWith(prefix).doesNotContain("\tat ").hasLineCount(1);
         String hint = " (see redrive dispatch --help)";
@@ -163,7 +163,7 @@ class BulkDispatchTest {
         invalid[invalid.length - 5] = (byte) 0xff;
         Path broken = Files.write(dir.resolve("broken.jsonl"), invalid);
         CliRun refused = run("dispatch", "--file", broken.toString());
-        assertThat(refused.exit()).isEqualTo(RedriveCommand.EXIT_USAGE);
+        assertThat(refused.exit()).isEqualTo(ExitCode.USAGE);
         assertThat(refused.err().strip()).isEqualTo("dispatch: " + broken + " line 1: not valid UTF-8; expected one "
                 + "JSON object per line in UTF-8 (see redrive dispatch --help)");
 
@@ -177,7 +177,7 @@ class BulkDispatchTest {
         assertThat(count("SELECT count(*) FROM operations WHERE run_id = 'bulk-utf8'")).isEqualTo(1);
 
         CliRun directory = run("dispatch", "--file", dir.toString());
-        assertThat(directory.exit()).isEqualTo(RedriveCommand.EXIT_USAGE);
+        assertThat(directory.exit()).isEqualTo(ExitCode.USAGE);
         assertThat(directory.err().strip()).isEqualTo("dispatch: cannot read " + dir + ": it is a directory; expected "
                 + "a readable JSON Lines file, or - for stdin (see redrive dispatch --help)");
         CliRun missing = run("dispatch", "--file", dir.resolve("nothing.jsonl").toString());

@@ -64,7 +64,7 @@ class CommandLineInputTest {
     void aBadFromValue_printsOneLineNamingTheExpectedForms_andExitsTwo() {
         Run bad = run("dlq", "list", "--from", "yesterday", "-n", ns.name());
 
-        assertThat(bad.exit()).isEqualTo(RedriveCommand.EXIT_USAGE);
+        assertThat(bad.exit()).isEqualTo(ExitCode.USAGE);
         assertThat(bad.out()).isEmpty();
         assertThat(bad.errLine()).isEqualTo("list: Invalid value for option '--from': " + InstantInput.EXPECTED
                 + ", got 'yesterday' (see redrive dlq list --help)");
@@ -106,7 +106,7 @@ class CommandLineInputTest {
         assertThat(operationIds(run("--namespace", elsewhere, "dlq", "list", "--run", "run-input-ns", "--json", "-n", ns.name())))
                 .containsExactly(entry.operationId());
         Run afterWins = run("-n", ns.name(), "dlq", "list", "-n", elsewhere);
-        assertThat(afterWins.exit()).isEqualTo(RedriveCommand.EXIT_USAGE);
+        assertThat(afterWins.exit()).isEqualTo(ExitCode.USAGE);
         assertThat(afterWins.errLine()).contains("namespace " + elsewhere + " ");
         assertThat(run("--pg-user", ns.config().pgUser(), "-n", ns.name(), "op", "show", entry.operationId()).out())
                 .contains(entry.operationId());
@@ -117,9 +117,9 @@ class CommandLineInputTest {
         Run misspelt = run("dlq", "list", "--frm", "-1h", "-n", ns.name());
         Run unknownCommand = run("dlqs");
 
-        assertThat(misspelt.exit()).isEqualTo(RedriveCommand.EXIT_USAGE);
+        assertThat(misspelt.exit()).isEqualTo(ExitCode.USAGE);
         assertThat(misspelt.errLine()).isEqualTo("list: Unknown options: '--frm', '-1h'; did you mean --from? (see redrive dlq list --help)");
-        assertThat(unknownCommand.exit()).isEqualTo(RedriveCommand.EXIT_USAGE);
+        assertThat(unknownCommand.exit()).isEqualTo(ExitCode.USAGE);
         assertThat(unknownCommand.errLine()).startsWith("redrive: ").contains("'dlqs'", "did you mean dlq?").endsWith("(see redrive --help)");
         assertThat(misspelt.out() + unknownCommand.out() + unknownCommand.err()).doesNotContain("Usage:");
     }
@@ -130,13 +130,13 @@ class CommandLineInputTest {
         Run badDuration = run("policy", "four-eyes", "on", "--expire-after", "soon", "--operator", "alice", "-n", ns.name());
         Run unknown = run("op", "show", "nope:nothing:0", "-n", ns.name());
 
-        assertThat(noReason.exit()).isEqualTo(RedriveCommand.EXIT_USAGE);
+        assertThat(noReason.exit()).isEqualTo(ExitCode.USAGE);
         assertThat(noReason.errLine()).isEqualTo("redrive: a redrive needs --reason TEXT: why (kept in the command and "
                 + "the audit log) (see redrive redrive --help)");
-        assertThat(badDuration.exit()).isEqualTo(RedriveCommand.EXIT_USAGE);
+        assertThat(badDuration.exit()).isEqualTo(ExitCode.USAGE);
         assertThat(badDuration.errLine()).isEqualTo("four-eyes: --expire-after must be a positive duration such as 30m, "
                 + "24h, 7d or PT24H, got 'soon' (see redrive policy four-eyes --help)");
-        assertThat(unknown.exit()).isEqualTo(RedriveCommand.EXIT_USAGE);
+        assertThat(unknown.exit()).isEqualTo(ExitCode.USAGE);
         assertThat(unknown.errLine()).isEqualTo("show: no operation 'nope:nothing:0' in this namespace");
     }
 
@@ -144,7 +144,7 @@ class CommandLineInputTest {
     void aMissingRequiredOption_printsOneLine_andExitsTwo() {
         Run missing = run("discard", "a:b:0", "-n", ns.name());
 
-        assertThat(missing.exit()).isEqualTo(RedriveCommand.EXIT_USAGE);
+        assertThat(missing.exit()).isEqualTo(ExitCode.USAGE);
         assertThat(missing.errLine()).isEqualTo("discard: Missing required option: '--reason=TEXT' (see redrive discard --help)");
     }
 
@@ -156,9 +156,9 @@ class CommandLineInputTest {
             Run list = run("dlq", "list", "-n", fresh);
             Run discard = run("-n", fresh, "discard", "a:b:0", "--reason", "duplicate");
 
-            assertThat(list.exit()).isEqualTo(RedriveCommand.EXIT_USAGE);
+            assertThat(list.exit()).isEqualTo(ExitCode.USAGE);
             assertThat(list.errLine()).isEqualTo("list: " + expected);
-            assertThat(discard.exit()).isEqualTo(RedriveCommand.EXIT_USAGE);
+            assertThat(discard.exit()).isEqualTo(ExitCode.USAGE);
             assertThat(discard.errLine()).isEqualTo("discard: " + expected);
 
             Run migrate = run("migrate", "-n", fresh);
@@ -183,10 +183,10 @@ class CommandLineInputTest {
             Run reconcile = run(concat(new String[]{"reconcile", op.operationId(), "--not-applied", "--evidence", "no charge"}, asViewer));
             Run look = run(concat(new String[]{"dlq", "list", "--run", "run-input-viewer", "--json"}, asViewer));
 
-            assertThat(discard.exit()).isEqualTo(RedriveCommand.EXIT_REFUSED);
+            assertThat(discard.exit()).isEqualTo(ExitCode.REFUSED);
             assertThat(discard.out()).contains("REFUSED refused by the database: read-only: role " + viewer.login() + " is a viewer");
-            assertThat(redrive.exit()).isEqualTo(RedriveCommand.EXIT_REFUSED);
-            assertThat(reconcile.exit()).isEqualTo(RedriveCommand.EXIT_REFUSED);
+            assertThat(redrive.exit()).isEqualTo(ExitCode.REFUSED);
+            assertThat(reconcile.exit()).isEqualTo(ExitCode.REFUSED);
             assertThat(reconcile.errLine()).startsWith("reconcile: refused by the database: read-only: role " + viewer.login());
             assertThat(discard.out() + discard.err() + reconcile.err()).doesNotContain("not reachable");
             assertThat(operationIds(look)).containsExactly(op.operationId());
@@ -199,7 +199,7 @@ class CommandLineInputTest {
     void aLoginThatDoesNotExist_isRefused_notUnreachable_exitFive() {
         Run refused = run("--pg-user", "no_such_login_" + ns.name(), "dlq", "list", "-n", ns.name());
 
-        assertThat(refused.exit()).isEqualTo(RedriveCommand.EXIT_REFUSED);
+        assertThat(refused.exit()).isEqualTo(ExitCode.REFUSED);
         assertThat(refused.errLine()).startsWith("list: PostgreSQL at ").contains("refused the login").doesNotContain("not reachable");
     }
 
@@ -210,7 +210,7 @@ class CommandLineInputTest {
         try {
             Run refused = run("--pg-user", outsider, "--pg-password", "outsider-pw", "-n", ns.name(), "dlq", "list");
 
-            assertThat(refused.exit()).isEqualTo(RedriveCommand.EXIT_REFUSED);
+            assertThat(refused.exit()).isEqualTo(ExitCode.REFUSED);
             assertThat(refused.errLine()).isEqualTo("list: refused by the database: user " + outsider + " may not use namespace "
                     + ns.name() + " (no USAGE on its schema; a login that may look is a member of " + ns.name() + "_viewer)");
         } finally {
@@ -222,7 +222,7 @@ class CommandLineInputTest {
     void anUnreachableServer_exitsFour() {
         Run unreachable = run("--pg-url", "jdbc:postgresql://127.0.0.1:1/postgres", "dlq", "list", "-n", ns.name());
 
-        assertThat(unreachable.exit()).isEqualTo(RedriveCommand.EXIT_UNAVAILABLE);
+        assertThat(unreachable.exit()).isEqualTo(ExitCode.UNAVAILABLE);
         assertThat(unreachable.errLine()).startsWith("list: PostgreSQL at jdbc:postgresql://127.0.0.1:1/postgres").contains("is not reachable");
     }
 

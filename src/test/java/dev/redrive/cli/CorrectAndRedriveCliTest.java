@@ -83,7 +83,7 @@ class CorrectAndRedriveCliTest {
         assertThat(status(original)).isEqualTo("SUPERSEDED");
 
         CliRun redrive = CliRun.in(ns, "redrive", original.value(), "--reason", "try the old one", "--operator", "bob");
-        assertThat(redrive.exit()).isEqualTo(RedriveCommand.EXIT_BLOCKED);
+        assertThat(redrive.exit()).isEqualTo(ExitCode.BLOCKED);
         assertThat(redrive.out()).contains("SUPERSEDED by correction " + correction.value());
 
         CliRun showOriginal = CliRun.in(ns, "op", "show", original.value());
@@ -109,7 +109,7 @@ class CorrectAndRedriveCliTest {
 
         CliRun refused = CliRun.in(ns, "redrive", original.value(), "--payload", "[1,2]", "--reason", "r", "--operator", "alice");
 
-        assertThat(refused.exit()).isEqualTo(RedriveCommand.EXIT_BLOCKED);
+        assertThat(refused.exit()).isEqualTo(ExitCode.BLOCKED);
         assertThat(refused.out()).contains("[FAIL] corrected_payload: the corrected payload must be a JSON object");
         assertThat(status(original)).isEqualTo("DEAD_LETTERED");
         assertThat(jdbc.queryLong("SELECT count(*) FROM operations WHERE run_id = 'run-array'")).isEqualTo(1);
@@ -119,7 +119,7 @@ class CorrectAndRedriveCliTest {
     void aCorrectionOfSeveralOperations_isBadInput() {
         CliRun run = CliRun.in(ns, "redrive", "a:b:0", "a:c:0", "--payload", "{}", "--reason", "r");
 
-        assertThat(run.exit()).isEqualTo(RedriveCommand.EXIT_USAGE);
+        assertThat(run.exit()).isEqualTo(ExitCode.USAGE);
         assertThat(run.err()).contains("a correction takes exactly one operation id, got 2 ids");
     }
 

@@ -140,7 +140,7 @@ class DeadLetterWithoutOperationCliTest {
                   FROM audit_log WHERE dlq_entry_id = ?""", toDiscard)).isEqualTo("alice/DISCARD/none/legacy runtime fixed");
 
         CliRun again = run("resolve", "--entry", String.valueOf(toDiscard), "--reason", "me too", "--operator", "bob");
-        assertThat(again.exit()).isEqualTo(RedriveCommand.EXIT_BLOCKED);
+        assertThat(again.exit()).isEqualTo(ExitCode.BLOCKED);
         assertThat(again.out()).contains("ALREADY_DECIDED already decided by alice at ", "(DISCARDED: legacy runtime fixed)");
         assertThat(query("SELECT count(*) FROM audit_log WHERE dlq_entry_id = ?", toDiscard)).isEqualTo("1");
         assertThat(run("op", "show", "--entry", String.valueOf(toDiscard)).out())
@@ -203,24 +203,24 @@ class DeadLetterWithoutOperationCliTest {
             CliRun neither = run(command, "--reason", "r");
             CliRun both = run(command, "a:b:0", "--entry", String.valueOf(toShow), "--reason", "r");
             for (CliRun bad : List.of(neither, both)) {
-                assertThat(bad.exit()).isEqualTo(RedriveCommand.EXIT_USAGE);
+                assertThat(bad.exit()).isEqualTo(ExitCode.USAGE);
                 assertThat(bad.err().strip()).isEqualTo(command + ": expected an operation id (OP) or --entry ID, exactly "
                         + "one of them (see redrive " + command + " --help)");
             }
             CliRun unknown = run(command, "--entry", "987654321", "--reason", "r");
-            assertThat(unknown.exit()).isEqualTo(RedriveCommand.EXIT_USAGE);
+            assertThat(unknown.exit()).isEqualTo(ExitCode.USAGE);
             assertThat(unknown.err().strip()).isEqualTo(command + ": no DLQ entry 987654321 in this namespace");
         }
         assertThat(run("op", "show").err().strip())
                 .isEqualTo("show: expected an operation id (OP) or --entry ID, exactly one of them (see redrive op show --help)");
         assertThat(run("op", "show", "--entry", "987654321").err().strip()).isEqualTo("show: no DLQ entry 987654321 in this namespace");
         CliRun report = run("report", "--group", "fp", "--entry", "1", "--format", "md", "--out", "x.md");
-        assertThat(report.exit()).isEqualTo(RedriveCommand.EXIT_USAGE);
+        assertThat(report.exit()).isEqualTo(ExitCode.USAGE);
         assertThat(report.err().strip()).isEqualTo("report: expected operation ids (OP...), --group FP or --entry ID, "
                 + "exactly one of them (see redrive report --help)");
         assertThat(run("report", "--entry", "987654321", "--format", "md", "--out", "x.md").err().strip())
                 .isEqualTo("report: no DLQ entry 987654321 in this namespace");
-        assertThat(run("redrive", "--entry", "1", "--reason", "r").exit()).as("redrive takes no --entry").isEqualTo(RedriveCommand.EXIT_USAGE);
+        assertThat(run("redrive", "--entry", "1", "--reason", "r").exit()).as("redrive takes no --entry").isEqualTo(ExitCode.USAGE);
         assertThat(query("SELECT decision_state FROM dlq_entries WHERE id = ?", toShow)).isEqualTo("OPEN");
     }
 }

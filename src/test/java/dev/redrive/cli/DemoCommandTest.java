@@ -35,7 +35,7 @@ class DemoCommandTest {
 
         int exit = commandLine.execute("demo", "--size", "huge");
 
-        assertThat(exit).isEqualTo(RedriveCommand.EXIT_USAGE);
+        assertThat(exit).isEqualTo(ExitCode.USAGE);
         assertThat(err.toString().strip()).isEqualTo("demo: --size must be full or small, got 'huge' (see redrive demo --help)");
     }
 

@@ -55,7 +55,7 @@ class DurableBatchCliTest {
         assertThat(json.get(0).get("db_login").asText()).isNotBlank();
 
         CliRun again = CliRun.in(ns, "redrive", "--resume", id);
-        assertThat(again.exit()).isEqualTo(RedriveCommand.EXIT_BLOCKED);
+        assertThat(again.exit()).isEqualTo(ExitCode.BLOCKED);
         assertThat(again.err().strip()).isEqualTo("batch " + id + " is done (10500 items taken): nothing to resume");
     }
 
@@ -67,14 +67,14 @@ class DurableBatchCliTest {
         CliRun filter = CliRun.in(ns, "redrive", "--run", "nosuchrun", "--reason", "typo", "--operator", "alice");
         CliRun dryRun = CliRun.in(ns, "redrive", "--group", "nosuchfp", "--reason", "typo", "--dry-run");
 
-        assertThat(group.exit()).isEqualTo(RedriveCommand.EXIT_USAGE);
+        assertThat(group.exit()).isEqualTo(ExitCode.USAGE);
         assertThat(group.out()).isEmpty();
         assertThat(group.err().strip()).isEqualTo("redrive: no open entries in group nosuchfp: nothing to redrive; "
                 + "dlq groups lists the groups and their open entries (see redrive redrive --help)");
-        assertThat(filter.exit()).isEqualTo(RedriveCommand.EXIT_USAGE);
+        assertThat(filter.exit()).isEqualTo(ExitCode.USAGE);
         assertThat(filter.err().strip()).isEqualTo("redrive: no open entry matches run id nosuchrun: nothing to "
                 + "redrive; dlq list with the same filters shows what they match (see redrive redrive --help)");
-        assertThat(dryRun.exit()).isEqualTo(RedriveCommand.EXIT_USAGE);
+        assertThat(dryRun.exit()).isEqualTo(ExitCode.USAGE);
         assertThat(dryRun.err()).contains("no open entries in group nosuchfp");
         assertThat(ns.database().jdbc().queryLong("SELECT count(*) FROM redrive_batches")).isEqualTo(batchesBefore);
     }
@@ -82,19 +82,19 @@ class DurableBatchCliTest {
     @Test
     void aBatchThatDoesNotExist_orOptionsThatDoNotGoTogether_areBadInputInOneLine() {
         CliRun unknown = CliRun.in(ns, "redrive", "--resume", "999999");
-        assertThat(unknown.exit()).isEqualTo(RedriveCommand.EXIT_USAGE);
+        assertThat(unknown.exit()).isEqualTo(ExitCode.USAGE);
         assertThat(unknown.err()).contains("no batch 999999; redrive --batches lists them");
 
         CliRun mixed = CliRun.in(ns, "redrive", "--batches", "--reason", "why");
-        assertThat(mixed.exit()).isEqualTo(RedriveCommand.EXIT_USAGE);
+        assertThat(mixed.exit()).isEqualTo(ExitCode.USAGE);
         assertThat(mixed.err()).contains("--batches and --resume BATCH take no operations, group, filter, --reason, "
                 + "--operator, --rate, --schema-version or --dry-run: a batch keeps its own");
         CliRun renamed = CliRun.in(ns, "redrive", "--resume", "1", "--operator", "bob");
-        assertThat(renamed.exit()).isEqualTo(RedriveCommand.EXIT_USAGE);
+        assertThat(renamed.exit()).isEqualTo(ExitCode.USAGE);
         assertThat(renamed.err()).contains("recorded under the name that started it");
 
         CliRun noReason = CliRun.in(ns, "redrive", "--group", "fp-big");
-        assertThat(noReason.exit()).isEqualTo(RedriveCommand.EXIT_USAGE);
+        assertThat(noReason.exit()).isEqualTo(ExitCode.USAGE);
         assertThat(noReason.err()).contains("a redrive needs --reason TEXT");
     }
 }

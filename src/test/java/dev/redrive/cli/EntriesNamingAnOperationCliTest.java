@@ -76,7 +76,7 @@ class EntriesNamingAnOperationCliTest {
                 .contains("dlq entry " + discarded.ownEntry() + " ").doesNotContain("dlq entry " + discarded.conflictEntry() + " ");
 
         CliRun again = run("discard", discarded.operationId(), "--reason", "customer withdrew", "--operator", "alice");
-        assertThat(again.exit()).isEqualTo(RedriveCommand.EXIT_BLOCKED);
+        assertThat(again.exit()).isEqualTo(ExitCode.BLOCKED);
         assertThat(again.out().lines().findFirst().orElseThrow()).startsWith(discarded.operationId() + ": ALREADY_DECIDED "
                 + "already decided by alice").endsWith("; open entries that only name it: " + discarded.conflictEntry()
                 + "; decide them with --entry ID");
@@ -93,7 +93,7 @@ class EntriesNamingAnOperationCliTest {
                 "--operator", "bob");
 
         // Nothing a batch could take: refused in one line naming the entry, and no batch is recorded.
-        assertThat(conflictGroup.exit()).isEqualTo(RedriveCommand.EXIT_USAGE);
+        assertThat(conflictGroup.exit()).isEqualTo(ExitCode.USAGE);
         assertThat(conflictGroup.err()).contains("has no operation of its own (entry " + grouped.conflictEntry()
                 + "): nothing to redrive as a batch; decide it with --entry ID");
         assertThat(state(grouped.conflictEntry())).isEqualTo("OPEN");
@@ -114,7 +114,7 @@ class EntriesNamingAnOperationCliTest {
     void resolveAnOperationNoneWasRecordedFor_pointsAtTheEntryThatNamesIt() {
         CliRun resolve = run("resolve", "naming:ghost:0", "--reason", "handled", "--operator", "carol");
 
-        assertThat(resolve.exit()).isEqualTo(RedriveCommand.EXIT_USAGE);
+        assertThat(resolve.exit()).isEqualTo(ExitCode.USAGE);
         assertThat(resolve.err().strip()).isEqualTo("resolve: no operation 'naming:ghost:0' in this namespace; open "
                 + "entries that only name it: " + ghost + "; decide them with --entry ID");
         assertThat(state(ghost)).isEqualTo("OPEN");

@@ -86,15 +86,15 @@ class FourEyesCliTest {
         CliRun approved = as(bob, "request", "approve", String.valueOf(id), "--operator", "bob");
         CliRun again = as(bob, "request", "approve", String.valueOf(id), "--operator", "bob");
 
-        assertThat(asked.exit()).isEqualTo(RedriveCommand.EXIT_WAITS_FOR_APPROVAL);
+        assertThat(asked.exit()).isEqualTo(ExitCode.WAITS_FOR_APPROVAL);
         assertThat(asked.out()).contains("four-eyes covers tool demo.charge", "request approve " + id);
         assertThat(listed.out()).contains("PENDING", "redrive of operation " + op.operationId(),
                 "asked by alice (login " + alice.login() + ")");
-        assertThat(own.exit()).isEqualTo(RedriveCommand.EXIT_REFUSED);
+        assertThat(own.exit()).isEqualTo(ExitCode.REFUSED);
         assertThat(own.out()).contains("a second operator must approve it");
         assertThat(approved.exit()).as(approved.out() + approved.err()).isZero();
         assertThat(approved.out()).contains("DONE", "redrive command");
-        assertThat(again.exit()).isEqualTo(RedriveCommand.EXIT_BLOCKED);
+        assertThat(again.exit()).isEqualTo(ExitCode.BLOCKED);
         assertThat(decision(op)).isEqualTo("REDRIVEN");
         assertThat(as(bob, "request", "list", "--all", "--json").out()).contains("\"state\" : \"APPROVED\"",
                 "\"decided_login\" : \"" + bob.login() + "\"");
@@ -110,12 +110,12 @@ class FourEyesCliTest {
         CliRun rejected = as(bob, "request", "reject", String.valueOf(id), "--reason", "not a duplicate",
                 "--operator", "bob");
 
-        assertThat(asked.exit()).isEqualTo(RedriveCommand.EXIT_WAITS_FOR_APPROVAL);
+        assertThat(asked.exit()).isEqualTo(ExitCode.WAITS_FOR_APPROVAL);
         assertThat(rejected.exit()).as(rejected.out() + rejected.err()).isZero();
         assertThat(rejected.out()).contains("rejected by bob");
         assertThat(decision(op)).isEqualTo("OPEN");
         assertThat(as(bob, "request", "approve", String.valueOf(id), "--operator", "bob").exit())
-                .isEqualTo(RedriveCommand.EXIT_BLOCKED);
+                .isEqualTo(ExitCode.BLOCKED);
     }
 
     @Test
@@ -136,7 +136,7 @@ class FourEyesCliTest {
         assertThat(all.out()).contains(id + "  OBSOLETE  discard of operation " + op.operationId(),
                 "obsolete: none of its items is open any more (another path decided them)");
         assertThat(List.of(approve, again)).allSatisfy(run -> {
-            assertThat(run.exit()).isEqualTo(RedriveCommand.EXIT_BLOCKED);
+            assertThat(run.exit()).isEqualTo(ExitCode.BLOCKED);
             assertThat(run.out().strip()).isEqualTo("request " + id + ": ALREADY_DECIDED request " + id + " is "
                     + "obsolete: none of its items is open any more (another path decided them meanwhile), so there "
                     + "is nothing left to approve or reject");
@@ -161,7 +161,7 @@ class FourEyesCliTest {
         CliRun other = CliRun.in(ns, "request", "approve", String.valueOf(id), "--operator", "bob");
 
         assertThat(asked.out()).contains("four-eyes covers corrections", "correct-and-redrive of operation");
-        assertThat(own.exit()).isEqualTo(RedriveCommand.EXIT_REFUSED);
+        assertThat(own.exit()).isEqualTo(ExitCode.REFUSED);
         assertThat(other.exit()).as(other.out() + other.err()).isZero();
         assertThat(decision(op)).isEqualTo("SUPERSEDED");
     }
@@ -173,11 +173,11 @@ class FourEyesCliTest {
         CliRun badSwitch = CliRun.in(ns, "policy", "four-eyes", "maybe", "--operator", "carol");
         CliRun unknown = CliRun.in(ns, "request", "approve", "999999", "--operator", "bob");
 
-        assertThat(byOperator.exit()).isEqualTo(RedriveCommand.EXIT_REFUSED);
-        assertThat(badDuration.exit()).isEqualTo(RedriveCommand.EXIT_USAGE);
+        assertThat(byOperator.exit()).isEqualTo(ExitCode.REFUSED);
+        assertThat(badDuration.exit()).isEqualTo(ExitCode.USAGE);
         assertThat(badDuration.err()).contains("--expire-after must be a positive duration such as 30m");
-        assertThat(badSwitch.exit()).isEqualTo(RedriveCommand.EXIT_USAGE);
-        assertThat(unknown.exit()).isEqualTo(RedriveCommand.EXIT_USAGE);
+        assertThat(badSwitch.exit()).isEqualTo(ExitCode.USAGE);
+        assertThat(unknown.exit()).isEqualTo(ExitCode.USAGE);
         assertThat(unknown.err()).contains("no decision request 999999");
     }
 
@@ -191,12 +191,12 @@ class FourEyesCliTest {
         CliRun emptyAmong = CliRun.in(ns, "policy", "four-eyes", "on", "--tools", "demo.charge,,demo.ship",
                 "--operator", "carol");
 
-        assertThat(unknown.exit()).isEqualTo(RedriveCommand.EXIT_USAGE);
+        assertThat(unknown.exit()).isEqualTo(ExitCode.USAGE);
         assertThat(unknown.err().strip()).isEqualTo("four-eyes: four-eyes --tools: unknown tool nosuch.tool; expected "
                 + "a tool a worker or tool schema set registered, or one with DLQ entries; known: demo.charge, demo.ship "
                 + "(see redrive policy four-eyes --help)");
         assertThat(List.of(empty, emptyAmong)).allSatisfy(run -> {
-            assertThat(run.exit()).isEqualTo(RedriveCommand.EXIT_USAGE);
+            assertThat(run.exit()).isEqualTo(ExitCode.USAGE);
             assertThat(run.err().strip()).isEqualTo("four-eyes: --tools takes tool names separated by commas, got an "
                     + "empty name; to cover every decision, switch four-eyes on without --tools (see redrive policy "
                     + "four-eyes --help)");

@@ -17,7 +17,7 @@ class MigrateRefusedCliTest {
         try (DatabaseLogin olga = DatabaseLogin.operator(ns, "olga")) {
             CliRun migrate = CliRun.as(olga, ns, "migrate");
 
-            assertThat(migrate.exit()).isEqualTo(RedriveCommand.EXIT_REFUSED);
+            assertThat(migrate.exit()).isEqualTo(ExitCode.REFUSED);
             assertThat(migrate.err()).hasLineCount(1).startsWith("migrate: user " + olga.login()
                     + " may not migrate namespace " + ns.name() + " (ERROR: permission denied for table ")
                     .endsWith("): migrate as the namespace's owner, postgres\n");

@@ -50,7 +50,7 @@ class PasswordOptionsCliTest {
     void noPasswordAndNoTerminal_isOneLine_sayingWhereAPasswordMayComeFrom() {
         CliRun list = asAlice(noTerminal());
 
-        assertThat(list.exit()).isEqualTo(RedriveCommand.EXIT_REFUSED);
+        assertThat(list.exit()).isEqualTo(ExitCode.REFUSED);
         assertThat(list.err().lines()).singleElement().asString()
                 .contains("asks for a password and none was given")
                 .contains("REDRIVE_PG_PASSWORD_FILE (--pg-password-file)").contains("~/.pgpass")
@@ -77,7 +77,7 @@ class PasswordOptionsCliTest {
             return Optional.of("wrong");
         });
 
-        assertThat(list.exit()).isEqualTo(RedriveCommand.EXIT_REFUSED);
+        assertThat(list.exit()).isEqualTo(ExitCode.REFUSED);
         assertThat(list.err().lines()).singleElement().asString().contains("refused the login");
         assertThat(questions).hasSize(1);
     }
@@ -96,7 +96,7 @@ class PasswordOptionsCliTest {
     void aPasswordGivenTwice_isOneLine_exit2() {
         CliRun list = asAlice(noTerminal(), "--pg-password", PASSWORD, "--pg-password-file", CliRun.passwordFile(PASSWORD));
 
-        assertThat(list.exit()).isEqualTo(RedriveCommand.EXIT_USAGE);
+        assertThat(list.exit()).isEqualTo(ExitCode.USAGE);
         assertThat(list.err().lines().filter(line -> !line.startsWith("warning:"))).singleElement().asString()
                 .contains("the PostgreSQL password is given twice").doesNotContain(PASSWORD);
     }
@@ -108,10 +108,10 @@ class PasswordOptionsCliTest {
         CliRun blank = asAlice(noTerminal(), "--pg-password-file", empty.toString());
         Files.delete(empty);
 
-        assertThat(missing.exit()).isEqualTo(RedriveCommand.EXIT_USAGE);
+        assertThat(missing.exit()).isEqualTo(ExitCode.USAGE);
         assertThat(missing.err().lines()).singleElement().asString()
                 .contains("/nonexistent/password, which does not exist");
-        assertThat(blank.exit()).isEqualTo(RedriveCommand.EXIT_USAGE);
+        assertThat(blank.exit()).isEqualTo(ExitCode.USAGE);
         assertThat(blank.err().lines().filter(line -> !line.startsWith("warning:"))).singleElement().asString()
                 .contains("whose first line is empty");
     }

@@ -37,7 +37,7 @@ class RedriveFilterCliTest {
                 "--dry-run");
         assertThat(dry.out()).contains(timedOut.operationId() + ": WOULD_PASS", uncertain.operationId() + ": BLOCKED")
                 .doesNotContain(otherTool.operationId()).contains("2 item(s), dry run");
-        assertThat(dry.exit()).isEqualTo(RedriveCommand.EXIT_BLOCKED);
+        assertThat(dry.exit()).isEqualTo(ExitCode.BLOCKED);
 
         CliRun real = CliRun.in(ns, "redrive", "--tool", "demo.charge", "--run", "run-filter", "--reason", "ledger back",
                 "--operator", "alice");
@@ -51,11 +51,11 @@ class RedriveFilterCliTest {
     @Test
     void aFilterForDecidedEntries_orNothingToTake_isBadInputInOneLine() {
         CliRun decided = CliRun.in(ns, "redrive", "--state", "redriven", "--reason", "again");
-        assertThat(decided.exit()).isEqualTo(RedriveCommand.EXIT_USAGE);
+        assertThat(decided.exit()).isEqualTo(ExitCode.USAGE);
         assertThat(decided.err()).contains("a redrive takes open entries only: --state must be open, got redriven");
 
         CliRun nothing = CliRun.in(ns, "redrive", "--reason", "why");
-        assertThat(nothing.exit()).isEqualTo(RedriveCommand.EXIT_USAGE);
+        assertThat(nothing.exit()).isEqualTo(ExitCode.USAGE);
         assertThat(nothing.err()).contains("name the operations to redrive, a group with --group FP, or the open entries");
     }
 }

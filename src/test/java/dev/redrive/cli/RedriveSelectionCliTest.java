@@ -43,11 +43,11 @@ class RedriveSelectionCliTest {
     @Test
     void anEmptyGroupOrFilter_isRefused_neverEveryOpenEntry() {
         CliRun emptyGroup = CliRun.in(ns, "redrive", "--group", "", "--reason", "x");
-        assertThat(emptyGroup.exit()).isEqualTo(RedriveCommand.EXIT_USAGE);
+        assertThat(emptyGroup.exit()).isEqualTo(ExitCode.USAGE);
         assertThat(emptyGroup.err()).startsWith("redrive: --group was given an empty value; expected a value, or leave "
                 + "--group out").hasLineCount(1);
         CliRun blankTool = CliRun.in(ns, "redrive", "--run", "run-sel", "--tool", " ", "--reason", "x", "--dry-run");
-        assertThat(blankTool.exit()).isEqualTo(RedriveCommand.EXIT_USAGE);
+        assertThat(blankTool.exit()).isEqualTo(ExitCode.USAGE);
         assertThat(blankTool.err()).contains("--tool was given an empty value");
         assertThat(commands()).isZero();
     }
@@ -56,7 +56,7 @@ class RedriveSelectionCliTest {
     void aRateThatIsNoNumberOfItemsPerSecond_isOneLine_andNothingIsDecided() {
         for (String rate : new String[]{"NaN", "Infinity", "-Infinity", "-1"}) {
             CliRun run = CliRun.in(ns, "redrive", "--run", "run-sel", "--reason", "x", "--rate", rate);
-            assertThat(run.exit()).as(rate).isEqualTo(RedriveCommand.EXIT_USAGE);
+            assertThat(run.exit()).as(rate).isEqualTo(ExitCode.USAGE);
             assertThat(run.err()).as(rate).startsWith("redrive: the rate must be a number of items per second, 0 "
                     + "(unlimited) or more, got ").hasLineCount(1);
         }
@@ -77,7 +77,7 @@ class RedriveSelectionCliTest {
     void anUnknownOperationId_isBadInputInOneLine_andNothingIsDecided() {
         CliRun unknown = CliRun.in(ns, "redrive", charge1.operationId(), "nope:n:0", "--reason", "x", "--operator", "a");
 
-        assertThat(unknown.exit()).isEqualTo(RedriveCommand.EXIT_USAGE);
+        assertThat(unknown.exit()).isEqualTo(ExitCode.USAGE);
         assertThat(unknown.err().strip()).isEqualTo("redrive: no operation 'nope:n:0' in this namespace");
         assertThat(commands()).isZero();
     }
@@ -86,7 +86,7 @@ class RedriveSelectionCliTest {
     void aGroupOfEntriesWithoutAnOperationOfTheirOwn_recordsNoBatch() {
         CliRun refused = CliRun.in(ns, "redrive", "--group", "fp-alone", "--reason", "x", "--operator", "a");
 
-        assertThat(refused.exit()).isEqualTo(RedriveCommand.EXIT_USAGE);
+        assertThat(refused.exit()).isEqualTo(ExitCode.USAGE);
         assertThat(refused.err().strip()).isEqualTo("redrive: the one open entry matching fingerprint fp-alone has no "
                 + "operation of its own (entry " + alone.dlqEntryId() + "): nothing to redrive as a batch; decide it "
                 + "with --entry ID (see redrive redrive --help)");
@@ -98,7 +98,7 @@ class RedriveSelectionCliTest {
     void anEmptyOperatorName_isRefused_notTakenForTheOsUser() {
         CliRun empty = CliRun.in(ns, "redrive", charge1.operationId(), "--reason", "x", "--operator", " ");
 
-        assertThat(empty.exit()).isEqualTo(RedriveCommand.EXIT_USAGE);
+        assertThat(empty.exit()).isEqualTo(ExitCode.USAGE);
         assertThat(empty.err()).contains("--operator was given an empty name; expected who decides");
         assertThat(commands()).isZero();
     }
@@ -107,7 +107,7 @@ class RedriveSelectionCliTest {
     void aResumeTakesNoRate_theBatchKeepsItsOwn() {
         CliRun resume = CliRun.in(ns, "redrive", "--resume", "1", "--rate", "10");
 
-        assertThat(resume.exit()).isEqualTo(RedriveCommand.EXIT_USAGE);
+        assertThat(resume.exit()).isEqualTo(ExitCode.USAGE);
         assertThat(resume.err()).contains("--batches and --resume BATCH take no operations, group, filter, --reason, "
                 + "--operator, --rate");
     }
@@ -127,7 +127,7 @@ class RedriveSelectionCliTest {
             assertThat(CliRun.in(ns, "policy", "four-eyes", "on", "--tools", "demo.charge", "--operator", "carol")
                     .exit()).isZero();
             CliRun covered = CliRun.in(ns, "redrive", "--group", "fp-mixed", "--reason", "x", "--operator", "alice");
-            assertThat(covered.exit()).isEqualTo(RedriveCommand.EXIT_WAITS_FOR_APPROVAL);
+            assertThat(covered.exit()).isEqualTo(ExitCode.WAITS_FOR_APPROVAL);
             assertThat(covered.out()).contains("waits for a second operator's approval (four-eyes covers tool "
                     + "demo.charge)");
             assertThat(ns.database().jdbc().queryLong("SELECT count(*) FROM redrive_commands WHERE operation_id <> ?",

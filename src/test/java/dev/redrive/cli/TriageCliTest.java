@@ -128,7 +128,7 @@ class TriageCliTest {
 
         CliRun blocked = run("redrive", uncertain.operationId(), "--reason", "try again", "--operator", "alice");
 
-        assertThat(blocked.exit()).isEqualTo(RedriveCommand.EXIT_BLOCKED);
+        assertThat(blocked.exit()).isEqualTo(ExitCode.BLOCKED);
         assertThat(blocked.out()).contains("BLOCKED", "[FAIL] side_effect: the side effect is uncertain");
         assertThat(ns.redis().sync().xlen(ns.redis().keys().dispatch())).isEqualTo(before);
     }
@@ -137,14 +137,14 @@ class TriageCliTest {
     void unknownOperation_isOneLineAndExitTwo() {
         CliRun unknown = run("op", "show", "nope:nothing:0");
 
-        assertThat(unknown.exit()).isEqualTo(RedriveCommand.EXIT_USAGE);
+        assertThat(unknown.exit()).isEqualTo(ExitCode.USAGE);
         assertThat(unknown.err().strip()).isEqualTo("show: no operation 'nope:nothing:0' in this namespace");
     }
 
     @Test
     void dryRunOverAGroup_thenReconcileRedriveAndReport(@TempDir Path dir) throws Exception {
         CliRun dry = run("redrive", "--group", "fp-cli", "--reason", "ledger back", "--dry-run");
-        assertThat(dry.exit()).isEqualTo(RedriveCommand.EXIT_BLOCKED);
+        assertThat(dry.exit()).isEqualTo(ExitCode.BLOCKED);
         assertThat(dry.out()).contains("WOULD_PASS", "[PASS] run_active", "2 item(s), dry run");
 
         Created other = fixture.deadLettered("run-cli-2", "charge").create();
@@ -154,7 +154,7 @@ class TriageCliTest {
         assertThat(redrive.exit()).isZero();
         assertThat(redrive.out()).contains("DONE redrive command");
         CliRun again = run("discard", other.operationId(), "--reason", "dup", "--operator", "carol");
-        assertThat(again.exit()).isEqualTo(RedriveCommand.EXIT_BLOCKED);
+        assertThat(again.exit()).isEqualTo(ExitCode.BLOCKED);
         assertThat(again.out()).contains("already decided by bob");
 
         Path pdf = dir.resolve("incident.pdf");

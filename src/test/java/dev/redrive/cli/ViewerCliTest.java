@@ -65,10 +65,10 @@ class ViewerCliTest {
         CliRun start = asViewer("redrive", "--group", "fp-viewer-batch", "--reason", "ledger is back", "--operator",
                 "vik");
 
-        assertThat(resume.exit()).isEqualTo(RedriveCommand.EXIT_REFUSED);
+        assertThat(resume.exit()).isEqualTo(ExitCode.REFUSED);
         assertThat(resume.err().strip()).startsWith("redrive: " + refusal).endsWith("; batch " + id + " was not run")
                 .doesNotContain("\n");
-        assertThat(start.exit()).isEqualTo(RedriveCommand.EXIT_REFUSED);
+        assertThat(start.exit()).isEqualTo(ExitCode.REFUSED);
         assertThat(start.err().strip()).startsWith("redrive: " + refusal).endsWith("; no batch was recorded")
                 .doesNotContain("\n");
         assertThat(resume.out() + start.out()).isEmpty();

@@ -36,7 +36,7 @@ class WorkerCommandsTest {
     void dispatch_withAPayloadThatIsNotJson_failsWithOneLine() {
         CliRun outcome = run("dispatch", "--run", "cli-bad", "--node", "n", "--tool", "demo.charge", "--payload", "amount=5");
 
-        assertThat(outcome.exit()).isEqualTo(RedriveCommand.EXIT_USAGE);
+        assertThat(outcome.exit()).isEqualTo(ExitCode.USAGE);
         assertThat(outcome.err().strip()).startsWith("dispatch: payload is not JSON").doesNotContain("\n");
     }
 
@@ -52,7 +52,7 @@ class WorkerCommandsTest {
         assertThat(first.exit()).isZero();
         assertThat(same.exit()).isZero();
         assertThat(same.out()).startsWith("already dispatched, published again: cli-reuse:charge:0 attempt 1");
-        assertThat(other.exit()).isEqualTo(RedriveCommand.EXIT_BLOCKED);
+        assertThat(other.exit()).isEqualTo(ExitCode.BLOCKED);
         assertThat(other.out()).isEmpty();
         assertThat(other.err().strip()).doesNotContain("\n")
                 .matches("dispatch: conflict: operation cli-reuse:charge:0 was recorded with parameters [0-9a-f]{64}, "
@@ -76,7 +76,7 @@ class WorkerCommandsTest {
         assertThat(query("SELECT status || '/' || status_reason FROM runs WHERE run_id = 'cli-cancel'"))
                 .isEqualTo("CANCELLED/order withdrawn");
         assertThat(query("SELECT status FROM operations WHERE run_id = 'cli-cancel'")).isEqualTo("CANCELLED");
-        assertThat(second.exit()).isEqualTo(RedriveCommand.EXIT_USAGE);
+        assertThat(second.exit()).isEqualTo(ExitCode.USAGE);
         assertThat(second.err()).contains("run cli-cancel is CANCELLED");
     }
 
@@ -103,7 +103,7 @@ class WorkerCommandsTest {
                 .isEqualTo("alice/bob/limit exceeded");
         assertThat(query("SELECT count(*)::text FROM audit_log WHERE action IN ('approval_granted', 'approval_revoked')"))
                 .isEqualTo("2");
-        assertThat(again.exit()).isEqualTo(RedriveCommand.EXIT_USAGE);
+        assertThat(again.exit()).isEqualTo(ExitCode.USAGE);
         assertThat(again.err()).contains("approval appr-1 is already revoked");
     }
 }

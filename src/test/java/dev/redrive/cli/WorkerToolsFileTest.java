@@ -97,7 +97,7 @@ class WorkerToolsFileTest {
         commandLine.setErr(new PrintWriter(err, true));
         int exit = commandLine.execute("worker", "--namespace", ns.name());
 
-        assertThat(exit).isEqualTo(RedriveCommand.EXIT_USAGE);
+        assertThat(exit).isEqualTo(ExitCode.USAGE);
         assertThat(err.toString()).contains("--tools=FILE").contains("--demo-tools");
     }
 
