@@ -17,12 +17,28 @@ import java.util.List;
 /** One in-process run of the command line, typed as an operator would in a test's namespace: its exit code and output. */
 public record CliRun(int exit, String out, String err) {
 
-    /** Runs {@code redrive ARGS --namespace <the test's namespace>}. */
+    /** Runs {@code redrive ARGS --namespace <the test's namespace>} on the servers the tests share. */
     public static CliRun in(TestNamespace ns, String... args) {
         List<String> all = new ArrayList<>(List.of(args));
+        all.addAll(connection(ns, all));
         all.add("--namespace");
         all.add(ns.name());
         return of(all.toArray(String[]::new));
+    }
+
+    /** The options that name the namespace's servers, less those {@code given} already names. */
+    static List<String> connection(TestNamespace ns, List<String> given) {
+        List<String> options = new ArrayList<>();
+        if (!given.contains("--pg-url")) {
+            options.addAll(List.of("--pg-url", ns.config().pgUrl()));
+        }
+        if (!given.contains("--pg-user")) {
+            options.addAll(List.of("--pg-user", ns.config().pgUser()));
+        }
+        if (!given.contains("--redis-uri")) {
+            options.addAll(List.of("--redis-uri", ns.config().redisUri()));
+        }
+        return options;
     }
 
     /**

@@ -17,6 +17,7 @@ import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.ThreadLocalRandom;
@@ -51,7 +52,9 @@ class CommandLineInputTest {
         StringWriter err = new StringWriter();
         cli.setOut(new PrintWriter(out, true));
         cli.setErr(new PrintWriter(err, true));
-        int exit = cli.execute(args);
+        List<String> all = new ArrayList<>(List.of(args));
+        all.addAll(CliRun.connection(ns, all));
+        int exit = cli.execute(all.toArray(String[]::new));
         return new Run(exit, out.toString(), err.toString());
     }
 
@@ -176,7 +179,7 @@ class CommandLineInputTest {
     void aViewersDecisions_areRefused_exitFive_andNothingChanges() {
         Created op = fixture.deadLettered("run-input-viewer", "charge").create();
         try (DatabaseLogin viewer = DatabaseLogin.viewer(ns, "vera")) {
-            String[] asViewer = {"--pg-user", viewer.login(), "--pg-password", viewer.config().pgPassword(), "-n", ns.name()};
+            String[] asViewer = {"--pg-user", viewer.login(), "--pg-password-file", CliRun.passwordFile(viewer.config().pgPassword()), "-n", ns.name()};
 
             Run discard = run(concat(new String[]{"discard", op.operationId(), "--reason", "duplicate", "--operator", "vera"}, asViewer));
             Run redrive = run(concat(new String[]{"redrive", op.operationId(), "--reason", "ledger back", "--operator", "vera"}, asViewer));
@@ -208,7 +211,7 @@ class CommandLineInputTest {
         String outsider = ns.name() + "_outsider";
         ns.database().jdbc().update("CREATE ROLE \"" + outsider + "\" LOGIN PASSWORD 'outsider-pw'");
         try {
-            Run refused = run("--pg-user", outsider, "--pg-password", "outsider-pw", "-n", ns.name(), "dlq", "list");
+            Run refused = run("--pg-user", outsider, "--pg-password-file", CliRun.passwordFile("outsider-pw"), "-n", ns.name(), "dlq", "list");
 
             assertThat(refused.exit()).isEqualTo(ExitCode.REFUSED);
             assertThat(refused.errLine()).isEqualTo("list: refused by the database: user " + outsider + " may not use namespace "

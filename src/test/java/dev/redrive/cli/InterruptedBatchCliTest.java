@@ -1,5 +1,6 @@
 package dev.redrive.cli;
 
+import dev.redrive.testing.TestServers;
 import dev.redrive.testing.TestNamespace;
 import dev.redrive.triage.BulkDeadLetters;
 import io.lettuce.core.Range;
@@ -31,12 +32,12 @@ class InterruptedBatchCliTest {
         BulkDeadLetters.create(ns.database(), "run-ctrl-c", "fp-ctrl-c", ENTRIES);
         Path log = Files.createTempFile("redrive-ctrl-c", ".log");
         // Paced at 300 a second (chunks of 30), the batch takes ten seconds: time to stop it half-way.
-        Process cli = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+        Process cli = TestServers.pointedAtThem(new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-Xmx256m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-cp",
                 System.getProperty("surefire.test.class.path", System.getProperty("java.class.path")),
                 Main.class.getName(), "redrive", "--group", "fp-ctrl-c", "--reason", "ledger is back", "--operator",
                 "alice", "--rate", "300", "-n", ns.name())
-                .redirectErrorStream(true).redirectOutput(log.toFile()).directory(new File(System.getProperty("user.dir")))
+                .redirectErrorStream(true).redirectOutput(log.toFile()).directory(new File(System.getProperty("user.dir"))))
                 .start();
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
         while (count("SELECT COALESCE(max(done), 0) FROM redrive_batches") < 300 && System.nanoTime() < deadline

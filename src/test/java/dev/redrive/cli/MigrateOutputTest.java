@@ -1,5 +1,6 @@
 package dev.redrive.cli;
 
+import dev.redrive.testing.TestServers;
 import dev.redrive.testing.TestNamespace;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -66,8 +67,8 @@ class MigrateOutputTest {
         command[6] = "-n";
         command[7] = namespace;
         System.arraycopy(options, 0, command, 8, options.length);
-        Process cli = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile())
-                .directory(new File(System.getProperty("user.dir"))).start();
+        Process cli = TestServers.pointedAtThem(new ProcessBuilder(command).redirectErrorStream(true)
+                .redirectOutput(log.toFile()).directory(new File(System.getProperty("user.dir")))).start();
         assertThat(cli.waitFor(60, TimeUnit.SECONDS)).isTrue();
         String output = Files.readString(log);
         assertThat(cli.exitValue()).as(output).isZero();

@@ -61,7 +61,7 @@ class RetentionCliTest {
                 + "decision_reason = 'test', decided_at = now() - interval '3 days' WHERE id = ?", decided.dlqEntryId());
         try (DatabaseLogin login = DatabaseLogin.operator(ns, "cli_purger")) {
             CliRun refused = CliRun.in(ns, "dlq", "purge", "--decided-before", "-1d", "--pg-user", login.login(),
-                    "--pg-password", login.config().pgPassword());
+                    "--pg-password-file", CliRun.passwordFile(login.config().pgPassword()));
             assertThat(refused.exit()).as(refused.out()).isEqualTo(5);
             assertThat(refused.err().strip().lines()).hasSize(1);
         }
@@ -78,7 +78,7 @@ class RetentionCliTest {
         assertThat(future.err()).contains("--decided-before must be in the past (e.g. -90d), got 2999-");
         CliRun ancient = CliRun.in(ns, "dlq", "purge", "--decided-before", "-999999999d");
         assertThat(ancient.exit()).isEqualTo(2);
-        assertThat(ancient.err()).contains("--decided-before must be after 1970-01-01");
+        assertThat(ancient.err()).contains("--decided-before").contains("expected a time between 0001-01-01 and 9999-12-31");
         CliRun tooShort = CliRun.in(ns, "policy", "retention", "1s", "--operator", "carol");
         assertThat(tooShort.exit()).isEqualTo(2);
         assertThat(tooShort.err()).contains("retention keeps evidence at least 1h and at most 36500d, got 1s");

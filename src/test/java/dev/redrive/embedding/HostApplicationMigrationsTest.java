@@ -1,6 +1,6 @@
 package dev.redrive.embedding;
 
-import dev.redrive.config.RedriveConfig;
+import dev.redrive.testing.TestServers;
 import dev.redrive.store.Database;
 import org.flywaydb.core.Flyway;
 import org.flywaydb.core.api.output.MigrateResult;
@@ -26,7 +26,7 @@ class HostApplicationMigrationsTest {
     void open() {
         String suffix = Integer.toHexString(ThreadLocalRandom.current().nextInt(0x100000, 0xFFFFFF));
         hostSchema = "t_host_" + suffix;
-        redrive = Database.open(RedriveConfig.fromEnvironment(System.getenv()).withNamespace("t_hostredrive_" + suffix), 4);
+        redrive = Database.open(TestServers.config().withNamespace("t_hostredrive_" + suffix), 4);
         redrive.dropSchema();
     }
 

@@ -1,6 +1,6 @@
 package dev.redrive.store;
 
-import dev.redrive.config.RedriveConfig;
+import dev.redrive.testing.TestServers;
 import org.flywaydb.core.Flyway;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -30,7 +30,7 @@ class NewNamespaceStatisticsTest {
     @BeforeEach
     void open() {
         namespace = "t_newnamespacestatistics_" + Integer.toHexString(ThreadLocalRandom.current().nextInt(0x100000, 0xFFFFFF));
-        database = Database.open(RedriveConfig.fromEnvironment(System.getenv()).withNamespace(namespace), 4);
+        database = Database.open(TestServers.config().withNamespace(namespace), 4);
         database.dropSchema();
     }
 

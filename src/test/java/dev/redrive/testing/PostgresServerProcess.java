@@ -19,18 +19,23 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
 /**
- * A PostgreSQL server of a test's own, in a fresh cluster on a free port, for tests that must crash or restart
- * PostgreSQL (never the shared one). Unlike {@link RedisServerProcess} it keeps its data across a restart: an immediate
+ * A PostgreSQL server of a test's own, in a fresh cluster on a free port: the one {@link TestServers} shares with
+ * every test of a JVM when no server is named, and one of a test's own for tests that must crash or restart
+ * PostgreSQL. Unlike {@link RedisServerProcess} it keeps its data across a restart: an immediate
  * stop is a crash of the server process, and the restart runs crash recovery on the same cluster, as in production.
  * fsync is off: the machine does not crash, only the server does, so what was committed is still in the OS cache.
  *
- * <p>initdb and postgres refuse to run as root; as root the cluster belongs to the {@code postgres} OS user and every
- * server command runs as that user. The binaries are looked for in {@code REDRIVE_PG_BIN}, default
- * {@code /usr/lib/postgresql/15/bin}. {@link #close()} stops the server and deletes the cluster.
+ * <p>initdb and postgres refuse to run as root; as root the cluster belongs to the {@code postgres} OS user (or
+ * {@code nobody} where there is none) and every server command runs as that user. The binaries are those in
+ * {@code REDRIVE_PG_BIN}, or else the PostgreSQL 16 the test dependencies bring ({@link EmbeddedBinaries}).
+ * {@link #close()} stops the server and deletes the cluster.
  */
 public final class PostgresServerProcess implements AutoCloseable {
-    private static final Path BIN = Path.of(System.getenv().getOrDefault("REDRIVE_PG_BIN", "/usr/lib/postgresql/15/bin"));
-    private static final String OS_USER = "postgres";
+    /** REDRIVE_PG_BIN's, or else the PostgreSQL 16 the test dependencies bring, so that none need be installed. */
+    private static final Path BIN = System.getenv("REDRIVE_PG_BIN") != null ? Path.of(System.getenv("REDRIVE_PG_BIN"))
+            : EmbeddedBinaries.postgresBin();
+    /** Who runs the server when the tests run as root: postgres where the machine has that user, else nobody. */
+    private static final String OS_USER = userExists("postgres") ? "postgres" : "nobody";
     private static final Duration COMMAND_TIMEOUT = Duration.ofSeconds(60);
 
     private final int port;
@@ -187,6 +192,14 @@ public final class PostgresServerProcess implements AutoCloseable {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException(e);
+        }
+    }
+
+    private static boolean userExists(String name) {
+        try {
+            return Files.readAllLines(Path.of("/etc/passwd")).stream().anyMatch(line -> line.startsWith(name + ":"));
+        } catch (IOException e) {
+            return false;
         }
     }
 

@@ -32,6 +32,7 @@ public final class PrometheusServerProcess implements AutoCloseable {
 
     /** Starts a server that scrapes {@code target} ({@code host:port}, path /metrics) every second. */
     public static PrometheusServerProcess scraping(String target) {
+        OsCommands.assumeInstalled("a real Prometheus scraping a worker", "prometheus");
         try {
             Path dir = Files.createTempDirectory("redrive-prometheus-");
             Files.writeString(dir.resolve("prometheus.yml"), """

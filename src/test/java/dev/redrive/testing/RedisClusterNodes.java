@@ -1,5 +1,7 @@
 package dev.redrive.testing;
 
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.api.StatefulRedisConnection;
 import org.junit.jupiter.api.extension.AfterAllCallback;
 import org.junit.jupiter.api.extension.BeforeAllCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
@@ -8,27 +10,34 @@ import java.io.IOException;
 import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.function.Function;
 import java.util.stream.Collectors;
+import java.util.stream.IntStream;
 
 /**
- * A local Redis Cluster of three masters for a test class: the one {@code installer/redis-cluster.sh start} runs on
- * ports 7001–7003 (CI starts it) when it answers, otherwise one of the class's own on free ports, started by the same
- * script and stopped after the class. Register it as a static field next to the {@link TestNamespace}.
+ * A Redis Cluster of three masters for a test class: the nodes {@code REDRIVE_TEST_REDIS_CLUSTER} names
+ * ({@code host:port,host:port,host:port}), or else one of the class's own, started from the same redis-server as
+ * {@link RedisServerProcess} on free ports, its slots split in three and its nodes introduced to each other, and
+ * stopped after the class. Register it as a static field next to the {@link TestNamespace}.
  */
 public final class RedisClusterNodes implements BeforeAllCallback, AfterAllCallback {
-    private static final List<Integer> SHARED_PORTS = List.of(7001, 7002, 7003);
-    private static final Path SCRIPT = Path.of("installer", "redis-cluster.sh");
+    private static final int SLOTS = 16384;
 
     private List<Integer> ports;
+    private final List<Process> nodes = new ArrayList<>();
     private Path ownDir;
 
     @Override
     public void beforeAll(ExtensionContext context) throws Exception {
-        if (clusterOk(SHARED_PORTS.get(0))) {
-            ports = SHARED_PORTS;
+        String named = System.getenv("REDRIVE_TEST_REDIS_CLUSTER");
+        if (named != null && !named.isBlank()) {
+            ports = Arrays.stream(named.split(",")).map(node -> Integer.parseInt(node.substring(node.lastIndexOf(':') + 1)))
+                    .toList();
             return;
         }
         ports = new ArrayList<>();
@@ -39,23 +48,17 @@ public final class RedisClusterNodes implements BeforeAllCallback, AfterAllCallb
             }
         }
         ownDir = Files.createTempDirectory("redrive-cluster-");
-        List<String> command = new ArrayList<>(List.of(SCRIPT.toString(), "start"));
-        ports.forEach(port -> command.add(Integer.toString(port)));
-        ProcessBuilder start = new ProcessBuilder(command).redirectErrorStream(true)
-                .redirectOutput(ownDir.resolve("start.log").toFile());
-        start.environment().put("REDRIVE_CLUSTER_DIR", ownDir.toString());
-        if (start.start().waitFor() != 0) {
-            throw new IllegalStateException("could not start a Redis Cluster on " + ports + ": see " + ownDir);
+        for (int port : ports) {
+            nodes.add(startNode(port));
         }
+        form();
     }
 
     @Override
     public void afterAll(ExtensionContext context) throws Exception {
-        if (ownDir != null) {
-            List<String> command = new ArrayList<>(List.of(SCRIPT.toString(), "stop"));
-            ports.forEach(port -> command.add(Integer.toString(port)));
-            new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(ownDir.resolve("stop.log").toFile())
-                    .start().waitFor();
+        for (Process node : nodes) {
+            node.destroyForcibly();
+            node.waitFor();
         }
     }
 
@@ -74,16 +77,62 @@ public final class RedisClusterNodes implements BeforeAllCallback, AfterAllCallb
     }
 
     /** The port of the master that serves {@code key}'s slot. */
-    public int portServing(String key) throws IOException, InterruptedException {
-        int slot = Integer.parseInt(cli(ports.get(0), "cluster", "keyslot", key).strip());
+    public int portServing(String key) {
+        int slot = on(ports.get(0), commands -> commands.sync().clusterKeyslot(key)).intValue();
         for (int port : ports) {
-            for (String line : cli(port, "cluster", "nodes").split("\n")) {
+            for (String line : on(port, commands -> commands.sync().clusterNodes()).split("\n")) {
                 if (line.contains("myself") && servesSlot(line, slot)) {
                     return port;
                 }
             }
         }
         throw new IllegalStateException("no node serves slot " + slot);
+    }
+
+    private Process startNode(int port) throws IOException, InterruptedException {
+        Path dir = Files.createDirectories(ownDir.resolve(Integer.toString(port)));
+        Process node = new ProcessBuilder(RedisServerProcess.BINARY, "--port", Integer.toString(port), "--bind",
+                "127.0.0.1", "--cluster-enabled", "yes", "--cluster-config-file", dir.resolve("nodes.conf").toString(),
+                "--dir", dir.toString(), "--save", "", "--appendonly", "no")
+                .redirectErrorStream(true).redirectOutput(dir.resolve("redis.log").toFile()).start();
+        long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+        while (!RedisPing.answers(port, false)) {
+            if (System.nanoTime() > deadline || !node.isAlive()) {
+                throw new IllegalStateException("cluster node on port " + port + " did not start: see " + dir);
+            }
+            Thread.sleep(20);
+        }
+        return node;
+    }
+
+    /** A third of the slots to each node, then the nodes meet; formed once every node says cluster_state:ok. */
+    private void form() throws InterruptedException {
+        for (int i = 0; i < ports.size(); i++) {
+            int from = SLOTS * i / ports.size();
+            int to = SLOTS * (i + 1) / ports.size();
+            int[] slots = IntStream.range(from, to).toArray();
+            on(ports.get(i), commands -> commands.sync().clusterAddSlots(slots));
+        }
+        for (int port : ports.subList(1, ports.size())) {
+            on(ports.get(0), commands -> commands.sync().clusterMeet("127.0.0.1", port));
+        }
+        long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+        while (!ports.stream().allMatch(port -> on(port, commands -> commands.sync().clusterInfo())
+                .contains("cluster_state:ok"))) {
+            if (System.nanoTime() > deadline) {
+                throw new IllegalStateException("the cluster on " + ports + " did not form: see " + ownDir);
+            }
+            Thread.sleep(100);
+        }
+    }
+
+    private static <T> T on(int port, Function<StatefulRedisConnection<String, String>, T> command) {
+        RedisClient client = RedisClient.create("redis://127.0.0.1:" + port);
+        try (StatefulRedisConnection<String, String> connection = client.connect()) {
+            return command.apply(connection);
+        } finally {
+            client.shutdown(Duration.ZERO, Duration.ofSeconds(1));
+        }
     }
 
     private static boolean servesSlot(String nodesLine, int slot) {
@@ -100,19 +149,6 @@ public final class RedisClusterNodes implements BeforeAllCallback, AfterAllCallb
             }
         }
         return false;
-    }
-
-    private static boolean clusterOk(int port) throws IOException, InterruptedException {
-        return cli(port, "cluster", "info").contains("cluster_state:ok");
-    }
-
-    private static String cli(int port, String... args) throws IOException, InterruptedException {
-        List<String> command = new ArrayList<>(List.of("redis-cli", "-p", Integer.toString(port)));
-        command.addAll(List.of(args));
-        Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
-        String out = new String(process.getInputStream().readAllBytes());
-        process.waitFor();
-        return out;
     }
 
     /**

@@ -11,10 +11,15 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /**
- * A redis-server of a test's own, on a free port, for tests that must kill or restart Redis (never the shared one).
- * It keeps nothing on disk, so a restart comes back empty, like a cache node that lost its memory.
+ * A redis-server on a free port: the one {@link TestServers} shares with every test of a JVM when no server is named,
+ * and one of a test's own for tests that must kill or restart Redis. It keeps nothing on disk, so a restart comes back
+ * empty, like a cache node that lost its memory. The binary is REDRIVE_REDIS_SERVER's, or else the one the test
+ * dependencies bring ({@link EmbeddedBinaries}).
  */
 public final class RedisServerProcess implements AutoCloseable {
+    static final String BINARY = System.getenv("REDRIVE_REDIS_SERVER") != null ? System.getenv("REDRIVE_REDIS_SERVER")
+            : EmbeddedBinaries.redisServer().toString();
+
     private final int port;
     private final Path dir;
     private final TestCertificates certificates;
@@ -70,7 +75,7 @@ public final class RedisServerProcess implements AutoCloseable {
 
     private void launch() {
         try {
-            List<String> command = new ArrayList<>(List.of("redis-server", "--bind", "127.0.0.1", "--save", "",
+            List<String> command = new ArrayList<>(List.of(BINARY, "--bind", "127.0.0.1", "--save", "",
                     "--appendonly", "no", "--dir", dir.toString()));
             if (certificates == null) {
                 command.addAll(List.of("--port", Integer.toString(port)));
@@ -90,22 +95,15 @@ public final class RedisServerProcess implements AutoCloseable {
                 Thread.sleep(20);
             }
         } catch (IOException e) {
-            throw new UncheckedIOException("cannot start redis-server (is it on the PATH?)", e);
+            throw new UncheckedIOException("cannot start " + BINARY, e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException(e);
         }
     }
 
-    private boolean answers() throws IOException, InterruptedException {
-        List<String> command = new ArrayList<>(List.of("redis-cli", "-p", Integer.toString(port)));
-        if (certificates != null) {
-            command.addAll(List.of("--tls", "--cacert", certificates.ca().toString()));
-        }
-        command.add("ping");
-        Process ping = new ProcessBuilder(command).redirectErrorStream(true).start();
-        String answer = new String(ping.getInputStream().readAllBytes()).strip();
-        return ping.waitFor() == 0 && answer.equals("PONG");
+    private boolean answers() {
+        return RedisPing.answers(port, certificates != null);
     }
 
     private static int freePort() throws IOException {

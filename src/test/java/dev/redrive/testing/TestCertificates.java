@@ -17,6 +17,7 @@ import java.util.concurrent.TimeUnit;
 public record TestCertificates(Path ca, Path otherCa, Path serverCertificate, Path serverKey) {
 
     public static TestCertificates create(Path dir) {
+        OsCommands.assumeInstalled("TLS to PostgreSQL and Redis (certificates made at test time)", "openssl");
         Path ca = dir.resolve("ca.pem");
         Path caKey = dir.resolve("ca.key");
         Path otherCa = dir.resolve("other-ca.pem");

@@ -7,14 +7,12 @@ import org.junit.jupiter.api.extension.AfterAllCallback;
 import org.junit.jupiter.api.extension.BeforeAllCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
 
-import java.util.HashMap;
 import java.util.Locale;
-import java.util.Map;
 import java.util.concurrent.ThreadLocalRandom;
 
 /**
- * Gives a test class a fresh namespace of its own on the real PostgreSQL and Redis named by the REDRIVE_*
- * variables: a migrated schema and a Redis key prefix, dropped after the class. Register it as a static field:
+ * Gives a test class a fresh namespace of its own on the real PostgreSQL and Redis the tests share
+ * ({@link TestServers}): a migrated schema and a Redis key prefix, dropped after the class. Register it as a static field:
  * {@code @RegisterExtension static final TestNamespace ns = new TestNamespace();}
  */
 public final class TestNamespace implements BeforeAllCallback, AfterAllCallback {
@@ -38,7 +36,7 @@ public final class TestNamespace implements BeforeAllCallback, AfterAllCallback 
                 .replaceAll("[^a-z0-9]", "");
         name = name.substring(0, Math.min(name.length(), 36)) + "_"
                 + Integer.toHexString(ThreadLocalRandom.current().nextInt(0x100000, 0xFFFFFF));
-        config = RedriveConfig.fromEnvironment(System.getenv()).withNamespace(name);
+        config = TestServers.config().withNamespace(name);
         database = Database.open(config, 16);
         database.dropSchema();
         database.migrate();
@@ -64,9 +62,8 @@ public final class TestNamespace implements BeforeAllCallback, AfterAllCallback 
 
     /** This namespace on another Redis (a server of the test's own), everything else as configured. */
     public RedriveConfig configWithRedis(String redisUri) {
-        Map<String, String> env = new HashMap<>(System.getenv());
-        env.put("REDRIVE_REDIS_URI", redisUri);
-        return RedriveConfig.fromEnvironment(env).withNamespace(config.namespace());
+        return new RedriveConfig(config.pgUrl(), config.pgUser(), config.pgPassword(), redisUri, config.namespace(),
+                config.tls());
     }
 
     public Database database() {

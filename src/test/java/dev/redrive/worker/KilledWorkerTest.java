@@ -1,5 +1,6 @@
 package dev.redrive.worker;
 
+import dev.redrive.testing.TestServers;
 import dev.redrive.demo.tools.EffectPolicy;
 import dev.redrive.identity.OperationId;
 import dev.redrive.model.FailureClass;
@@ -101,11 +102,11 @@ class KilledWorkerTest {
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         String classpath = System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
         Path log = Files.createTempFile("doomed-worker", ".log");
-        return new ProcessBuilder(java, "-cp", classpath, DoomedWorkerMain.class.getName(), ns.name(),
-                kit.tools().chargeEndpoint().toString(), kit.tools().lookupEndpoint().toString())
+        return TestServers.pointedAtThem(new ProcessBuilder(java, "-cp", classpath, DoomedWorkerMain.class.getName(),
+                ns.name(), kit.tools().chargeEndpoint().toString(), kit.tools().lookupEndpoint().toString())
                 .redirectErrorStream(true)
                 .redirectOutput(log.toFile())
-                .directory(new File(System.getProperty("user.dir")))
+                .directory(new File(System.getProperty("user.dir"))))
                 .start();
     }
 }

@@ -85,7 +85,8 @@ class RedisClusterTest {
         cli.setErr(new PrintWriter(err, true));
 
         int exit = cli.execute("dispatch", "--run", "through-" + other, "--node", "charge", "--tool", "demo.charge",
-                "--payload", "{\"amount\":1}", "--redis-uri", cluster.uriOfNode(other), "--namespace", ns.name());
+                "--payload", "{\"amount\":1}", "--redis-uri", cluster.uriOfNode(other), "--pg-url", ns.config().pgUrl(),
+                "--namespace", ns.name());
 
         assertThat(exit).as(err.toString()).isZero();
         assertThat(redis.sync().xrange(redis.keys().dispatch(), Range.unbounded()))

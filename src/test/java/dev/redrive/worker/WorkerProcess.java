@@ -1,5 +1,6 @@
 package dev.redrive.worker;
 
+import dev.redrive.testing.TestServers;
 import java.io.File;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -80,9 +81,9 @@ final class WorkerProcess implements AutoCloseable {
 
     private void launch() {
         try {
-            process = new ProcessBuilder(command).redirectErrorStream(true)
+            process = TestServers.pointedAtThem(new ProcessBuilder(command).redirectErrorStream(true)
                     .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()))
-                    .directory(new File(System.getProperty("user.dir"))).start();
+                    .directory(new File(System.getProperty("user.dir")))).start();
         } catch (IOException e) {
             throw new UncheckedIOException("cannot start worker " + name, e);
         }

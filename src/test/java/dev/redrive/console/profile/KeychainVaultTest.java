@@ -1,18 +1,16 @@
 package dev.redrive.console.profile;
 
+import dev.redrive.testing.OsCommands;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import java.io.File;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
  * The OS keychain path on Linux: a child JVM in a D-Bus session of its own with a GNOME Keyring daemon (Secret
@@ -28,8 +26,8 @@ class KeychainVaultTest {
 
     @Test
     void anEarlierVersionsFileMovesIntoTheKeychain_andNoMasterPasswordIsAsked() throws Exception {
-        assumeTrue(onPath("dbus-run-session") && onPath("gnome-keyring-daemon"),
-                "no dbus-run-session or gnome-keyring-daemon: the keychain path is not checked here");
+        OsCommands.assumeInstalled("the OS keychain (a Secret Service of the test's own)", "dbus-run-session",
+                "gnome-keyring-daemon");
         PasswordKeyStore.write(directory.resolve("secrets.p12"), "redrive-console".toCharArray(),
                 Map.of("staging", "s3cret-pw"));
 
@@ -62,8 +60,4 @@ class KeychainVaultTest {
         return lines;
     }
 
-    private static boolean onPath(String command) {
-        return Stream.of(System.getenv().getOrDefault("PATH", "").split(File.pathSeparator))
-                .anyMatch(dir -> Files.isExecutable(Path.of(dir, command)));
-    }
 }

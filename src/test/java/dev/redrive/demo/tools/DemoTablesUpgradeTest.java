@@ -1,6 +1,6 @@
 package dev.redrive.demo.tools;
 
-import dev.redrive.config.RedriveConfig;
+import dev.redrive.testing.TestServers;
 import dev.redrive.store.Database;
 import dev.redrive.store.Jdbc;
 import org.flywaydb.core.Flyway;
@@ -39,7 +39,7 @@ class DemoTablesUpgradeTest {
     @BeforeEach
     void migratedByTheEarlierFiles(@TempDir Path earlier) throws IOException, URISyntaxException {
         String namespace = "t_demotablesupgrade_" + Integer.toHexString(ThreadLocalRandom.current().nextInt(0x100000, 0xFFFFFF));
-        database = Database.open(RedriveConfig.fromEnvironment(System.getenv()).withNamespace(namespace), 4);
+        database = Database.open(TestServers.config().withNamespace(namespace), 4);
         jdbc = database.jdbc();
         database.dropSchema();
         copy(Path.of(Objects.requireNonNull(getClass().getResource("/dev/redrive/db/migration")).toURI()), earlier);

@@ -1,5 +1,6 @@
 package dev.redrive.triage.decision;
 
+import dev.redrive.testing.TestServers;
 import dev.redrive.testing.TestNamespace;
 import dev.redrive.triage.BulkDeadLetters;
 import dev.redrive.triage.query.JdbcDlqQueries;
@@ -39,12 +40,12 @@ class DurableBatchesTest {
         assertThat(batch.chunkSize()).isEqualTo(200);
 
         Path log = Files.createTempFile("redrive-batch-process", ".log");
-        Process child = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+        Process child = TestServers.pointedAtThem(new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-Xmx256m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-cp",
                 System.getProperty("surefire.test.class.path", System.getProperty("java.class.path")),
                 BatchProcessMain.class.getName(), ns.name(), Long.toString(batch.id()),
                 Long.toString(SHORT_LEASE.toMillis()))
-                .redirectErrorStream(true).redirectOutput(log.toFile()).directory(new File(System.getProperty("user.dir")))
+                .redirectErrorStream(true).redirectOutput(log.toFile()).directory(new File(System.getProperty("user.dir"))))
                 .start();
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
         while (done(batch.id()) < 400 && System.nanoTime() < deadline && child.isAlive()) {

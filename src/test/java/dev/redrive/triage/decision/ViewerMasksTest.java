@@ -1,5 +1,6 @@
 package dev.redrive.triage.decision;
 
+import dev.redrive.testing.OsCommands;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import dev.redrive.demo.tools.DemoToolSchema;
@@ -195,6 +196,7 @@ class ViewerMasksTest {
     /** The README's psql session: the viewer's own login in psql, no Redrive code between it and the rows. */
     @Test
     void inPsql_theViewerIsRefusedTheStoredCardNumber_andReadsItOnlyMasked() throws Exception {
+        OsCommands.assumeInstalled("README's psql session as a viewer", "psql");
         String card = "SELECT payload->>'card_number' FROM %s.%s WHERE id = " + op.dlqEntryId();
 
         Psql raw = psql(viewer, card.formatted(ns.name(), "dlq_entries"));
