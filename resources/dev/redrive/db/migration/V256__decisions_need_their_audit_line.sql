@@ -11,7 +11,9 @@
 --   redrive_commands  a new command                                needs a line naming the command
 --   approvals    a grant or a revocation                           needs a line naming the approval in its details
 -- The WHEN clauses keep every other change free of the check: a worker's claims and commits never queue one.
-CREATE FUNCTION decision_needs_audit_line() RETURNS trigger LANGUAGE plpgsql AS $$
+-- Names resolve in pg_catalog first (see V210): a login that may create objects could not shadow "=" or a table here.
+CREATE FUNCTION decision_needs_audit_line() RETURNS trigger LANGUAGE plpgsql
+    SET search_path = pg_catalog, "${flyway:defaultSchema}", pg_temp AS $$
 DECLARE
     owner_role oid := (SELECT nspowner FROM pg_namespace WHERE nspname = TG_TABLE_SCHEMA);
     audited boolean;

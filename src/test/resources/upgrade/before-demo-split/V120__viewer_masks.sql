@@ -1,5 +1,5 @@
 -- A viewer reads payloads, results, raw messages and free-text fields only masked, by the same rules as the console
--- (dev.redrive.triage.redaction.Redactor and SecretText): fields with a secret name at any depth, the values of key=value and
+-- (dev.redrive.report.Redactor and SecretText): fields with a secret name at any depth, the values of key=value and
 -- key: value pairs with such names, bearer and basic credentials, card numbers that pass the Luhn check. The raw
 -- columns are refused to the viewer role by column grants; it reads each such table through a view of the same name
 -- in the schema "<namespace>_masked", which a viewer's connection puts first on its search_path (see

@@ -106,6 +106,17 @@ public final class ConnectionOptions {
         typedPassword = password;
     }
 
+    /** Whether any setting names a server: REDRIVE_PG_URL or REDRIVE_REDIS_URI, or --pg-url or --redis-uri. */
+    boolean serversGiven() {
+        return set("REDRIVE_PG_URL") || set("REDRIVE_REDIS_URI") || commandGiving("--pg-url") != null
+                || commandGiving("--redis-uri") != null;
+    }
+
+    private static boolean set(String variable) {
+        String value = System.getenv(variable);
+        return value != null && !value.isBlank();
+    }
+
     /** Whether {@code -n} was given, before the command or after it (else the namespace is REDRIVE_NAMESPACE's). */
     boolean namespaceGiven() {
         return commandGiving("--namespace") != null;

@@ -7,6 +7,7 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
+import java.io.PrintWriter;
 import java.time.Clock;
 import java.util.Map;
 
@@ -25,8 +26,9 @@ final class ConsoleCommand implements Runnable {
     @Override
     public void run() {
         if (demo) {
-            try (Sandbox sandbox = Sandbox.openForConsole(DemoNamespace.config(connection), Clock.systemUTC(),
-                    System.out::println)) {
+            PrintWriter out = new PrintWriter(System.out, true);
+            try (SandboxServers servers = SandboxServers.choose(connection, out);
+                 Sandbox sandbox = Sandbox.openForConsole(servers.config(), Clock.systemUTC(), System.out::println)) {
                 ConsoleLauncher.launch(sandbox.config(), true, null, sandbox.lookupEndpointUrls(),
                         DemoToolServer::lookupEndpoints);
             }

@@ -1,6 +1,8 @@
 package dev.redrive.cli;
 
 import dev.redrive.config.RedriveConfig;
+import dev.redrive.demo.embedded.EmbeddedServers;
+import dev.redrive.demo.embedded.SandboxDirectory;
 import dev.redrive.demo.sandbox.Sandbox;
 import dev.redrive.demo.sandbox.SandboxException;
 import dev.redrive.demo.sandbox.SeedSize;
@@ -11,6 +13,7 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 import java.io.PrintWriter;
+import java.nio.file.Path;
 import java.time.Clock;
 import java.util.Locale;
 import java.util.concurrent.Callable;
@@ -36,6 +39,10 @@ final class DemoCommand implements Callable<Integer> {
     @Option(names = "--seed-only", description = "seed, print the summary and exit instead of keeping the sandbox running")
     boolean seedOnly;
 
+    @Option(names = "--wipe", description = "delete the data of the sandbox's own servers (those started when no "
+            + "server is configured) and exit; stop the sandbox first")
+    boolean wipe;
+
     @Override
     public Integer call() throws InterruptedException {
         SeedSize seedSize = switch (size.strip().toLowerCase(Locale.ROOT)) {
@@ -43,8 +50,12 @@ final class DemoCommand implements Callable<Integer> {
             case "small" -> SeedSize.SMALL;
             default -> throw new IllegalArgumentException("--size must be full or small, got '" + size + "'");
         };
-        RedriveConfig config = DemoNamespace.config(connection);
         PrintWriter out = spec.commandLine().getOut();
+        if (wipe) {
+            return wipe(out);
+        }
+        SandboxServers servers = SandboxServers.choose(connection, out);
+        RedriveConfig config = servers.config();
         Sandbox sandbox = Sandbox.connect(config, Clock.systemUTC(), line -> {
             out.println(line);
             out.flush();
@@ -62,6 +73,7 @@ final class DemoCommand implements Callable<Integer> {
         } finally {
             if (!keepRunning) {
                 sandbox.close();
+                servers.close();
             }
         }
         if (!keepRunning) {
@@ -70,11 +82,20 @@ final class DemoCommand implements Callable<Integer> {
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             sandbox.close();
+            servers.close();
             stopped.countDown();
         }, "sandbox-shutdown"));
         out.println(connectHelp(config, sandbox));
+        out.print(servers.exports());
         out.flush();
         stopped.await();
+        return 0;
+    }
+
+    private static int wipe(PrintWriter out) {
+        Path dir = SandboxDirectory.forCurrentUser();
+        out.println(EmbeddedServers.wipe(dir) ? "deleted the sandbox's data in " + dir
+                : "no sandbox data in " + dir + ": nothing to delete");
         return 0;
     }
 

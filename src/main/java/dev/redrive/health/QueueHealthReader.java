@@ -23,6 +23,8 @@ public final class QueueHealthReader {
     /** How many pending entries are looked at for idle times; XPENDING returns them oldest id first. */
     static final int PENDING_SAMPLE = 100;
     private static final int PENDING_SHOWN = 10;
+    /** How many unread entries a Redis without XINFO's "lag" (before 7) has counted before the health says "?". */
+    private static final int LAG_COUNTED = 10_000;
 
     private final Jdbc jdbc;
     private final Redis redis;
@@ -64,13 +66,22 @@ public final class QueueHealthReader {
                 .anyMatch(group -> StreamKeys.WORKER_GROUP.equals(String.valueOf(group.get("name"))));
     }
 
-    /** XINFO GROUPS "lag" (Redis 7+); null when the server cannot tell (e.g. after entries were deleted). */
+    /**
+     * XINFO GROUPS "lag" (Redis 7+), null when the server cannot tell (e.g. after entries were deleted). Redis 6.2 has
+     * no "lag": the entries after the group's last-delivered-id are counted, up to {@link #LAG_COUNTED}; past that,
+     * null.
+     */
     private static Long groupLag(RedisClusterCommands<String, String> commands, String stream) {
         for (Object raw : commands.xinfoGroups(stream)) {
             Map<String, Object> group = fields(raw);
             if (StreamKeys.WORKER_GROUP.equals(String.valueOf(group.get("name")))) {
-                Object lag = group.get("lag");
-                return lag instanceof Number number ? Long.valueOf(number.longValue()) : null;
+                if (group.containsKey("lag")) {
+                    return group.get("lag") instanceof Number number ? Long.valueOf(number.longValue()) : null;
+                }
+                String lastDelivered = String.valueOf(group.get("last-delivered-id"));
+                long after = commands.xrange(stream, Range.from(Range.Boundary.excluding(lastDelivered),
+                        Range.Boundary.unbounded()), Limit.from(LAG_COUNTED + 1)).size();
+                return after <= LAG_COUNTED ? Long.valueOf(after) : null;
             }
         }
         return commands.xlen(stream);

@@ -1,5 +1,8 @@
 package dev.redrive.testing;
 
+import dev.redrive.demo.embedded.EmbeddedBinaries;
+import dev.redrive.demo.embedded.ServerUser;
+
 import java.io.IOException;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -10,7 +13,6 @@ import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
-import java.nio.file.attribute.UserPrincipal;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -34,8 +36,6 @@ public final class PostgresServerProcess implements AutoCloseable {
     /** REDRIVE_PG_BIN's, or else the PostgreSQL 16 the test dependencies bring, so that none need be installed. */
     private static final Path BIN = System.getenv("REDRIVE_PG_BIN") != null ? Path.of(System.getenv("REDRIVE_PG_BIN"))
             : EmbeddedBinaries.postgresBin();
-    /** Who runs the server when the tests run as root: postgres where the machine has that user, else nobody. */
-    private static final String OS_USER = userExists("postgres") ? "postgres" : "nobody";
     private static final Duration COMMAND_TIMEOUT = Duration.ofSeconds(60);
 
     private final int port;
@@ -127,9 +127,7 @@ public final class PostgresServerProcess implements AutoCloseable {
     }
 
     private void initdb() {
-        if (isRoot()) {
-            chownToServerUser(dir);
-        }
+        chownToServerUser(dir);
         run(List.of(BIN.resolve("initdb").toString(), "-D", data.toString(), "--auth=trust", "-U", "postgres",
                 "-E", "UTF8", "--locale=C", "--no-sync"));
     }
@@ -145,10 +143,8 @@ public final class PostgresServerProcess implements AutoCloseable {
         } catch (IOException e) {
             throw new UncheckedIOException("cannot install the server certificate in " + dir, e);
         }
-        if (isRoot()) {
-            chownToServerUser(certificate);
-            chownToServerUser(key);
-        }
+        chownToServerUser(certificate);
+        chownToServerUser(key);
         tlsOptions = " -c ssl=on -c ssl_cert_file=" + certificate + " -c ssl_key_file=" + key;
     }
 
@@ -168,11 +164,7 @@ public final class PostgresServerProcess implements AutoCloseable {
     }
 
     private void run(List<String> command) {
-        List<String> full = new ArrayList<>();
-        if (isRoot()) {
-            full.addAll(List.of("runuser", "-u", OS_USER, "--"));
-        }
-        full.addAll(command);
+        List<String> full = ServerUser.command(command);
         Path log = dir.resolve("commands.log");
         try {
             Process process = new ProcessBuilder(full).redirectErrorStream(true)
@@ -195,25 +187,12 @@ public final class PostgresServerProcess implements AutoCloseable {
         }
     }
 
-    private static boolean userExists(String name) {
-        try {
-            return Files.readAllLines(Path.of("/etc/passwd")).stream().anyMatch(line -> line.startsWith(name + ":"));
-        } catch (IOException e) {
-            return false;
-        }
-    }
-
-    private static boolean isRoot() {
-        return "root".equals(System.getProperty("user.name"));
-    }
-
+    /** Run as root, the server runs as another user, who must own its files (initdb and postgres refuse root). */
     private static void chownToServerUser(Path path) {
         try {
-            UserPrincipal owner = path.getFileSystem().getUserPrincipalLookupService().lookupPrincipalByName(OS_USER);
-            Files.setOwner(path, owner);
+            ServerUser.own(path);
         } catch (IOException e) {
-            throw new UncheckedIOException("cannot give " + path + " to the OS user " + OS_USER
-                    + " (initdb refuses to run as root)", e);
+            throw new UncheckedIOException("cannot give " + path + " to the user the server runs as", e);
         }
     }
 

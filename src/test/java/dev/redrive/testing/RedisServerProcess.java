@@ -1,5 +1,7 @@
 package dev.redrive.testing;
 
+import dev.redrive.demo.embedded.EmbeddedBinaries;
+
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.ServerSocket;

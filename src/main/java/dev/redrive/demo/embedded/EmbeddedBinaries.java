@@ -1,4 +1,4 @@
-package dev.redrive.testing;
+package dev.redrive.demo.embedded;
 
 import org.apache.commons.compress.archivers.tar.TarArchiveEntry;
 import org.apache.commons.compress.archivers.tar.TarArchiveInputStream;
@@ -18,12 +18,12 @@ import java.nio.file.attribute.PosixFilePermissions;
 import java.util.Locale;
 
 /**
- * The PostgreSQL and redis-server binaries that come with the test dependencies (zonky's PostgreSQL 16 archives,
- * codemonstur's redis-server), unpacked once per machine into the temporary folder, readable by every user: a test
- * run as root starts PostgreSQL as another user, which must reach them. Several test JVMs may unpack at once; a file
- * lock lets one do it.
+ * The PostgreSQL and redis-server binaries that come with the application (zonky's PostgreSQL 16 archives,
+ * embedded-redis's redis-server), unpacked once per machine into the temporary folder, readable by every user: run as
+ * root, PostgreSQL is started as another user, which must reach them. Several processes (the sandbox, test JVMs) may
+ * unpack at once; a file lock lets one do it.
  */
-final class EmbeddedBinaries {
+public final class EmbeddedBinaries {
     private static final String POSTGRES_VERSION = "16.10.0";
     /** The binaries embedded-redis ships: 6.2.6 for Linux on x86 and for macOS, 6.2.7 for Linux on ARM. */
     private static final String REDIS_RESOURCE = isMac() ? "redis-server-6.2.6-v5-darwin-"
@@ -35,7 +35,7 @@ final class EmbeddedBinaries {
     }
 
     /** PostgreSQL's bin folder (initdb, pg_ctl, postgres). */
-    static synchronized Path postgresBin() {
+    public static synchronized Path postgresBin() {
         Path home = ROOT.resolve("postgres-" + POSTGRES_VERSION);
         unpackOnce(home, target -> {
             String resource = "postgres-" + (isMac() ? "darwin" : "linux") + "-" + arch() + ".txz";
@@ -65,7 +65,7 @@ final class EmbeddedBinaries {
     }
 
     /** The redis-server binary. */
-    static synchronized Path redisServer() {
+    public static synchronized Path redisServer() {
         Path home = ROOT.resolve(REDIS_RESOURCE);
         unpackOnce(home, target -> {
             try (InputStream in = resource(REDIS_RESOURCE)) {
