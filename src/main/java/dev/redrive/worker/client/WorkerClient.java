@@ -2,6 +2,7 @@ package dev.redrive.worker.client;
 
 import dev.redrive.RuntimeVersion;
 import dev.redrive.broker.Redis;
+import dev.redrive.broker.RedisScript;
 import dev.redrive.envelope.DispatchEnvelope;
 import dev.redrive.envelope.EnvelopeCodec;
 import dev.redrive.envelope.Traceparent;
@@ -39,7 +40,7 @@ public final class WorkerClient {
      * Adds many dispatches to the stream in one call: ARGV holds, per dispatch, its number of fields and then its
      * field names and values; returns the entry ids in order.
      */
-    private static final String PUBLISH_ALL = """
+    private static final RedisScript PUBLISH_ALL = new RedisScript("""
             local ids = {}
             local i = 1
             while i <= #ARGV do
@@ -48,7 +49,7 @@ public final class WorkerClient {
                 i = i + 2 * fields + 1
             end
             return ids
-            """;
+            """);
 
     private final OperationRegistry registry;
     private final OperationStore operations;
@@ -161,7 +162,7 @@ public final class WorkerClient {
                 arguments.add(value);
             });
         }
-        return redis.sync().eval(PUBLISH_ALL, ScriptOutputType.MULTI, new String[]{redis.keys().dispatch()},
+        return PUBLISH_ALL.run(redis, ScriptOutputType.MULTI, new String[]{redis.keys().dispatch()},
                 arguments.toArray(String[]::new));
     }
 

@@ -1,6 +1,7 @@
 package dev.redrive.worker.retry;
 
 import dev.redrive.broker.Redis;
+import dev.redrive.broker.RedisScript;
 import dev.redrive.worker.retry.ToolGate.ToolBudget;
 import io.lettuce.core.ScriptOutputType;
 
@@ -14,7 +15,7 @@ import java.time.Instant;
  */
 public final class RedisTokenBuckets implements TokenBuckets {
     /** ARGV: permits per second, burst, "take" or "give". Returns the milliseconds until a permit is there, 0 if taken. */
-    private static final String BUCKET = """
+    private static final RedisScript BUCKET = new RedisScript("""
             local time = redis.call('TIME')
             local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
             local rate = tonumber(ARGV[1]) / 1000
@@ -34,7 +35,7 @@ public final class RedisTokenBuckets implements TokenBuckets {
             redis.call('HSET', KEYS[1], 'tokens', tostring(tokens), 'at', tostring(now))
             redis.call('PEXPIRE', KEYS[1], math.ceil(burst / rate) + 60000)
             return wait
-            """;
+            """);
 
     private final Redis redis;
 
@@ -53,7 +54,7 @@ public final class RedisTokenBuckets implements TokenBuckets {
     }
 
     private long call(String tool, ToolBudget budget, String what) {
-        Long wait = redis.sync().eval(BUCKET, ScriptOutputType.INTEGER, new String[]{redis.keys().toolBudget(tool)},
+        Long wait = BUCKET.run(redis, ScriptOutputType.INTEGER, new String[]{redis.keys().toolBudget(tool)},
                 String.valueOf(budget.permitsPerSecond()), String.valueOf(budget.burst()), what);
         return wait == null ? 0 : wait;
     }

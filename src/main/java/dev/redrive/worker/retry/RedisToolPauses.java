@@ -1,6 +1,7 @@
 package dev.redrive.worker.retry;
 
 import dev.redrive.broker.Redis;
+import dev.redrive.broker.RedisScript;
 import dev.redrive.model.FailureClass;
 import io.lettuce.core.ScriptOutputType;
 
@@ -11,14 +12,14 @@ import java.util.Map;
 /** Tool pauses in the namespace's {@code {ns}:tool-pauses} hash, so every worker of the namespace honours them. */
 public final class RedisToolPauses implements ToolPauses {
     /** Sets the pause unless a later one is already there: workers seeing the same outage never shorten it. */
-    private static final String PUBLISH = """
+    private static final RedisScript PUBLISH = new RedisScript("""
             local current = redis.call('HGET', KEYS[1], ARGV[1])
             if current and tonumber(string.match(current, '^%d+')) >= tonumber(ARGV[2]) then
                 return 0
             end
             redis.call('HSET', KEYS[1], ARGV[1], ARGV[2] .. ' ' .. ARGV[3])
             return 1
-            """;
+            """);
 
     private final Redis redis;
 
@@ -28,7 +29,7 @@ public final class RedisToolPauses implements ToolPauses {
 
     @Override
     public void publish(String tool, Instant until, FailureClass because) {
-        redis.sync().eval(PUBLISH, ScriptOutputType.INTEGER, new String[]{redis.keys().toolPauses()},
+        PUBLISH.run(redis, ScriptOutputType.INTEGER, new String[]{redis.keys().toolPauses()},
                 tool, String.valueOf(until.toEpochMilli()), because.name());
     }
 

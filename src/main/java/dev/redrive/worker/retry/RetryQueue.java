@@ -3,6 +3,7 @@ package dev.redrive.worker.retry;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.redrive.broker.Redis;
+import dev.redrive.broker.RedisScript;
 import dev.redrive.envelope.DispatchEnvelope;
 import dev.redrive.envelope.EnvelopeCodec;
 import io.lettuce.core.ScoredValue;
@@ -22,14 +23,14 @@ public final class RetryQueue {
     private static final ObjectMapper JSON = new ObjectMapper();
 
     /* Atomic per call: a due member is removed and published together, so two schedulers never promote it twice. */
-    private static final String PROMOTE = """
+    private static final RedisScript PROMOTE = new RedisScript("""
             local due = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', ARGV[1], 'LIMIT', 0, tonumber(ARGV[2]))
             for _, member in ipairs(due) do
                 redis.call('XADD', KEYS[2], '*', unpack(cjson.decode(member)))
                 redis.call('ZREM', KEYS[1], member)
             end
             return #due
-            """;
+            """);
 
     private final Redis redis;
     private final EnvelopeCodec codec = new EnvelopeCodec();
@@ -57,7 +58,7 @@ public final class RetryQueue {
 
     /** Moves up to {@code limit} due dispatches to the dispatch stream; returns how many moved. */
     public long promoteDue(Instant now, int limit) {
-        Long moved = redis.sync().eval(PROMOTE, ScriptOutputType.INTEGER,
+        Long moved = PROMOTE.run(redis, ScriptOutputType.INTEGER,
                 new String[]{redis.keys().retry(), redis.keys().dispatch()},
                 Long.toString(now.toEpochMilli()), Integer.toString(limit));
         return moved == null ? 0 : moved;

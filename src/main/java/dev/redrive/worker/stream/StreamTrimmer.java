@@ -1,6 +1,7 @@
 package dev.redrive.worker.stream;
 
 import dev.redrive.broker.Redis;
+import dev.redrive.broker.RedisScript;
 import io.lettuce.core.ScriptOutputType;
 
 /**
@@ -14,7 +15,7 @@ public final class StreamTrimmer {
      * last one retention lets go, each group's first pending entry, and the entry right after each group's last
      * delivered one. Entry ids compare as (milliseconds, sequence) pairs.
      */
-    private static final String TRIM = """
+    private static final RedisScript TRIM = new RedisScript("""
             local keep = tonumber(ARGV[1])
             local length = redis.call('XLEN', KEYS[1])
             if length <= keep then return 0 end
@@ -44,7 +45,7 @@ public final class StreamTrimmer {
                 if pending[1] > 0 and older(pending[2], threshold) then threshold = pending[2] end
             end
             return redis.call('XTRIM', KEYS[1], 'MINID', threshold)
-            """;
+            """);
 
     private final Redis redis;
 
@@ -54,7 +55,7 @@ public final class StreamTrimmer {
 
     /** Trims {@code stream} to at most {@code retention} entries, keeping every unread or pending one; returns how many went. */
     public long trim(String stream, long retention) {
-        Long trimmed = redis.sync().eval(TRIM, ScriptOutputType.INTEGER, new String[]{stream}, Long.toString(retention));
+        Long trimmed = TRIM.run(redis, ScriptOutputType.INTEGER, new String[]{stream}, Long.toString(retention));
         return trimmed == null ? 0 : trimmed;
     }
 }
