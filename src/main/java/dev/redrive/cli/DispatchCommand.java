@@ -9,7 +9,6 @@ import dev.redrive.store.Database;
 import dev.redrive.store.tool.ToolSchemaStore;
 import dev.redrive.worker.client.IdempotencyConflictException;
 import dev.redrive.worker.client.WorkerClient;
-import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -25,6 +24,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
 
@@ -36,28 +36,28 @@ final class DispatchCommand implements Callable<Integer> {
     @Mixin
     ConnectionOptions connection;
 
-    @ArgGroup(exclusive = true, multiplicity = "1")
-    Source source;
+    /** The options of a single dispatch, the first four required, in the order the help lists them. */
+    private static final List<String> SINGLE_DISPATCH_OPTIONS = List.of("--run", "--node", "--tool", "--payload",
+            "--logical-attempt", "--trace-id", "--traceparent", "--correlation-id", "--approval-id", "--schema-version");
 
-    static final class Source {
-        @ArgGroup(exclusive = false)
-        One one;
+    @Option(names = "--file", paramLabel = "FILE", description = "JSON Lines of dispatches; - reads stdin")
+    String file;
 
-        @Option(names = "--file", paramLabel = "FILE", description = "JSON Lines of dispatches; - reads stdin")
-        String file;
-    }
+    /** One dispatch; checked by {@link #call()} rather than by picocli, whose words for a mix-up name no remedy. */
+    @Mixin
+    One one;
 
     static final class One {
-        @Option(names = "--run", required = true, paramLabel = "R", description = "run id")
+        @Option(names = "--run", paramLabel = "R", description = "run id")
         String runId;
 
-        @Option(names = "--node", required = true, paramLabel = "N", description = "node id")
+        @Option(names = "--node", paramLabel = "N", description = "node id")
         String nodeId;
 
-        @Option(names = "--tool", required = true, paramLabel = "T", description = "tool name, e.g. demo.charge")
+        @Option(names = "--tool", paramLabel = "T", description = "tool name, e.g. demo.charge")
         String tool;
 
-        @Option(names = "--payload", required = true, paramLabel = "JSON", description = "payload, a JSON object")
+        @Option(names = "--payload", paramLabel = "JSON", description = "payload, a JSON object")
         String payload;
 
         @Option(names = "--logical-attempt", paramLabel = "K", defaultValue = "0",
@@ -88,7 +88,32 @@ final class DispatchCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws IOException {
-        return source.file != null ? dispatchFile() : dispatchOne(source.one);
+        List<String> single = SINGLE_DISPATCH_OPTIONS.stream()
+                .filter(spec.commandLine().getParseResult()::hasMatchedOption).toList();
+        if (file != null && !single.isEmpty()) {
+            throw new IllegalArgumentException("--file takes every dispatch from " + file + " and cannot go with "
+                    + "the options of a single dispatch (" + String.join(", ", single) + "): give --file alone, or "
+                    + "--run, --node, --tool and --payload without it");
+        }
+        if (file != null) {
+            return dispatchFile();
+        }
+        List<String> missing = new ArrayList<>();
+        addIfNull(missing, "--run", one.runId);
+        addIfNull(missing, "--node", one.nodeId);
+        addIfNull(missing, "--tool", one.tool);
+        addIfNull(missing, "--payload", one.payload);
+        if (!missing.isEmpty()) {
+            throw new IllegalArgumentException("a dispatch needs --run, --node, --tool and --payload (or --file with "
+                    + "many), missing " + String.join(", ", missing));
+        }
+        return dispatchOne(one);
+    }
+
+    private static void addIfNull(List<String> missing, String option, String value) {
+        if (value == null) {
+            missing.add(option);
+        }
     }
 
     private int dispatchOne(One one) {
@@ -124,11 +149,11 @@ final class DispatchCommand implements Callable<Integer> {
 
     /** Reads and checks the whole file first, so that a bad line dispatches nothing; then dispatches in bulk. */
     private int dispatchFile() throws IOException {
-        String name = source.file.equals("-") ? "stdin" : source.file;
+        String name = file.equals("-") ? "stdin" : file;
         try (Database database = Database.open(connection.config(), 2); Redis redis = Redis.connect(connection.config());
-             BufferedReader reader = source.file.equals("-")
+             BufferedReader reader = file.equals("-")
                      ? new BufferedReader(new InputStreamReader(System.in, strictUtf8()))
-                     : open(source.file)) {
+                     : open(file)) {
             WorkerClient client = new WorkerClient(database, redis, Clock.systemUTC());
             ToolSchemaStore schemas = new ToolSchemaStore(database.jdbc());
             List<DispatchFile.Numbered> lines = DispatchFile.read(reader, name, client, schemas::current);

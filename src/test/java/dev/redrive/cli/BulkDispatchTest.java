@@ -64,6 +64,20 @@ class BulkDispatchTest {
     }
 
     @Test
+    void aFileWithTheOptionsOfOneDispatch_orOneDispatchMissingSome_isOneLineSayingWhatToGive() {
+        CliRun both = run("dispatch", "--file", "dispatches.jsonl", "--run", "x");
+        CliRun incomplete = run("dispatch", "--run", "x", "--tool", "demo.charge");
+
+        assertThat(both.exit()).isEqualTo(ExitCode.USAGE);
+        assertThat(both.err()).isEqualTo("dispatch: --file takes every dispatch from dispatches.jsonl and cannot go "
+                + "with the options of a single dispatch (--run): give --file alone, or --run, --node, --tool and "
+                + "--payload without it (see redrive dispatch --help)\n");
+        assertThat(incomplete.exit()).isEqualTo(ExitCode.USAGE);
+        assertThat(incomplete.err()).isEqualTo("dispatch: a dispatch needs --run, --node, --tool and --payload (or "
+                + "--file with many), missing --node, --payload (see redrive dispatch --help)\n");
+    }
+
+    @Test
     void aConflictingLine_isNamedAndNotPublished_theOthersAre() throws IOException {
         assertThat(run("dispatch", "--run", "bulk-conflict", "--node", "a", "--tool", "demo.charge", "--payload",
                 "{\"amount\":10}").exit()).isZero();
