@@ -1,5 +1,6 @@
 package dev.redrive.testing;
 
+import dev.redrive.demo.embedded.RedisPing;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.api.StatefulRedisConnection;
 import org.junit.jupiter.api.extension.AfterAllCallback;

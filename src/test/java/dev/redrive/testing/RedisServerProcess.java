@@ -1,6 +1,7 @@
 package dev.redrive.testing;
 
 import dev.redrive.demo.embedded.EmbeddedBinaries;
+import dev.redrive.demo.embedded.RedisPing;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;

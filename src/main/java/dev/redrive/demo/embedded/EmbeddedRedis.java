@@ -2,9 +2,6 @@ package dev.redrive.demo.embedded;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.InetSocketAddress;
-import java.net.Socket;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -33,7 +30,7 @@ public final class EmbeddedRedis implements AutoCloseable {
                     "--save", ""))
                     .redirectErrorStream(true).redirectOutput(dir.resolve("redis.log").toFile()).start();
             long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
-            while (!answers(port)) {
+            while (!RedisPing.answers(port, false)) {
                 if (!process.isAlive() || System.nanoTime() > deadline) {
                     process.destroyForcibly();
                     throw new IllegalStateException("redis-server did not start: see " + dir.resolve("redis.log"));
@@ -67,14 +64,4 @@ public final class EmbeddedRedis implements AutoCloseable {
         }
     }
 
-    private static boolean answers(int port) {
-        try (Socket socket = new Socket()) {
-            socket.connect(new InetSocketAddress("127.0.0.1", port), 500);
-            socket.setSoTimeout(1_000);
-            socket.getOutputStream().write("PING\r\n".getBytes(StandardCharsets.US_ASCII));
-            return new String(socket.getInputStream().readNBytes(7), StandardCharsets.US_ASCII).equals("+PONG\r\n");
-        } catch (IOException e) {
-            return false;
-        }
-    }
 }

@@ -1,4 +1,4 @@
-package dev.redrive.testing;
+package dev.redrive.demo.embedded;
 
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.TrustManager;
@@ -11,12 +11,15 @@ import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
 import java.security.cert.X509Certificate;
 
-/** Whether a redis-server answers PING on a port, plain or over TLS, without redis-cli (the embedded server has none). */
-final class RedisPing {
+/**
+ * Whether a redis-server of 127.0.0.1 answers PING, plain or over TLS, without redis-cli (the embedded server comes
+ * without one): the sandbox waits for its own server with it, the tests for theirs.
+ */
+public final class RedisPing {
     private RedisPing() {
     }
 
-    static boolean answers(int port, boolean tls) {
+    public static boolean answers(int port, boolean tls) {
         try (Socket socket = tls ? trustingAll().getSocketFactory().createSocket() : new Socket()) {
             socket.connect(new InetSocketAddress("127.0.0.1", port), 500);
             socket.setSoTimeout(1_000);
@@ -30,7 +33,7 @@ final class RedisPing {
         }
     }
 
-    /** Only to see that the server is up: the tests that speak to it check its certificate. */
+    /** Only to see that the server is up: whoever then speaks to it checks its certificate. */
     private static SSLContext trustingAll() throws GeneralSecurityException {
         SSLContext context = SSLContext.getInstance("TLS");
         context.init(null, new TrustManager[]{new X509TrustManager() {
