@@ -25,6 +25,7 @@ final class ConsoleCommand implements Runnable {
 
     @Override
     public void run() {
+        DisplayCheck.requireDisplay(System.getProperty("os.name", ""), System.getenv());
         if (demo) {
             PrintWriter out = new PrintWriter(System.out, true);
             try (SandboxServers servers = SandboxServers.choose(connection, out);
