@@ -85,7 +85,10 @@ public final class ConsoleApp extends Application {
             try {
                 Map<String, String> endpoints = new HashMap<>(settings.lookupEndpoints());
                 endpoints.putAll(ConnectionProfile.parseLookupEndpoints(System.getenv("REDRIVE_LOOKUP_ENDPOINTS")));
-                environment = ConnectionProfile.of(settings.demo() ? "demo" : "environment", settings.config())
+                // The status bar names the connection by this name: say when the sandbox runs on servers of its own.
+                String name = !settings.demo() ? "environment" : settings.ownServers() ? "sandbox on its own servers"
+                        : "demo";
+                environment = ConnectionProfile.of(name, settings.config())
                         .withLookupEndpoints(endpoints);
             } catch (RuntimeException e) {
                 model.showFailure(new UiExecutor.TaskFailure("Reading REDRIVE_LOOKUP_ENDPOINTS", e));

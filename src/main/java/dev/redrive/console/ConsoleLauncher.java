@@ -20,7 +20,7 @@ public final class ConsoleLauncher {
      * @param lookupEndpoints per tool, where its reconciliation look-up answers (e.g. the sandbox's demo tools); used
      *                        with {@code config}, added to REDRIVE_LOOKUP_ENDPOINTS
      */
-    public record LaunchSettings(RedriveConfig config, boolean demo, String profileName,
+    public record LaunchSettings(RedriveConfig config, boolean demo, boolean ownServers, String profileName,
                                  Map<String, String> lookupEndpoints, ToolEndpointDiscovery discovery) {
         public LaunchSettings {
             lookupEndpoints = lookupEndpoints == null ? Map.of() : Map.copyOf(lookupEndpoints);
@@ -34,12 +34,17 @@ public final class ConsoleLauncher {
      */
     public static void launch(RedriveConfig config, boolean demo, String profileName,
                               Map<String, String> lookupEndpoints, ToolEndpointDiscovery discovery) {
-        settings = new LaunchSettings(config, demo, profileName, lookupEndpoints, discovery);
+        launch(new LaunchSettings(config, demo, false, profileName, lookupEndpoints, discovery));
+    }
+
+    /** Opens the console as {@code settings} say; {@code ownServers}: the sandbox runs on servers of its own. */
+    public static void launch(LaunchSettings launchSettings) {
+        settings = launchSettings;
         Application.launch(ConsoleApp.class);
     }
 
     static LaunchSettings settings() {
         return settings != null ? settings
-                : new LaunchSettings(RedriveConfig.fromEnvironment(System.getenv()), false, null, Map.of(), null);
+                : new LaunchSettings(RedriveConfig.fromEnvironment(System.getenv()), false, false, null, Map.of(), null);
     }
 }
