@@ -347,7 +347,7 @@ final class ChunkDecisions {
         return report.allPassed() ? null : refused(kind, report);
     }
 
-    private static JsonNode appliedResult(ReconciliationRecord latest) {
+    static JsonNode appliedResult(ReconciliationRecord latest) {
         return latest != null && latest.outcome() == ReconciliationOutcome.APPLIED ? latest.result() : null;
     }
 
