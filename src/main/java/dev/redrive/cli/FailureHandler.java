@@ -34,7 +34,8 @@ final class FailureHandler implements IParameterExceptionHandler, IExecutionExce
     @Override
     public int handleParseException(ParameterException error, String[] args) {
         CommandLine command = error.getCommandLine();
-        String line = firstLine(error.getMessage());
+        String line = command.getCommand() instanceof ExplainsParseErrors explains
+                ? explains.explain(error, args).orElse(firstLine(error.getMessage())) : firstLine(error.getMessage());
         if (error instanceof UnmatchedArgumentException unmatched && !unmatched.getSuggestions().isEmpty()) {
             List<String> suggestions = unmatched.getSuggestions();
             line += "; did you mean " + String.join(" or ", suggestions.subList(0, Math.min(3, suggestions.size()))) + "?";

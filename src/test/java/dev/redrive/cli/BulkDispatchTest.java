@@ -105,6 +105,24 @@ class BulkDispatchTest {
     }
 
     @Test
+    void fileWithASingleDispatchOption_isOneLineNamingBoth_andDispatchesNothing() throws IOException {
+        Path dispatches = file("with-run.jsonl", List.of(
+                "{\"run\":\"bulk-both\",\"node\":\"c\",\"tool\":\"demo.charge\",\"payload\":{\"amount\":1}}"));
+        long before = ns.redis().sync().xlen(ns.redis().keys().dispatch());
+
+        CliRun outcome = run("dispatch", "--file", dispatches.toString(), "--run", "x");
+
+        assertThat(outcome.exit()).isEqualTo(RedriveCommand.EXIT_USAGE);
+        assertThat(outcome.err().strip()).isEqualTo("dispatch: --file and --run cannot be given together: --file FILE "
+                + "takes each dispatch's fields from its lines; for one dispatch give --run R --node N --tool T "
+                + "--payload JSON without --file (see redrive dispatch --help)");
+        assertThat(run("dispatch", "--file", dispatches.toString(), "--node", "n", "--tool=t").err())
+                .contains("dispatch: --file and --node, --tool cannot be given together");
+        assertThat(count("SELECT count(*) FROM operations WHERE run_id IN ('bulk-both', 'x')")).isZero();
+        assertThat(ns.redis().sync().xlen(ns.redis().keys().dispatch())).isEqualTo(before);
+    }
+
+    @Test
     void anOperationTwiceInOneFile_isARepeatWithTheSameParameters_andAConflictWithOthers() throws IOException {
         long before = ns.redis().sync().xlen(ns.redis().keys().dispatch());
         Path dispatches = file("twice.jsonl", List.of(
