@@ -1,5 +1,6 @@
 package dev.redrive.cli;
 
+import dev.redrive.triage.decision.BatchOutcomes;
 import dev.redrive.triage.decision.BatchState;
 import dev.redrive.triage.decision.DurableBatch;
 import dev.redrive.triage.decision.DurableBatches.BatchRun;
@@ -9,9 +10,17 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Locale;
 
-/** Prints durable batches: the list of {@code redrive --batches}, and the line that ends a batch's run. */
+/**
+ * Prints durable batches: the list of {@code redrive --batches} and {@code redrive batch list}, one batch with its items'
+ * outcomes ({@code redrive batch show}), and the lines that end a batch's run.
+ */
 final class BatchPrinter {
     private static final String ROW = "%6s  %-9s  %-8s  %-24s  %9s  %9s  %7s  %-12s  %-20s  %s%n";
+    private static final String ITEM_ROW = "%6s  %-40s  %8s  %-17s  %s%n";
+    /** How many batches a list shows. */
+    static final int BATCHES_LISTED = 50;
+    /** How many items {@code batch show} and the end of a run read outcomes for. */
+    static final int ITEMS_SHOWN = 100_000;
 
     private BatchPrinter() {
     }
@@ -31,6 +40,50 @@ final class BatchPrinter {
                     Cells.cut(batch.selection().describe(), 60));
         }
         out.printf("%d batch(es)%n", batches.size());
+    }
+
+    /** The newest batches, as text or JSON; exit 0. */
+    static int listNewest(TriageSession session, PrintWriter out, boolean json) {
+        List<DurableBatch> newest = session.batches().newest(BATCHES_LISTED);
+        if (json) {
+            DecisionPrinter.json(out, newest);
+        } else {
+            list(out, newest, Instant.now());
+        }
+        out.flush();
+        return ExitCode.OK;
+    }
+
+    /** One batch: its row as the list shows it, then each item's decision and outcome now, then the outcome counts. */
+    static void show(PrintWriter out, BatchOutcomes.Report report) {
+        list(out, List.of(report.batch()), Instant.now());
+        out.printf(ITEM_ROW, "ITEM", "OPERATION / ENTRY", "ENTRY", "OUTCOME", "WHAT HAPPENED");
+        for (BatchOutcomes.Item item : report.items()) {
+            out.printf(ITEM_ROW, item.seq(), item.operationId() == null ? "entry " + item.dlqEntryId() : item.operationId(),
+                    item.dlqEntryId() == null ? "-" : item.dlqEntryId(), item.outcome().name(), happened(item));
+        }
+        out.println(report.summary());
+    }
+
+    /** The line after a run's end: "outcomes now: 26 item(s): 16 still running, ...; see redrive batch show 7". */
+    static String outcomesNow(BatchOutcomes.Report report) {
+        return "batch " + report.batch().id() + " outcomes now: " + report.summary() + "; see: redrive batch show "
+                + report.batch().id();
+    }
+
+    /** What the facts say about one item, in a few words. */
+    private static String happened(BatchOutcomes.Item item) {
+        return switch (item.outcome()) {
+            case BLOCKED -> "blocked by " + String.join(", ", item.blockedBy()) + ": " + item.message();
+            case DECIDED_ELSEWHERE -> "skipped: " + item.message();
+            case REFUSED -> item.message();
+            case STILL_RUNNING -> "redriven as attempt " + item.redrivenAttempt() + ", now " + item.operationStatus();
+            case SUCCEEDED -> "redriven as attempt " + item.redrivenAttempt() + ", then SUCCEEDED";
+            case FAILED_AGAIN -> "redriven as attempt " + item.redrivenAttempt() + ", then failed again: DLQ entry "
+                    + item.newDlqEntryId();
+            case ENDED_OTHERWISE -> "redriven as attempt " + item.redrivenAttempt() + ", then " + item.operationStatus();
+            case RESOLVED, DISCARDED -> item.message();
+        };
     }
 
     /** "4,000/12,000 (33%)". */

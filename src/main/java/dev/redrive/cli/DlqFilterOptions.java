@@ -23,7 +23,8 @@ final class DlqFilterOptions {
     @Option(names = "--run", paramLabel = "RUN_ID", description = "run id")
     String runId;
 
-    @Option(names = "--trace", paramLabel = "ID", description = "trace id or correlation id")
+    @Option(names = "--trace", paramLabel = "ID",
+            description = "trace id or correlation id, or the W3C trace id (32 hex digits) or traceparent a dispatch carried")
     String traceOrCorrelationId;
 
     @Option(names = "--from", paramLabel = "TIME", converter = InstantInput.Converter.class,

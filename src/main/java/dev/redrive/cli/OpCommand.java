@@ -1,5 +1,6 @@
 package dev.redrive.cli;
 
+import dev.redrive.envelope.Traceparent;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.redrive.triage.redaction.Redactor;
 import dev.redrive.triage.decision.RedriveVerification;
@@ -173,6 +174,9 @@ final class OpCommand {
             out.printf("tool        %s schema %s (current %s)%n", op.tool(), op.toolSchemaVersion(), details.currentToolSchemaVersion());
             out.printf("key         %s%n", op.idempotencyKey());
             out.printf("trace       %s  correlation %s%n", op.traceId(), op.correlationId());
+            if (op.traceparent() != null) {
+                out.printf("traceparent %s (W3C trace id %s)%n", op.traceparent(), Traceparent.traceId(op.traceparent()));
+            }
             out.printf("side effect %s%n", op.sideEffect());
             out.printf("approval    %s%n", op.approvalId() == null ? "none needed" : op.approvalId());
             out.printf("payload     %s%n", TriageJson.compact(op.payload()));

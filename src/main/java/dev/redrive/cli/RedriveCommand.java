@@ -40,6 +40,7 @@ import picocli.CommandLine.Mixin;
                 OpCommand.class,
                 DlqCommand.class,
                 RedriveOperationsCommand.class,
+                BatchCommand.class,
                 ResolveCommand.class,
                 DiscardCommand.class,
                 ReconcileCommand.class,

@@ -2,13 +2,10 @@ package dev.redrive.cli;
 
 import dev.redrive.model.DecisionState;
 import dev.redrive.triage.decision.BatchDecisions;
-import dev.redrive.triage.decision.BatchHeldException;
 import dev.redrive.triage.decision.BatchSelection;
 import dev.redrive.triage.decision.DecisionKind;
-import dev.redrive.triage.decision.DecisionResult;
 import dev.redrive.triage.decision.DurableBatch;
 import dev.redrive.triage.decision.DurableBatches;
-import dev.redrive.triage.decision.DurableBatches.BatchRun;
 import dev.redrive.triage.decision.BatchListener;
 import dev.redrive.triage.decision.BatchOptions;
 import dev.redrive.triage.decision.BatchReport;
@@ -25,7 +22,6 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 import java.io.PrintWriter;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -47,9 +43,6 @@ import java.util.concurrent.Callable;
                 "Exit 3 with each failed check when anything is blocked; 5 when the database refuses the decision "
                         + "(a viewer's login)."})
 final class RedriveOperationsCommand implements Callable<Integer> {
-    /** How many batches --batches lists. */
-    private static final int BATCHES_LISTED = 50;
-
     @Mixin
     ConnectionOptions connection;
 
@@ -196,89 +189,22 @@ final class RedriveOperationsCommand implements Callable<Integer> {
         DurableBatches batches = session.batches();
         DurableBatch batch = batches.start(DecisionKind.REDRIVE, BatchSelection.matching(selection),
                 new BatchOptions(TriageSession.operator(operator), reason, schemaVersion, rate(), false));
-        note().println(BatchPrinter.started(batch));
-        note().flush();
-        return run(batches, batch.id(), false);
+        DurableBatchRun run = new DurableBatchRun(spec, json);
+        run.note().println(BatchPrinter.started(batch));
+        run.note().flush();
+        return run.run(session, batch.id(), false);
     }
 
     private int resume(long id) {
         try (TriageSession session = new TriageSession(connection)) {
-            return run(session.batches(), id, true);
+            return new DurableBatchRun(spec, json).run(session, id, true);
         }
-    }
-
-    /**
-     * Works the batch off, printing each item as it is decided (text) or the report at the end (JSON). Ctrl-C stops it
-     * after the chunk in hand and releases it as STOPPED before the process exits.
-     */
-    private int run(DurableBatches batches, long id, boolean resumed) {
-        try (StopOnShutdown shutdown = StopOnShutdown.install(id, spec.commandLine().getErr(), DurableBatches.LEASE)) {
-            return run(batches, id, resumed, shutdown);
-        }
-    }
-
-    /** With {@code resumed}, says where the batch stands once this process holds it (a refusal says why instead). */
-    private int run(DurableBatches batches, long id, boolean resumed, StopOnShutdown shutdown) {
-        PrintWriter out = spec.commandLine().getOut();
-        BatchRun run;
-        try {
-            run = batches.run(id, shutdown.stopping(new BatchListener() {
-                @Override
-                public void itemDone(int done, int total, DecisionResult item) {
-                    if (!json) {
-                        DecisionPrinter.print(out, item, false);
-                    }
-                }
-
-                @Override
-                public void claimed(DurableBatch batch) {
-                    if (resumed) {
-                        note().println(BatchPrinter.resuming(batch));
-                        note().flush();
-                    }
-                }
-            }));
-        } catch (BatchHeldException e) {
-            spec.commandLine().getErr().println(e.getMessage());
-            spec.commandLine().getErr().flush();
-            return ExitCode.BLOCKED;
-        }
-        if (json) {
-            DecisionPrinter.json(out, run.report().<Object>map(report -> report).orElse(run.batch()));
-        } else {
-            run.report().ifPresent(report -> out.println(report.summary()));
-        }
-        if (!run.leftOut().isEmpty()) {
-            note().println(leftOutLine(run.leftOut()));
-        }
-        note().println(BatchPrinter.ended(run));
-        note().flush();
-        out.flush();
-        DurableBatch batch = run.batch();
-        if (batch.failed() > 0) {
-            return ExitCode.REFUSED;
-        }
-        return run.report().map(report -> DecisionPrinter.exitCode(report.items()))
-                .orElse(batch.blocked() > 0 ? ExitCode.BLOCKED : ExitCode.OK);
     }
 
     private int listBatches() {
-        PrintWriter out = spec.commandLine().getOut();
         try (TriageSession session = new TriageSession(connection)) {
-            List<DurableBatch> newest = session.batches().newest(BATCHES_LISTED);
-            if (json) {
-                DecisionPrinter.json(out, newest);
-            } else {
-                BatchPrinter.list(out, newest, Instant.now());
-            }
+            return BatchPrinter.listNewest(session, spec.commandLine().getOut(), json);
         }
-        out.flush();
-        return ExitCode.OK;
-    }
-
-    /** Where lines beside the result go: stdout, or stderr beside JSON so that the output stays one document. */
-    private PrintWriter note() {
-        return json ? spec.commandLine().getErr() : spec.commandLine().getOut();
     }
 
     private int correct(PrintWriter out) {

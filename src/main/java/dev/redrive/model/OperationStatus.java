@@ -18,7 +18,7 @@ public enum OperationStatus {
     SUCCEEDED,
     /** In the DLQ, waiting for an operator's decision. */
     DEAD_LETTERED,
-    /** An operator discarded it from the DLQ. */
+    /** An operator discarded it from the DLQ, or cancelled its scheduled retry. */
     DISCARDED,
     /** Its run was cancelled or ended before it could run. */
     CANCELLED,
@@ -28,7 +28,8 @@ public enum OperationStatus {
     private static final Map<OperationStatus, Set<OperationStatus>> TRANSITIONS = Map.of(
             PENDING, EnumSet.of(RUNNING, RETRY_SCHEDULED, SUCCEEDED, DEAD_LETTERED, CANCELLED),
             RUNNING, EnumSet.of(RUNNING, SUCCEEDED, RETRY_SCHEDULED, DEAD_LETTERED, CANCELLED),
-            RETRY_SCHEDULED, EnumSet.of(RUNNING, RETRY_SCHEDULED, SUCCEEDED, DEAD_LETTERED, CANCELLED),
+            // DISCARDED: an operator cancelled the retry (SUCCEEDED too, when she resolves it with a result).
+            RETRY_SCHEDULED, EnumSet.of(RUNNING, RETRY_SCHEDULED, SUCCEEDED, DEAD_LETTERED, DISCARDED, CANCELLED),
             DEAD_LETTERED, EnumSet.of(PENDING, SUCCEEDED, DISCARDED, SUPERSEDED),
             SUCCEEDED, EnumSet.noneOf(OperationStatus.class),
             DISCARDED, EnumSet.noneOf(OperationStatus.class),

@@ -119,6 +119,24 @@ class BulkDispatchTest {
     }
 
     @Test
+    void fileWithASingleDispatchOption_isOneLineNamingBoth_andDispatchesNothing() throws IOException {
+        Path dispatches = file("with-run.jsonl", List.of(
+                "{\"run\":\"bulk-both\",\"node\":\"c\",\"tool\":\"demo.charge\",\"payload\":{\"amount\":1}}"));
+        long before = ns.redis().sync().xlen(ns.redis().keys().dispatch());
+
+        CliRun outcome = run("dispatch", "--file", dispatches.toString(), "--run", "x");
+
+        assertThat(outcome.exit()).isEqualTo(ExitCode.USAGE);
+        assertThat(outcome.err().strip()).isEqualTo("dispatch: --file takes every dispatch from " + dispatches
+                + " and cannot go with the options of a single dispatch (--run): give --file alone, or --run, --node, "
+                + "--tool and --payload without it (see redrive dispatch --help)");
+        assertThat(run("dispatch", "--file", dispatches.toString(), "--node", "n", "--tool=t").err())
+                .contains("cannot go with the options of a single dispatch (--node, --tool)");
+        assertThat(count("SELECT count(*) FROM operations WHERE run_id IN ('bulk-both', 'x')")).isZero();
+        assertThat(ns.redis().sync().xlen(ns.redis().keys().dispatch())).isEqualTo(before);
+    }
+
+    @Test
     void anOperationTwiceInOneFile_isARepeatWithTheSameParameters_andAConflictWithOthers() throws IOException {
         long before = ns.redis().sync().xlen(ns.redis().keys().dispatch());
         Path dispatches = file("twice.jsonl", List.of(

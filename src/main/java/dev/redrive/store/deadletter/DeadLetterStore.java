@@ -1,5 +1,6 @@
 package dev.redrive.store.deadletter;
 
+import dev.redrive.envelope.Traceparent;
 import dev.redrive.model.FailureClass;
 import dev.redrive.store.Jdbc;
 import dev.redrive.store.Jdbc.Json;
@@ -25,11 +26,12 @@ public final class DeadLetterStore {
     private static final String ENTER_OPERATION = """
             INSERT INTO dlq_entries (dedup_key, operation_id, run_id, node_id, logical_attempt, attempt, tool,
                                      tool_schema_version, idempotency_key, approval_id, trace_id, correlation_id,
-                                     runtime_version, stream, entry_id, delivery_count, consumer, error_class,
-                                     error_code, error_message, error_fingerprint, side_effect, attempt_history,
-                                     raw_message, payload, entered_at, delivery_history)
+                                     w3c_trace_id, runtime_version, stream, entry_id, delivery_count, consumer,
+                                     error_class, error_code, error_message, error_fingerprint, side_effect,
+                                     attempt_history, raw_message, payload, entered_at, delivery_history)
             SELECT ?, o.operation_id, o.run_id, o.node_id, o.logical_attempt, ?, o.tool, o.tool_schema_version,
-                   o.idempotency_key, o.approval_id, o.trace_id, o.correlation_id, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?,
+                   o.idempotency_key, o.approval_id, o.trace_id, o.correlation_id,
+                   substring(o.traceparent FROM 4 FOR 32), ?, ?, ?, ?, ?, ?, ?, ?, ?, ?,
                    (SELECT COALESCE(jsonb_agg(to_jsonb(a) - 'id' - 'operation_id' ORDER BY a.id), '[]'::jsonb)
                       FROM attempts a WHERE a.operation_id = o.operation_id),
                    ?, o.payload, ?, ?
@@ -41,9 +43,10 @@ public final class DeadLetterStore {
 
     private static final String ENTER_MESSAGE = """
             INSERT INTO dlq_entries (dedup_key, operation_id, run_id, node_id, tool, trace_id, correlation_id,
-                                     runtime_version, stream, entry_id, delivery_count, consumer, error_class,
-                                     error_code, error_message, error_fingerprint, side_effect, raw_message, entered_at)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'NONE', ?, ?)
+                                     w3c_trace_id, runtime_version, stream, entry_id, delivery_count, consumer,
+                                     error_class, error_code, error_message, error_fingerprint, side_effect,
+                                     raw_message, entered_at)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'NONE', ?, ?)
             ON CONFLICT (dedup_key) DO NOTHING
             RETURNING id
             """;
@@ -106,6 +109,7 @@ public final class DeadLetterStore {
         jdbc.query(ENTER_MESSAGE, row -> row.getLong(1), letter.dedupKey(), searchable(raw.get("operation_id")),
                 searchable(raw.get("run_id")), searchable(raw.get("node_id")), tool, searchable(raw.get("trace_id")),
                 searchable(raw.get("correlation_id")),
+                Traceparent.parse(raw.get("traceparent")).map(Traceparent::traceId).orElse(null),
                 letter.runtimeVersion(), letter.stream(), letter.entryId(), (int) letter.deliveryCount(),
                 letter.consumer(), letter.errorClass(), letter.errorCode(), message, fingerprint,
                 new Json(RawMessage.json(raw)), letter.enteredAt());

@@ -33,6 +33,11 @@ public final class OperationDecisionStore {
             UPDATE operations SET status = 'DISCARDED', updated_at = ?
              WHERE operation_id = ? AND status = ?""";
 
+    // A pending retry given up or resolved: guarded by the attempt, so a retry that started meanwhile is never touched.
+    private static final String CANCEL_RETRY = """
+            UPDATE operations SET status = ?, result = coalesce(?, result), next_eligible_at = NULL, updated_at = ?
+             WHERE operation_id = ? AND status = ? AND attempt = ?""";
+
     private static final String TO_SUPERSEDED = """
             UPDATE operations SET status = 'SUPERSEDED', updated_at = ?
              WHERE operation_id = ? AND status = ?""";
@@ -104,6 +109,15 @@ public final class OperationDecisionStore {
     public int discard(String operationId, Instant at) {
         OperationStatus.DEAD_LETTERED.checkTransition(OperationStatus.DISCARDED);
         return jdbc.update(TO_DISCARDED, at, operationId, OperationStatus.DEAD_LETTERED);
+    }
+
+    /**
+     * Cancels the retry scheduled for {@code attempt}: the operation becomes {@code to} (DISCARDED, or SUCCEEDED with
+     * {@code result}, JSON text) and its retry, when delivered, is acked without running. Returns the rows changed.
+     */
+    public int cancelRetry(String operationId, int attempt, OperationStatus to, String result, Instant at) {
+        OperationStatus.RETRY_SCHEDULED.checkTransition(to);
+        return jdbc.update(CANCEL_RETRY, to, Json.of(result), at, operationId, OperationStatus.RETRY_SCHEDULED, attempt);
     }
 
     /** A correction replaced it: never run again. */

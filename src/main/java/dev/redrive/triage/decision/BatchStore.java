@@ -6,6 +6,7 @@ import dev.redrive.store.audit.AuditAction;
 import dev.redrive.store.audit.AuditLine;
 import dev.redrive.store.audit.AuditLine.AuditSubject;
 import dev.redrive.store.audit.AuditLog;
+import dev.redrive.triage.precondition.PreconditionId;
 
 import java.sql.Array;
 import java.sql.ResultSet;
@@ -18,6 +19,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
+import java.util.stream.Collectors;
 
 /**
  * The rows of {@code redrive_batches}. A process holds a batch while its lease runs ({@link #claim}); every later write
@@ -84,6 +86,14 @@ final class BatchStore {
             UPDATE redrive_batches SET state = 'STOPPED', updated_at = now() WHERE id = ? AND state = 'RUNNING'
             RETURNING\s""" + COLUMNS;
 
+    private static final String RECORD_ITEMS = """
+            INSERT INTO redrive_batch_items (batch_id, operation_id, dlq_entry_id, decision, command_id, blocked_by, message)
+            SELECT ?, v.operation_id, v.dlq_entry_id, v.decision, v.command_id, string_to_array(v.blocked_by, ','),
+                   v.message
+              FROM unnest(?::text[], ?::text[]::bigint[], ?::text[], ?::text[]::uuid[], ?::text[], ?::text[])
+                   AS v(operation_id, dlq_entry_id, decision, command_id, blocked_by, message)
+            """;
+
     /** Where the batch stood before a claim or a release moves it, its row held until the transaction ends. */
     private static final String LOCK = "SELECT state, owner FROM redrive_batches WHERE id = ? FOR UPDATE";
 
@@ -144,6 +154,11 @@ final class BatchStore {
         return jdbc.update(RENEW, lease.toMillis(), id, owner) == 1;
     }
 
+    /** Whether the owner still holds the batch: false once it was stopped (from anywhere) or taken over. */
+    boolean holds(long id, String owner) {
+        return jdbc.queryLong(HELD_BY, id, owner) == 1;
+    }
+
     /**
      * Records a chunk's progress in the chunk's own transaction, moving the position from {@code from} (where the chunk
      * starts) to {@code position}. Throws when the owner no longer holds the batch, or when the batch is not at
@@ -156,13 +171,28 @@ final class BatchStore {
         if (updated == 1) {
             return;
         }
-        if (jdbc.queryLong(HELD_BY, id, owner) == 1) {
+        if (holds(id, owner)) {
             // Still ours, but not where this chunk starts: the chunk before it did not commit (the database refused
             // it), so this one is not taken either, and the position never passes an item left undecided.
             throw new WriteTurn.StoppedBeforeWriting();
         }
         throw new BatchHeldException("batch " + id + " was stopped or taken over by another process meanwhile: "
                 + "its last chunk was not decided here");
+    }
+
+    /** Records what a chunk decided of each item, in the chunk's transaction. */
+    void recordItems(long id, List<BatchItem> items) {
+        if (items.isEmpty()) {
+            return;
+        }
+        jdbc.update(RECORD_ITEMS, id,
+                items.stream().map(BatchItem::operationId).toArray(String[]::new),
+                items.stream().map(item -> item.dlqEntryId() == null ? null : item.dlqEntryId().toString()).toArray(String[]::new),
+                items.stream().map(item -> item.decision().name()).toArray(String[]::new),
+                items.stream().map(item -> item.commandId() == null ? null : item.commandId().toString()).toArray(String[]::new),
+                items.stream().map(item -> item.blockedBy().stream().map(PreconditionId::key)
+                        .collect(Collectors.joining(","))).toArray(String[]::new),
+                items.stream().map(BatchItem::message).toArray(String[]::new));
     }
 
     /** Every dispatch the batch's chunks left is published (or known to the sweep): nothing left to publish on resume. */

@@ -11,12 +11,12 @@ import java.util.UUID;
  */
 @FunctionalInterface
 interface ChunkCommit {
-    ChunkCommit NONE = (targets, recorded, commands) -> { };
+    ChunkCommit NONE = (targets, items, commands) -> { };
 
     /**
      * @param targets  the items this transaction took (a chunk, or one item of a chunk decided again alone)
-     * @param recorded how many of them it decided
+     * @param items    what it decided of each of them, in order
      * @param commands the redrive commands it issued, whose dispatches are published after the commit
      */
-    void committing(List<DecisionTarget> targets, int recorded, List<UUID> commands);
+    void committing(List<DecisionTarget> targets, List<BatchItem> items, List<UUID> commands);
 }

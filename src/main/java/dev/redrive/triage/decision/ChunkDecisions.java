@@ -182,7 +182,16 @@ final class ChunkDecisions {
         // The rows above are this chunk's own; deciding the entries locks the summary rows chunks share.
         turn.await();
         decide(entries, DecisionState.REDRIVEN, operator, reason, at);
-        commit.committing(targets, redrives.size(), redrives.stream().map(Redrive::commandId).toList());
+        List<BatchItem> items = new ArrayList<>(targets.size());
+        Map<Integer, Redrive> issuedAt = redrives.stream().collect(Collectors.toMap(Redrive::index, redrive -> redrive));
+        for (int i = 0; i < targets.size(); i++) {
+            Redrive redrive = issuedAt.get(i);
+            items.add(redrive == null ? BatchItem.of(results[i]) : new BatchItem(redrive.checked().operation().operationId(),
+                    redrive.checked().report().dlqEntryId(), DecisionOutcome.DONE, redrive.commandId(), List.of(),
+                    "redrive command " + redrive.commandId() + " issued: attempt "
+                            + (redrive.checked().operation().attempt() + 1)));
+        }
+        commit.committing(targets, items, redrives.stream().map(Redrive::commandId).toList());
         return new Issued(results, redrives, at);
     }
 
@@ -327,7 +336,7 @@ final class ChunkDecisions {
         // The rows above are this chunk's own; deciding the entries locks the summary rows chunks share.
         turn.await();
         decide(entries, decision, operator, reason, at);
-        commit.committing(targets, entries.size(), List.of());
+        commit.committing(targets, Arrays.stream(results).map(BatchItem::of).toList(), List.of());
         return Arrays.asList(results);
     }
 
@@ -347,7 +356,7 @@ final class ChunkDecisions {
         return report.allPassed() ? null : refused(kind, report);
     }
 
-    private static JsonNode appliedResult(ReconciliationRecord latest) {
+    static JsonNode appliedResult(ReconciliationRecord latest) {
         return latest != null && latest.outcome() == ReconciliationOutcome.APPLIED ? latest.result() : null;
     }
 

@@ -2,6 +2,7 @@ package dev.redrive.triage.decision;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.redrive.model.DecisionState;
+import dev.redrive.model.OperationStatus;
 import dev.redrive.model.SideEffectState;
 import dev.redrive.store.Database;
 import dev.redrive.store.Jdbc;
@@ -84,6 +85,12 @@ final class DecisionStore {
 
     void moveToDiscarded(Collection<String> operationIds, Instant at) {
         expect(operationIds.size(), operations.discardAll(operationIds, at), "an operation is no longer dead-lettered");
+    }
+
+    /** Cancels a pending retry of {@code attempt}; someone who changed the operation first makes it ALREADY_DECIDED. */
+    void cancelRetry(String operationId, int attempt, OperationStatus to, String result, Instant at) {
+        expect(1, operations.cancelRetry(operationId, attempt, to, result, at),
+                "operation " + operationId + " left RETRY_SCHEDULED meanwhile");
     }
 
     void decideEntries(List<EntryVersion> decided, DecisionState decision, String operator, String reason, Instant at) {

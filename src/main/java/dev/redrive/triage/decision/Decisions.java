@@ -20,6 +20,7 @@ import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * The operator's decisions on dead-lettered operations. Each one is checked, then checked again inside the one
@@ -36,6 +37,7 @@ public final class Decisions {
     private final ChunkDecisions single;
     private final ChunkDecisions chunks;
     private final DispatchPublisher publisher;
+    private final RetryCancellation retries;
     private final Clock clock;
 
     /** Decisions whose redrives are published through the embedded worker client. */
@@ -51,6 +53,7 @@ public final class Decisions {
         this.single = new ChunkDecisions(database, store, engine, publisher, clock, true);
         this.chunks = new ChunkDecisions(database, store, engine, publisher, clock, false);
         this.publisher = publisher;
+        this.retries = new RetryCancellation(database, store, clock);
         this.clock = clock;
     }
 
@@ -99,14 +102,28 @@ public final class Decisions {
      * in the audit log).
      */
     public DecisionResult resolve(DecisionTarget named, JsonNode result, String operator, String reason) {
-        requireWho(operator, reason);
-        return single.decideEntries(DecisionKind.RESOLVE, List.of(named), result, operator, reason).get(0);
+        return decideOne(DecisionKind.RESOLVE, named, result, operator, reason);
     }
 
-    /** Gives the operation up: DISCARDED, never run again. A DLQ entry without an operation is discarded alone. */
+    /**
+     * Gives the operation up: DISCARDED, never run again. A DLQ entry without an operation is discarded alone. An
+     * operation waiting for its retry (no DLQ entry) has the retry cancelled, as resolve does with a result.
+     */
     public DecisionResult discard(DecisionTarget named, String operator, String reason) {
+        return decideOne(DecisionKind.DISCARD, named, null, operator, reason);
+    }
+
+    private DecisionResult decideOne(DecisionKind kind, DecisionTarget named, JsonNode result, String operator,
+                                     String reason) {
         requireWho(operator, reason);
-        return single.decideEntries(DecisionKind.DISCARD, List.of(named), null, operator, reason).get(0);
+        boolean byOperation = named.operationId() != null && named.dlqEntryId() == null;
+        if (byOperation && retries.waitsForRetry(named.operationId())) {
+            Optional<DecisionResult> cancelled = retries.cancel(kind, named.operationId(), result, operator, reason);
+            if (cancelled.isPresent()) {
+                return cancelled.get();
+            }
+        }
+        return single.decideEntries(kind, List.of(named), result, operator, reason).get(0);
     }
 
     /**

@@ -163,6 +163,9 @@ public final class DurableBatches {
         long renewEvery = Math.max(1, lease.toMillis() / 3);
         heartbeat.scheduleAtFixedRate(() -> held.compareAndSet(true, store.renew(id, owner, lease)), renewEvery,
                 renewEvery, TimeUnit.MILLISECONDS);
+        // A stop asked from elsewhere (another terminal or host) shows here within a second, also during a pause.
+        heartbeat.scheduleAtFixedRate(() -> held.compareAndSet(true, store.holds(id, owner)), STOP_POLL.toMillis(),
+                STOP_POLL.toMillis(), TimeUnit.MILLISECONDS);
         BatchListener stopping = new StoppingListener(listener, held);
         BatchState end = BatchState.STOPPED;
         Sleeper pause = sleeper.until(stopping::stopRequested, STOP_CHECK);
@@ -289,6 +292,9 @@ public final class DurableBatches {
     /** How many of the entries a refusal names by id. */
     private static final int NAMED_ENTRIES = 10;
 
+    /** How often a running batch asks its row whether it was stopped from another process. */
+    private static final Duration STOP_POLL = Duration.ofSeconds(1);
+
     /** How often a batch paused for its pace looks whether it was asked to stop. */
     private static final Duration STOP_CHECK = Duration.ofMillis(100);
 
@@ -318,13 +324,15 @@ public final class DurableBatches {
                 .map(target -> target.withSchemaVersion(batch.schemaVersion())).toList();
         // A chunk commits at once, or (after a lost race) item by item in order: the position moves from the key before
         // its first item to its last item's key, and only from there (a chunk before that did not commit stops it).
-        ChunkCommit commit = (targets, recorded, commands) -> {
+        ChunkCommit commit = (targets, items, commands) -> {
+            int recorded = (int) items.stream().filter(item -> item.decision() == DecisionOutcome.DONE).count();
             int first = indexOf(chosen, targets.get(0));
             int last = indexOf(chosen, targets.get(targets.size() - 1));
             boolean end = last == chosen.size() - 1;
             store.advance(batch.id(), owner, lease, first == 0 ? chunk.positionBefore() : chunk.keys().get(first - 1),
                     end ? chunk.positionAfter() : chunk.keys().get(last), targets.size(), recorded,
                     end ? chunk.leftOut() : 0, commands);
+            store.recordItems(batch.id(), items);
         };
         return switch (batch.kind()) {
             case REDRIVE -> chunks.redrive(chosen, batch.operator(), batch.reason(), commit, turn);

@@ -225,6 +225,7 @@ public final class OperationDetailsLoader {
                 row.getString("approval_id"),
                 row.getString("trace_id"),
                 row.getString("correlation_id"),
+                row.getString("traceparent"),
                 row.getString("runtime_version"),
                 row.getString("lease_owner"),
                 row.getLong("fencing_token"),

@@ -8,7 +8,11 @@ import dev.redrive.model.SideEffectState;
 import java.time.Instant;
 import java.util.UUID;
 
-/** The operation record: the store's current facts about one (run, node, logical attempt). */
+/**
+ * The operation record: the store's current facts about one (run, node, logical attempt).
+ *
+ * @param traceparent the W3C trace context the dispatch carried, or null
+ */
 public record OperationRecord(
         String operationId,
         String runId,
@@ -23,6 +27,7 @@ public record OperationRecord(
         String approvalId,
         String traceId,
         String correlationId,
+        String traceparent,
         String runtimeVersion,
         String leaseOwner,
         long fencingToken,

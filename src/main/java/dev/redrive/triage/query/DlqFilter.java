@@ -12,7 +12,8 @@ import java.time.Instant;
  * @param errorClass            the normalized failure class
  * @param tool                  the tool name, exact
  * @param runId                 the run id, exact
- * @param traceOrCorrelationId  matches either the trace id or the correlation id, exact
+ * @param traceOrCorrelationId  matches the trace id or the correlation id exactly, or the W3C trace id of the
+ *                              dispatch's traceparent (given as 32 hex digits or as a whole traceparent)
  * @param enteredFrom           entered the DLQ at or after this instant
  * @param enteredTo             entered the DLQ before this instant
  * @param sideEffect            the side-effect state recorded with the entry

@@ -19,10 +19,15 @@ final class DlqWhere {
         where.add("error_class = ?", filter.errorClass());
         where.add("tool = ?", filter.tool());
         where.add("run_id = ?", filter.runId());
-        if (filter.traceOrCorrelationId() != null) {
-            where.conditions.add("(trace_id = ? OR correlation_id = ?)");
-            where.params.add(filter.traceOrCorrelationId());
-            where.params.add(filter.traceOrCorrelationId());
+        String trace = filter.traceOrCorrelationId();
+        if (trace != null) {
+            // Each alternative has an index of its own, so the planner ORs three index scans.
+            String w3c = W3cTraceId.of(trace).orElse(null);
+            if (w3c == null) {
+                where.and("(trace_id = ? OR correlation_id = ?)", trace, trace);
+            } else {
+                where.and("(trace_id = ? OR correlation_id = ? OR w3c_trace_id = ?)", trace, trace, w3c);
+            }
         }
         where.add("entered_at >= ?", filter.enteredFrom());
         where.add("entered_at < ?", filter.enteredTo());

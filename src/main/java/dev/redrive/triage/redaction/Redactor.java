@@ -112,7 +112,7 @@ public final class Redactor {
         OperationRecord o = details.operation();
         OperationRecord operation = new OperationRecord(o.operationId(), o.runId(), o.nodeId(), o.logicalAttempt(), o.status(),
                 o.attempt(), o.tool(), o.toolSchemaVersion(), o.idempotencyKey(), redact(o.payload()), o.approvalId(),
-                o.traceId(), o.correlationId(), o.runtimeVersion(), o.leaseOwner(), o.fencingToken(), o.leaseExpiresAt(),
+                o.traceId(), o.correlationId(), o.traceparent(), o.runtimeVersion(), o.leaseOwner(), o.fencingToken(), o.leaseExpiresAt(),
                 redact(o.result()), o.sideEffect(), o.lastErrorClass(), o.nextEligibleAt(), o.redriveCommandId(),
                 o.dispatchedAt(), o.createdAt(), o.updatedAt());
         List<AttemptRecord> attempts = details.attempts().stream()

@@ -64,7 +64,8 @@ class ViewerMasksTest {
             Map.entry("demo_tool_calls", List.of("body")),
             Map.entry("demo_tool_effects", List.of("result")),
             Map.entry("decision_requests", List.of("selection", "options", "reason", "reject_reason", "result")),
-            Map.entry("redrive_batches", List.of("selection", "reason", "error")));
+            Map.entry("redrive_batches", List.of("selection", "reason", "error")),
+            Map.entry("redrive_batch_items", List.of("message")));
 
     private static final List<String> SECRETS = List.of("hunter2", "4111 1111 1111 1111", "4111111111111111",
             "sk_live_51", "eyJsecret", "tok_9");
@@ -135,6 +136,9 @@ class ViewerMasksTest {
                 INSERT INTO redrive_batches (kind, selection, operator, reason, chunk_size, total, state, error)
                 VALUES ('REDRIVE', ?, 'carol', 'ledger back, api_key=sk_live_51', 100, 2, 'FAILED',
                         'refused: password=hunter2')""", new Json("{\"filter\":{\"text\":\"token=tok_9\"}}"));
+        admin.update("INSERT INTO redrive_batch_items (batch_id, operation_id, decision, message) "
+                + "SELECT max(id), ?, 'ALREADY_DECIDED', 'already decided by bob (DISCARDED: password=hunter2)' "
+                + "FROM redrive_batches", op.operationId());
         admin.update("INSERT INTO demo_tool_effects (idempotency_key, tool, result) VALUES (?, 'demo.charge', ?)",
                 op.idempotencyKey(), new Json("{\"charge_id\":\"ch_1\",\"card_number\":\"4111111111111111\"}"));
     }

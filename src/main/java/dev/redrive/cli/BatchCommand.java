@@ -1,0 +1,158 @@
+package dev.redrive.cli;
+
+import dev.redrive.triage.decision.BatchOutcomes;
+import dev.redrive.triage.decision.BatchState;
+import dev.redrive.triage.decision.DurableBatch;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+import java.io.PrintWriter;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.concurrent.Callable;
+
+@Command(name = "batch", mixinStandardHelpOptions = true,
+        description = "Durable batches (redrive --group, redrive with filters): list them, show each item's outcome, "
+                + "stop one wherever it runs, resume one.",
+        subcommands = {BatchCommand.ListBatches.class, BatchCommand.Show.class, BatchCommand.Stop.class,
+                BatchCommand.Resume.class})
+final class BatchCommand {
+
+    /** A batch id as typed: a positive number. */
+    static final class BatchId {
+        @Parameters(paramLabel = "BATCH", description = "the batch id (redrive batch list shows them)")
+        long id;
+    }
+
+    @Command(name = "list", mixinStandardHelpOptions = true,
+            description = "The newest 50 durable batches, as redrive --batches lists them.")
+    static final class ListBatches implements Callable<Integer> {
+        @Mixin
+        ConnectionOptions connection;
+
+        @Option(names = "--json", description = "print JSON")
+        boolean json;
+
+        @Spec
+        CommandSpec spec;
+
+        @Override
+        public Integer call() {
+            try (TriageSession session = new TriageSession(connection)) {
+                return BatchPrinter.listNewest(session, spec.commandLine().getOut(), json);
+            }
+        }
+    }
+
+    @Command(name = "show", mixinStandardHelpOptions = true,
+            description = "One batch and what became of each item, read from the facts now: blocked (by which "
+                    + "precondition), redriven then succeeded, redriven then failed again (with the new DLQ entry), "
+                    + "still running, skipped because someone else decided it, resolved, discarded.")
+    static final class Show implements Callable<Integer> {
+        @Mixin
+        ConnectionOptions connection;
+
+        @Mixin
+        BatchId batch;
+
+        @Option(names = "--json", description = "print JSON")
+        boolean json;
+
+        @Spec
+        CommandSpec spec;
+
+        @Override
+        public Integer call() {
+            PrintWriter out = spec.commandLine().getOut();
+            try (TriageSession session = new TriageSession(connection)) {
+                BatchOutcomes.Report report = new BatchOutcomes(session.database())
+                        .of(batch.id, BatchPrinter.ITEMS_SHOWN).orElseThrow(() -> unknown(batch.id));
+                if (json) {
+                    Map<String, Object> root = new LinkedHashMap<>();
+                    root.put("batch", report.batch());
+                    root.put("summary", report.summary());
+                    root.put("outcomes", report.counts());
+                    root.put("items", report.items());
+                    DecisionPrinter.json(out, root);
+                } else {
+                    BatchPrinter.show(out, report);
+                }
+            }
+            out.flush();
+            return ExitCode.OK;
+        }
+    }
+
+    @Command(name = "stop", mixinStandardHelpOptions = true,
+            description = "Stop a running batch wherever it runs (another terminal, another host): its process sees "
+                    + "it within a second, finishes the chunk in hand and exits saying so; audited as BATCH_STOPPED. "
+                    + "Exit 3 when the batch is not running.")
+    static final class Stop implements Callable<Integer> {
+        @Mixin
+        ConnectionOptions connection;
+
+        @Mixin
+        BatchId batch;
+
+        @Option(names = "--json", description = "print JSON")
+        boolean json;
+
+        @Spec
+        CommandSpec spec;
+
+        @Override
+        public Integer call() {
+            PrintWriter out = spec.commandLine().getOut();
+            try (TriageSession session = new TriageSession(connection)) {
+                DurableBatch before = session.batches().find(batch.id).orElseThrow(() -> unknown(batch.id));
+                if (before.state() != BatchState.RUNNING) {
+                    spec.commandLine().getErr().println("batch " + batch.id + " is " + before.state()
+                            + ": nothing to stop");
+                    spec.commandLine().getErr().flush();
+                    return ExitCode.BLOCKED;
+                }
+                DurableBatch stopped = session.batches().stop(batch.id);
+                if (json) {
+                    DecisionPrinter.json(out, stopped);
+                } else {
+                    out.println("batch " + stopped.id() + " " + stopped.state() + " at " + BatchPrinter.progress(stopped)
+                            + (before.owner() == null ? "" : "; " + before.owner() + " stops after the chunk in hand")
+                            + "; go on with: redrive batch resume " + stopped.id());
+                }
+            }
+            out.flush();
+            return ExitCode.OK;
+        }
+    }
+
+    @Command(name = "resume", mixinStandardHelpOptions = true,
+            description = "Go on with a durable batch where it stopped, in this process, as redrive --resume does.")
+    static final class Resume implements Callable<Integer> {
+        @Mixin
+        ConnectionOptions connection;
+
+        @Mixin
+        BatchId batch;
+
+        @Option(names = "--json", description = "print JSON")
+        boolean json;
+
+        @Spec
+        CommandSpec spec;
+
+        @Override
+        public Integer call() {
+            try (TriageSession session = new TriageSession(connection)) {
+                return new DurableBatchRun(spec, json).run(session, batch.id, true);
+            }
+        }
+    }
+
+    private static IllegalArgumentException unknown(long id) {
+        return new IllegalArgumentException("no batch " + id + "; redrive batch list shows them");
+    }
+}

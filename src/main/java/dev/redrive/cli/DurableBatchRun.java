@@ -1,0 +1,86 @@
+package dev.redrive.cli;
+
+import dev.redrive.triage.decision.BatchHeldException;
+import dev.redrive.triage.decision.BatchListener;
+import dev.redrive.triage.decision.BatchOutcomes;
+import dev.redrive.triage.decision.DecisionResult;
+import dev.redrive.triage.decision.DurableBatch;
+import dev.redrive.triage.decision.DurableBatches;
+import dev.redrive.triage.decision.DurableBatches.BatchRun;
+import picocli.CommandLine.Model.CommandSpec;
+
+import java.io.PrintWriter;
+
+/**
+ * Works a durable batch off in this process and prints it, for {@code redrive --group}, {@code redrive --resume} and
+ * {@code redrive batch resume} alike: each item as it is decided (text) or the report at the end (JSON), the line that
+ * ends the run, and the items' outcomes as the facts say then. Ctrl-C stops it after the chunk in hand and releases it
+ * as STOPPED before the process exits; so does {@code redrive batch stop} from anywhere.
+ */
+final class DurableBatchRun {
+    private final CommandSpec spec;
+    private final boolean json;
+
+    DurableBatchRun(CommandSpec spec, boolean json) {
+        this.spec = spec;
+        this.json = json;
+    }
+
+    /** Runs batch {@code id}; with {@code resumed}, says where it stands once this process holds it. */
+    int run(TriageSession session, long id, boolean resumed) {
+        try (StopOnShutdown shutdown = StopOnShutdown.install(id, spec.commandLine().getErr(), DurableBatches.LEASE)) {
+            return run(session, id, resumed, shutdown);
+        }
+    }
+
+    private int run(TriageSession session, long id, boolean resumed, StopOnShutdown shutdown) {
+        PrintWriter out = spec.commandLine().getOut();
+        BatchRun run;
+        try {
+            run = session.batches().run(id, shutdown.stopping(new BatchListener() {
+                @Override
+                public void itemDone(int done, int total, DecisionResult item) {
+                    if (!json) {
+                        DecisionPrinter.print(out, item, false);
+                    }
+                }
+
+                @Override
+                public void claimed(DurableBatch batch) {
+                    if (resumed) {
+                        note().println(BatchPrinter.resuming(batch));
+                        note().flush();
+                    }
+                }
+            }));
+        } catch (BatchHeldException e) {
+            spec.commandLine().getErr().println(e.getMessage());
+            spec.commandLine().getErr().flush();
+            return ExitCode.BLOCKED;
+        }
+        if (json) {
+            DecisionPrinter.json(out, run.report().<Object>map(report -> report).orElse(run.batch()));
+        } else {
+            run.report().ifPresent(report -> out.println(report.summary()));
+        }
+        if (!run.leftOut().isEmpty()) {
+            note().println(RedriveOperationsCommand.leftOutLine(run.leftOut()));
+        }
+        note().println(BatchPrinter.ended(run));
+        new BatchOutcomes(session.database()).of(id, BatchPrinter.ITEMS_SHOWN)
+                .ifPresent(outcomes -> note().println(BatchPrinter.outcomesNow(outcomes)));
+        note().flush();
+        out.flush();
+        DurableBatch batch = run.batch();
+        if (batch.failed() > 0) {
+            return ExitCode.REFUSED;
+        }
+        return run.report().map(report -> DecisionPrinter.exitCode(report.items()))
+                .orElse(batch.blocked() > 0 ? ExitCode.BLOCKED : ExitCode.OK);
+    }
+
+    /** Where lines beside the result go: stdout, or stderr beside JSON so that the output stays one document. */
+    PrintWriter note() {
+        return json ? spec.commandLine().getErr() : spec.commandLine().getOut();
+    }
+}
