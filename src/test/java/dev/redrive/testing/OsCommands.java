@@ -8,8 +8,8 @@ import java.util.stream.Stream;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
- * The operating system's programs a few tests need beyond a JDK (a Prometheus server, a Secret Service, psql,
- * openssl): where one is missing the test is skipped, and the build output says which and why, so that a machine with
+ * The operating system's programs a few tests need beyond a JDK (a Prometheus server, a Secret Service,
+ * psql): where one is missing the test is skipped, and the build output says which and why, so that a machine with
  * a JDK and Maven alone runs everything else.
  */
 public final class OsCommands {
