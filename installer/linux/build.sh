@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Builds the Linux application image and .deb from the shaded jar.
 #   installer/linux/build.sh            -> target/installer/linux/Redrive/ (app image) and target/installer/linux/redrive_<version>_<arch>.deb
+#                                          (with /usr/bin/redrive and the redrive-worker@.service unit: add-system-files.sh)
 #   SKIP_DEB=1 installer/linux/build.sh -> the app image only
 # Needs JDK 17+ (jpackage), and for the .deb: fakeroot and binutils (apt-get install -y fakeroot binutils).
 # Builds target/redrive.jar first when it is missing (mvn -B -DskipTests package). JPACKAGE=/path/to/jpackage picks
@@ -39,5 +40,6 @@ if [[ "${SKIP_DEB:-0}" != "1" ]]; then
         --linux-package-deps libgtk-3-0 \
         --linux-deb-maintainer redrive@example.org \
         --icon installer/icons/redrive.png
+    installer/linux/add-system-files.sh "$dest"/*.deb
     echo "package: $(ls "$dest"/*.deb)"
 fi

@@ -9,7 +9,6 @@ import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.io.UncheckedIOException;
-import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
@@ -69,7 +68,7 @@ public final class PostgresServerProcess implements AutoCloseable {
         }
         PostgresServerProcess server = null;
         try {
-            server = new PostgresServerProcess(freePort(), dir);
+            server = new PostgresServerProcess(FreePort.next(), dir);
             server.initdb();
             if (certificates != null) {
                 server.installTls(certificates);
@@ -202,14 +201,6 @@ public final class PostgresServerProcess implements AutoCloseable {
             return "\n" + log + ":\n" + String.join("\n", lines.subList(Math.max(0, lines.size() - 20), lines.size()));
         } catch (IOException e) {
             return "\n(" + log + " unreadable: " + e + ")";
-        }
-    }
-
-    private static int freePort() {
-        try (ServerSocket socket = new ServerSocket(0)) {
-            return socket.getLocalPort();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
         }
     }
 

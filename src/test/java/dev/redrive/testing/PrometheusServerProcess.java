@@ -2,7 +2,6 @@ package dev.redrive.testing;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -44,7 +43,7 @@ public final class PrometheusServerProcess implements AutoCloseable {
                         static_configs:
                           - targets: ['%s']
                     """.formatted(target));
-            int port = freePort();
+            int port = FreePort.next();
             Process process = new ProcessBuilder(List.of("prometheus",
                     "--config.file=" + dir.resolve("prometheus.yml"), "--storage.tsdb.path=" + dir.resolve("data"),
                     "--web.listen-address=127.0.0.1:" + port))
@@ -86,12 +85,6 @@ public final class PrometheusServerProcess implements AutoCloseable {
                 Thread.currentThread().interrupt();
                 throw new IllegalStateException(e);
             }
-        }
-    }
-
-    private static int freePort() throws IOException {
-        try (ServerSocket socket = new ServerSocket(0)) {
-            return socket.getLocalPort();
         }
     }
 

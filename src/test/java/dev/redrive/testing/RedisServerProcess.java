@@ -5,7 +5,6 @@ import dev.redrive.demo.embedded.RedisPing;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -45,7 +44,7 @@ public final class RedisServerProcess implements AutoCloseable {
 
     private static RedisServerProcess start(TestCertificates certificates) {
         try {
-            RedisServerProcess server = new RedisServerProcess(freePort(), Files.createTempDirectory("redrive-redis-"),
+            RedisServerProcess server = new RedisServerProcess(FreePort.next(), Files.createTempDirectory("redrive-redis-"),
                     certificates);
             server.launch();
             return server;
@@ -107,12 +106,6 @@ public final class RedisServerProcess implements AutoCloseable {
 
     private boolean answers() {
         return RedisPing.answers(port, certificates != null);
-    }
-
-    private static int freePort() throws IOException {
-        try (ServerSocket socket = new ServerSocket(0)) {
-            return socket.getLocalPort();
-        }
     }
 
     @Override

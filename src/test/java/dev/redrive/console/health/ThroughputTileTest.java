@@ -9,6 +9,7 @@ import dev.redrive.health.QueueHealthReader;
 import dev.redrive.identity.OperationId;
 import dev.redrive.testing.AnswersAtOnce;
 import dev.redrive.testing.FirstCallFails;
+import dev.redrive.testing.FreePort;
 import dev.redrive.testing.PrometheusServerProcess;
 import dev.redrive.testing.TestNamespace;
 import dev.redrive.worker.Worker;
@@ -29,7 +30,6 @@ import org.testfx.api.FxRobot;
 import org.testfx.framework.junit5.ApplicationExtension;
 import org.testfx.framework.junit5.Start;
 
-import java.net.ServerSocket;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
@@ -158,10 +158,7 @@ class ThroughputTileTest {
 
     @Test
     void aPrometheusThatDoesNotAnswer_isOneLineInTheTile(FxRobot robot) throws Exception {
-        int closed;
-        try (ServerSocket socket = new ServerSocket(0)) {
-            closed = socket.getLocalPort();
-        }
+        int closed = FreePort.next();
         HealthPanelViewModel model = show(robot, "http://127.0.0.1:" + closed);
         robot.interact(model::refreshThroughput);
 
