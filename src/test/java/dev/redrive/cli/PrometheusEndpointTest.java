@@ -28,8 +28,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * {@code worker --metrics-port} serves the worker's meters as Prometheus text over HTTP, and every series README and
- * the Grafana dashboard in docs/ name is among them.
+ * {@code worker --metrics-port} serves the worker's meters as Prometheus text over HTTP, and every series that
+ * docs/embedding.md and the Grafana dashboard in docs/ name is among them.
  */
 class PrometheusEndpointTest {
     @RegisterExtension
@@ -73,13 +73,13 @@ class PrometheusEndpointTest {
         assertThat(served).as("every series the dashboard queries is served").containsAll(dashboard);
         JsonNode panels = new ObjectMapper().readTree(Path.of("docs", "grafana-dashboard.json").toFile()).get("panels");
         assertThat(panels).allSatisfy(panel -> assertThat(panel.get("targets")).isNotEmpty());
-        String readme = Files.readString(Path.of("README.md"));
+        String readme = Files.readString(Path.of("docs", "embedding.md"));
         int section = readme.indexOf("### Metrics");
-        assertThat(section).as("README has a Metrics section").isNotNegative();
+        assertThat(section).as("docs/embedding.md has a Metrics section").isNotNegative();
         int end = readme.indexOf("\n#", section + 1);
         Set<String> documented = seriesIn(readme.substring(section, end < 0 ? readme.length() : end));
-        assertThat(documented).as("README's Metrics section lists series").hasSizeGreaterThan(10);
-        assertThat(served).as("every series README lists is served").containsAll(documented);
+        assertThat(documented).as("the Metrics section lists series").hasSizeGreaterThan(10);
+        assertThat(served).as("every series the documentation lists is served").containsAll(documented);
     }
 
     private static Set<String> seriesIn(String text) {

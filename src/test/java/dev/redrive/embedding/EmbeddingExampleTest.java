@@ -27,7 +27,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * README's embedding example, taken from README as it is, compiled against the runtime jar alone and run on a fresh
+ * The embedding example of docs/embedding.md, taken from it as it is, compiled against the runtime jar alone and run on a fresh
  * namespace: it migrates, starts, runs an operation through its own tool, and stops, closing what it opened.
  */
 class EmbeddingExampleTest {
@@ -38,8 +38,8 @@ class EmbeddingExampleTest {
 
     @Test
     void readmesEmbeddingExample_compilesAndRunsAnOperation() throws Exception {
-        Matcher example = EXAMPLE.matcher(Files.readString(Path.of("README.md")));
-        assertThat(example.find()).as("README has the embedding example").isTrue();
+        Matcher example = EXAMPLE.matcher(Files.readString(Path.of("docs", "embedding.md")));
+        assertThat(example.find()).as("docs/embedding.md has the embedding example").isTrue();
         Path dir = Files.createTempDirectory("redrive-embedding");
         Path source = dir.resolve("BillingWorker.java");
         Files.writeString(source, example.group(1));
