@@ -2,6 +2,7 @@ package dev.redrive.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.redrive.config.ConfigurationException;
 import dev.redrive.identity.OperationId;
 import dev.redrive.testing.FirstCallFails;
 import dev.redrive.testing.TestNamespace;
@@ -25,6 +26,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 /**
@@ -80,6 +82,24 @@ class PrometheusEndpointTest {
         Set<String> documented = seriesIn(readme.substring(section, end < 0 ? readme.length() : end));
         assertThat(documented).as("the Metrics section lists series").hasSizeGreaterThan(10);
         assertThat(served).as("every series the documentation lists is served").containsAll(documented);
+    }
+
+    @Test
+    void aPortInUse_isOneLineNamingTheOptions_andTheFirstEndpointKeepsServing() throws Exception {
+        try (PrometheusEndpoint first = PrometheusEndpoint.serve("127.0.0.1", 0)) {
+            int port = URI.create(first.url()).getPort();
+
+            assertThatThrownBy(() -> PrometheusEndpoint.serve("127.0.0.1", port))
+                    .isInstanceOf(ConfigurationException.class)
+                    .hasMessageStartingWith("cannot serve metrics on 127.0.0.1:" + port + ": ")
+                    .hasMessageEndingWith("expected a free port (--metrics-port) on an address of this machine "
+                            + "(--metrics-bind)")
+                    .satisfies(e -> assertThat(e.getMessage()).doesNotContain("\n"));
+            HttpResponse<String> scrape = HttpClient.newHttpClient().send(
+                    HttpRequest.newBuilder(URI.create(first.url())).GET().build(), HttpResponse.BodyHandlers.ofString());
+            assertThat(scrape.statusCode()).isEqualTo(200);
+            assertThat(scrape.body()).contains("jvm_memory_used_bytes");
+        }
     }
 
     private static Set<String> seriesIn(String text) {
