@@ -1,5 +1,6 @@
 package dev.redrive.cli;
 
+import dev.redrive.model.TypedDuration;
 import picocli.CommandLine.ITypeConverter;
 import picocli.CommandLine.TypeConversionException;
 
@@ -13,11 +14,9 @@ import java.time.format.DateTimeFormatter;
 import java.time.format.DateTimeFormatterBuilder;
 import java.time.format.DateTimeParseException;
 import java.time.format.ResolverStyle;
-import java.time.temporal.ChronoUnit;
 import java.time.temporal.TemporalAccessor;
 import java.util.Locale;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
+import java.util.Optional;
 
 /**
  * An instant as an operator types it: ISO-8601 with an offset ({@code 2026-11-30T10:00:00Z}); a local date-time
@@ -29,7 +28,6 @@ final class InstantInput {
     static final String EXPECTED = "expected an instant (2026-11-30T10:00:00Z), a local date-time (2026-11-30 10:00, "
             + "seconds optional), a local date (2026-11-30) or a time before now (-30m, -2h, -7d)";
 
-    private static final Pattern BEFORE_NOW = Pattern.compile("-(\\d{1,9})([smhd])", Pattern.CASE_INSENSITIVE);
     /** A date, then optionally a time, then optionally an offset: the three forms {@link #parse} tells apart. */
     private static final DateTimeFormatter DATE_TIME = new DateTimeFormatterBuilder()
             .parseCaseInsensitive()
@@ -65,10 +63,11 @@ final class InstantInput {
 
     private Instant named(String text) {
         String value = text == null ? "" : text.strip();
-        Matcher beforeNow = BEFORE_NOW.matcher(value);
-        if (beforeNow.matches()) {
-            long amount = Long.parseLong(beforeNow.group(1));
-            return clock.instant().atZone(zone).minus(amount, unit(beforeNow.group(2))).toInstant();
+        Optional<TypedDuration.Compact> beforeNow = value.startsWith("-")
+                ? TypedDuration.compact(value.substring(1)) : Optional.empty();
+        if (beforeNow.isPresent()) {
+            // Days are the zone's calendar days: -1d at 14:00 is 14:00 yesterday, across a daylight-saving switch too.
+            return clock.instant().atZone(zone).minus(beforeNow.get().amount(), beforeNow.get().unit()).toInstant();
         }
         String iso = value.length() > 10 && value.charAt(10) == ' ' ? value.substring(0, 10) + 'T' + value.substring(11) : value;
         try {
@@ -83,15 +82,6 @@ final class InstantInput {
         } catch (DateTimeParseException e) {
             throw new IllegalArgumentException(EXPECTED + ", got '" + text + "'", e);
         }
-    }
-
-    private static ChronoUnit unit(String letter) {
-        return switch (letter.toLowerCase(Locale.ROOT)) {
-            case "s" -> ChronoUnit.SECONDS;
-            case "m" -> ChronoUnit.MINUTES;
-            case "h" -> ChronoUnit.HOURS;
-            default -> ChronoUnit.DAYS;
-        };
     }
 
     /** Picocli's converter for {@code --from} and {@code --to}: the system clock in the JVM's default zone. */

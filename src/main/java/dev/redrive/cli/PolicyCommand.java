@@ -1,6 +1,7 @@
 package dev.redrive.cli;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.redrive.model.TypedDuration;
 import dev.redrive.store.Database;
 import dev.redrive.store.deadletter.RetentionPolicy;
 import dev.redrive.store.deadletter.RetentionPolicyStore;
@@ -17,13 +18,10 @@ import picocli.CommandLine.Spec;
 import java.io.PrintWriter;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 @Command(name = "policy", mixinStandardHelpOptions = true,
         description = "The namespace's policies: four-eyes (which decisions wait for a second operator's approval) and "
@@ -168,27 +166,13 @@ final class PolicyCommand {
         return at == null ? "" : " (changed by " + by + ", login " + login + ", at " + at + ")";
     }
 
-    private static final Pattern SHORT = Pattern.compile("(\\d{1,9})([smhd])", Pattern.CASE_INSENSITIVE);
-
     /** 30m, 24h, 7d, 90s, or ISO-8601 (PT24H, P7D); a line naming {@code what} when the text is none of those. */
     static Duration parseDuration(String text, String what) {
-        String value = text.strip();
-        Matcher matcher = SHORT.matcher(value);
-        Duration duration = null;
-        if (matcher.matches()) {
-            long amount = Long.parseLong(matcher.group(1));
-            duration = switch (matcher.group(2).toLowerCase(Locale.ROOT)) {
-                case "s" -> Duration.ofSeconds(amount);
-                case "m" -> Duration.ofMinutes(amount);
-                case "h" -> Duration.ofHours(amount);
-                default -> Duration.ofDays(amount);
-            };
-        } else {
-            try {
-                duration = Duration.parse(value.toUpperCase(Locale.ROOT));
-            } catch (DateTimeParseException e) {
-                // told below, with the forms expected
-            }
+        Duration duration;
+        try {
+            duration = TypedDuration.parse(text);
+        } catch (IllegalArgumentException e) {
+            duration = null;
         }
         if (duration == null || duration.toSeconds() < 1) {
             throw new IllegalArgumentException(what + " must be a positive duration such as 30m, 24h, 7d or "

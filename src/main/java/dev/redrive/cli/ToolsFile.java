@@ -9,6 +9,7 @@ import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import dev.redrive.config.ConfigurationException;
 import dev.redrive.identity.OperationId;
 import dev.redrive.model.FailureClass;
+import dev.redrive.model.TypedDuration;
 import dev.redrive.secret.JsonErrors;
 import dev.redrive.worker.Worker;
 import dev.redrive.worker.retry.BackoffRetryPolicy;
@@ -19,11 +20,9 @@ import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.time.format.DateTimeParseException;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
@@ -137,22 +136,12 @@ record ToolsFile(List<Entry> tools, Retry retry) {
         }
     }
 
-    /** {@code 500ms}, {@code 10s}, {@code 2m}, {@code 1h}, or ISO-8601 ({@code PT10S}). */
+    /** A duration as {@link TypedDuration} reads it; a line naming {@code where} when it is none. */
     static Duration duration(String text, String where) {
-        Matcher compact = DURATION.matcher(text.strip());
-        if (compact.matches()) {
-            long amount = Long.parseLong(compact.group(1));
-            return switch (compact.group(2)) {
-                case "ms" -> Duration.ofMillis(amount);
-                case "s" -> Duration.ofSeconds(amount);
-                case "m" -> Duration.ofMinutes(amount);
-                default -> Duration.ofHours(amount);
-            };
-        }
         try {
-            return Duration.parse(text.strip());
-        } catch (DateTimeParseException e) {
-            throw new ConfigurationException(where + " must be a duration like 500ms, 10s, 2m or PT10S, got " + text);
+            return TypedDuration.parse(text);
+        } catch (IllegalArgumentException e) {
+            throw new ConfigurationException(where + " must be a duration like " + TypedDuration.FORMS + ", got " + text);
         }
     }
 }

@@ -82,7 +82,7 @@ class WorkerToolsFileTest {
     void mistakesInTheToolsFile_areOneLineNamingTheEntry() throws Exception {
         assertMistake("{\"tools\":[{\"name\":\"a\",\"url\":\"ftp://x\"}]}", "tool a: url must be an http:// or https:// URL, got ftp://x");
         assertMistake("{\"tools\":[{\"name\":\"a\",\"url\":\"http://x\",\"request_timeout\":\"soon\"}]}",
-                "tool a: request_timeout must be a duration like 500ms, 10s, 2m or PT10S, got soon");
+                "tool a: request_timeout must be a duration like 500ms, 10s, 30m, 24h, 7d or ISO-8601 (PT10S, P7D), got soon");
         assertMistake("{\"tools\":[{\"name\":\"a\",\"url\":\"http://x\",\"timeout\":\"1s\"}]}", "unknown field 'timeout'");
         assertMistake("{\"tools\":[]}", "no tools");
         assertMistake("{\"tools\":[{\"name\":\"a b\",\"url\":\"http://x\"}]}", "tools[0]: name must match");
