@@ -13,8 +13,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
-import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
@@ -131,62 +129,6 @@ class LayeringTest {
             }
         }
         assertThat(found).as("demo tables named outside dev.redrive.demo").isEmpty();
-    }
-
-    /** Who may write a table: the statements ({@code INSERT}, {@code UPDATE}, {@code DELETE}) and the one package. */
-    private record Writer(String table, Set<String> statements, String owner) {
-    }
-
-    private static final Set<String> ANY = Set.of("INSERT", "UPDATE", "DELETE");
-
-    /**
-     * Every audit line goes through AuditLog, every reconciliation through ReconciliationLog, every redrive command is
-     * issued through RedriveCommandLog (the worker then moves its status along with the operation it claims, in
-     * store.operation), operation rows change only in store.operation, and DLQ entries are entered and decided only in
-     * store.deadletter.
-     */
-    private static final List<Writer> WRITERS = List.of(
-            new Writer("audit_log", ANY, "dev/redrive/store/audit/"),
-            new Writer("reconciliations", ANY, "dev/redrive/store/reconciliation/"),
-            new Writer("redrive_commands", Set.of("INSERT"), "dev/redrive/store/command/"),
-            new Writer("operations", ANY, "dev/redrive/store/operation/"),
-            new Writer("dlq_entries", ANY, "dev/redrive/store/deadletter/"));
-
-    /**
-     * Synthetic rows for benchmarks, the sandbox and tests, written in bulk by one INSERT ... SELECT each: they record
-     * no decision, and a row-at-a-time writer would take minutes for the million entries of a benchmark.
-     */
-    private static final List<String> SEEDERS = List.of(
-            "dev/redrive/bench/generate/DlqGenerator.java",
-            "dev/redrive/bench/BatchBenchmark.java");
-
-    /** One writer per concept (see {@link #WRITERS}). SQL lives in string literals, hence a scan of the sources. */
-    @Test
-    void eachTableIsWrittenByTheOnePackageThatOwnsIt() throws IOException {
-        Path sources = Path.of("src/main/java");
-        Pattern write = Pattern.compile("\\b(INSERT\\s+INTO|UPDATE|DELETE\\s+FROM)\\s+(?:[\\w%]+\\.)?(\\w+)",
-                Pattern.CASE_INSENSITIVE);
-        List<String> found = new ArrayList<>();
-        try (Stream<Path> files = Files.walk(sources)) {
-            for (Path file : files.filter(f -> f.toString().endsWith(".java")).toList()) {
-                String name = sources.relativize(file).toString().replace('\\', '/');
-                if (SEEDERS.contains(name)) {
-                    continue;
-                }
-                Matcher matcher = write.matcher(Files.readString(file));
-                while (matcher.find()) {
-                    String statement = matcher.group(1).split("\\s+")[0].toUpperCase(Locale.ROOT);
-                    String table = matcher.group(2).toLowerCase(Locale.ROOT);
-                    for (Writer writer : WRITERS) {
-                        if (writer.table().equals(table) && writer.statements().contains(statement)
-                                && !name.startsWith(writer.owner())) {
-                            found.add(name + ": " + matcher.group().replaceAll("\\s+", " "));
-                        }
-                    }
-                }
-            }
-        }
-        assertThat(found).as("writes outside the package that owns the table").isEmpty();
     }
 
     /** A view model, or a class nested in one (its rows, its records, its lambdas' classes). */
