@@ -32,7 +32,10 @@ class MaskingTimeTest {
     static final TestNamespace ns = new TestNamespace();
 
     private static final int MEGABYTE = 1 << 20;
-    /** For one megabyte in the JVM; what it takes here is printed, a few hundred milliseconds at most. */
+    /**
+     * For one megabyte in the JVM, or {@link #TIMES_PLAIN} times a plain megabyte when the machine is slower than that
+     * allows; what it takes here is printed, a few hundred milliseconds at most on an idle machine.
+     */
     private static final Duration JAVA_BUDGET = Duration.ofSeconds(2);
     /**
      * For one megabyte in PostgreSQL, through a statement: a megabyte of nothing but secrets (90,000 matches) takes
@@ -107,7 +110,22 @@ class MaskingTimeTest {
                         new Json(JsonNodeFactory.instance.objectNode().put("payload", text).toString())).orElseThrow());
     }
 
-    private static void assertEachWithin(Duration budget, String path, Function<String, String> mask) {
+    /** A megabyte of ordinary evidence: what each path's time on the adversarial inputs is held against. */
+    private static final String PLAIN = fill("", "{\"order\":\"o-1234\",\"note\":\"left at the door, ring twice\"},");
+    /**
+     * How many times a plain megabyte an adversarial one may take: a linear path stays within a few times, a
+     * quadratic one would take thousands. Held against a baseline of the same run, so a loaded machine slows both.
+     */
+    private static final int TIMES_PLAIN = 40;
+
+    private static void assertEachWithin(Duration fixedBudget, String path, Function<String, String> mask) {
+        long plain = Long.MAX_VALUE;
+        for (int run = 0; run < 3; run++) {
+            long started = System.nanoTime();
+            mask.apply(PLAIN);
+            plain = Math.min(plain, System.nanoTime() - started);
+        }
+        Duration budget = Duration.ofNanos(Math.max(fixedBudget.toNanos(), TIMES_PLAIN * plain));
         List<String> over = new ArrayList<>();
         long slowest = 0;
         String slowestInput = "";
@@ -124,8 +142,8 @@ class MaskingTimeTest {
                 over.add(input.getKey() + ": " + took / 1_000_000 + " ms");
             }
         }
-        System.out.printf("%s: %d megabyte inputs, slowest %d ms (%s)%n", path, INPUTS.size(), slowest / 1_000_000,
-                slowestInput);
+        System.out.printf("%s: %d megabyte inputs, slowest %d ms (%s), a plain megabyte %d ms, budget %d ms%n", path,
+                INPUTS.size(), slowest / 1_000_000, slowestInput, plain / 1_000_000, budget.toMillis());
         assertThat(over).as(path + " over its budget of " + budget.toMillis() + " ms").isEmpty();
     }
 }

@@ -21,7 +21,8 @@ import static org.awaitility.Awaitility.await;
  * acks it without calling the tool.
  */
 class PendingRetryCancelCliTest {
-    private static final Duration RETRY_DELAY = Duration.ofSeconds(3);
+    /** Long enough that the CLI decides while the retry still waits, on a loaded machine too (3 s was not). */
+    private static final Duration RETRY_DELAY = Duration.ofSeconds(10);
 
     @RegisterExtension
     static final TestNamespace ns = new TestNamespace();
