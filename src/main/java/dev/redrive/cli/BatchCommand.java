@@ -141,13 +141,16 @@ final class BatchCommand {
         @Option(names = "--json", description = "print JSON")
         boolean json;
 
+        @Mixin
+        BatchOutputOptions output;
+
         @Spec
         CommandSpec spec;
 
         @Override
         public Integer call() {
             try (TriageSession session = new TriageSession(connection)) {
-                return new DurableBatchRun(spec, json).run(session, batch.id, true);
+                return new DurableBatchRun(spec, json, output).run(session, batch.id, true);
             }
         }
     }

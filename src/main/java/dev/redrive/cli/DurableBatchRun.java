@@ -13,35 +13,51 @@ import java.io.PrintWriter;
 
 /**
  * Works a durable batch off in this process and prints it, for {@code redrive --group}, {@code redrive --resume} and
- * {@code redrive batch resume} alike: each item as it is decided (text) or the report at the end (JSON), the line that
- * ends the run, and the items' outcomes as the facts say then. Ctrl-C stops it after the chunk in hand and releases it
- * as STOPPED before the process exits; so does {@code redrive batch stop} from anywhere.
+ * {@code redrive batch resume} alike: a progress line while it runs (or each item as it is decided, with
+ * {@code --verbose} or {@code --out}), then the summary or the report (JSON), the line that ends the run, and the
+ * items' outcomes as the facts say then. Ctrl-C stops it after the chunk in hand and releases it as STOPPED before the
+ * process exits; so does {@code redrive batch stop} from anywhere.
  */
 final class DurableBatchRun {
     private final CommandSpec spec;
     private final boolean json;
+    private final BatchOutputOptions output;
 
-    DurableBatchRun(CommandSpec spec, boolean json) {
+    DurableBatchRun(CommandSpec spec, boolean json, BatchOutputOptions output) {
         this.spec = spec;
         this.json = json;
+        this.output = output;
     }
 
     /** Runs batch {@code id}; with {@code resumed}, says where it stands once this process holds it. */
     int run(TriageSession session, long id, boolean resumed) {
+        PrintWriter items = output.openItemFile();
         try (StopOnShutdown shutdown = StopOnShutdown.install(id, spec.commandLine().getErr(), DurableBatches.LEASE)) {
-            return run(session, id, resumed, shutdown);
+            return run(session, id, resumed, shutdown, items);
+        } finally {
+            if (items != null) {
+                items.close();
+            }
         }
     }
 
-    private int run(TriageSession session, long id, boolean resumed, StopOnShutdown shutdown) {
+    private int run(TriageSession session, long id, boolean resumed, StopOnShutdown shutdown, PrintWriter items) {
         PrintWriter out = spec.commandLine().getOut();
+        boolean verbose = output.verbose && !json;
+        ProgressLine progress = verbose ? null : ProgressLine.onStderr(spec.commandLine().getErr());
         BatchRun run;
         try {
             run = session.batches().run(id, shutdown.stopping(new BatchListener() {
                 @Override
                 public void itemDone(int done, int total, DecisionResult item) {
-                    if (!json) {
+                    if (verbose) {
                         DecisionPrinter.print(out, item, false);
+                    }
+                    if (items != null) {
+                        DecisionPrinter.print(items, item, false);
+                    }
+                    if (progress != null) {
+                        progress.update(done, total);
                     }
                 }
 
@@ -54,9 +70,15 @@ final class DurableBatchRun {
                 }
             }));
         } catch (BatchHeldException e) {
+            if (progress != null) {
+                progress.clear();
+            }
             spec.commandLine().getErr().println(e.getMessage());
             spec.commandLine().getErr().flush();
             return ExitCode.BLOCKED;
+        }
+        if (progress != null) {
+            progress.clear();
         }
         if (json) {
             DecisionPrinter.json(out, run.report().<Object>map(report -> report).orElse(run.batch()));

@@ -86,6 +86,9 @@ final class RedriveOperationsCommand implements Callable<Integer> {
     @Mixin
     CorrectionOptions correction;
 
+    @Mixin
+    BatchOutputOptions output;
+
     @Spec
     CommandSpec spec;
 
@@ -189,7 +192,7 @@ final class RedriveOperationsCommand implements Callable<Integer> {
         DurableBatches batches = session.batches();
         DurableBatch batch = batches.start(DecisionKind.REDRIVE, BatchSelection.matching(selection),
                 new BatchOptions(TriageSession.operator(operator), reason, schemaVersion, rate(), false));
-        DurableBatchRun run = new DurableBatchRun(spec, json);
+        DurableBatchRun run = new DurableBatchRun(spec, json, output);
         run.note().println(BatchPrinter.started(batch));
         run.note().flush();
         return run.run(session, batch.id(), false);
@@ -197,7 +200,7 @@ final class RedriveOperationsCommand implements Callable<Integer> {
 
     private int resume(long id) {
         try (TriageSession session = new TriageSession(connection)) {
-            return new DurableBatchRun(spec, json).run(session, id, true);
+            return new DurableBatchRun(spec, json, output).run(session, id, true);
         }
     }
 

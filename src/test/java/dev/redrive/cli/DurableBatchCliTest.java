@@ -8,6 +8,9 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -27,9 +30,10 @@ class DurableBatchCliTest {
     }
 
     @Test
-    void aFilterOverMoreThanTenThousandEntries_isOneDurableBatch_listedAndDoneExactlyOnce() {
+    void aFilterOverMoreThanTenThousandEntries_isOneDurableBatch_listedAndDoneExactlyOnce() throws IOException {
+        Path items = Files.createTempFile("redrive-items", ".txt");
         CliRun run = CliRun.in(ns, "redrive", "--run", "run-big", "--tool", "demo.charge", "--reason", "ledger is back",
-                "--operator", "alice");
+                "--operator", "alice", "--out", items.toString());
 
         assertThat(run.exit()).as(run.err()).isZero();
         Matcher started = Pattern.compile("batch (\\d+): redrive of tool demo.charge, run id run-big, 10,500 item\\(s\\); "
@@ -37,7 +41,13 @@ class DurableBatchCliTest {
         assertThat(started.find()).as(run.out().lines().limit(3).toList().toString()).isTrue();
         String id = started.group(1);
         assertThat(run.out()).contains("batch " + id + " DONE: 10,500/10,500 (100%) taken: 10,500 decided, 0 blocked, 0 failed");
-        assertThat(run.out().lines().filter(line -> line.contains(": DONE redrive command "))).hasSize(ENTRIES);
+        // 10,500 items are a progress line on stderr (a line at each tenth without a terminal) and a line each in
+        // --out's file, not 10,500 lines on the terminal.
+        assertThat(run.out().lines().filter(line -> line.contains(": DONE redrive command "))).isEmpty();
+        assertThat(run.err().lines().filter(line -> line.contains(" of 10,500 · "))).hasSizeBetween(2, 10)
+                .last().asString().startsWith("[########################] 10,500 of 10,500 · ");
+        assertThat(Files.readAllLines(items).stream().filter(line -> line.contains(": DONE redrive command ")))
+                .hasSize(ENTRIES);
         assertThat(ns.database().jdbc().queryLong("SELECT count(DISTINCT operation_id) FROM redrive_commands"))
                 .isEqualTo(ENTRIES);
         assertThat(ns.database().jdbc().queryLong("SELECT count(*) FROM audit_log WHERE action = 'REDRIVE'"))

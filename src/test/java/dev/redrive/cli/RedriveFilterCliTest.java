@@ -40,7 +40,7 @@ class RedriveFilterCliTest {
         assertThat(dry.exit()).isEqualTo(ExitCode.BLOCKED);
 
         CliRun real = CliRun.in(ns, "redrive", "--tool", "demo.charge", "--run", "run-filter", "--reason", "ledger back",
-                "--operator", "alice");
+                "--operator", "alice", "--verbose");
         assertThat(real.out()).contains(timedOut.operationId() + ": DONE", uncertain.operationId() + ": BLOCKED");
         assertThat(ns.database().jdbc().queryLong("SELECT count(*) FROM redrive_commands WHERE operation_id = ?",
                 timedOut.operationId())).isEqualTo(1);

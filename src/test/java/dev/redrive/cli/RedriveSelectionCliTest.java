@@ -118,7 +118,7 @@ class RedriveSelectionCliTest {
         assertThat(on.exit()).as(on.err()).isZero();
         try {
             CliRun durable = CliRun.in(ns, "redrive", "--group", "fp-mixed", "--tool", "demo.ship", "--reason", "x",
-                    "--operator", "alice");
+                    "--operator", "alice", "--verbose");
             assertThat(durable.exit()).as(durable.err()).isZero();
             Matcher started = Pattern.compile("batch (\\d+): redrive of ").matcher(durable.out());
             assertThat(started.find()).as(durable.out()).isTrue();
