@@ -34,8 +34,8 @@ final class BatchCommand {
         @Mixin
         ConnectionOptions connection;
 
-        @Option(names = "--json", description = "print JSON")
-        boolean json;
+        @Mixin
+        JsonOption json;
 
         @Spec
         CommandSpec spec;
@@ -43,7 +43,7 @@ final class BatchCommand {
         @Override
         public Integer call() {
             try (TriageSession session = new TriageSession(connection)) {
-                return BatchPrinter.listNewest(session, spec.commandLine().getOut(), json);
+                return BatchPrinter.listNewest(session, spec.commandLine().getOut(), json.on());
             }
         }
     }
@@ -59,8 +59,8 @@ final class BatchCommand {
         @Mixin
         BatchId batch;
 
-        @Option(names = "--json", description = "print JSON")
-        boolean json;
+        @Mixin
+        JsonOption json;
 
         @Spec
         CommandSpec spec;
@@ -71,7 +71,7 @@ final class BatchCommand {
             try (TriageSession session = new TriageSession(connection)) {
                 BatchOutcomes.Report report = new BatchOutcomes(session.database())
                         .of(batch.id, BatchPrinter.ITEMS_SHOWN).orElseThrow(() -> unknown(batch.id));
-                if (json) {
+                if (json.on()) {
                     Map<String, Object> root = new LinkedHashMap<>();
                     root.put("batch", report.batch());
                     root.put("summary", report.summary());
@@ -98,8 +98,8 @@ final class BatchCommand {
         @Mixin
         BatchId batch;
 
-        @Option(names = "--json", description = "print JSON")
-        boolean json;
+        @Mixin
+        JsonOption json;
 
         @Spec
         CommandSpec spec;
@@ -116,7 +116,7 @@ final class BatchCommand {
                     return ExitCode.BLOCKED;
                 }
                 DurableBatch stopped = session.batches().stop(batch.id);
-                if (json) {
+                if (json.on()) {
                     DecisionPrinter.json(out, stopped);
                 } else {
                     out.println("batch " + stopped.id() + " " + stopped.state() + " at " + BatchPrinter.progress(stopped)
@@ -138,8 +138,8 @@ final class BatchCommand {
         @Mixin
         BatchId batch;
 
-        @Option(names = "--json", description = "print JSON")
-        boolean json;
+        @Mixin
+        JsonOption json;
 
         @Mixin
         BatchOutputOptions output;
@@ -150,7 +150,7 @@ final class BatchCommand {
         @Override
         public Integer call() {
             try (TriageSession session = new TriageSession(connection)) {
-                return new DurableBatchRun(spec, json, output).run(session, batch.id, true);
+                return new DurableBatchRun(spec, json.on(), output).run(session, batch.id, true);
             }
         }
     }

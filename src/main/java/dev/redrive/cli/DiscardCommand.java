@@ -34,7 +34,8 @@ final class DiscardCommand implements Callable<Integer> {
         DecisionTarget target = subject.target();
         try (TriageSession session = new TriageSession(connection)) {
             Optional<Integer> waits = FourEyesGate.submit(session, RequestKind.DISCARD, List.of(target), null,
-                    RequestOptions.NONE, decision.operator(), decision.reason, decision.json, spec.commandLine().getOut());
+                    RequestOptions.NONE, decision.operator(), decision.reason, decision.json.on(),
+                    spec.commandLine().getOut());
             if (waits.isPresent()) {
                 return waits.get();
             }

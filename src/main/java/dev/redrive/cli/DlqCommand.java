@@ -64,8 +64,8 @@ final class DlqCommand {
             String before;
         }
 
-        @Option(names = "--json", description = "print JSON")
-        boolean json;
+        @Mixin
+        JsonOption json;
 
         @Spec
         CommandSpec spec;
@@ -81,7 +81,7 @@ final class DlqCommand {
                 DlqPage page = queries.page(filter, order, cursor, direction, limit);
                 DlqCount count = queries.count(filter);
                 PrintWriter out = spec.commandLine().getOut();
-                if (json) {
+                if (json.on()) {
                     out.println(TriageJson.write(json(page, count)));
                 } else {
                     text(out, page, count, order);
@@ -135,8 +135,8 @@ final class DlqCommand {
         @Mixin
         DlqFilterOptions filters;
 
-        @Option(names = "--json", description = "print JSON")
-        boolean json;
+        @Mixin
+        JsonOption json;
 
         @Spec
         CommandSpec spec;
@@ -146,7 +146,7 @@ final class DlqCommand {
             try (TriageSession session = new TriageSession(connection)) {
                 List<FingerprintGroup> groups = session.dlqQueries().groups(filters.filter());
                 PrintWriter out = spec.commandLine().getOut();
-                if (json) {
+                if (json.on()) {
                     ArrayNode array = TriageJson.mapper().valueToTree(groups);
                     out.println(TriageJson.write(array));
                 } else {
@@ -189,8 +189,8 @@ final class DlqCommand {
                 description = "who purges (default: your OS user); the database also records your login")
         String operator;
 
-        @Option(names = "--json", description = "print JSON")
-        boolean json;
+        @Mixin
+        JsonOption json;
 
         @Spec
         CommandSpec spec;
@@ -203,14 +203,14 @@ final class DlqCommand {
                 PrintWriter out = spec.commandLine().getOut();
                 if (dryRun) {
                     PurgePreview preview = purge.preview(decidedBefore);
-                    out.println(json ? TriageJson.write(preview) : "dry run: would purge the evidence of "
+                    out.println(json.on() ? TriageJson.write(preview) : "dry run: would purge the evidence of "
                             + preview.entries() + " entries decided before " + decidedBefore + " ("
                             + Cells.bytes(preview.bytes()) + (preview.entries() == 0 ? ""
                             : ", decided " + preview.oldestDecision() + " to " + preview.newestDecision()) + ")");
                 } else {
                     PurgeSummary done = purge.purge(decidedBefore, TriageSession.operator(operator),
                             session.clock().instant(), EvidencePurge.CHUNK, Long.MAX_VALUE);
-                    out.println(json ? TriageJson.write(done) : done.entries() == 0
+                    out.println(json.on() ? TriageJson.write(done) : done.entries() == 0
                             ? "nothing to purge: no decided entry before " + decidedBefore + " holds evidence"
                             : "purge " + done.purgeId() + ": removed the evidence of " + done.entries()
                                     + " entries decided before " + decidedBefore + " (" + Cells.bytes(done.bytes())

@@ -46,8 +46,8 @@ final class OpCommand {
         @Mixin
         OperationOrEntry subject;
 
-        @Option(names = "--json", description = "print JSON")
-        boolean json;
+        @Mixin
+        JsonOption json;
 
         @Mixin
         RedactOption redact;
@@ -77,7 +77,7 @@ final class OpCommand {
         private void showOperation(PrintWriter out, OperationDetails details, RedriveVerifier verifier) {
             Lineage lineage = details.lineage();
             RedriveVerification verification = verifier.latest(details.operationId()).orElse(null);
-            if (json) {
+            if (json.on()) {
                 out.println(TriageJson.write(json(details, verification, lineage)));
             } else {
                 text(out, details, verification, lineage);
@@ -88,7 +88,7 @@ final class OpCommand {
             RedriveVerification verification = details.ofOperation()
                     .flatMap(operation -> verifier.latest(operation.operationId())).orElse(null);
             Lineage lineage = details.operation() == null ? Lineage.NONE : details.operation().lineage();
-            if (json) {
+            if (json.on()) {
                 out.println(TriageJson.write(json(details, verification, lineage)));
                 return;
             }

@@ -133,8 +133,8 @@ final class PolicyCommand {
         @Mixin
         ConnectionOptions connection;
 
-        @Option(names = "--json", description = "print JSON")
-        boolean json;
+        @Mixin
+        JsonOption json;
 
         @Spec
         CommandSpec spec;
@@ -145,7 +145,7 @@ final class PolicyCommand {
                 FourEyesPolicy policy = new PolicyStore(database).read();
                 RetentionPolicy retention = new RetentionPolicyStore(database.jdbc()).read();
                 PrintWriter out = spec.commandLine().getOut();
-                if (json) {
+                if (json.on()) {
                     // The four-eyes policy's fields stay where scripts read them; retention is added beside them.
                     ObjectNode root = TriageJson.mapper().valueToTree(policy);
                     root.set("retention", TriageJson.mapper().valueToTree(retention));

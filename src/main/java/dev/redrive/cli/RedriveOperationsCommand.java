@@ -80,8 +80,8 @@ final class RedriveOperationsCommand implements Callable<Integer> {
             description = "dispatch with this tool schema version: the tool's current one, declared compatible")
     String schemaVersion;
 
-    @Option(names = "--json", description = "print JSON")
-    boolean json;
+    @Mixin
+    JsonOption json;
 
     @Mixin
     CorrectionOptions correction;
@@ -153,20 +153,20 @@ final class RedriveOperationsCommand implements Callable<Integer> {
             if (!dryRun) {
                 Optional<Integer> waits = FourEyesGate.submit(session, RequestKind.REDRIVE, targets,
                         selection(filtered, filter), RequestOptions.redrive(schemaVersion, rate()), options.operator(),
-                        reason, json, out);
+                        reason, json.on(), out);
                 if (waits.isPresent()) {
                     return waits.get();
                 }
             }
             BatchReport report = batch.redrive(targets, options, BatchListener.NONE);
-            if (json) {
+            if (json.on()) {
                 DecisionPrinter.json(out, report);
             } else {
                 DecisionPrinter.print(out, report);
             }
             if (!leftOut.isEmpty()) {
                 // Beside JSON it goes to stderr, so the output stays one document.
-                PrintWriter note = json ? spec.commandLine().getErr() : out;
+                PrintWriter note = json.on() ? spec.commandLine().getErr() : out;
                 note.println(leftOutLine(leftOut));
                 note.flush();
             }
@@ -192,7 +192,7 @@ final class RedriveOperationsCommand implements Callable<Integer> {
         DurableBatches batches = session.batches();
         DurableBatch batch = batches.start(DecisionKind.REDRIVE, BatchSelection.matching(selection),
                 new BatchOptions(TriageSession.operator(operator), reason, schemaVersion, rate(), false));
-        DurableBatchRun run = new DurableBatchRun(spec, json, output);
+        DurableBatchRun run = new DurableBatchRun(spec, json.on(), output);
         run.note().println(BatchPrinter.started(batch));
         run.note().flush();
         return run.run(session, batch.id(), false);
@@ -200,13 +200,13 @@ final class RedriveOperationsCommand implements Callable<Integer> {
 
     private int resume(long id) {
         try (TriageSession session = new TriageSession(connection)) {
-            return new DurableBatchRun(spec, json, output).run(session, id, true);
+            return new DurableBatchRun(spec, json.on(), output).run(session, id, true);
         }
     }
 
     private int listBatches() {
         try (TriageSession session = new TriageSession(connection)) {
-            return BatchPrinter.listNewest(session, spec.commandLine().getOut(), json);
+            return BatchPrinter.listNewest(session, spec.commandLine().getOut(), json.on());
         }
     }
 
@@ -221,14 +221,14 @@ final class RedriveOperationsCommand implements Callable<Integer> {
             DecisionTarget target = DecisionTarget.operation(operationIds.get(0)).withSchemaVersion(schemaVersion);
             if (!dryRun) {
                 Optional<Integer> waits = FourEyesGate.submit(session, RequestKind.CORRECT, List.of(target), null,
-                        RequestOptions.correction(text, schemaVersion), TriageSession.operator(operator), reason, json,
+                        RequestOptions.correction(text, schemaVersion), TriageSession.operator(operator), reason, json.on(),
                         out);
                 if (waits.isPresent()) {
                     return waits.get();
                 }
             }
             return CorrectionOptions.run(session.corrections(), target, text, dryRun, TriageSession.operator(operator),
-                    reason, json, out);
+                    reason, json.on(), out);
         }
     }
 

@@ -32,8 +32,8 @@ final class RequestCommand {
                 + ALL_LIMIT + ")")
         boolean all;
 
-        @Option(names = "--json", description = "print JSON")
-        boolean json;
+        @Mixin
+        JsonOption json;
 
         @Spec
         CommandSpec spec;
@@ -44,7 +44,7 @@ final class RequestCommand {
                 List<DecisionRequest> requests = all ? session.requests().newest(ALL_LIMIT)
                         : session.requests().pending();
                 PrintWriter out = spec.commandLine().getOut();
-                if (json) {
+                if (json.on()) {
                     DecisionPrinter.json(out, requests);
                 } else if (requests.isEmpty()) {
                     out.println(all ? "no requests" : "no request waits for approval");
@@ -73,8 +73,8 @@ final class RequestCommand {
         @Option(names = "--operator", required = true, paramLabel = "NAME", description = "who approves")
         String operator;
 
-        @Option(names = "--json", description = "print JSON")
-        boolean json;
+        @Mixin
+        JsonOption json;
 
         @Spec
         CommandSpec spec;
@@ -82,7 +82,7 @@ final class RequestCommand {
         @Override
         public Integer call() {
             try (TriageSession session = new TriageSession(connection)) {
-                return print(spec.commandLine().getOut(), session.requests().approve(id, operator.strip()), json);
+                return print(spec.commandLine().getOut(), session.requests().approve(id, operator.strip()), json.on());
             }
         }
     }
@@ -102,8 +102,8 @@ final class RequestCommand {
         @Option(names = "--operator", required = true, paramLabel = "NAME", description = "who rejects")
         String operator;
 
-        @Option(names = "--json", description = "print JSON")
-        boolean json;
+        @Mixin
+        JsonOption json;
 
         @Spec
         CommandSpec spec;
@@ -111,7 +111,7 @@ final class RequestCommand {
         @Override
         public Integer call() {
             try (TriageSession session = new TriageSession(connection)) {
-                return print(spec.commandLine().getOut(), session.requests().reject(id, operator.strip(), reason), json);
+                return print(spec.commandLine().getOut(), session.requests().reject(id, operator.strip(), reason), json.on());
             }
         }
     }

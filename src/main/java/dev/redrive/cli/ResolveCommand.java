@@ -43,7 +43,8 @@ final class ResolveCommand implements Callable<Integer> {
         JsonNode parsed = result == null ? null : parseResult(result);
         try (TriageSession session = new TriageSession(connection)) {
             Optional<Integer> waits = FourEyesGate.submit(session, RequestKind.RESOLVE, List.of(target), null,
-                    RequestOptions.resolve(parsed), decision.operator(), decision.reason, decision.json, spec.commandLine().getOut());
+                    RequestOptions.resolve(parsed), decision.operator(), decision.reason, decision.json.on(),
+                    spec.commandLine().getOut());
             if (waits.isPresent()) {
                 return waits.get();
             }

@@ -1,6 +1,7 @@
 package dev.redrive.cli;
 
 import dev.redrive.triage.decision.DecisionResult;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 import java.io.PrintWriter;
@@ -14,8 +15,8 @@ final class SingleDecisionOptions {
     @Option(names = "--operator", paramLabel = "NAME", description = "who decides (default: the OS user)")
     String operator;
 
-    @Option(names = "--json", description = "print JSON")
-    boolean json;
+    @Mixin
+    JsonOption json;
 
     String operator() {
         return TriageSession.operator(operator);
@@ -23,7 +24,7 @@ final class SingleDecisionOptions {
 
     /** Prints the outcome and returns the exit code (3 when blocked or decided by someone else). */
     int report(PrintWriter out, DecisionResult decided) {
-        if (json) {
+        if (json.on()) {
             DecisionPrinter.json(out, decided);
         } else {
             DecisionPrinter.print(out, decided, false);
