@@ -7,6 +7,7 @@ import dev.redrive.console.ui.Clipboards;
 import dev.redrive.console.ui.DialogSize;
 import dev.redrive.console.ui.Fxml;
 import dev.redrive.console.ui.SideEffectBadge;
+import dev.redrive.console.ui.VersionText;
 import dev.redrive.console.ui.WholeTextCell;
 import dev.redrive.model.SideEffectState;
 import dev.redrive.store.reconciliation.ReconciliationOutcome;
@@ -357,8 +358,8 @@ public final class ReconciliationWizardView {
         String then = entry != null && entry.toolSchemaVersion() != null ? entry.toolSchemaVersion()
                 : details.operation().toolSchemaVersion();
         String now = details.currentToolSchemaVersion();
-        evidenceSchema.setText(details.operation().tool() + " v" + then + " → "
-                + (now == null ? "not registered" : "v" + now + (now.equals(then) ? " (unchanged)" : " (CHANGED)")));
+        evidenceSchema.setText(VersionText.of(details.operation().tool(), then) + " → "
+                + (now == null ? "not registered" : VersionText.of(now) + (now.equals(then) ? " (unchanged)" : " (CHANGED)")));
         evidenceRuntime.setText(Objects.toString(details.operation().runtimeVersion(), ""));
         evidenceRun.setText(details.operation().runId() + (details.run() == null ? "" : " · " + details.run().status()));
         evidenceTimeline.setData(OperationDetailViewModel.timelineOf(details, entry));
@@ -372,7 +373,7 @@ public final class ReconciliationWizardView {
         evidenceOperation.setText("DLQ entry " + entry.id() + " · no operation of its own"
                 + (entry.operationId() == null ? "" : " · names " + entry.operationId()));
         evidenceError.setText(entry.errorClass() + " " + Objects.toString(entry.errorCode(), "") + ": " + entry.errorMessage());
-        evidenceSchema.setText(entry.tool() == null ? "no tool named" : entry.tool() + " v" + entry.toolSchemaVersion());
+        evidenceSchema.setText(entry.tool() == null ? "no tool named" : VersionText.of(entry.tool(), entry.toolSchemaVersion()));
         evidenceRuntime.setText(Objects.toString(entry.runtimeVersion(), ""));
         evidenceRun.setText(entry.runId() == null ? "none named" : entry.runId() + " (named by the message)");
         showIf(false, evidenceTimeline);
