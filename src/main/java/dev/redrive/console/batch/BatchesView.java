@@ -6,6 +6,7 @@ import dev.redrive.console.ui.ListDialog;
 import dev.redrive.console.ui.TextColumn;
 import dev.redrive.console.ui.Theme;
 import dev.redrive.console.ui.TypedSpinner;
+import dev.redrive.console.ui.TabMovesFocus;
 import javafx.animation.KeyFrame;
 import javafx.animation.Timeline;
 import javafx.beans.binding.Bindings;
@@ -146,6 +147,7 @@ public final class BatchesView {
     public void startGroup(Window owner, String fingerprint, long openEntries, String operator) {
         TextArea reason = new TextArea();
         reason.setId("groupBatchReason");
+        TabMovesFocus.install(reason);
         reason.setPrefRowCount(3);
         reason.setWrapText(true);
         TextField who = new TextField(operator);

@@ -6,6 +6,7 @@ import dev.redrive.triage.decision.DecisionKind;
 import dev.redrive.triage.decision.DecisionResult;
 import dev.redrive.triage.request.RequestOptions;
 import dev.redrive.triage.request.Submission;
+import dev.redrive.console.ui.TabMovesFocus;
 import javafx.scene.control.Alert;
 import javafx.scene.control.ButtonBar;
 import javafx.scene.control.ButtonType;
@@ -73,6 +74,7 @@ public final class DecisionDialogs {
         reason.setPrefRowCount(3);
         reason.setWrapText(true);
         reason.setId("decisionDialogReason");
+        TabMovesFocus.install(reason);
         TextField who = new TextField(operator);
         GridPane grid = new GridPane();
         grid.setHgap(10);
