@@ -51,7 +51,7 @@ public final class ConsoleApp extends Application {
         Path configDirectory = ConfigDirectory.forCurrentUser();
         profiles = new ProfileStore(configDirectory);
         vault = PasswordVaults.open(configDirectory, new MasterPasswordDialog(primaryStage, Theme.stylesheet()));
-        WindowLayout layout = WindowLayout.load(preferences);
+        WindowLayout layout = MainWindowView.remembered(preferences);
         Theme.apply(layout.darkTheme());
 
         executor = UiExecutor.forFx(4);
@@ -155,7 +155,7 @@ public final class ConsoleApp extends Application {
     @Override
     public void stop() {
         if (mainWindow != null) {
-            mainWindow.currentLayout(stage).save(preferences);
+            mainWindow.saveLayout(stage, preferences);
             mainWindow.close();
         }
         if (executor != null) {
