@@ -7,7 +7,12 @@ import dev.redrive.health.HealthThresholds;
 import dev.redrive.health.ToolThroughput;
 import javafx.animation.KeyFrame;
 import javafx.animation.Timeline;
+import javafx.beans.binding.Bindings;
+import javafx.beans.binding.IntegerBinding;
+import javafx.beans.property.BooleanProperty;
+import javafx.beans.property.SimpleBooleanProperty;
 import javafx.collections.ListChangeListener;
+import javafx.css.PseudoClass;
 import javafx.fxml.FXML;
 import javafx.geometry.Insets;
 import javafx.geometry.Pos;
@@ -19,6 +24,7 @@ import javafx.scene.control.Spinner;
 import javafx.scene.control.Tooltip;
 import javafx.scene.layout.GridPane;
 import javafx.scene.layout.HBox;
+import javafx.scene.layout.Region;
 import javafx.scene.layout.VBox;
 import javafx.util.Duration;
 import org.controlsfx.control.Notifications;
@@ -35,6 +41,8 @@ import java.util.stream.Collectors;
 public final class HealthPanelView {
     /** Tool rows the tile holds without making the strip taller than two more lines. */
     private static final int SHOWN_TOOLS = 3;
+    /** Below this window width the banner's sentence does not fit beside the tiles: a badge stands for it. */
+    static final double BADGE_BELOW = 1400;
 
     @FXML private HBox banner;
     @FXML private Label bannerLabel;
@@ -53,6 +61,8 @@ public final class HealthPanelView {
     @FXML private VBox throughputTile;
     @FXML private GridPane throughputRows;
     @FXML private Label throughputStatus;
+
+    private static final PseudoClass BADGE = PseudoClass.getPseudoClass("badge");
 
     private Parent root;
     private HealthPanelViewModel model;
@@ -80,8 +90,7 @@ public final class HealthPanelView {
         dlqGrowth.textProperty().bind(model.dlqGrowthProperty());
         oldestOpen.textProperty().bind(model.oldestOpenProperty());
         updated.textProperty().bind(model.updatedProperty());
-        bannerLabel.textProperty().bind(model.bannerProperty());
-        banner.visibleProperty().bind(model.alertingProperty());
+        bindBanner();
         model.alertingProperty().addListener((obs, was, now) -> dlqTile.pseudoClassStateChanged(
                 javafx.css.PseudoClass.getPseudoClass("alert"), now));
         Tooltip pendingTip = new Tooltip();
@@ -89,6 +98,36 @@ public final class HealthPanelView {
         Tooltip.install(pendingTile, pendingTip);
         model.onNewAlert(this::notify);
         bindThroughput();
+    }
+
+    /**
+     * One line whatever the width, so the strip keeps its height when an alert comes (a wrapped banner pushed the list
+     * down under the operator's pointer): the whole sentence where it fits, else a badge counting the alerts; the
+     * sentence is always in the tooltip.
+     */
+    private void bindBanner() {
+        BooleanProperty narrow = new SimpleBooleanProperty();
+        root.sceneProperty().addListener((obs, was, scene) -> {
+            narrow.unbind();
+            if (scene != null) {
+                narrow.bind(scene.widthProperty().lessThan(BADGE_BELOW));
+            }
+        });
+        IntegerBinding count = Bindings.size(model.alerts());
+        bannerLabel.textProperty().bind(Bindings.when(narrow)
+                .then(Bindings.createStringBinding(() -> count.get() == 1 ? "1 DLQ alert" : count.get() + " DLQ alerts",
+                        count))
+                .otherwise(model.bannerProperty()));
+        banner.visibleProperty().bind(model.alertingProperty());
+        Tooltip whole = new Tooltip();
+        whole.textProperty().bind(model.bannerProperty());
+        Tooltip.install(banner, whole);
+        narrow.addListener((obs, was, now) -> {
+            banner.pseudoClassStateChanged(BADGE, now);
+            // The badge keeps its few words whole; the sentence gives way at its end.
+            banner.setMinWidth(now ? Region.USE_COMPUTED_SIZE : 0);
+            bannerLabel.setMinWidth(now ? Region.USE_PREF_SIZE : 0);
+        });
     }
 
     private void bindThroughput() {
