@@ -1,5 +1,6 @@
 package dev.redrive.console.batch;
 
+import dev.redrive.console.ui.DialogPlacement;
 import dev.redrive.console.ui.DialogSize;
 import dev.redrive.console.ui.Fxml;
 import dev.redrive.console.ui.ListDialog;
@@ -167,7 +168,7 @@ public final class BatchesView {
         grid.addRow(1, new Label("Operator"), who);
         grid.addRow(2, new Label("Redrives per second"), rate);
         Dialog<Boolean> dialog = new Dialog<>();
-        dialog.initOwner(owner);
+        DialogPlacement.over(dialog, owner);
         dialog.setTitle("Redrive group " + fingerprint);
         dialog.setHeaderText("Redrive every open entry of group " + fingerprint + " (" + openEntries + " now) as a "
                 + "durable batch: each entry is checked again as its chunk is recorded, and one that fails a check is "

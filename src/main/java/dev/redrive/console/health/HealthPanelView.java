@@ -1,5 +1,6 @@
 package dev.redrive.console.health;
 
+import dev.redrive.console.ui.DialogPlacement;
 import dev.redrive.console.ui.Theme;
 import dev.redrive.console.ui.Fxml;
 import dev.redrive.health.HealthAlert;
@@ -243,7 +244,7 @@ public final class HealthPanelView {
         grid.add(new Label("0 switches a threshold off."), 0, 3, 2, 1);
         Dialog<HealthThresholds> dialog = new Dialog<>();
         dialog.setTitle("Alert thresholds");
-        dialog.initOwner(root.getScene().getWindow());
+        DialogPlacement.over(dialog, root.getScene().getWindow());
         dialog.getDialogPane().setContent(grid);
         dialog.getDialogPane().getButtonTypes().addAll(ButtonType.OK, ButtonType.CANCEL);
         dialog.setResultConverter(button -> button == ButtonType.OK

@@ -1,5 +1,6 @@
 package dev.redrive.console.main;
 
+import dev.redrive.console.ui.DialogPlacement;
 import dev.redrive.console.ui.Theme;
 import dev.redrive.console.ui.Fxml;
 import atlantafx.base.controls.ToggleSwitch;
@@ -126,7 +127,7 @@ public final class MainWindowView {
         alert.setTitle("Recent errors");
         alert.setHeaderText(model.recentErrors().isEmpty() ? "No errors so far" : "Most recent first");
         alert.getDialogPane().setContent(list);
-        alert.initOwner(root.getScene().getWindow());
+        DialogPlacement.over(alert, root.getScene().getWindow());
         alert.show();
     }
 

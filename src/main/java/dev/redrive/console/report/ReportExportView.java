@@ -1,5 +1,6 @@
 package dev.redrive.console.report;
 
+import dev.redrive.console.ui.DialogPlacement;
 import dev.redrive.console.ui.DesktopServices;
 import dev.redrive.report.IncidentReport;
 import dev.redrive.report.ReportFormat;
@@ -41,7 +42,7 @@ public final class ReportExportView {
             byTitle.put(format.title(), format);
         }
         ChoiceDialog<String> formats = new ChoiceDialog<>(ReportFormat.PDF.title(), List.copyOf(byTitle.keySet()));
-        formats.initOwner(owner);
+        DialogPlacement.over(formats, owner);
         formats.setTitle("Export incident report");
         formats.setHeaderText("Export the incident report of " + what);
         formats.setContentText("Format");
@@ -73,7 +74,7 @@ public final class ReportExportView {
     /** Says where the report went: the viewer that opens it may not say, or may not open at all. */
     private static void saved(Window owner, Path path) {
         Alert alert = new Alert(Alert.AlertType.INFORMATION);
-        alert.initOwner(owner);
+        DialogPlacement.over(alert, owner);
         alert.setTitle("Report saved");
         alert.setHeaderText("The incident report is saved");
         TextField where = new TextField(path.toAbsolutePath().toString());
@@ -86,7 +87,7 @@ public final class ReportExportView {
 
     private Alert progress(Window owner) {
         Alert alert = new Alert(Alert.AlertType.NONE);
-        alert.initOwner(owner);
+        DialogPlacement.over(alert, owner);
         alert.setTitle("Exporting");
         Label text = new Label();
         text.textProperty().bind(model.messageProperty());

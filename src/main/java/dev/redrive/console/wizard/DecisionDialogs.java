@@ -1,6 +1,7 @@
 package dev.redrive.console.wizard;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.redrive.console.ui.DialogPlacement;
 import dev.redrive.console.concurrent.UiExecutor;
 import dev.redrive.triage.decision.DecisionKind;
 import dev.redrive.triage.decision.DecisionResult;
@@ -91,7 +92,7 @@ public final class DecisionDialogs {
             grid.add(problem, 1, 3);
         }
         Dialog<Reasoned> dialog = new Dialog<>();
-        dialog.initOwner(owner);
+        DialogPlacement.over(dialog, owner);
         dialog.setTitle(verb(kind) + " " + subject(item));
         dialog.setHeaderText(header(kind, item.operationId() == null));
         ButtonType confirm = new ButtonType(verb(kind), ButtonBar.ButtonData.OK_DONE);
@@ -134,7 +135,7 @@ public final class DecisionDialogs {
 
     private static void show(Window owner, DecisionResult result) {
         Alert alert = new Alert(result.recorded() ? Alert.AlertType.INFORMATION : Alert.AlertType.WARNING);
-        alert.initOwner(owner);
+        DialogPlacement.over(alert, owner);
         alert.setTitle(result.kind() + " " + result.subject());
         alert.setHeaderText(result.recorded() ? "Recorded" : "Not recorded: " + result.outcome());
         alert.setContentText(result.message());
@@ -143,7 +144,7 @@ public final class DecisionDialogs {
 
     private static void showRequest(Window owner, DecisionKind kind, WizardItem item, Submission submission) {
         Alert alert = new Alert(submission.recorded() ? Alert.AlertType.INFORMATION : Alert.AlertType.WARNING);
-        alert.initOwner(owner);
+        DialogPlacement.over(alert, owner);
         alert.setTitle(verb(kind) + " " + subject(item));
         alert.setHeaderText(submission.recorded() ? "Waiting for a second operator's approval"
                 : "Not recorded: " + submission.outcome());

@@ -1,5 +1,6 @@
 package dev.redrive.console.wizard;
 
+import dev.redrive.console.ui.DialogPlacement;
 import dev.redrive.console.ui.DialogSize;
 import javafx.application.Platform;
 import javafx.beans.binding.Bindings;
@@ -34,11 +35,13 @@ final class WizardSteps {
     static final KeyCombination ISSUE = new KeyCodeCombination(KeyCode.ENTER, KeyCombination.SHORTCUT_DOWN);
 
     private final ReconciliationWizardViewModel model;
+    private final Window owner;
     private final Wizard wizard;
     private Stage window;
 
     WizardSteps(Window owner, ReconciliationWizardViewModel model) {
         this.model = model;
+        this.owner = owner;
         this.wizard = new Wizard(owner, "Reconcile and decide");
     }
 
@@ -72,6 +75,9 @@ final class WizardSteps {
         window.setResizable(true);
         window.setMinWidth(Math.min(smallest.width(), size.width()));
         window.setMinHeight(Math.min(smallest.height(), size.height()));
+        if (owner != null) {
+            DialogPlacement.over(window, owner);
+        }
     }
 
     void onHidden(Runnable hidden) {

@@ -1,0 +1,92 @@
+package dev.redrive.console.ui;
+
+import javafx.application.Platform;
+import javafx.beans.InvalidationListener;
+import javafx.geometry.Rectangle2D;
+import javafx.scene.control.Dialog;
+import javafx.scene.control.DialogEvent;
+import javafx.stage.Screen;
+import javafx.stage.Window;
+import javafx.stage.WindowEvent;
+
+/**
+ * Dialogs over the middle of their owner window, wholly on its screen. JavaFX places a dialog before its pane has its
+ * final size (the console sizes many panes to their owner), and such a dialog opened from the groups' context menu
+ * came up at the screen's top left corner, away from the window it belongs to.
+ */
+public final class DialogPlacement {
+    private DialogPlacement() {
+    }
+
+    /** Owns the dialog by {@code owner} and centres it on it each time it is shown, at its real size. */
+    public static void over(Dialog<?> dialog, Window owner) {
+        dialog.initOwner(owner);
+        if (owner != null) {
+            // Once the show is through: the platform sizes and places the window after announcing it shown.
+            dialog.addEventHandler(DialogEvent.DIALOG_SHOWN, event -> Platform.runLater(
+                    () -> new Centring(dialog.getDialogPane().getScene().getWindow(), owner).place()));
+        }
+    }
+
+    /** Centres a window (the wizard's, which ControlsFX makes) on its owner each time it shows. */
+    public static void over(Window window, Window owner) {
+        window.addEventHandler(WindowEvent.WINDOW_SHOWN, event -> new Centring(window, owner).place());
+    }
+
+    /**
+     * Centres the window now, and again as it takes its final size (a dialog is shown before it has one, and its
+     * content's layout may change it after), until the operator moves it.
+     */
+    private static final class Centring {
+        private final Window window;
+        private final Window owner;
+        private Rectangle2D placed;
+
+        Centring(Window window, Window owner) {
+            this.window = window;
+            this.owner = owner;
+        }
+
+        void place() {
+            InvalidationListener resized = observable -> {
+                if (placed == null || placed.getMinX() == window.getX() && placed.getMinY() == window.getY()) {
+                    centre();
+                }
+            };
+            window.widthProperty().addListener(resized);
+            window.heightProperty().addListener(resized);
+            window.addEventHandler(WindowEvent.WINDOW_HIDDEN, hidden -> {
+                window.widthProperty().removeListener(resized);
+                window.heightProperty().removeListener(resized);
+            });
+            centre();
+        }
+
+        private void centre() {
+            // A dialog is shown before it has a size: it is centred once it has one.
+            if (Double.isNaN(window.getWidth()) || Double.isNaN(window.getHeight())) {
+                return;
+            }
+            placed = centred(bounds(owner), window.getWidth(), window.getHeight(), screenOf(owner));
+            window.setX(placed.getMinX());
+            window.setY(placed.getMinY());
+        }
+    }
+
+    /** Where a window of this size sits centred on {@code owner}, moved onto {@code screen} where it would leave it. */
+    public static Rectangle2D centred(Rectangle2D owner, double width, double height, Rectangle2D screen) {
+        double x = owner.getMinX() + (owner.getWidth() - width) / 2;
+        double y = owner.getMinY() + (owner.getHeight() - height) / 2;
+        return new Rectangle2D(Math.max(screen.getMinX(), Math.min(x, screen.getMaxX() - width)),
+                Math.max(screen.getMinY(), Math.min(y, screen.getMaxY() - height)), width, height);
+    }
+
+    private static Rectangle2D bounds(Window owner) {
+        return new Rectangle2D(owner.getX(), owner.getY(), owner.getWidth(), owner.getHeight());
+    }
+
+    private static Rectangle2D screenOf(Window owner) {
+        return Screen.getScreensForRectangle(bounds(owner)).stream().findFirst().orElse(Screen.getPrimary())
+                .getVisualBounds();
+    }
+}
