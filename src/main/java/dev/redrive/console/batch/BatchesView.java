@@ -7,6 +7,7 @@ import dev.redrive.console.ui.ListDialog;
 import dev.redrive.console.ui.TextColumn;
 import dev.redrive.console.ui.Theme;
 import dev.redrive.console.ui.TypedSpinner;
+import dev.redrive.triage.decision.BatchOutcomes;
 import dev.redrive.console.ui.TabMovesFocus;
 import javafx.animation.KeyFrame;
 import javafx.animation.Timeline;
@@ -35,6 +36,7 @@ import javafx.stage.Window;
 import javafx.util.Duration;
 
 import java.util.List;
+import java.util.function.BiConsumer;
 
 /**
  * The batches badge of the main window's toolbar and the list it opens: every recent durable batch with a progress
@@ -49,17 +51,25 @@ public final class BatchesView {
     @FXML private Button resumeButton;
     @FXML private Button stopButton;
     @FXML private Label messageLabel;
+    @FXML private Label outcomeSummary;
+    @FXML private TableView<BatchOutcomes.Item> outcomesTable;
 
     private Parent root;
     private BatchesViewModel model;
+    private BatchOutcomesViewModel outcomes;
+    private BiConsumer<String, Long> entryShower = (operation, entry) -> { };
     private final Button badge = new Button();
-    private final Timeline polling = new Timeline(new KeyFrame(POLL, event -> model.refresh()));
+    private final Timeline polling = new Timeline(new KeyFrame(POLL, event -> {
+        model.refresh();
+        outcomes.refresh();
+    }));
 
-    public static BatchesView load(BatchesViewModel model) {
+    public static BatchesView load(BatchesViewModel model, BatchOutcomesViewModel outcomes) {
         Fxml.Loaded<BatchesView> loaded = Fxml.load("/console/batch/Batches.fxml");
         BatchesView view = loaded.controller();
         view.root = loaded.root();
         view.model = model;
+        view.outcomes = outcomes;
         view.initializeParts();
         view.bindFieldsToModel();
         return view;
@@ -86,6 +96,7 @@ public final class BatchesView {
         batchesTable.setColumnResizePolicy(TableView.CONSTRAINED_RESIZE_POLICY_FLEX_LAST_COLUMN);
         batchesTable.setPlaceholder(new Label("No batch yet: a group or filter redrive (redrive --group, or an "
                 + "approved batch request) shows here."));
+        BatchOutcomesTable.setUp(outcomesTable, item -> entryShower.accept(item.operationId(), item.newDlqEntryId()));
     }
 
     private void bindFieldsToModel() {
@@ -108,6 +119,14 @@ public final class BatchesView {
         stopButton.disableProperty().bind(Bindings.createBooleanBinding(() -> model.selectedProperty().get() == null
                 || !model.selectedProperty().get().stoppable(), model.selectedProperty()));
         messageLabel.textProperty().bind(model.messageProperty());
+        outcomesTable.setItems(outcomes.items());
+        outcomeSummary.textProperty().bind(outcomes.summaryProperty());
+        model.selectedProperty().addListener((obs, was, now) -> outcomes.show(now));
+    }
+
+    /** Where a failed-again item's link goes: the console shows that operation's new DLQ entry. */
+    public void onShowEntry(BiConsumer<String, Long> shower) {
+        this.entryShower = shower;
     }
 
     private static final class ProgressCell extends TableCell<BatchRow, Double> {
@@ -138,7 +157,7 @@ public final class BatchesView {
     public void open(Window owner) {
         model.refresh();
         polling.play();
-        ListDialog.show(owner, "Durable batches", root, new DialogSize(1100, 520), polling::stop);
+        ListDialog.show(owner, "Durable batches", root, new DialogSize(1100, 640), polling::stop);
     }
 
     /**
