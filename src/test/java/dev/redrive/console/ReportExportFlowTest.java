@@ -137,6 +137,9 @@ class ReportExportFlowTest {
         assertThat(robot.lookup("#reportSavedPath").queryTextInputControl().getText())
                 .isEqualTo(file.toAbsolutePath().toString());
         assertThat(Files.readString(file)).contains(operationId);
+        javafx.stage.Window saved = robot.lookup("#reportSavedPath").query().getScene().getWindow();
+        robot.clickOn("#reportSavedPath").type(javafx.scene.input.KeyCode.ESCAPE);
+        await().atMost(WAIT).until(() -> !saved.isShowing());
     }
 
     @Test

@@ -5,12 +5,14 @@ import javafx.beans.InvalidationListener;
 import javafx.geometry.Rectangle2D;
 import javafx.scene.control.Dialog;
 import javafx.scene.control.DialogEvent;
+import javafx.scene.input.KeyCode;
+import javafx.scene.input.KeyEvent;
 import javafx.stage.Screen;
 import javafx.stage.Window;
 import javafx.stage.WindowEvent;
 
 /**
- * Dialogs over the middle of their owner window, wholly on its screen. JavaFX places a dialog before its pane has its
+ * Dialogs over the middle of their owner window, wholly on its screen, closed by Escape. JavaFX places a dialog before its pane has its
  * final size (the console sizes many panes to their owner), and such a dialog opened from the groups' context menu
  * came up at the screen's top left corner, away from the window it belongs to.
  */
@@ -18,9 +20,18 @@ public final class DialogPlacement {
     private DialogPlacement() {
     }
 
-    /** Owns the dialog by {@code owner} and centres it on it each time it is shown, at its real size. */
+    /**
+     * Owns the dialog by {@code owner} and centres it on it each time it is shown, at its real size. Escape closes it
+     * also where its only button is OK (a note saying what was done), as it closes those with Cancel.
+     */
     public static void over(Dialog<?> dialog, Window owner) {
         dialog.initOwner(owner);
+        dialog.getDialogPane().addEventHandler(KeyEvent.KEY_PRESSED, event -> {
+            if (event.getCode() == KeyCode.ESCAPE && dialog.getDialogPane().getButtonTypes().size() == 1) {
+                event.consume();
+                dialog.close();
+            }
+        });
         if (owner != null) {
             // Once the show is through: the platform sizes and places the window after announcing it shown.
             dialog.addEventHandler(DialogEvent.DIALOG_SHOWN, event -> Platform.runLater(
