@@ -13,7 +13,6 @@ import dev.redrive.store.reconciliation.ReconciliationOutcome;
 import dev.redrive.triage.decision.DecisionKind;
 import dev.redrive.triage.detail.DlqEntryRecord;
 import dev.redrive.triage.detail.OperationDetails;
-import java.util.Locale;
 import javafx.animation.KeyFrame;
 import javafx.animation.Timeline;
 import javafx.beans.binding.Bindings;
@@ -120,7 +119,6 @@ public final class ReconciliationWizardView {
 
     /** What the pages need at the least: the tables' columns and the decision page's choices without truncation. */
     private static final DialogSize SMALLEST = new DialogSize(860, 560);
-    private static final PseudoClass EMPTY = PseudoClass.getPseudoClass("empty");
     private static final PseudoClass BLOCKED = PseudoClass.getPseudoClass("blocked");
 
     private ReconciliationWizardViewModel model;
@@ -151,17 +149,7 @@ public final class ReconciliationWizardView {
         decisionScope.setText(batch ? "Decide about " + model.items().size()
                 + " entries. Each decision goes only to the entries that can get it; each is checked again as it is recorded."
                 : "Decide about " + model.items().get(0).subject() + ".");
-        for (ItemResult.Kind kind : ItemResult.Kind.values()) {
-            Label count = new Label();
-            count.setId("result-" + kind.name().toLowerCase(Locale.ROOT));
-            count.getStyleClass().addAll("result-count", "result-" + kind.name().toLowerCase(Locale.ROOT));
-            count.textProperty().bind(model.resultCountProperty(kind).asString()
-                    .concat(" " + kind.name().toLowerCase(Locale.ROOT)));
-            model.resultCountProperty(kind).addListener((obs, was, now) ->
-                    count.pseudoClassStateChanged(EMPTY, now.intValue() == 0));
-            count.pseudoClassStateChanged(EMPTY, true);
-            resultCounts.getChildren().add(count);
-        }
+        resultCounts.getChildren().setAll(ResultGuide.counts(model));
     }
 
     private static void showIf(boolean shown, Node... nodes) {
@@ -220,6 +208,17 @@ public final class ReconciliationWizardView {
                 + "nothing is decided until someone else approves it."));
         approvalNote.visibleProperty().bind(model.waitsForApprovalProperty().isNotEmpty());
         approvalNote.managedProperty().bind(approvalNote.visibleProperty());
+        bindResult();
+        for (WizardItem item : model.items()) {
+            for (ObservableValue<?> value : List.of(item.detailsProperty(), item.sideEffectProperty(),
+                    item.reconciliationProperty(), item.checkSummaryProperty(), item.outcomeProperty())) {
+                value.addListener((obs, was, now) -> refreshTables());
+            }
+        }
+    }
+
+    /** The result step: where the operator is, the progress, and the worker's check of a redrive. */
+    private void bindResult() {
         resultGuide.textProperty().bind(ResultGuide.of(model));
         progressBar.progressProperty().bind(model.progressProperty());
         progressText.textProperty().bind(model.progressTextProperty());
@@ -230,12 +229,6 @@ public final class ReconciliationWizardView {
         // Only a redrive or a correction waits for the worker: a request, a resolve or a discard has nothing to check.
         verifyButton.visibleProperty().bind(model.workerToCheckProperty());
         verifyButton.managedProperty().bind(verifyButton.visibleProperty());
-        for (WizardItem item : model.items()) {
-            for (ObservableValue<?> value : List.of(item.detailsProperty(), item.sideEffectProperty(),
-                    item.reconciliationProperty(), item.checkSummaryProperty(), item.outcomeProperty())) {
-                value.addListener((obs, was, now) -> refreshTables());
-            }
-        }
     }
 
     /** The tool's result goes with an APPLIED finding only; a result that is no JSON object says so and is not recorded. */
