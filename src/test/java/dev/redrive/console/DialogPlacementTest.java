@@ -32,8 +32,9 @@ import static org.assertj.core.api.Assertions.offset;
 import static org.awaitility.Awaitility.await;
 
 /**
- * Dialogs come up over the middle of the console window, wherever that window is, and Escape closes them: the group
- * batch dialog from the groups' context menu, and the discard dialog from the detail pane.
+ * Dialogs come up over the middle of the console window, wherever that window is, with the focus in their reason;
+ * Enter typed in a field decides nothing, and Escape closes them: the group batch dialog from the groups' context
+ * menu, and the discard dialog from the detail pane.
  */
 @ExtendWith(ApplicationExtension.class)
 class DialogPlacementTest {
@@ -96,7 +97,12 @@ class DialogPlacementTest {
         await().atMost(WAIT).until(dialog::isShowing);
         assertCentredOnTheConsole(dialog);
 
-        robot.clickOn("#groupBatchReason");
+        await().atMost(WAIT).until(() -> focused(dialog, "groupBatchReason"));
+        robot.write("ledger is back").type(KeyCode.TAB);
+        assertThat(focused(dialog, "groupBatchOperator")).as("Tab leaves the reason").isTrue();
+        robot.type(KeyCode.ENTER);
+        robot.interact(() -> { });
+        assertThat(dialog.isShowing()).as("Enter in the operator field").isTrue();
         robot.type(KeyCode.ESCAPE);
         await().atMost(WAIT).until(() -> !dialog.isShowing());
         assertThat(ns.database().jdbc().queryLong("SELECT count(*) FROM redrive_batches")).isZero();
@@ -116,12 +122,21 @@ class DialogPlacementTest {
         await().atMost(WAIT).until(() -> robot.lookup("#decisionDialogReason").tryQuery().isPresent());
         Window dialog = robot.lookup("#decisionDialogReason").query().getScene().getWindow();
         assertCentredOnTheConsole(dialog);
-        robot.clickOn("#decisionDialogReason").write("a stray key");
+        await().atMost(WAIT).until(() -> focused(dialog, "decisionDialogReason"));
+        robot.write("a stray key").type(KeyCode.TAB).type(KeyCode.ENTER);
+        robot.interact(() -> { });
+        assertThat(dialog.isShowing()).as("Enter in the operator field").isTrue();
+        assertThat(decision(entry)).isEqualTo(before);
         robot.type(KeyCode.ESCAPE);
 
         await().atMost(WAIT).until(() -> !dialog.isShowing());
         assertThat(decision(entry)).isEqualTo(before);
         assertThat(ns.database().jdbc().queryLong("SELECT count(*) FROM audit_log WHERE reason = 'a stray key'")).isZero();
+    }
+
+    private static boolean focused(Window window, String id) {
+        Node owner = window.getScene().getFocusOwner();
+        return owner != null && id.equals(owner.getId());
     }
 
     private static String decision(long entry) {

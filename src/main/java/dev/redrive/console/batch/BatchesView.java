@@ -1,5 +1,6 @@
 package dev.redrive.console.batch;
 
+import dev.redrive.console.ui.ActButton;
 import dev.redrive.console.ui.DialogPlacement;
 import dev.redrive.console.ui.DialogSize;
 import dev.redrive.console.ui.Fxml;
@@ -202,6 +203,7 @@ public final class BatchesView {
         dialog.getDialogPane().lookupButton(start).disableProperty()
                 .bind(reason.textProperty().isEmpty().or(who.textProperty().isEmpty()));
         dialog.setResultConverter(button -> button == start);
+        ActButton.arm(dialog, start, reason);
         if (dialog.showAndWait().orElse(false)) {
             TypedSpinner.commit(rate);
             model.startGroup(fingerprint, who.getText().strip(), reason.getText().strip(), rate.getValue());

@@ -1,6 +1,7 @@
 package dev.redrive.console.wizard;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.redrive.console.ui.ActButton;
 import dev.redrive.console.ui.DialogPlacement;
 import dev.redrive.console.concurrent.UiExecutor;
 import dev.redrive.triage.decision.DecisionKind;
@@ -77,6 +78,7 @@ public final class DecisionDialogs {
         reason.setId("decisionDialogReason");
         TabMovesFocus.install(reason);
         TextField who = new TextField(operator);
+        who.setId("decisionDialogOperator");
         GridPane grid = new GridPane();
         grid.setHgap(10);
         grid.setVgap(8);
@@ -103,6 +105,7 @@ public final class DecisionDialogs {
                         .or(result.problemProperty().isNotEmpty()));
         dialog.setResultConverter(button -> button == confirm
                 ? new Reasoned(reason.getText().strip(), who.getText().strip(), result.value()) : null);
+        ActButton.arm(dialog, confirm, reason);
         return dialog.showAndWait();
     }
 

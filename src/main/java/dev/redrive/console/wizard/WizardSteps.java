@@ -1,5 +1,6 @@
 package dev.redrive.console.wizard;
 
+import dev.redrive.console.ui.ActButton;
 import dev.redrive.console.ui.DialogPlacement;
 import dev.redrive.console.ui.DialogSize;
 import javafx.application.Platform;
@@ -11,8 +12,6 @@ import javafx.scene.control.Button;
 import javafx.scene.control.ButtonBar;
 import javafx.scene.control.Tooltip;
 import javafx.scene.input.KeyCode;
-import javafx.scene.input.KeyCodeCombination;
-import javafx.scene.input.KeyCombination;
 import javafx.scene.input.KeyEvent;
 import javafx.scene.layout.VBox;
 import javafx.stage.Stage;
@@ -32,8 +31,6 @@ import java.util.function.Supplier;
  * once redrove a batch), it names the act and the count, and only a click or Ctrl+Enter presses it.
  */
 final class WizardSteps {
-    static final KeyCombination ISSUE = new KeyCodeCombination(KeyCode.ENTER, KeyCombination.SHORTCUT_DOWN);
-
     private final ReconciliationWizardViewModel model;
     private final Window owner;
     private final Wizard wizard;
@@ -119,10 +116,10 @@ final class WizardSteps {
             });
             first.requestFocus();
         });
-        if (!pane.getProperties().containsKey(ISSUE)) {
-            pane.getProperties().put(ISSUE, Boolean.TRUE);
+        if (!pane.getProperties().containsKey(ActButton.ISSUE)) {
+            pane.getProperties().put(ActButton.ISSUE, Boolean.TRUE);
             pane.addEventFilter(KeyEvent.KEY_PRESSED, event -> {
-                if (ISSUE.match(event)) {
+                if (ActButton.ISSUE.match(event)) {
                     event.consume();
                     button(pane, ButtonBar.ButtonData.NEXT_FORWARD).filter(act -> !act.isDisabled())
                             .ifPresent(Button::fire);
