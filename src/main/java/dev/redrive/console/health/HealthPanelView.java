@@ -9,6 +9,7 @@ import dev.redrive.health.ToolThroughput;
 import javafx.animation.KeyFrame;
 import javafx.animation.Timeline;
 import javafx.beans.binding.Bindings;
+import javafx.beans.binding.BooleanBinding;
 import javafx.beans.binding.IntegerBinding;
 import javafx.beans.property.BooleanProperty;
 import javafx.beans.property.SimpleBooleanProperty;
@@ -27,6 +28,7 @@ import javafx.scene.layout.GridPane;
 import javafx.scene.layout.HBox;
 import javafx.scene.layout.Region;
 import javafx.scene.layout.VBox;
+import javafx.scene.text.Text;
 import javafx.util.Duration;
 import org.controlsfx.control.Notifications;
 
@@ -46,6 +48,7 @@ public final class HealthPanelView {
     static final double BADGE_BELOW = 1400;
 
     @FXML private HBox banner;
+    @FXML private Label bannerIcon;
     @FXML private Label bannerLabel;
     @FXML private Label dispatchLength;
     @FXML private Label lag;
@@ -103,8 +106,8 @@ public final class HealthPanelView {
 
     /**
      * One line whatever the width, so the strip keeps its height when an alert comes (a wrapped banner pushed the list
-     * down under the operator's pointer): the whole sentence where it fits, else a badge counting the alerts; the
-     * sentence is always in the tooltip.
+     * down under the operator's pointer): the whole sentence where it fits, else (and always below
+     * {@value #BADGE_BELOW} px) a badge counting the alerts; the sentence is always in the tooltip.
      */
     private void bindBanner() {
         BooleanProperty narrow = new SimpleBooleanProperty();
@@ -114,8 +117,10 @@ public final class HealthPanelView {
                 narrow.bind(scene.widthProperty().lessThan(BADGE_BELOW));
             }
         });
+        BooleanBinding badge = Bindings.createBooleanBinding(() -> narrow.get() || !sentenceFits(), narrow,
+                banner.widthProperty(), model.bannerProperty());
         IntegerBinding count = Bindings.size(model.alerts());
-        bannerLabel.textProperty().bind(Bindings.when(narrow)
+        bannerLabel.textProperty().bind(Bindings.when(badge)
                 .then(Bindings.createStringBinding(() -> count.get() == 1 ? "1 DLQ alert" : count.get() + " DLQ alerts",
                         count))
                 .otherwise(model.bannerProperty()));
@@ -123,12 +128,21 @@ public final class HealthPanelView {
         Tooltip whole = new Tooltip();
         whole.textProperty().bind(model.bannerProperty());
         Tooltip.install(banner, whole);
-        narrow.addListener((obs, was, now) -> {
+        badge.addListener((obs, was, now) -> {
             banner.pseudoClassStateChanged(BADGE, now);
-            // The badge keeps its few words whole; the sentence gives way at its end.
+            // The badge keeps its few words whole.
             banner.setMinWidth(now ? Region.USE_COMPUTED_SIZE : 0);
             bannerLabel.setMinWidth(now ? Region.USE_PREF_SIZE : 0);
         });
+    }
+
+    /** Whether the whole sentence fits in the banner's room beside its icon. */
+    private boolean sentenceFits() {
+        Text probe = new Text(model.bannerProperty().get());
+        probe.setFont(bannerLabel.getFont());
+        double room = banner.getWidth() - banner.snappedLeftInset() - banner.snappedRightInset() - banner.getSpacing()
+                - bannerIcon.getWidth();
+        return probe.getLayoutBounds().getWidth() <= room;
     }
 
     private void bindThroughput() {

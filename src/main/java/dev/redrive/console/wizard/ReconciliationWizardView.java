@@ -360,6 +360,7 @@ public final class ReconciliationWizardView {
                 model::canLeavePreconditions, pane -> model.recheck());
         WizardPane decision = steps.page("4 · Decision", decisionPage, StepHelp.DECISION, model::canIssue,
                 pane -> steps.armTheAct(pane, reasonArea));
+        steps.issueOnShortcut(decision);
         WizardPane result = steps.page("5 · Result", resultPage, StepHelp.RESULT,
                 () -> model.issuedProperty().and(model.decidingProperty().not()), pane -> {
                     steps.holdAfterIssuing(pane);

@@ -116,16 +116,16 @@ final class WizardSteps {
             });
             first.requestFocus();
         });
-        if (!pane.getProperties().containsKey(ActButton.ISSUE)) {
-            pane.getProperties().put(ActButton.ISSUE, Boolean.TRUE);
-            pane.addEventFilter(KeyEvent.KEY_PRESSED, event -> {
-                if (ActButton.ISSUE.match(event)) {
-                    event.consume();
-                    button(pane, ButtonBar.ButtonData.NEXT_FORWARD).filter(act -> !act.isDisabled())
-                            .ifPresent(Button::fire);
-                }
-            });
-        }
+    }
+
+    /** Ctrl+Enter on the page presses its act (whichever button the wizard has put there), once it may be pressed. */
+    void issueOnShortcut(WizardPane pane) {
+        pane.addEventFilter(KeyEvent.KEY_PRESSED, event -> {
+            if (ActButton.ISSUE.match(event)) {
+                event.consume();
+                button(pane, ButtonBar.ButtonData.NEXT_FORWARD).filter(act -> !act.isDisabled()).ifPresent(Button::fire);
+            }
+        });
     }
 
     /**
