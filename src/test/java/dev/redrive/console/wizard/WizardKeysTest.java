@@ -135,6 +135,8 @@ class WizardKeysTest {
         robot.type(KeyCode.ENTER);
         robot.interact(() -> { });
 
+        assertThat(robot.lookup("#issueDecision").tryQuery()).as("Enter in the operator field left the decision step")
+                .isPresent();
         assertThat(decision(item)).as("Enter in the operator field").isEqualTo("OPEN");
         assertThat(robot.lookup("#issueDecision").queryButton().getText()).isEqualTo("Redrive 1 operation");
         assertThat(robot.lookup("#issueDecision").queryButton().isDefaultButton()).isFalse();
