@@ -46,6 +46,7 @@ public final class HealthPanelView {
     private static final int SHOWN_TOOLS = 3;
     /** Below this window width the banner's sentence does not fit beside the tiles: a badge stands for it. */
     static final double BADGE_BELOW = 1400;
+    private static final PseudoClass BADGE = PseudoClass.getPseudoClass("badge");
 
     @FXML private HBox banner;
     @FXML private Label bannerIcon;
@@ -65,8 +66,6 @@ public final class HealthPanelView {
     @FXML private VBox throughputTile;
     @FXML private GridPane throughputRows;
     @FXML private Label throughputStatus;
-
-    private static final PseudoClass BADGE = PseudoClass.getPseudoClass("badge");
 
     private Parent root;
     private HealthPanelViewModel model;
