@@ -29,6 +29,8 @@ final class BatchOutcomesTable {
                 TextColumn.of("What became of it", 480, BatchOutcomesViewModel::describe),
                 entry));
         table.setColumnResizePolicy(TableView.CONSTRAINED_RESIZE_POLICY_FLEX_LAST_COLUMN);
+        // Rows of one height, the link's as the text's.
+        table.setFixedCellSize(26);
         table.setPlaceholder(new Label("No item taken yet."));
     }
 

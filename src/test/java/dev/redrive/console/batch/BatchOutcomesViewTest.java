@@ -2,6 +2,7 @@ package dev.redrive.console.batch;
 
 import dev.redrive.console.concurrent.UiExecutor;
 import dev.redrive.console.ui.Theme;
+import dev.redrive.console.ui.Truncations;
 import dev.redrive.identity.OperationId;
 import dev.redrive.services.TriageServices;
 import dev.redrive.testing.DemoChargeWorker;
@@ -101,7 +102,8 @@ class BatchOutcomesViewTest {
     }
 
     @Test
-    void theOutcomesFollowTheRedrivesUntilTheySettle_andAFailedOneLinksToItsNewEntry(FxRobot robot) {
+    void theOutcomesFollowTheRedrivesUntilTheySettle_andAFailedOneLinksToItsNewEntry(FxRobot robot)
+            throws Exception {
         long id = services.batches().start(DecisionKind.REDRIVE, BatchSelection.operations(OPERATIONS),
                 BatchOptions.of("ana", "permission granted", 50)).id();
         showBadge(robot);
@@ -131,6 +133,8 @@ class BatchOutcomesViewTest {
             assertThat(text(robot, "o-again:charge:0")).isEqualTo("failed again: attempt 2 is DLQ entry " + newEntry);
         });
 
+        assertThat(Truncations.under(robot.lookup("#batchOutcomes").query().getScene().getRoot()))
+                .as("the list over a console of 1280x800").isEmpty();
         robot.clickOn("#newEntry-" + newEntry);
         assertThat(shownEntries).containsExactly("o-again:charge:0 " + newEntry);
     }
