@@ -1,5 +1,6 @@
 package dev.redrive.console.ui;
 
+import javafx.animation.PauseTransition;
 import javafx.application.Platform;
 import javafx.beans.InvalidationListener;
 import javafx.geometry.Rectangle2D;
@@ -10,6 +11,7 @@ import javafx.scene.input.KeyEvent;
 import javafx.stage.Screen;
 import javafx.stage.Window;
 import javafx.stage.WindowEvent;
+import javafx.util.Duration;
 
 /**
  * Dialogs over the middle of their owner window, wholly on its screen, closed by Escape. JavaFX places a dialog before its pane has its
@@ -45,13 +47,16 @@ public final class DialogPlacement {
     }
 
     /**
-     * Centres the window now, and again as it takes its final size (a dialog is shown before it has one, and its
-     * content's layout may change it after), until the operator moves it.
+     * Centres the window now, and again as it takes its final size (a dialog is shown before it has one, and its first
+     * layout may change it) for a moment after: a window the operator resizes later stays where it is.
      */
     private static final class Centring {
+        /** How long after showing a window's size is its own doing rather than the operator's. */
+        private static final Duration SETTLING = Duration.millis(500);
+
         private final Window window;
         private final Window owner;
-        private Rectangle2D placed;
+        private final InvalidationListener resized = observable -> centre();
 
         Centring(Window window, Window owner) {
             this.window = window;
@@ -59,18 +64,18 @@ public final class DialogPlacement {
         }
 
         void place() {
-            InvalidationListener resized = observable -> {
-                if (placed == null || placed.getMinX() == window.getX() && placed.getMinY() == window.getY()) {
-                    centre();
-                }
-            };
             window.widthProperty().addListener(resized);
             window.heightProperty().addListener(resized);
-            window.addEventHandler(WindowEvent.WINDOW_HIDDEN, hidden -> {
-                window.widthProperty().removeListener(resized);
-                window.heightProperty().removeListener(resized);
-            });
+            PauseTransition settled = new PauseTransition(SETTLING);
+            settled.setOnFinished(event -> stop());
+            window.addEventHandler(WindowEvent.WINDOW_HIDDEN, hidden -> stop());
             centre();
+            settled.play();
+        }
+
+        private void stop() {
+            window.widthProperty().removeListener(resized);
+            window.heightProperty().removeListener(resized);
         }
 
         private void centre() {
@@ -78,9 +83,9 @@ public final class DialogPlacement {
             if (Double.isNaN(window.getWidth()) || Double.isNaN(window.getHeight())) {
                 return;
             }
-            placed = centred(bounds(owner), window.getWidth(), window.getHeight(), screenOf(owner));
-            window.setX(placed.getMinX());
-            window.setY(placed.getMinY());
+            Rectangle2D at = centred(bounds(owner), window.getWidth(), window.getHeight(), screenOf(owner));
+            window.setX(at.getMinX());
+            window.setY(at.getMinY());
         }
     }
 
