@@ -1,6 +1,7 @@
 package dev.redrive.console;
 
 import dev.redrive.config.UrlCredentials;
+import dev.redrive.console.ui.DialogPlacement;
 import dev.redrive.console.concurrent.UiExecutor;
 import dev.redrive.console.main.MainWindowView;
 import dev.redrive.console.main.MainWindowViewModel;
@@ -51,7 +52,7 @@ public final class ConsoleApp extends Application {
         Path configDirectory = ConfigDirectory.forCurrentUser();
         profiles = new ProfileStore(configDirectory);
         vault = PasswordVaults.open(configDirectory, new MasterPasswordDialog(primaryStage, Theme.stylesheet()));
-        WindowLayout layout = WindowLayout.load(preferences);
+        WindowLayout layout = MainWindowView.remembered(preferences);
         Theme.apply(layout.darkTheme());
 
         executor = UiExecutor.forFx(4);
@@ -127,7 +128,7 @@ public final class ConsoleApp extends Application {
         PasswordField field = new PasswordField();
         CheckBox remember = new CheckBox("Remember in " + vault.place());
         Dialog<String> dialog = new Dialog<>();
-        dialog.initOwner(stage);
+        DialogPlacement.over(dialog, stage);
         dialog.setTitle("Connect to " + profile.name());
         dialog.getDialogPane().setContent(new VBox(8,
                 new Label("PostgreSQL password for " + profile.pgUser() + " at " + UrlCredentials.mask(profile.pgUrl())),
@@ -155,7 +156,7 @@ public final class ConsoleApp extends Application {
     @Override
     public void stop() {
         if (mainWindow != null) {
-            mainWindow.currentLayout(stage).save(preferences);
+            mainWindow.saveLayout(stage, preferences);
             mainWindow.close();
         }
         if (executor != null) {

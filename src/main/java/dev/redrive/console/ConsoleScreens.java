@@ -13,6 +13,7 @@ import dev.redrive.console.health.ThresholdPreferences;
 import dev.redrive.console.main.SessionScreens;
 import dev.redrive.console.ui.Theme;
 import dev.redrive.console.report.ReportExportView;
+import dev.redrive.console.batch.BatchOutcomesViewModel;
 import dev.redrive.console.batch.BatchesBackend;
 import dev.redrive.console.batch.BatchesView;
 import dev.redrive.console.batch.BatchesViewModel;
@@ -134,9 +135,11 @@ final class ConsoleScreens implements SessionScreens {
                 "report-group-" + group.fingerprint(), () -> reports.group(group.fingerprint())));
         requestsModel = new PendingRequestsViewModel(RequestsBackend.of(services.requests(redactor)), executor, operator);
         requests = PendingRequestsView.load(requestsModel);
-        batchesModel = new BatchesViewModel(BatchesBackend.of(services.batches(), services.batchDecisions(),
-                services.requests(redactor)), executor, services.clock());
-        batches = BatchesView.load(batchesModel);
+        BatchesBackend batchesBackend = BatchesBackend.of(services.batches(), services.batchDecisions(),
+                services.requests(redactor), services.batchOutcomes());
+        batchesModel = new BatchesViewModel(batchesBackend, executor, services.clock());
+        batches = BatchesView.load(batchesModel, new BatchOutcomesViewModel(batchesBackend, executor));
+        batches.onShowEntry(detailModel::show);
         batchesModel.onBatchEnded(browserModel::decidedElsewhere);
         browser.onRedriveGroupAsBatch(group -> batches.startGroup(window(), group.fingerprint(), group.openCount(),
                 operator));

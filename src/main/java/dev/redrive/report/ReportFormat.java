@@ -4,15 +4,22 @@ import java.util.Locale;
 
 /** The formats an incident report is written in. */
 public enum ReportFormat {
-    HTML("html"),
-    PDF("pdf"),
-    MARKDOWN("md"),
-    JSON("json");
+    HTML("html", "HTML"),
+    PDF("pdf", "PDF"),
+    MARKDOWN("md", "Markdown"),
+    JSON("json", "JSON");
 
     private final String extension;
+    private final String title;
 
-    ReportFormat(String extension) {
+    ReportFormat(String extension, String title) {
         this.extension = extension;
+        this.title = title;
+    }
+
+    /** The format's name as people write it: "Markdown", not the constant's "MARKDOWN". */
+    public String title() {
+        return title;
     }
 
     public String extension() {

@@ -11,6 +11,7 @@ import dev.redrive.store.Database;
 import dev.redrive.triage.correction.Corrections;
 import dev.redrive.triage.decision.DecisionAccess;
 import dev.redrive.triage.decision.BatchDecisions;
+import dev.redrive.triage.decision.BatchOutcomes;
 import dev.redrive.triage.decision.Decisions;
 import dev.redrive.triage.decision.DispatchPublisher;
 import dev.redrive.triage.decision.DurableBatches;
@@ -129,6 +130,11 @@ public final class TriageServices implements AutoCloseable {
     /** Durable batches over {@link #decisions()}, paced in real time. */
     public DurableBatches batches() {
         return new DurableBatches(decisions(), dlqQueries(), clock, Sleeper.SYSTEM);
+    }
+
+    /** What became of each item of a durable batch, read from the facts (as {@code redrive batch show} reads it). */
+    public BatchOutcomes batchOutcomes() {
+        return new BatchOutcomes(database);
     }
 
     /** Corrections that publish through the worker client, masking secrets in their diffs by {@code redactor}. */

@@ -14,6 +14,8 @@ import dev.redrive.triage.query.DlqRow;
 import javafx.embed.swing.SwingFXUtils;
 import javafx.scene.Scene;
 import javafx.scene.control.TableView;
+import javafx.geometry.Rectangle2D;
+import javafx.stage.Screen;
 import javafx.stage.Stage;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
@@ -29,9 +31,11 @@ import javax.imageio.ImageIO;
 import java.io.File;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.List;
 import java.util.prefs.Preferences;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.offset;
 import static org.awaitility.Awaitility.await;
 
 @ExtendWith(ApplicationExtension.class)
@@ -103,8 +107,8 @@ class MainWindowTest {
                 .isEqualTo(String.valueOf(ns.database().jdbc().queryLong(
                         "SELECT count(*) FROM dlq_entries WHERE decision_state = 'OPEN'"))));
 
-        robot.interact(() -> view.currentLayout(stage).save(PREFERENCES));
-        WindowLayout remembered = WindowLayout.load(PREFERENCES);
+        robot.interact(() -> view.saveLayout(stage, PREFERENCES));
+        WindowLayout remembered = MainWindowView.remembered(PREFERENCES);
         assertThat(remembered.width()).isEqualTo(stage.getWidth());
         assertThat(remembered.darkTheme()).isEqualTo(model.darkThemeProperty().get());
 
@@ -116,6 +120,37 @@ class MainWindowTest {
                 throw new java.io.UncheckedIOException(e);
             }
         });
+    }
+
+    @Test
+    void aFirstStartFillsTheScreensWorkAreaCentred_andTheNextStartIsWhereTheWindowWasLeft(FxRobot robot)
+            throws Exception {
+        Preferences fresh = Preferences.userRoot().node("dev/redrive/console-test-main-first-start");
+        try {
+            Rectangle2D screen = Screen.getPrimary().getVisualBounds();
+            robot.interact(() -> view.restore(stage, MainWindowView.remembered(fresh)));
+
+            assertThat(stage.getWidth()).isEqualTo(Math.min(screen.getWidth(), Math.max(1280, screen.getWidth() * 0.9)));
+            assertThat(stage.getHeight()).isEqualTo(Math.min(screen.getHeight(), Math.max(800, screen.getHeight() * 0.9)));
+            assertThat(stage.getX() + stage.getWidth() / 2).isCloseTo(screen.getMinX() + screen.getWidth() / 2, offset(1.0));
+            assertThat(stage.getY() + stage.getHeight() / 2).isCloseTo(screen.getMinY() + screen.getHeight() / 2, offset(1.0));
+
+            robot.interact(() -> {
+                stage.setX(screen.getMinX() + 30);
+                stage.setY(screen.getMinY() + 20);
+                stage.setWidth(1100);
+                stage.setHeight(700);
+                view.saveLayout(stage, fresh);
+                stage.setX(screen.getMinX());
+                stage.setWidth(1280);
+                view.restore(stage, MainWindowView.remembered(fresh));
+            });
+
+            assertThat(List.of(stage.getX(), stage.getY(), stage.getWidth(), stage.getHeight()))
+                    .containsExactly(screen.getMinX() + 30, screen.getMinY() + 20, 1100.0, 700.0);
+        } finally {
+            fresh.removeNode();
+        }
     }
 
     @Test

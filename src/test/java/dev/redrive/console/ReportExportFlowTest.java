@@ -11,6 +11,7 @@ import javafx.scene.Node;
 import javafx.scene.control.ComboBox;
 import javafx.scene.control.TableView;
 import javafx.stage.Stage;
+import javafx.stage.Window;
 import org.apache.pdfbox.Loader;
 import org.apache.pdfbox.text.PDFTextStripper;
 import org.junit.jupiter.api.AfterAll;
@@ -75,7 +76,10 @@ class ReportExportFlowTest {
     }
 
     @AfterEach
-    void close() {
+    void close(FxRobot robot) {
+        // The "Report saved" note stays until closed: one left over would cover the next test's buttons.
+        robot.interact(() -> robot.listTargetWindows().stream().filter(Stage.class::isInstance)
+                .filter(window -> "Report saved".equals(((Stage) window).getTitle())).toList().forEach(Window::hide));
         screens.close();
     }
 
@@ -113,6 +117,29 @@ class ReportExportFlowTest {
         await().atMost(WAIT).until(() -> desktop.opened().contains(file.toUri().toString()));
         String html = Files.readString(file);
         assertThat(html).contains(operationId).contains(REASON).contains("DISCARD");
+    }
+
+    @Test
+    void exportAsMarkdown_offersItByItsName_andSaysWhereTheFileWent(FxRobot robot) throws IOException {
+        Path file = directory.resolve("incident.md");
+        desktop.answerSaveWith(file);
+        showTheDecidedEntry(robot);
+
+        chooseExport(robot);
+        robot.clickOn(robot.lookup(".dialog-pane .combo-box").queryAs(ComboBox.class));
+        assertThat(robot.lookup(".list-cell").queryAllAs(javafx.scene.control.ListCell.class))
+                .extracting(javafx.scene.control.ListCell::getText).contains("Markdown").doesNotContain("MARKDOWN");
+        robot.clickOn(robot.lookup(".list-cell").match(node -> node instanceof javafx.scene.control.ListCell<?> cell
+                && "Markdown".equals(cell.getText())).queryAs(Node.class));
+        robot.clickOn("OK");
+
+        await().atMost(WAIT).until(() -> robot.lookup("#reportSavedPath").tryQuery().isPresent());
+        assertThat(robot.lookup("#reportSavedPath").queryTextInputControl().getText())
+                .isEqualTo(file.toAbsolutePath().toString());
+        assertThat(Files.readString(file)).contains(operationId);
+        javafx.stage.Window saved = robot.lookup("#reportSavedPath").query().getScene().getWindow();
+        robot.clickOn("#reportSavedPath").type(javafx.scene.input.KeyCode.ESCAPE);
+        await().atMost(WAIT).until(() -> !saved.isShowing());
     }
 
     @Test

@@ -2,6 +2,7 @@ package dev.redrive.console.batch;
 
 import dev.redrive.triage.decision.BatchDecisions;
 import dev.redrive.triage.decision.BatchListener;
+import dev.redrive.triage.decision.BatchOutcomes;
 import dev.redrive.triage.decision.BatchOptions;
 import dev.redrive.triage.decision.BatchSelection;
 import dev.redrive.triage.decision.DecisionKind;
@@ -27,6 +28,9 @@ public interface BatchesBackend {
     /** Works the batch off in this process from where it stands, until it is done, stopped or failed. */
     DurableBatch resume(long id, BatchListener listener);
 
+    /** The batch's first {@code limit} items and what became of each, read from the facts now. */
+    Optional<BatchOutcomes.Report> outcomes(long id, int limit);
+
     /** What starting a group's redrive came to: the batch (nobody runs it yet), or the request four-eyes made of it. */
     record GroupStart(DurableBatch batch, Submission request) {
     }
@@ -37,7 +41,8 @@ public interface BatchesBackend {
      */
     GroupStart startGroup(String fingerprint, String operator, String reason, double itemsPerSecond);
 
-    static BatchesBackend of(DurableBatches batches, BatchDecisions decisions, DecisionRequests requests) {
+    static BatchesBackend of(DurableBatches batches, BatchDecisions decisions, DecisionRequests requests,
+                             BatchOutcomes outcomes) {
         return new BatchesBackend() {
             @Override
             public GroupStart startGroup(String fingerprint, String operator, String reason, double itemsPerSecond) {
@@ -66,6 +71,11 @@ public interface BatchesBackend {
             @Override
             public DurableBatch resume(long id, BatchListener listener) {
                 return batches.run(id, listener).batch();
+            }
+
+            @Override
+            public Optional<BatchOutcomes.Report> outcomes(long id, int limit) {
+                return outcomes.of(id, limit);
             }
         };
     }

@@ -1,11 +1,15 @@
 package dev.redrive.console.batch;
 
+import dev.redrive.console.ui.ActButton;
+import dev.redrive.console.ui.DialogPlacement;
 import dev.redrive.console.ui.DialogSize;
 import dev.redrive.console.ui.Fxml;
 import dev.redrive.console.ui.ListDialog;
+import dev.redrive.console.ui.TabMovesFocus;
 import dev.redrive.console.ui.TextColumn;
 import dev.redrive.console.ui.Theme;
 import dev.redrive.console.ui.TypedSpinner;
+import dev.redrive.triage.decision.BatchOutcomes;
 import javafx.animation.KeyFrame;
 import javafx.animation.Timeline;
 import javafx.beans.binding.Bindings;
@@ -33,6 +37,7 @@ import javafx.stage.Window;
 import javafx.util.Duration;
 
 import java.util.List;
+import java.util.function.BiConsumer;
 
 /**
  * The batches badge of the main window's toolbar and the list it opens: every recent durable batch with a progress
@@ -47,17 +52,25 @@ public final class BatchesView {
     @FXML private Button resumeButton;
     @FXML private Button stopButton;
     @FXML private Label messageLabel;
+    @FXML private Label outcomeSummary;
+    @FXML private TableView<BatchOutcomes.Item> outcomesTable;
 
     private Parent root;
     private BatchesViewModel model;
+    private BatchOutcomesViewModel outcomes;
+    private BiConsumer<String, Long> entryShower = (operation, entry) -> { };
     private final Button badge = new Button();
-    private final Timeline polling = new Timeline(new KeyFrame(POLL, event -> model.refresh()));
+    private final Timeline polling = new Timeline(new KeyFrame(POLL, event -> {
+        model.refresh();
+        outcomes.refresh();
+    }));
 
-    public static BatchesView load(BatchesViewModel model) {
+    public static BatchesView load(BatchesViewModel model, BatchOutcomesViewModel outcomes) {
         Fxml.Loaded<BatchesView> loaded = Fxml.load("/console/batch/Batches.fxml");
         BatchesView view = loaded.controller();
         view.root = loaded.root();
         view.model = model;
+        view.outcomes = outcomes;
         view.initializeParts();
         view.bindFieldsToModel();
         return view;
@@ -84,6 +97,7 @@ public final class BatchesView {
         batchesTable.setColumnResizePolicy(TableView.CONSTRAINED_RESIZE_POLICY_FLEX_LAST_COLUMN);
         batchesTable.setPlaceholder(new Label("No batch yet: a group or filter redrive (redrive --group, or an "
                 + "approved batch request) shows here."));
+        BatchOutcomesTable.setUp(outcomesTable, item -> entryShower.accept(item.operationId(), item.newDlqEntryId()));
     }
 
     private void bindFieldsToModel() {
@@ -106,6 +120,14 @@ public final class BatchesView {
         stopButton.disableProperty().bind(Bindings.createBooleanBinding(() -> model.selectedProperty().get() == null
                 || !model.selectedProperty().get().stoppable(), model.selectedProperty()));
         messageLabel.textProperty().bind(model.messageProperty());
+        outcomesTable.setItems(outcomes.items());
+        outcomeSummary.textProperty().bind(outcomes.summaryProperty());
+        model.selectedProperty().addListener((obs, was, now) -> outcomes.show(now));
+    }
+
+    /** Where a failed-again item's link goes: the console shows that operation's new DLQ entry. */
+    public void onShowEntry(BiConsumer<String, Long> shower) {
+        this.entryShower = shower;
     }
 
     private static final class ProgressCell extends TableCell<BatchRow, Double> {
@@ -136,7 +158,7 @@ public final class BatchesView {
     public void open(Window owner) {
         model.refresh();
         polling.play();
-        ListDialog.show(owner, "Durable batches", root, new DialogSize(1100, 520), polling::stop);
+        ListDialog.show(owner, "Durable batches", root, new DialogSize(1100, 640), polling::stop);
     }
 
     /**
@@ -146,6 +168,7 @@ public final class BatchesView {
     public void startGroup(Window owner, String fingerprint, long openEntries, String operator) {
         TextArea reason = new TextArea();
         reason.setId("groupBatchReason");
+        TabMovesFocus.install(reason);
         reason.setPrefRowCount(3);
         reason.setWrapText(true);
         TextField who = new TextField(operator);
@@ -165,7 +188,7 @@ public final class BatchesView {
         grid.addRow(1, new Label("Operator"), who);
         grid.addRow(2, new Label("Redrives per second"), rate);
         Dialog<Boolean> dialog = new Dialog<>();
-        dialog.initOwner(owner);
+        DialogPlacement.over(dialog, owner);
         dialog.setTitle("Redrive group " + fingerprint);
         dialog.setHeaderText("Redrive every open entry of group " + fingerprint + " (" + openEntries + " now) as a "
                 + "durable batch: each entry is checked again as its chunk is recorded, and one that fails a check is "
@@ -180,6 +203,7 @@ public final class BatchesView {
         dialog.getDialogPane().lookupButton(start).disableProperty()
                 .bind(reason.textProperty().isEmpty().or(who.textProperty().isEmpty()));
         dialog.setResultConverter(button -> button == start);
+        ActButton.arm(dialog, start, reason);
         if (dialog.showAndWait().orElse(false)) {
             TypedSpinner.commit(rate);
             model.startGroup(fingerprint, who.getText().strip(), reason.getText().strip(), rate.getValue());

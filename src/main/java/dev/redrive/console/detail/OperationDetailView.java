@@ -125,6 +125,9 @@ public final class OperationDetailView {
         decisionLabel.textProperty().bind(model.decisionProperty());
         bindLineage();
         lastErrorLabel.textProperty().bind(model.lastErrorProperty());
+        // A succeeded correction has no entry and no error: its tinted box would stand there empty.
+        lastErrorLabel.visibleProperty().bind(model.lastErrorProperty().isNotEmpty());
+        lastErrorLabel.managedProperty().bind(lastErrorLabel.visibleProperty());
         timeline.dataProperty().bind(model.timelineProperty());
         runLabel.textProperty().bind(model.runIdProperty());
         nodeLabel.textProperty().bind(model.nodeIdProperty());

@@ -24,6 +24,7 @@ import javafx.collections.ObservableList;
 import java.time.Duration;
 import java.time.ZoneId;
 import java.time.format.DateTimeFormatter;
+import dev.redrive.console.ui.VersionText;
 import java.util.Objects;
 import java.util.concurrent.Callable;
 import java.util.function.Consumer;
@@ -204,10 +205,11 @@ public final class OperationDetailViewModel {
         String atFailure = shown != null && shown.toolSchemaVersion() != null ? shown.toolSchemaVersion()
                 : operation.toolSchemaVersion();
         String now = loadedDetails.currentToolSchemaVersion();
-        dispatchedSchema.set(operation.tool() + " v" + atFailure);
-        currentSchema.set(now == null ? "not registered by any worker" : operation.tool() + " v" + now);
+        dispatchedSchema.set(VersionText.of(operation.tool(), atFailure));
+        currentSchema.set(now == null ? "not registered by any worker" : VersionText.of(operation.tool(), now));
         schemaChanged.set(now != null && !now.equals(atFailure));
-        schemaNote.set(schemaChanged.get() ? "changed since failure: v" + atFailure + " → v" + now : "");
+        schemaNote.set(schemaChanged.get()
+                ? "changed since failure: " + VersionText.of(atFailure) + " → " + VersionText.of(now) : "");
         sideEffect.set(sideEffectNow(operation, shown));
         if (shown != null) {
             entryFacts(shown);

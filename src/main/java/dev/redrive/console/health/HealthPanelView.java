@@ -1,5 +1,6 @@
 package dev.redrive.console.health;
 
+import dev.redrive.console.ui.DialogPlacement;
 import dev.redrive.console.ui.Theme;
 import dev.redrive.console.ui.Fxml;
 import dev.redrive.health.HealthAlert;
@@ -7,7 +8,13 @@ import dev.redrive.health.HealthThresholds;
 import dev.redrive.health.ToolThroughput;
 import javafx.animation.KeyFrame;
 import javafx.animation.Timeline;
+import javafx.beans.binding.Bindings;
+import javafx.beans.binding.BooleanBinding;
+import javafx.beans.binding.IntegerBinding;
+import javafx.beans.property.BooleanProperty;
+import javafx.beans.property.SimpleBooleanProperty;
 import javafx.collections.ListChangeListener;
+import javafx.css.PseudoClass;
 import javafx.fxml.FXML;
 import javafx.geometry.Insets;
 import javafx.geometry.Pos;
@@ -19,7 +26,9 @@ import javafx.scene.control.Spinner;
 import javafx.scene.control.Tooltip;
 import javafx.scene.layout.GridPane;
 import javafx.scene.layout.HBox;
+import javafx.scene.layout.Region;
 import javafx.scene.layout.VBox;
+import javafx.scene.text.Text;
 import javafx.util.Duration;
 import org.controlsfx.control.Notifications;
 
@@ -35,8 +44,12 @@ import java.util.stream.Collectors;
 public final class HealthPanelView {
     /** Tool rows the tile holds without making the strip taller than two more lines. */
     private static final int SHOWN_TOOLS = 3;
+    /** Below this window width the banner's sentence does not fit beside the tiles: a badge stands for it. */
+    static final double BADGE_BELOW = 1400;
+    private static final PseudoClass BADGE = PseudoClass.getPseudoClass("badge");
 
     @FXML private HBox banner;
+    @FXML private Label bannerIcon;
     @FXML private Label bannerLabel;
     @FXML private Label dispatchLength;
     @FXML private Label lag;
@@ -80,8 +93,7 @@ public final class HealthPanelView {
         dlqGrowth.textProperty().bind(model.dlqGrowthProperty());
         oldestOpen.textProperty().bind(model.oldestOpenProperty());
         updated.textProperty().bind(model.updatedProperty());
-        bannerLabel.textProperty().bind(model.bannerProperty());
-        banner.visibleProperty().bind(model.alertingProperty());
+        bindBanner();
         model.alertingProperty().addListener((obs, was, now) -> dlqTile.pseudoClassStateChanged(
                 javafx.css.PseudoClass.getPseudoClass("alert"), now));
         Tooltip pendingTip = new Tooltip();
@@ -89,6 +101,47 @@ public final class HealthPanelView {
         Tooltip.install(pendingTile, pendingTip);
         model.onNewAlert(this::notify);
         bindThroughput();
+    }
+
+    /**
+     * One line whatever the width, so the strip keeps its height when an alert comes (a wrapped banner pushed the list
+     * down under the operator's pointer): the whole sentence where it fits, else (and always below
+     * {@value #BADGE_BELOW} px) a badge counting the alerts; the sentence is always in the tooltip.
+     */
+    private void bindBanner() {
+        BooleanProperty narrow = new SimpleBooleanProperty();
+        root.sceneProperty().addListener((obs, was, scene) -> {
+            narrow.unbind();
+            if (scene != null) {
+                narrow.bind(scene.widthProperty().lessThan(BADGE_BELOW));
+            }
+        });
+        BooleanBinding badge = Bindings.createBooleanBinding(() -> narrow.get() || !sentenceFits(), narrow,
+                banner.widthProperty(), model.bannerProperty());
+        IntegerBinding count = Bindings.size(model.alerts());
+        bannerLabel.textProperty().bind(Bindings.when(badge)
+                .then(Bindings.createStringBinding(() -> count.get() == 1 ? "1 DLQ alert" : count.get() + " DLQ alerts",
+                        count))
+                .otherwise(model.bannerProperty()));
+        banner.visibleProperty().bind(model.alertingProperty());
+        Tooltip whole = new Tooltip();
+        whole.textProperty().bind(model.bannerProperty());
+        Tooltip.install(banner, whole);
+        badge.addListener((obs, was, now) -> {
+            banner.pseudoClassStateChanged(BADGE, now);
+            // The badge keeps its few words whole.
+            banner.setMinWidth(now ? Region.USE_COMPUTED_SIZE : 0);
+            bannerLabel.setMinWidth(now ? Region.USE_PREF_SIZE : 0);
+        });
+    }
+
+    /** Whether the whole sentence fits in the banner's room beside its icon. */
+    private boolean sentenceFits() {
+        Text probe = new Text(model.bannerProperty().get());
+        probe.setFont(bannerLabel.getFont());
+        double room = banner.getWidth() - banner.snappedLeftInset() - banner.snappedRightInset() - banner.getSpacing()
+                - bannerIcon.getWidth();
+        return probe.getLayoutBounds().getWidth() <= room;
     }
 
     private void bindThroughput() {
@@ -204,7 +257,7 @@ public final class HealthPanelView {
         grid.add(new Label("0 switches a threshold off."), 0, 3, 2, 1);
         Dialog<HealthThresholds> dialog = new Dialog<>();
         dialog.setTitle("Alert thresholds");
-        dialog.initOwner(root.getScene().getWindow());
+        DialogPlacement.over(dialog, root.getScene().getWindow());
         dialog.getDialogPane().setContent(grid);
         dialog.getDialogPane().getButtonTypes().addAll(ButtonType.OK, ButtonType.CANCEL);
         dialog.setResultConverter(button -> button == ButtonType.OK

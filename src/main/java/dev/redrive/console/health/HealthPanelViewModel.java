@@ -20,16 +20,15 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneId;
 import java.time.format.DateTimeFormatter;
-import java.util.EnumSet;
 import java.util.List;
 import java.util.Locale;
-import java.util.Set;
 import java.util.function.Consumer;
 import java.util.stream.Collectors;
 
 /**
  * Queue health as the panel shows it: each number as text, the alerts the thresholds raise, and a banner. A newly
- * crossed threshold is handed to the alert listener once (for a desktop notification), not on every refresh. With a
+ * crossed threshold is handed to the alert listener once per episode (for a desktop notification), not on every
+ * refresh nor on every crossing of a threshold it hovers around. With a
  * Prometheus server in the profile, also each tool's throughput and failure rate over the last hour, with one line
  * saying when they were read or why they could not be.
  */
@@ -70,7 +69,7 @@ public final class HealthPanelViewModel {
     private final ObservableList<ToolThroughput> readOnlyThroughput = FXCollections.unmodifiableObservableList(throughput);
     private final ReadOnlyStringWrapper throughputStatus = new ReadOnlyStringWrapper("not read yet");
     private boolean readingThroughput;
-    private final Set<HealthAlert.Kind> raised = EnumSet.noneOf(HealthAlert.Kind.class);
+    private final AlertEpisodes episodes = new AlertEpisodes();
     private Consumer<HealthAlert> alertListener = alert -> { };
     private boolean reading;
 
@@ -125,7 +124,7 @@ public final class HealthPanelViewModel {
         return String.format(Locale.ROOT, "%.1f%% failed", failureRatio * 100);
     }
 
-    /** Called once for each threshold that becomes crossed (again after it had cleared). */
+    /** Called once for each threshold that becomes crossed, again only after it stayed clear for a while (an episode). */
     public void onNewAlert(Consumer<HealthAlert> listener) {
         this.alertListener = listener;
     }
@@ -173,15 +172,7 @@ public final class HealthPanelViewModel {
     private void evaluate(QueueHealth reading) {
         List<HealthAlert> now = thresholds.get().check(reading);
         alerts.setAll(now);
-        Set<HealthAlert.Kind> kinds = now.stream().map(HealthAlert::kind)
-                .collect(Collectors.toCollection(() -> EnumSet.noneOf(HealthAlert.Kind.class)));
-        for (HealthAlert alert : now) {
-            if (!raised.contains(alert.kind())) {
-                alertListener.accept(alert);
-            }
-        }
-        raised.clear();
-        raised.addAll(kinds);
+        episodes.starting(now, reading.at()).forEach(alertListener);
         alerting.set(!now.isEmpty());
         banner.set(now.stream().map(HealthAlert::message).collect(Collectors.joining(" · ")));
     }

@@ -1,5 +1,6 @@
 package dev.redrive.console.main;
 
+import dev.redrive.console.ui.DialogPlacement;
 import dev.redrive.console.ui.Theme;
 import dev.redrive.console.ui.Fxml;
 import atlantafx.base.controls.ToggleSwitch;
@@ -19,6 +20,8 @@ import javafx.stage.Screen;
 import javafx.stage.Stage;
 
 import java.io.IOException;
+import java.util.prefs.BackingStoreException;
+import java.util.prefs.Preferences;
 import java.util.function.Function;
 
 /**
@@ -124,25 +127,44 @@ public final class MainWindowView {
         alert.setTitle("Recent errors");
         alert.setHeaderText(model.recentErrors().isEmpty() ? "No errors so far" : "Most recent first");
         alert.getDialogPane().setContent(list);
-        alert.initOwner(root.getScene().getWindow());
+        DialogPlacement.over(alert, root.getScene().getWindow());
         alert.show();
     }
 
-    /** Puts the window where it was and splits it as it was split. */
-    public void restore(Stage stage, WindowLayout remembered) {
-        Screen screen = remembered.hasPosition() ? Screen.getScreensForRectangle(remembered.x(), remembered.y(),
-                remembered.width(), remembered.height()).stream().findFirst().orElse(Screen.getPrimary())
-                : Screen.getPrimary();
-        WindowLayout layout = remembered.within(screen.getVisualBounds());
+    /**
+     * The layout remembered for the screen the window was last closed on (the primary screen when that one is gone or
+     * on a first start), fitted to that screen's work area.
+     */
+    public static WindowLayout remembered(Preferences preferences) {
+        String last = WindowLayout.lastScreen(preferences);
+        Screen screen = Screen.getScreens().stream()
+                .filter(candidate -> WindowLayout.screenKey(candidate.getBounds()).equals(last))
+                .findFirst().orElse(Screen.getPrimary());
+        WindowLayout layout;
+        try {
+            layout = WindowLayout.load(preferences, WindowLayout.screenKey(screen.getBounds()));
+        } catch (BackingStoreException e) {
+            layout = WindowLayout.DEFAULT;
+        }
+        return layout.within(screen.getVisualBounds());
+    }
+
+    /** Puts the window where the layout says (it is fitted to a screen) and splits it as it was split. */
+    public void restore(Stage stage, WindowLayout layout) {
         stage.setWidth(layout.width());
         stage.setHeight(layout.height());
-        if (layout.hasPosition()) {
-            stage.setX(layout.x());
-            stage.setY(layout.y());
-        }
+        stage.setX(layout.x());
+        stage.setY(layout.y());
         stage.setMaximized(layout.maximized());
         mainSplit.setDividerPositions(layout.browserDivider());
         model.darkThemeProperty().set(layout.darkTheme());
+    }
+
+    /** Remembers the window's place for the screen it is on now. */
+    public void saveLayout(Stage stage, Preferences preferences) {
+        Screen screen = Screen.getScreensForRectangle(stage.getX(), stage.getY(), stage.getWidth(), stage.getHeight())
+                .stream().findFirst().orElse(Screen.getPrimary());
+        currentLayout(stage).save(preferences, WindowLayout.screenKey(screen.getBounds()));
     }
 
     public WindowLayout currentLayout(Stage stage) {

@@ -1,5 +1,6 @@
 package dev.redrive.console.profile;
 
+import dev.redrive.console.ui.DialogPlacement;
 import javafx.application.Platform;
 import javafx.scene.Node;
 import javafx.scene.control.ButtonType;
@@ -61,7 +62,7 @@ public final class MasterPasswordDialog implements MasterPasswordPrompt {
         refusal.setManaged(!problem.isBlank());
 
         Dialog<char[]> dialog = new Dialog<>();
-        dialog.initOwner(owner);
+        DialogPlacement.over(dialog, owner);
         dialog.setTitle(creating ? "Choose a master password" : "Master password");
         dialog.getDialogPane().getStylesheets().add(stylesheet);
         dialog.getDialogPane().setPrefWidth(460);

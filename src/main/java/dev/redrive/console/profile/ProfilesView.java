@@ -1,5 +1,6 @@
 package dev.redrive.console.profile;
 
+import dev.redrive.console.ui.DialogPlacement;
 import dev.redrive.console.ui.DialogSize;
 import dev.redrive.console.ui.Fxml;
 import dev.redrive.health.ConnectionCheck;
@@ -113,7 +114,7 @@ public final class ProfilesView {
      * {@code stylesheet} is the console's.
      */
     public static void show(Dialog<Void> dialog, ProfilesViewModel model, Window owner, String stylesheet) {
-        dialog.initOwner(owner);
+        DialogPlacement.over(dialog, owner);
         dialog.setTitle("Connection profiles");
         dialog.setResizable(true);
         dialog.getDialogPane().setContent(load(model).root());

@@ -1,5 +1,6 @@
 package dev.redrive.console.report;
 
+import dev.redrive.console.ui.DialogPlacement;
 import dev.redrive.console.ui.DesktopServices;
 import dev.redrive.report.IncidentReport;
 import dev.redrive.report.ReportFormat;
@@ -10,13 +11,15 @@ import javafx.scene.control.ButtonType;
 import javafx.scene.control.ChoiceDialog;
 import javafx.scene.control.Label;
 import javafx.scene.control.ProgressIndicator;
+import javafx.scene.control.TextField;
 import javafx.scene.layout.HBox;
 import javafx.stage.FileChooser;
 import javafx.stage.Window;
 
 import java.nio.file.Path;
 import java.util.List;
-import java.util.Locale;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.concurrent.Callable;
 
 /**
@@ -33,14 +36,19 @@ public final class ReportExportView {
     }
 
     public void export(Window owner, String what, String fileStem, Callable<IncidentReport> source) {
-        ChoiceDialog<ReportFormat> formats = new ChoiceDialog<>(ReportFormat.PDF, List.of(ReportFormat.values()));
-        formats.initOwner(owner);
+        // Offered by title ("Markdown"): a ChoiceDialog shows its items' toString, the constant's name.
+        Map<String, ReportFormat> byTitle = new LinkedHashMap<>();
+        for (ReportFormat format : ReportFormat.values()) {
+            byTitle.put(format.title(), format);
+        }
+        ChoiceDialog<String> formats = new ChoiceDialog<>(ReportFormat.PDF.title(), List.copyOf(byTitle.keySet()));
+        DialogPlacement.over(formats, owner);
         formats.setTitle("Export incident report");
         formats.setHeaderText("Export the incident report of " + what);
         formats.setContentText("Format");
-        formats.showAndWait().ifPresent(format -> desktop.chooseSaveFile(owner, "Save the report",
+        formats.showAndWait().map(byTitle::get).ifPresent(format -> desktop.chooseSaveFile(owner, "Save the report",
                         fileStem.replaceAll("[^A-Za-z0-9._-]", "_") + "." + format.extension(),
-                        new FileChooser.ExtensionFilter(format.name().toLowerCase(Locale.ROOT), "*." + format.extension()))
+                        new FileChooser.ExtensionFilter(format.title(), "*." + format.extension()))
                 .ifPresent(file -> write(owner, what, source, format, file)));
     }
 
@@ -57,12 +65,29 @@ public final class ReportExportView {
             }
         };
         model.runningProperty().addListener(closeWhenDone);
-        model.export(what, source, format, file, path -> desktop.open(path.toUri().toString()));
+        model.export(what, source, format, file, path -> {
+            saved(owner, path);
+            desktop.open(path.toUri().toString());
+        });
+    }
+
+    /** Says where the report went: the viewer that opens it may not say, or may not open at all. */
+    private static void saved(Window owner, Path path) {
+        Alert alert = new Alert(Alert.AlertType.INFORMATION);
+        DialogPlacement.over(alert, owner);
+        alert.setTitle("Report saved");
+        alert.setHeaderText("The incident report is saved");
+        TextField where = new TextField(path.toAbsolutePath().toString());
+        where.setId("reportSavedPath");
+        where.setEditable(false);
+        where.setPrefColumnCount(48);
+        alert.getDialogPane().setContent(where);
+        alert.show();
     }
 
     private Alert progress(Window owner) {
         Alert alert = new Alert(Alert.AlertType.NONE);
-        alert.initOwner(owner);
+        DialogPlacement.over(alert, owner);
         alert.setTitle("Exporting");
         Label text = new Label();
         text.textProperty().bind(model.messageProperty());

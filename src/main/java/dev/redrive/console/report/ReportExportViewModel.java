@@ -37,11 +37,11 @@ public final class ReportExportViewModel {
     /** Builds the report with {@code source} and writes it; {@code done} gets the file on the UI thread. */
     public void export(String what, Callable<IncidentReport> source, ReportFormat format, Path file, Consumer<Path> done) {
         running.set(true);
-        message.set("Exporting " + what + " as " + format + "…");
+        message.set("Exporting " + what + " as " + format.title() + "…");
         job = executor.submit("Exporting the report of " + what, () -> writer.write(source.call(), format, file), path -> {
             running.set(false);
             written.set(path);
-            message.set("Wrote " + path);
+            message.set("Saved " + path.toAbsolutePath());
             done.accept(path);
         }, failure -> {
             running.set(false);

@@ -103,10 +103,20 @@ public final class PendingRequestsViewModel {
                         Consumer<ApprovalResult> after) {
         message.set(what + "…");
         executor.submit(what, work, result -> {
-            message.set("Request " + result.requestId() + ": " + result.outcome() + " " + result.message());
+            message.set(outcomeLine(result));
             after.accept(result);
             load();
         });
+    }
+
+    /**
+     * The triage core's line already says what happened ("refused by the database: …", "request 7 approved by bob: …"):
+     * the outcome's name in front of it said it twice ("REFUSED refused").
+     */
+    static String outcomeLine(ApprovalResult result) {
+        String line = result.message();
+        String named = "request " + result.requestId() + " ";
+        return line.startsWith(named) ? "R" + line.substring(1) : "Request " + result.requestId() + ": " + line;
     }
 
     public ReadOnlyLongProperty countProperty() {

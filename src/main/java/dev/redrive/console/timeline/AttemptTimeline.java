@@ -244,7 +244,9 @@ public final class AttemptTimeline extends Region {
                     Line line = (Line) shape.node();
                     line.setStartX(from);
                     line.setEndX(from);
-                    line.setStartY(dlqRow + ROW - 2);
+                    // From the bars down: started at its label's row it crossed the attempt labels' row and struck
+                    // through the last attempt's number, which sits right where the operation entered the DLQ.
+                    line.setStartY(barTop - 2);
                     line.setEndY(axisY + 4);
                 }
                 case DLQ_LABEL -> rows.place(shape.node(), dlqRow, from + 3, false);

@@ -15,7 +15,7 @@ public final class ListDialog {
 
     public static Dialog<Void> show(Window owner, String title, Parent content, DialogSize size, Runnable onHidden) {
         Dialog<Void> dialog = new Dialog<>();
-        dialog.initOwner(owner);
+        DialogPlacement.over(dialog, owner);
         dialog.setTitle(title);
         dialog.setResizable(true);
         dialog.getDialogPane().setContent(content);

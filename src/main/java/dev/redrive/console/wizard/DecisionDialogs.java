@@ -1,11 +1,14 @@
 package dev.redrive.console.wizard;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.redrive.console.ui.ActButton;
+import dev.redrive.console.ui.DialogPlacement;
 import dev.redrive.console.concurrent.UiExecutor;
 import dev.redrive.triage.decision.DecisionKind;
 import dev.redrive.triage.decision.DecisionResult;
 import dev.redrive.triage.request.RequestOptions;
 import dev.redrive.triage.request.Submission;
+import dev.redrive.console.ui.TabMovesFocus;
 import javafx.scene.control.Alert;
 import javafx.scene.control.ButtonBar;
 import javafx.scene.control.ButtonType;
@@ -73,7 +76,9 @@ public final class DecisionDialogs {
         reason.setPrefRowCount(3);
         reason.setWrapText(true);
         reason.setId("decisionDialogReason");
+        TabMovesFocus.install(reason);
         TextField who = new TextField(operator);
+        who.setId("decisionDialogOperator");
         GridPane grid = new GridPane();
         grid.setHgap(10);
         grid.setVgap(8);
@@ -89,7 +94,7 @@ public final class DecisionDialogs {
             grid.add(problem, 1, 3);
         }
         Dialog<Reasoned> dialog = new Dialog<>();
-        dialog.initOwner(owner);
+        DialogPlacement.over(dialog, owner);
         dialog.setTitle(verb(kind) + " " + subject(item));
         dialog.setHeaderText(header(kind, item.operationId() == null));
         ButtonType confirm = new ButtonType(verb(kind), ButtonBar.ButtonData.OK_DONE);
@@ -100,6 +105,7 @@ public final class DecisionDialogs {
                         .or(result.problemProperty().isNotEmpty()));
         dialog.setResultConverter(button -> button == confirm
                 ? new Reasoned(reason.getText().strip(), who.getText().strip(), result.value()) : null);
+        ActButton.arm(dialog, confirm, reason);
         return dialog.showAndWait();
     }
 
@@ -132,7 +138,7 @@ public final class DecisionDialogs {
 
     private static void show(Window owner, DecisionResult result) {
         Alert alert = new Alert(result.recorded() ? Alert.AlertType.INFORMATION : Alert.AlertType.WARNING);
-        alert.initOwner(owner);
+        DialogPlacement.over(alert, owner);
         alert.setTitle(result.kind() + " " + result.subject());
         alert.setHeaderText(result.recorded() ? "Recorded" : "Not recorded: " + result.outcome());
         alert.setContentText(result.message());
@@ -141,7 +147,7 @@ public final class DecisionDialogs {
 
     private static void showRequest(Window owner, DecisionKind kind, WizardItem item, Submission submission) {
         Alert alert = new Alert(submission.recorded() ? Alert.AlertType.INFORMATION : Alert.AlertType.WARNING);
-        alert.initOwner(owner);
+        DialogPlacement.over(alert, owner);
         alert.setTitle(verb(kind) + " " + subject(item));
         alert.setHeaderText(submission.recorded() ? "Waiting for a second operator's approval"
                 : "Not recorded: " + submission.outcome());

@@ -3,6 +3,7 @@ package dev.redrive.demo.sandbox;
 import dev.redrive.broker.Redis;
 import dev.redrive.config.RedriveConfig;
 import dev.redrive.demo.tools.DemoToolServer;
+import dev.redrive.health.DlqDepth;
 import dev.redrive.store.Database;
 import dev.redrive.store.tool.ToolSchemaStore;
 import org.flywaydb.core.api.FlywayException;
@@ -14,8 +15,10 @@ import java.time.LocalDate;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.util.Map;
+import java.util.Random;
 import java.util.TreeMap;
 import java.util.function.Consumer;
+import java.util.function.LongSupplier;
 
 /**
  * A namespace with a realistic incident in it and everything that makes it live: the demo tools, an in-process
@@ -34,6 +37,8 @@ public final class Sandbox implements AutoCloseable {
     public static final String NAMESPACE = "redrive_demo";
     private static final Duration LIVE_INTERVAL = Duration.ofSeconds(3);
     private static final int LIVE_PER_TICK = 2;
+    /** How many more open DLQ entries than at its start the trickle may add (see {@link LiveWorkload}). */
+    private static final long LIVE_NEW_OPEN_ENTRIES = 25;
 
     private final RedriveConfig config;
     private final Database database;
@@ -136,13 +141,18 @@ public final class Sandbox implements AutoCloseable {
         return true;
     }
 
-    /** Starts a light trickle of new work (a couple of operations every few seconds, a few of which fail). */
+    /**
+     * Starts a light trickle of new work (a couple of operations every few seconds, a few of which fail), which stops
+     * adding dead letters once the open DLQ has grown by {@value #LIVE_NEW_OPEN_ENTRIES} entries.
+     */
     public void startLiveWorkload() {
         if (workload != null) {
             return;
         }
         String runId = "live-" + DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss").withZone(ZoneOffset.UTC).format(clock.instant());
-        workload = new LiveWorkload(new IncidentDispatcher(database, redis, clock), runId);
+        LongSupplier open = () -> DlqDepth.read(database.jdbc(), clock.instant()).open();
+        workload = new LiveWorkload(new IncidentDispatcher(database, redis, clock)::dispatch, runId, open,
+                open.getAsLong() + LIVE_NEW_OPEN_ENTRIES, new Random());
         workload.start(LIVE_INTERVAL, LIVE_PER_TICK);
     }
 

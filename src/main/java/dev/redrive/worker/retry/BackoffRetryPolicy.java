@@ -45,8 +45,13 @@ public final class BackoffRetryPolicy implements RetryPolicy {
             return RetryDecision.giveUp(failureClass + " is terminal: not retried");
         }
         int limit = maxAttempts.getOrDefault(failureClass, 1);
-        if (attempt >= limit) {
+        if (attempt == limit) {
             return RetryDecision.giveUp("attempt " + attempt + " was the last of " + limit + " allowed for " + failureClass);
+        }
+        if (attempt > limit) {
+            // A redrive runs past the limit (attempt 5 of 4): "the last of 4" would count wrong.
+            return RetryDecision.giveUp("attempt " + attempt + " is past the " + limit + " attempts allowed for "
+                    + failureClass + ": a redrive runs once and is not retried");
         }
         Duration delay = jitteredBackoff(attempt);
         Duration floor = minimumDelay.getOrDefault(failureClass, Duration.ZERO);

@@ -76,15 +76,19 @@ class BatchesViewTest {
     }
 
     private static BatchesViewModel model(UiExecutor executor) {
-        return new BatchesViewModel(BatchesBackend.of(services.batches(), services.batchDecisions(),
-                services.requests(Redactor.defaults())), executor, Clock.systemUTC());
+        return new BatchesViewModel(backend(), executor, Clock.systemUTC());
+    }
+
+    private static BatchesBackend backend() {
+        return BatchesBackend.of(services.batches(), services.batchDecisions(), services.requests(Redactor.defaults()),
+                services.batchOutcomes());
     }
 
     private BatchesView showBadge(FxRobot robot, BatchesViewModel model) {
         BatchesView[] shown = new BatchesView[1];
         robot.interact(() -> {
             stage = new Stage();
-            BatchesView view = BatchesView.load(model);
+            BatchesView view = BatchesView.load(model, new BatchOutcomesViewModel(backend(), executor));
             shown[0] = view;
             Scene scene = new Scene(new StackPane(view.badge()), 1300, 800);
             scene.getStylesheets().add(Theme.stylesheet());

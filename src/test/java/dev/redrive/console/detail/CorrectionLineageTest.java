@@ -131,10 +131,12 @@ class CorrectionLineageTest {
         assertThat(link(robot, "#detailCorrects").getText()).contains("Corrects " + ORIGINAL.value());
         assertThat(link(robot, "#detailCorrectedBy").isVisible()).isFalse();
         assertThat(robot.lookup("#detailStatus").queryLabeled().getText()).startsWith("SUCCEEDED");
+        assertThat(robot.lookup("#detailLastError").query().isVisible()).as("an empty error box").isFalse();
 
         robot.clickOn(link(robot, "#detailCorrects"));
         awaitShown(model, ORIGINAL);
         assertThat(robot.lookup("#detailCorrectedBy").query().isVisible()).isTrue();
+        assertThat(robot.lookup("#detailLastError").query().isVisible()).isTrue();
     }
 
     @Test

@@ -17,9 +17,10 @@ class HealthPanelViewModelTest {
     private static final Instant NOW = Instant.parse("2026-11-30T12:00:00Z");
 
     private long open = 5;
+    private Instant at = NOW;
 
     private QueueHealth reading() {
-        return new QueueHealth(NOW, 42, 3L, 2, Duration.ofSeconds(95), List.of(), 1, NOW.plusSeconds(30), open, 1, 9,
+        return new QueueHealth(at, 42, 3L, 2, Duration.ofSeconds(95), List.of(), 1, NOW.plusSeconds(30), open, 1, 9,
                 NOW.minus(Duration.ofMinutes(3)), List.of());
     }
 
@@ -43,11 +44,38 @@ class HealthPanelViewModelTest {
         assertThat(model.bannerProperty().get()).isEqualTo("11 open DLQ entries (threshold 10)");
 
         open = 4;
+        at = NOW.plusSeconds(60);
         model.refresh();
         assertThat(model.alertingProperty().get()).isFalse();
         open = 12;
         model.refresh();
-        assertThat(notified).hasSize(2);
+        assertThat(model.alertingProperty().get()).isTrue();
+        assertThat(notified).as("crossing again within the same episode").hasSize(1);
+
+        open = 4;
+        at = NOW.plus(Duration.ofMinutes(10));
+        model.refresh();
+        at = NOW.plus(Duration.ofMinutes(30));
+        model.refresh();
+        open = 13;
+        model.refresh();
+        assertThat(notified).as("a new episode after the alert stayed clear").hasSize(2);
+    }
+
+    @Test
+    void anAlertFlickeringWithEveryRefreshForAnHour_notifiesOnce() {
+        HealthPanelViewModel model = new HealthPanelViewModel(this::reading, UiExecutor.inline(),
+                new HealthThresholds(10, 0, Duration.ZERO));
+        List<HealthAlert> notified = new ArrayList<>();
+        model.onNewAlert(notified::add);
+
+        for (int refresh = 0; refresh < 720; refresh++) {
+            at = NOW.plusSeconds(5L * refresh);
+            open = refresh % 2 == 0 ? 11 : 9;
+            model.refresh();
+        }
+
+        assertThat(notified).hasSize(1);
     }
 
     @Test

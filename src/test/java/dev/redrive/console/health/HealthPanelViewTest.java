@@ -13,7 +13,11 @@ import io.lettuce.core.XReadArgs;
 import io.lettuce.core.cluster.api.sync.RedisClusterCommands;
 import javafx.scene.Scene;
 import javafx.scene.control.Label;
-import javafx.scene.layout.HBox;
+import javafx.scene.layout.Region;
+import javafx.scene.control.Tooltip;
+import javafx.scene.layout.VBox;
+import javafx.stage.Window;
+import dev.redrive.console.ui.Truncations;
 import javafx.stage.Stage;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
@@ -38,6 +42,7 @@ class HealthPanelViewTest {
     private static final UiExecutor executor = UiExecutor.forFx(2);
 
     private HealthPanelViewModel model;
+    private Region strip;
 
     @Start
     void start(Stage stage) {
@@ -60,7 +65,9 @@ class HealthPanelViewTest {
         model = new HealthPanelViewModel(new QueueHealthReader(ns.database(), ns.redis(), Clock.systemUTC())::read,
                 executor, new HealthThresholds(10, 0, Duration.ZERO));
         HealthPanelView view = HealthPanelView.load(model);
-        Scene scene = new Scene(new HBox(view.root()), 1200, 200);
+        strip = (Region) view.root();
+        // In a box that gives the strip its own height, as the main window's header does.
+        Scene scene = new Scene(new VBox(strip), 1200, 300);
         scene.getStylesheets().add(Theme.stylesheet());
         stage.setScene(scene);
         stage.show();
@@ -87,8 +94,38 @@ class HealthPanelViewTest {
             assertThat(text(robot, "#healthRetrySet")).isEqualTo(String.valueOf(redis.zcard(ns.redis().keys().retry())));
             assertThat(text(robot, "#healthDlqOpen")).isEqualTo("12");
             assertThat(robot.lookup("#healthBanner").query().isVisible()).isTrue();
-            assertThat(text(robot, "#healthBannerText")).isEqualTo("12 open DLQ entries (threshold 10)");
+            assertThat(text(robot, "#healthBannerText")).as("a badge below 1400 px").isEqualTo("1 DLQ alert");
         });
+    }
+
+    @Test
+    void theStripKeepsItsHeightWhenTheBannerComes_aBadgeAt1280px_theWholeSentenceAt1600px(FxRobot robot)
+            throws Exception {
+        Window window = strip.getScene().getWindow();
+        robot.interact(() -> {
+            window.setWidth(1280);
+            model.setThresholds(new HealthThresholds(1_000, 0, Duration.ZERO));
+            model.refresh();
+        });
+        await().atMost(Duration.ofSeconds(10)).until(() -> "12".equals(text(robot, "#healthDlqOpen")));
+        robot.interact(() -> { });
+        double quiet = strip.getHeight();
+        assertThat(robot.lookup("#healthBanner").query().isVisible()).isFalse();
+
+        robot.interact(() -> model.setThresholds(new HealthThresholds(10, 0, Duration.ZERO)));
+        robot.interact(() -> { });
+
+        assertThat(robot.lookup("#healthBanner").query().isVisible()).isTrue();
+        assertThat(strip.getHeight()).as("height with the banner at 1280 px").isEqualTo(quiet);
+        assertThat(text(robot, "#healthBannerText")).isEqualTo("1 DLQ alert");
+        assertThat(Truncations.under(strip)).isEmpty();
+        Tooltip tooltip = Tooltip.class.cast(robot.lookup("#healthBanner").query().getProperties().get("javafx.scene.control.Tooltip"));
+        assertThat(tooltip.getText()).isEqualTo("12 open DLQ entries (threshold 10)");
+
+        robot.interact(() -> window.setWidth(1600));
+        robot.interact(() -> { });
+        assertThat(text(robot, "#healthBannerText")).isEqualTo("12 open DLQ entries (threshold 10)");
+        assertThat(strip.getHeight()).as("height with the banner at 1600 px").isEqualTo(quiet);
     }
 
     private static String text(FxRobot robot, String query) {

@@ -52,6 +52,6 @@ class ReportExportViewModelTest {
             String text = new PDFTextStripper().getText(pdf).replaceAll("\\s+", " ");
             assertThat(text).contains(operationId).contains("DISCARD");
         }
-        assertThat(model.messageProperty().get()).startsWith("Wrote ");
+        assertThat(model.messageProperty().get()).startsWith("Saved ");
     }
 }

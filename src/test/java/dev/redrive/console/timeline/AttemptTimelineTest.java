@@ -59,6 +59,23 @@ class AttemptTimelineTest {
     }
 
     @Test
+    void theDlqMarker_crossesNoAttemptLabel(FxRobot robot) {
+        for (double width : new double[]{480, 560, 900}) {
+            robot.interact(() -> {
+                host.getScene().getWindow().setWidth(width);
+                timeline.setData(spreadOverAnHour());
+                host.applyCss();
+                host.layout();
+            });
+
+            Node marker = timeline.lookup(".timeline-dlq");
+            assertThat(timeline.attemptLabels()).as("at %s px", width).allSatisfy(label -> assertThat(
+                    label.getBoundsInParent().intersects(marker.getBoundsInParent()))
+                    .as("the DLQ line over %s at %s px", ((Label) label).getText(), width).isFalse());
+        }
+    }
+
+    @Test
     void attemptsSpreadOverAnHour_showEveryLabel_withNoTwoTextsOverlapping(FxRobot robot) {
         for (double width : new double[]{480, 560, 900}) {
             robot.interact(() -> {

@@ -18,6 +18,9 @@ import javafx.scene.control.ButtonBar;
 import javafx.scene.control.Label;
 import javafx.scene.control.RadioButton;
 import javafx.scene.control.ScrollPane;
+import org.testfx.util.WaitForAsyncUtils;
+import javafx.stage.Window;
+import javafx.geometry.Bounds;
 import javafx.scene.control.TextArea;
 import javafx.scene.input.KeyCode;
 import javafx.scene.layout.StackPane;
@@ -106,18 +109,66 @@ class CorrectPayloadWizardTest {
 
     /** Opens the wizard on the item and goes on to the decision step with the correction chosen. */
     private void toTheEditor(FxRobot robot, WizardItem item) {
+        toTheEditor(robot, item, stage);
+    }
+
+    private void toTheEditor(FxRobot robot, WizardItem item, Window owner) {
         model = new ReconciliationWizardViewModel(backend, executor, List.of(item), "ana");
         robot.interact(() -> {
-            ReconciliationWizardView view = ReconciliationWizardView.load(model, stage, Theme.stylesheet());
+            ReconciliationWizardView view = ReconciliationWizardView.load(model, owner, Theme.stylesheet());
             Platform.runLater(view::showAndWait);
         });
         await().atMost(WAIT).until(() -> robot.lookup("#wizardOperation").tryQuery().map(Node::isVisible).orElse(false));
+        assertInView(robot, button(robot, ButtonBar.ButtonData.NEXT_FORWARD));
         next(robot);
+        assertInView(robot, button(robot, ButtonBar.ButtonData.NEXT_FORWARD));
         next(robot);
         await().atMost(WAIT).until(() -> text(robot, "#checkSummary").equals("5 of 5 checks pass"));
+        assertInView(robot, button(robot, ButtonBar.ButtonData.NEXT_FORWARD));
         next(robot);
         clickOnDecisionPage(robot, "#decisionCorrect");
         await().atMost(WAIT).until(() -> robot.lookup("#correctedPayload").queryAs(TextArea.class).isVisible());
+    }
+
+    /** The node lies wholly in its window's scene, and no scroll pane has it out of view. */
+    private static void assertInView(FxRobot robot, Node node) {
+        Bounds at = node.localToScene(node.getBoundsInLocal());
+        Scene scene = node.getScene();
+        assertThat(at.getMinX()).as("%s left", node.getId()).isGreaterThanOrEqualTo(0);
+        assertThat(at.getMinY()).as("%s top", node.getId()).isGreaterThanOrEqualTo(0);
+        assertThat(at.getMaxX()).as("%s right", node.getId()).isLessThanOrEqualTo(scene.getWidth());
+        assertThat(at.getMaxY()).as("%s bottom", node.getId()).isLessThanOrEqualTo(scene.getHeight());
+        robot.lookup("#decisionScroll").tryQuery().ifPresent(scroll -> assertThat(WizardClicks.scrolled(
+                (ScrollPane) scroll, node)).as("%s is in the scrolled part", node.getId()).isFalse());
+    }
+
+    @Test
+    void inAConsoleOf1280x800_everyStepShowsItsButton_andTheCorrectionStepItsReasonAndActWithoutScrolling(
+            FxRobot robot) throws Exception {
+        WizardItem item = refusedCharge(new OperationId("fix-small", "charge", 0));
+        Stage console = WaitForAsyncUtils.asyncFx(() -> {
+            Stage window = new Stage();
+            window.setScene(new Scene(new StackPane()));
+            window.setX(0);
+            window.setY(0);
+            window.setWidth(1280);
+            window.setHeight(800);
+            window.show();
+            return window;
+        }).get();
+        try {
+            toTheEditor(robot, item, console);
+            robot.interact(() -> { });
+
+            assertInView(robot, robot.lookup("#decisionReason").query());
+            assertInView(robot, robot.lookup("#decisionOperator").query());
+            assertInView(robot, issueButton(robot));
+            assertThat(robot.lookup("#correctedPayload").queryAs(TextArea.class).getHeight()).isGreaterThanOrEqualTo(150);
+            robot.clickOn("#decisionReason").write("amount was sent as text");
+            assertThat(robot.lookup("#decisionScroll").queryAs(ScrollPane.class).getVvalue()).isZero();
+        } finally {
+            robot.interact(console::close);
+        }
     }
 
     private static Button issueButton(FxRobot robot) {

@@ -61,6 +61,9 @@ public final class WizardClicks {
     /** Scrolls the decision page, as an operator does where the window is small, until the node is in view. */
     public static void reveal(FxRobot robot, Node node) {
         ScrollPane scroll = robot.lookup("#decisionScroll").queryAs(ScrollPane.class);
+        if (!scrolled(scroll, node)) {
+            return;
+        }
         robot.interact(() -> {
             Bounds at = scroll.getContent().sceneToLocal(node.localToScene(node.getBoundsInLocal()));
             double hidden = scroll.getContent().getBoundsInLocal().getHeight() - scroll.getViewportBounds().getHeight();
@@ -68,6 +71,16 @@ public final class WizardClicks {
                 scroll.setVvalue(Math.min(1, Math.max(0, (at.getMaxY() - scroll.getViewportBounds().getHeight()) / hidden)));
             }
         });
+    }
+
+    /** Whether the node is in the decision page's scrolled part (the reason and the operator are not). */
+    public static boolean scrolled(ScrollPane scroll, Node node) {
+        for (Node at = node; at != null; at = at.getParent()) {
+            if (at == scroll.getContent()) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** Clicks a node of the decision page, scrolled into view first. */

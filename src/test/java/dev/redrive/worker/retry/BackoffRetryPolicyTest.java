@@ -54,6 +54,17 @@ class BackoffRetryPolicyTest {
     }
 
     @Test
+    void aRedrivenAttemptPastTheLimit_isSaidToBePastIt_notTheLastOfFewerAttempts() {
+        BackoffRetryPolicy policy = BackoffRetryPolicy.builder().maxAttempts(FailureClass.TRANSIENT, 4).build();
+
+        RetryDecision redriven = policy.decide(FailureClass.TRANSIENT, 5, null, now);
+
+        assertThat(redriven.retry()).isFalse();
+        assertThat(redriven.reason()).isEqualTo("attempt 5 is past the 4 attempts allowed for TRANSIENT: "
+                + "a redrive runs once and is not retried").doesNotContain("last of");
+    }
+
+    @Test
     void dependencyDown_waitsAtLeastItsMinimumDelay() {
         BackoffRetryPolicy policy = BackoffRetryPolicy.builder().random(new Random(3)).build();
 

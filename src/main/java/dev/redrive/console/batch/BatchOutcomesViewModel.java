@@ -1,0 +1,112 @@
+package dev.redrive.console.batch;
+
+import dev.redrive.console.concurrent.UiExecutor;
+import dev.redrive.triage.decision.BatchOutcomes;
+import dev.redrive.triage.decision.BatchState;
+import dev.redrive.triage.decision.ItemOutcome;
+import javafx.beans.property.ReadOnlyBooleanProperty;
+import javafx.beans.property.ReadOnlyBooleanWrapper;
+import javafx.beans.property.ReadOnlyStringProperty;
+import javafx.beans.property.ReadOnlyStringWrapper;
+import javafx.collections.FXCollections;
+import javafx.collections.ObservableList;
+
+import java.util.Objects;
+
+/**
+ * What became of each item of the chosen batch, told from the facts as {@code redrive batch show} tells it: blocked by
+ * which check, redriven then succeeded, failed again into which new DLQ entry, still running, decided elsewhere. A
+ * batch's end is not its items' end: while the batch runs or any of its redrives still runs, {@link #refresh()} reads
+ * the items again (off the FX thread), so the counts follow them until they settle.
+ */
+public final class BatchOutcomesViewModel {
+    /** Items read of one batch: a batch takes at most this many from a group in the wizard, too. */
+    static final int SHOWN = 1_000;
+
+    private final BatchesBackend backend;
+    private final UiExecutor executor;
+    private final ObservableList<BatchOutcomes.Item> items = FXCollections.observableArrayList();
+    private final ReadOnlyStringWrapper summary = new ReadOnlyStringWrapper("");
+    private final ReadOnlyBooleanWrapper following = new ReadOnlyBooleanWrapper();
+    private Long batchId;
+    private boolean reading;
+
+    public BatchOutcomesViewModel(BatchesBackend backend, UiExecutor executor) {
+        this.backend = backend;
+        this.executor = executor;
+    }
+
+    /** Shows the items of this batch (null: none chosen); a running batch is followed until its items settle. */
+    void show(BatchRow row) {
+        Long id = row == null ? null : row.id();
+        boolean other = !Objects.equals(id, batchId);
+        batchId = id;
+        if (other) {
+            items.clear();
+            summary.set(id == null ? "Choose a batch to see what became of its items." : "Reading batch " + id + "…");
+        }
+        if (id != null && (other || row.batch().state() == BatchState.RUNNING)) {
+            following.set(true);
+            refresh();
+        }
+    }
+
+    /** Reads the chosen batch's items again while they are followed; a read in progress is not doubled. */
+    public void refresh() {
+        if (batchId == null || !following.get() || reading) {
+            return;
+        }
+        reading = true;
+        long id = batchId;
+        executor.submit("Reading what became of batch " + id, () -> backend.outcomes(id, SHOWN), report -> {
+            reading = false;
+            if (Objects.equals(batchId, id)) {
+                report.ifPresentOrElse(this::apply, () -> {
+                    following.set(false);
+                    summary.set("There is no batch " + id + ".");
+                });
+            }
+        }, failure -> {
+            reading = false;
+            summary.set(failure.message());
+        });
+    }
+
+    private void apply(BatchOutcomes.Report report) {
+        items.setAll(report.items());
+        long running = report.items().stream().filter(item -> item.outcome() == ItemOutcome.STILL_RUNNING).count();
+        boolean batchRuns = report.batch().state() == BatchState.RUNNING;
+        following.set(batchRuns || running > 0);
+        summary.set("Batch " + report.batch().id() + ": " + report.summary() + (batchRuns ? "; the batch is running"
+                : running > 0 ? "; following the " + running + " still running" : "; every item has settled"));
+    }
+
+    /** One item's outcome in words: "failed again: attempt 2 is DLQ entry 812", "blocked by run_active". */
+    public static String describe(BatchOutcomes.Item item) {
+        String attempt = item.redrivenAttempt() == null ? "" : "attempt " + item.redrivenAttempt();
+        return switch (item.outcome()) {
+            case BLOCKED -> "blocked by " + (item.blockedBy().isEmpty() ? Objects.toString(item.message(), "a check")
+                    : String.join(", ", item.blockedBy()));
+            case SUCCEEDED -> "redriven, then succeeded (" + attempt + ")";
+            case FAILED_AGAIN -> "failed again: " + attempt + " is DLQ entry " + item.newDlqEntryId();
+            case STILL_RUNNING -> "redriven, still running (" + attempt + ", " + item.operationStatus() + ")";
+            case ENDED_OTHERWISE -> "redriven, then ended " + item.operationStatus();
+            case DECIDED_ELSEWHERE, REFUSED -> item.outcome().words() + ": " + Objects.toString(item.message(), "");
+            case RESOLVED, DISCARDED -> item.outcome().words();
+        };
+    }
+
+    public ObservableList<BatchOutcomes.Item> items() {
+        return FXCollections.unmodifiableObservableList(items);
+    }
+
+    /** "Batch 7: 26 item(s): 5 succeeded, 11 failed again, 10 blocked (run_active 10); every item has settled". */
+    public ReadOnlyStringProperty summaryProperty() {
+        return summary.getReadOnlyProperty();
+    }
+
+    /** Whether the items are read again on each refresh: the batch runs, or some of its redrives do. */
+    public ReadOnlyBooleanProperty followingProperty() {
+        return following.getReadOnlyProperty();
+    }
+}

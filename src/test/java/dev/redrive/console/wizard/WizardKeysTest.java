@@ -1,0 +1,154 @@
+package dev.redrive.console.wizard;
+
+import dev.redrive.console.concurrent.UiExecutor;
+import dev.redrive.console.ui.Theme;
+import dev.redrive.demo.tools.DemoToolServer;
+import dev.redrive.identity.OperationId;
+import dev.redrive.services.TriageServices;
+import dev.redrive.testing.TestNamespace;
+import dev.redrive.triage.decision.HttpSideEffectLookup;
+import dev.redrive.triage.redaction.Redactor;
+import dev.redrive.worker.Worker;
+import dev.redrive.worker.client.WorkerClient;
+import dev.redrive.worker.tool.HttpTool;
+import javafx.application.Platform;
+import javafx.scene.Node;
+import javafx.scene.Scene;
+import javafx.scene.control.ButtonBar;
+import javafx.scene.control.TextArea;
+import javafx.scene.input.KeyCode;
+import javafx.scene.layout.StackPane;
+import javafx.stage.Stage;
+import javafx.stage.Window;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.testfx.api.FxRobot;
+import org.testfx.framework.junit5.ApplicationExtension;
+import org.testfx.framework.junit5.Start;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+
+import static dev.redrive.console.wizard.WizardClicks.WAIT;
+import static dev.redrive.console.wizard.WizardClicks.button;
+import static dev.redrive.console.wizard.WizardClicks.next;
+import static dev.redrive.console.wizard.WizardClicks.text;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * The keys an operator presses in the wizard, on purpose or not: Enter in a field decides nothing, Tab leaves the
+ * reason, Ctrl+Enter issues what the button names, Escape closes the result page.
+ */
+@ExtendWith(ApplicationExtension.class)
+class WizardKeysTest {
+    @RegisterExtension
+    static final TestNamespace ns = new TestNamespace();
+    private static DemoToolServer tools;
+    private static Worker worker;
+    private static WorkerClient client;
+    private static WizardBackend backend;
+
+    private final UiExecutor executor = UiExecutor.forFx(2);
+    private Stage stage;
+
+    @BeforeAll
+    static void startWorker() {
+        tools = DemoToolServer.start(ns.database());
+        HttpTool charge = HttpTool.builder("demo.charge", "1", tools.chargeEndpoint())
+                .lookupEndpoint(tools.lookupEndpoint()).requestTimeout(Duration.ofSeconds(2)).build();
+        worker = Worker.builder(ns.database(), ns.redis()).tool(charge).consumerName("keys-worker").concurrency(2)
+                .leaseDuration(Duration.ofSeconds(3)).claimInterval(Duration.ofMillis(200)).build().start();
+        client = new WorkerClient(ns.database(), ns.redis(), Clock.systemUTC());
+        backend = new TriageWizardBackend(TriageServices.over(ns.database(), ns.redis(), Clock.systemUTC()),
+                HttpSideEffectLookup.forTool("demo.charge", tools.lookupEndpoint()), Redactor.defaults());
+    }
+
+    @AfterAll
+    static void stopWorker() {
+        worker.shutdown().join();
+        tools.close();
+    }
+
+    @Start
+    void start(Stage stage) {
+        this.stage = stage;
+        Theme.apply(false);
+        stage.setScene(new Scene(new StackPane(), 200, 100));
+        stage.show();
+    }
+
+    @AfterEach
+    void closeWizard(FxRobot robot) {
+        robot.interact(() -> robot.listTargetWindows().stream().filter(w -> w != stage).toList().forEach(Window::hide));
+        executor.close();
+    }
+
+    private static WizardItem deadLettered(String run) {
+        OperationId id = new OperationId(run, "charge", 0);
+        client.dispatch(client.newDispatch(id, "demo.charge", "1", "{\"amount\":10,\"fault\":\"forbidden:1\"}",
+                "trace-" + run, "corr-" + run, null));
+        return await().atMost(WAIT).until(() -> ns.database().jdbc().queryOne(
+                "SELECT id, version FROM dlq_entries WHERE operation_id = ? AND decision_state = 'OPEN'",
+                row -> new WizardItem(id.value(), row.getLong(1), row.getInt(2)), id.value()), Optional::isPresent).get();
+    }
+
+    private static String decision(WizardItem item) {
+        return ns.database().jdbc().queryOne("SELECT decision_state FROM dlq_entries WHERE id = ?",
+                row -> row.getString(1), item.dlqEntryId()).orElseThrow();
+    }
+
+    private Window openAtTheDecisionStep(FxRobot robot, WizardItem item) {
+        ReconciliationWizardViewModel model = new ReconciliationWizardViewModel(backend, executor, List.of(item), "ana");
+        ReconciliationWizardView[] view = new ReconciliationWizardView[1];
+        robot.interact(() -> view[0] = ReconciliationWizardView.load(model, stage, Theme.stylesheet()));
+        Platform.runLater(view[0]::showAndWait);
+        await().atMost(WAIT).until(() -> robot.lookup("#wizardOperation").tryQuery().map(Node::isVisible).orElse(false));
+        await().atMost(WAIT).until(() -> text(robot, "#evidenceBadge").equals("NONE"));
+        next(robot);
+        next(robot);
+        await().atMost(WAIT).until(() -> text(robot, "#checkSummary").equals("5 of 5 checks pass"));
+        next(robot);
+        await().atMost(WAIT).until(() -> robot.lookup("#issueDecision").tryQuery().map(Node::isVisible).orElse(false));
+        return robot.lookup("#decisionReason").query().getScene().getWindow();
+    }
+
+    @Test
+    void enterInTheOperatorField_decidesNothing_tabLeavesTheReason_andCtrlEnterIssuesTheNamedAct(FxRobot robot) {
+        WizardItem item = deadLettered("keys-enter");
+        Window wizard = openAtTheDecisionStep(robot, item);
+        await().atMost(WAIT).until(() -> wizard.getScene().getFocusOwner() != null
+                && "decisionReason".equals(wizard.getScene().getFocusOwner().getId()));
+
+        robot.write("merchant permission restored");
+        robot.type(KeyCode.TAB);
+        assertThat(wizard.getScene().getFocusOwner().getId()).as("Tab leaves the reason").isEqualTo("decisionOperator");
+        assertThat(robot.lookup("#decisionReason").queryAs(TextArea.class).getText())
+                .isEqualTo("merchant permission restored");
+        robot.type(KeyCode.END).write("-x");
+        robot.type(KeyCode.ENTER);
+        robot.interact(() -> { });
+
+        assertThat(robot.lookup("#issueDecision").tryQuery()).as("Enter in the operator field left the decision step")
+                .isPresent();
+        assertThat(decision(item)).as("Enter in the operator field").isEqualTo("OPEN");
+        assertThat(robot.lookup("#issueDecision").queryButton().getText()).isEqualTo("Redrive 1 operation");
+        assertThat(robot.lookup("#issueDecision").queryButton().isDefaultButton()).isFalse();
+        assertThat(robot.lookup("#decisionOperator").queryTextInputControl().getText()).isEqualTo("ana-x");
+
+        robot.press(KeyCode.CONTROL).press(KeyCode.ENTER).release(KeyCode.ENTER).release(KeyCode.CONTROL);
+
+        await().atMost(WAIT).until(() -> !"OPEN".equals(decision(item)));
+        await().atMost(WAIT).until(() -> text(robot, "#result-succeeded").equals("1 succeeded"));
+        assertThat(text(robot, "#resultGuide")).startsWith("Step 5 of 5 · Result. Done. Close (Esc) returns to the DLQ list");
+        await().atMost(WAIT).until(() -> !button(robot, ButtonBar.ButtonData.FINISH).isDisabled());
+        robot.type(KeyCode.ESCAPE);
+        await().atMost(WAIT).until(() -> !wizard.isShowing());
+    }
+}
