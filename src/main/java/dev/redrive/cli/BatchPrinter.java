@@ -60,7 +60,7 @@ final class BatchPrinter {
         out.printf(ITEM_ROW, "ITEM", "OPERATION / ENTRY", "ENTRY", "OUTCOME", "WHAT HAPPENED");
         for (BatchOutcomes.Item item : report.items()) {
             out.printf(ITEM_ROW, item.seq(), item.operationId() == null ? "entry " + item.dlqEntryId() : item.operationId(),
-                    item.dlqEntryId() == null ? "-" : item.dlqEntryId(), item.outcome().name(), happened(item));
+                    item.dlqEntryId() == null ? "-" : item.dlqEntryId(), item.outcome().name(), item.whatHappened());
         }
         out.println(report.summary());
     }
@@ -69,21 +69,6 @@ final class BatchPrinter {
     static String outcomesNow(BatchOutcomes.Report report) {
         return "batch " + report.batch().id() + " outcomes now: " + report.summary() + "; see: redrive batch show "
                 + report.batch().id();
-    }
-
-    /** What the facts say about one item, in a few words. */
-    private static String happened(BatchOutcomes.Item item) {
-        return switch (item.outcome()) {
-            case BLOCKED -> "blocked by " + String.join(", ", item.blockedBy()) + ": " + item.message();
-            case DECIDED_ELSEWHERE -> "skipped: " + item.message();
-            case REFUSED -> item.message();
-            case STILL_RUNNING -> "redriven as attempt " + item.redrivenAttempt() + ", now " + item.operationStatus();
-            case SUCCEEDED -> "redriven as attempt " + item.redrivenAttempt() + ", then SUCCEEDED";
-            case FAILED_AGAIN -> "redriven as attempt " + item.redrivenAttempt() + ", then failed again: DLQ entry "
-                    + item.newDlqEntryId();
-            case ENDED_OTHERWISE -> "redriven as attempt " + item.redrivenAttempt() + ", then " + item.operationStatus();
-            case RESOLVED, DISCARDED -> item.message();
-        };
     }
 
     /** "4,000/12,000 (33%)". */

@@ -18,7 +18,8 @@ import java.util.List;
 import java.util.concurrent.Callable;
 
 @Command(name = "report", mixinStandardHelpOptions = true,
-        description = "Write an incident report for operations, a fingerprint group or one DLQ entry: identity, message metadata, "
+        description = "Write an incident report for operations, a fingerprint group, a durable batch (what became of each "
+                + "item) or one DLQ entry: identity, message metadata, "
                 + "attempt timeline, errors, trace ids, versions, side effect and reconciliation, every precondition, "
                 + "every decision. Payload secrets are masked.")
 final class ReportCommand implements Callable<Integer> {
@@ -30,6 +31,10 @@ final class ReportCommand implements Callable<Integer> {
 
     @Option(names = "--group", paramLabel = "FP", description = "every operation of this error fingerprint group")
     String group;
+
+    @Option(names = "--batch", paramLabel = "BATCH",
+            description = "a durable batch: what it was asked, each item's outcome now, and its operations' evidence")
+    Long batch;
 
     @Option(names = "--entry", paramLabel = "ID",
             description = "one DLQ entry: its operation's report, or the entry alone when it has no operation (a malformed dispatch)")
@@ -50,14 +55,16 @@ final class ReportCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         ReportFormat reportFormat = ReportFormat.parse(format);
-        long named = (operationIds.isEmpty() ? 0 : 1) + (group == null ? 0 : 1) + (entry == null ? 0 : 1);
+        long named = (operationIds.isEmpty() ? 0 : 1) + (group == null ? 0 : 1) + (entry == null ? 0 : 1)
+                + (batch == null ? 0 : 1);
         if (named != 1) {
             throw new ParameterException(spec.commandLine(),
-                    "expected operation ids (OP...), --group FP or --entry ID, exactly one of them");
+                    "expected operation ids (OP...), --group FP, --batch BATCH or --entry ID, exactly one of them");
         }
         try (TriageSession session = new TriageSession(connection)) {
             ReportService reports = session.services().reports(redact.redactor(), session.sideEffectLookup());
             IncidentReport report = group != null ? reports.group(group)
+                    : batch != null ? reports.batch(batch)
                     : entry != null ? reports.entry(entry)
                     : operationIds.size() == 1 ? reports.operation(operationIds.get(0)) : reports.selection(operationIds);
             reports.write(report, reportFormat, out);
@@ -71,6 +78,9 @@ final class ReportCommand implements Callable<Integer> {
     }
 
     private static String subjects(IncidentReport report) {
+        if (report.batch() != null) {
+            return "batch " + report.batch().batch().id() + " (" + report.batch().items().size() + " item(s))";
+        }
         return report.entries().isEmpty() ? report.operations().size() + " operation(s)"
                 : report.entries().size() + " DLQ entry without an operation";
     }

@@ -23,7 +23,6 @@ import dev.redrive.triage.detail.ReconciliationRecord;
 import dev.redrive.triage.detail.RedriveCommandRecord;
 import dev.redrive.triage.json.TriageJson;
 import dev.redrive.triage.precondition.PreconditionResult;
-import dev.redrive.triage.query.FingerprintGroup;
 
 import java.time.Instant;
 import java.time.ZoneId;
@@ -66,7 +65,10 @@ final class ReportLayout {
                 kv("DLQ entries without an operation", report.entries().size()),
                 kv("redacted payload fields", String.join(", ", report.redactedFields())))))));
         if (report.group() != null) {
-            sections.add(group(report.group()));
+            sections.add(new ReportOverview(time).group(report.group()));
+        }
+        if (report.batch() != null) {
+            sections.add(new ReportOverview(time).batch(report.batch()));
         }
         for (OperationReport operation : report.operations()) {
             sections.addAll(operation(operation));
@@ -104,6 +106,7 @@ final class ReportLayout {
             return List.of(new Facts(facts));
         }
         List<List<String>> rows = new ArrayList<>();
+        Facts overall = new ReportOverview(time).overall(report);
         for (OperationReport operation : report.operations()) {
             List<String> decisions = decisions(operation.details());
             rows.add(row(operation.details().operationId() + lineageNote(operation.details().lineage()),
@@ -111,7 +114,8 @@ final class ReportLayout {
                     operation.details().operation().sideEffect(),
                     decisions.isEmpty() ? "none yet" : String.join("; ", decisions), verification(operation.verification())));
         }
-        return List.of(new Table(List.of("operation", "current status", "side effect", "decisions", "verification"), rows));
+        return List.of(overall,
+                new Table(List.of("operation", "current status", "side effect", "decisions", "verification"), rows));
     }
 
     /** Which operation this one corrects and which corrects it: a reader follows a correction from either end. */
@@ -153,18 +157,6 @@ final class ReportLayout {
     private static String verification(RedriveVerification verification) {
         return verification == null ? "not redriven, nothing to verify"
                 : verification.verdict() + ": " + verification.explanation();
-    }
-
-    private Section group(FingerprintGroup group) {
-        return new Section("Fingerprint group " + group.fingerprint(), 1, List.of(new Facts(List.of(
-                kv("fingerprint", group.fingerprint()),
-                kv("tool", group.tool()),
-                kv("failure classes", group.classes().stream().map(Enum::name).collect(Collectors.joining(", "))),
-                kv("entries", group.count()),
-                kv("still open", group.openCount()),
-                kv("first seen", group.firstSeen()),
-                kv("last seen", group.lastSeen()),
-                kv("sample error", group.sampleMessage())))));
     }
 
     private List<Section> operation(OperationReport report) {

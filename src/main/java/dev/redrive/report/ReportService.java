@@ -3,6 +3,8 @@ package dev.redrive.report;
 import dev.redrive.triage.redaction.Redactor;
 import dev.redrive.RuntimeVersion;
 import dev.redrive.store.Database;
+import dev.redrive.triage.decision.BatchOutcomes;
+import dev.redrive.triage.decision.DurableBatch;
 import dev.redrive.triage.decision.RedriveVerifier;
 import dev.redrive.triage.decision.SideEffectLookup;
 import dev.redrive.triage.detail.EntryDetails;
@@ -28,6 +30,8 @@ import java.time.Clock;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Locale;
+import java.util.Objects;
 import java.util.Set;
 
 /**
@@ -66,7 +70,7 @@ public final class ReportService {
     }
 
     public IncidentReport operation(String operationId) {
-        return report("Incident report: " + operationId, "operation", null, List.of(operationId), 0);
+        return report("Incident report: " + operationId, "operation", null, null, List.of(operationId), 0);
     }
 
     public IncidentReport selection(List<String> operationIds) {
@@ -78,7 +82,7 @@ public final class ReportService {
                     + operationIds.size());
         }
         List<String> distinct = List.copyOf(new LinkedHashSet<>(operationIds));
-        return report("Incident report: " + distinct.size() + " operation(s)", "selection", null, distinct, 0);
+        return report("Incident report: " + distinct.size() + " operation(s)", "selection", null, null, distinct, 0);
     }
 
     /**
@@ -89,12 +93,12 @@ public final class ReportService {
         EntryDetails details = entries.require(entryId);
         if (details.operation() != null) {
             return report("Incident report: DLQ entry " + entryId + " of " + details.operation().operationId(), "entry",
-                    null, List.of(details.operation().operationId()), 0);
+                    null, null, List.of(details.operation().operationId()), 0);
         }
         EntryReport entry = new EntryReport(redactor.redact(details),
                 redactor.redact(engine.checkEntryOnly(DecisionTarget.entry(entryId))));
         return new IncidentReport("Incident report: DLQ entry " + entryId, "entry", clock.instant(), database.schema(),
-                RuntimeVersion.current(), null, List.of(), List.of(entry), 0, redactor.fields());
+                RuntimeVersion.current(), null, null, List.of(), List.of(entry), 0, redactor.fields());
     }
 
     public IncidentReport group(String fingerprint) {
@@ -107,9 +111,26 @@ public final class ReportService {
                 operationIds.add(row.operationId());
             }
         }
-        return report("Incident report: fingerprint group " + fingerprint, "group", redactor.redact(group),
+        return report("Incident report: fingerprint group " + fingerprint, "group", redactor.redact(group), null,
                 new ArrayList<>(operationIds),
                 Math.max(0, group.count() - operationIds.size()));
+    }
+
+    /**
+     * A durable batch: what it was asked to do, what became of each item as the facts say now (blocked and by which
+     * check, redriven then succeeded, failed again into which entry, still running, decided elsewhere), and the
+     * evidence of its first {@link #MAX_OPERATIONS} operations.
+     */
+    public IncidentReport batch(long batchId) {
+        BatchOutcomes.Report outcomes = new BatchOutcomes(database).of(batchId, Integer.MAX_VALUE)
+                .orElseThrow(() -> new IllegalArgumentException("no batch " + batchId + "; redrive batch list shows them"));
+        Set<String> operationIds = new LinkedHashSet<>();
+        outcomes.items().stream().map(BatchOutcomes.Item::operationId).filter(Objects::nonNull).forEach(operationIds::add);
+        List<String> reported = operationIds.stream().limit(MAX_OPERATIONS).toList();
+        DurableBatch batch = outcomes.batch();
+        return report("Incident report: batch " + batchId + " (" + batch.kind().name().toLowerCase(Locale.ROOT) + " of "
+                        + batch.selection().describe() + ")", "batch", null, outcomes, reported,
+                operationIds.size() - reported.size());
     }
 
     public void write(IncidentReport report, ReportFormat format, OutputStream out) {
@@ -135,7 +156,8 @@ public final class ReportService {
         }
     }
 
-    private IncidentReport report(String title, String scope, FingerprintGroup group, List<String> operationIds, long omitted) {
+    private IncidentReport report(String title, String scope, FingerprintGroup group, BatchOutcomes.Report batch,
+                                  List<String> operationIds, long omitted) {
         List<OperationReport> operations = new ArrayList<>();
         for (String operationId : operationIds) {
             OperationDetails details = loader.require(operationId);
@@ -144,6 +166,6 @@ public final class ReportService {
                     verifier.latest(operationId).orElse(null)));
         }
         return new IncidentReport(title, scope, clock.instant(), database.schema(), RuntimeVersion.current(), group,
-                operations, List.of(), omitted, redactor.fields());
+                batch, operations, List.of(), omitted, redactor.fields());
     }
 }

@@ -10,6 +10,8 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -75,6 +77,24 @@ class BatchCliTest {
         assertThat(again.get("new_dlq_entry_id").asLong()).isEqualTo(newEntry);
         assertThat(item(json, "b-cancelled:charge:0").get("blocked_by").get(0).asText()).isEqualTo("run_active");
         assertThat(CliRun.in(ns, "batch", "list").out()).containsPattern(id + "\\s+DONE\\s+REDRIVE");
+
+        // The batch's report says the same, before the evidence of its operations.
+        Path markdown = Files.createTempFile("batch-report", ".md");
+        CliRun report = CliRun.in(ns, "report", "--batch", id, "--format", "md", "--out", markdown.toString());
+        assertThat(report.exit()).as(report.err()).isZero();
+        assertThat(report.out()).startsWith("md report on batch " + id + " (3 item(s)) written to ");
+        String written = Files.readString(markdown);
+        assertThat(written).contains("Batch " + id, "outcomes now", "3 item(s): 1 blocked (run_active 1), 1 succeeded, "
+                        + "1 failed again", "redriven as attempt 2, then failed again: DLQ entry " + newEntry,
+                "blocked by run_active", "by status", "Operation b-again:charge:0");
+        assertThat(written.indexOf("Batch " + id)).isLessThan(written.indexOf("Operation b-ok:charge:0"));
+        Path jsonReport = Files.createTempFile("batch-report", ".json");
+        assertThat(CliRun.in(ns, "report", "--batch", id, "--format", "json", "--out", jsonReport.toString()).exit())
+                .isZero();
+        JsonNode reported = TriageJson.parse(Files.readString(jsonReport));
+        assertThat(reported.get("scope").asText()).isEqualTo("batch");
+        assertThat(reported.get("batch").get("items")).hasSize(3);
+        assertThat(reported.get("operations")).hasSize(3);
     }
 
     @Test

@@ -195,6 +195,11 @@ class ReportServiceTest {
         SECRETS.forEach(secret -> assertThat(markdown).doesNotContain(secret));
         String pdf = text(report, ReportFormat.PDF);
         assertThat(pdf).contains(blocked.operationId(), "Fingerprint group fp-report");
+        // Before any operation's pages, the whole group in a few lines: a long report is read from there.
+        String opening = markdown.substring(0, markdown.indexOf("About this report"));
+        assertThat(opening).contains("operations in this report", "by status", "by side effect", "by DLQ entry")
+                .containsPattern("by status[^\\n]*DEAD_LETTERED 1");
+        assertThat(pdf.indexOf("by status")).isLessThan(pdf.indexOf("Operation " + blocked.operationId()));
     }
 
     private static String text(IncidentReport report, ReportFormat format) {

@@ -46,6 +46,20 @@ public final class BatchOutcomes {
     public record Item(long seq, String operationId, Long dlqEntryId, DecisionOutcome decision, ItemOutcome outcome,
                        List<String> blockedBy, UUID commandId, Integer redrivenAttempt, String operationStatus,
                        Long newDlqEntryId, String message) {
+
+        /** What the facts say about the item, in a few words, as the CLI and the batch's report say it. */
+        public String whatHappened() {
+            return switch (outcome) {
+                case BLOCKED -> "blocked by " + String.join(", ", blockedBy) + ": " + message;
+                case DECIDED_ELSEWHERE -> "skipped: " + message;
+                case REFUSED, RESOLVED, DISCARDED -> message;
+                case STILL_RUNNING -> "redriven as attempt " + redrivenAttempt + ", now " + operationStatus;
+                case SUCCEEDED -> "redriven as attempt " + redrivenAttempt + ", then SUCCEEDED";
+                case FAILED_AGAIN -> "redriven as attempt " + redrivenAttempt + ", then failed again: DLQ entry "
+                        + newDlqEntryId;
+                case ENDED_OTHERWISE -> "redriven as attempt " + redrivenAttempt + ", then " + operationStatus;
+            };
+        }
     }
 
     /** A batch with its items' outcomes (the first {@code limit} of them when there are more). */
