@@ -140,6 +140,8 @@ final class ConsoleScreens implements SessionScreens {
         batchesModel = new BatchesViewModel(batchesBackend, executor, services.clock());
         batches = BatchesView.load(batchesModel, new BatchOutcomesViewModel(batchesBackend, executor));
         batches.onShowEntry(detailModel::show);
+        batches.onExportReport(id -> export.export(window(), "batch " + id, "report-batch-" + id,
+                () -> reports.batch(id)));
         batchesModel.onBatchEnded(browserModel::decidedElsewhere);
         browser.onRedriveGroupAsBatch(group -> batches.startGroup(window(), group.fingerprint(), group.openCount(),
                 operator));

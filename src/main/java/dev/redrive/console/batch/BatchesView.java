@@ -38,6 +38,7 @@ import javafx.util.Duration;
 
 import java.util.List;
 import java.util.function.BiConsumer;
+import java.util.function.LongConsumer;
 
 /**
  * The batches badge of the main window's toolbar and the list it opens: every recent durable batch with a progress
@@ -51,6 +52,7 @@ public final class BatchesView {
     @FXML private TableView<BatchRow> batchesTable;
     @FXML private Button resumeButton;
     @FXML private Button stopButton;
+    @FXML private Button reportButton;
     @FXML private Label messageLabel;
     @FXML private Label outcomeSummary;
     @FXML private TableView<BatchOutcomes.Item> outcomesTable;
@@ -59,6 +61,7 @@ public final class BatchesView {
     private BatchesViewModel model;
     private BatchOutcomesViewModel outcomes;
     private BiConsumer<String, Long> entryShower = (operation, entry) -> { };
+    private LongConsumer reportExporter = id -> { };
     private final Button badge = new Button();
     private final Timeline polling = new Timeline(new KeyFrame(POLL, event -> {
         model.refresh();
@@ -119,10 +122,16 @@ public final class BatchesView {
                 || !model.selectedProperty().get().resumable(), model.selectedProperty()));
         stopButton.disableProperty().bind(Bindings.createBooleanBinding(() -> model.selectedProperty().get() == null
                 || !model.selectedProperty().get().stoppable(), model.selectedProperty()));
+        reportButton.disableProperty().bind(model.selectedProperty().isNull());
         messageLabel.textProperty().bind(model.messageProperty());
         outcomesTable.setItems(outcomes.items());
         outcomeSummary.textProperty().bind(outcomes.summaryProperty());
         model.selectedProperty().addListener((obs, was, now) -> outcomes.show(now));
+    }
+
+    /** What "Export report…" does with the chosen batch: its report, each item's outcome before the evidence. */
+    public void onExportReport(LongConsumer exporter) {
+        this.reportExporter = exporter;
     }
 
     /** Where a failed-again item's link goes: the console shows that operation's new DLQ entry. */
@@ -219,5 +228,13 @@ public final class BatchesView {
     @FXML
     private void stop() {
         model.stop();
+    }
+
+    @FXML
+    private void exportReport() {
+        BatchRow selected = model.selectedProperty().get();
+        if (selected != null) {
+            reportExporter.accept(selected.id());
+        }
     }
 }

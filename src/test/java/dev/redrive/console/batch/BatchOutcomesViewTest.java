@@ -90,6 +90,7 @@ class BatchOutcomesViewTest {
             BatchesView view = BatchesView.load(new BatchesViewModel(backend, executor, Clock.systemUTC()),
                     new BatchOutcomesViewModel(backend, executor));
             view.onShowEntry((operation, entry) -> shownEntries.add(operation + " " + entry));
+            view.onExportReport(id -> shownEntries.add("report of batch " + id));
             Scene scene = new Scene(new StackPane(view.badge()), 1280, 800);
             scene.getStylesheets().add(Theme.stylesheet());
             stage.setScene(scene);
@@ -137,6 +138,9 @@ class BatchOutcomesViewTest {
                 .as("the list over a console of 1280x800").isEmpty();
         robot.clickOn("#newEntry-" + newEntry);
         assertThat(shownEntries).containsExactly("o-again:charge:0 " + newEntry);
+        // The batch's report (report --batch in the CLI) is one click away from its outcomes.
+        robot.clickOn("#reportBatch");
+        assertThat(shownEntries).containsExactly("o-again:charge:0 " + newEntry, "report of batch " + id);
     }
 
     /** What the outcomes table shows for one operation, as drawn. */
