@@ -30,6 +30,7 @@ final class ConsoleCommand implements Runnable {
             PrintWriter out = new PrintWriter(System.out, true);
             try (SandboxServers servers = SandboxServers.choose(connection, out);
                  Sandbox sandbox = Sandbox.openForConsole(servers.config(), Clock.systemUTC(), System.out::println)) {
+                servers.stopFirst(sandbox);
                 ConsoleLauncher.launch(new ConsoleLauncher.LaunchSettings(sandbox.config(), true, servers.embedded(),
                         null, sandbox.lookupEndpointUrls(), DemoToolServer::lookupEndpoints));
             }

@@ -80,6 +80,8 @@ final class DemoCommand implements Callable<Integer> {
             return 0;
         }
         CountDownLatch stopped = new CountDownLatch(1);
+        // The servers' own hook runs beside this one: either way the sandbox stops first, then the servers.
+        servers.stopFirst(sandbox);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             sandbox.close();
             servers.close();

@@ -66,6 +66,13 @@ final class SandboxServers implements AutoCloseable {
                 + "(also in " + file + ": eval \"$(cat " + file + ")\")\n";
     }
 
+    /** Has {@code user} stop before the sandbox's own servers, however they stop (Ctrl-C included). */
+    void stopFirst(AutoCloseable user) {
+        if (embedded != null) {
+            embedded.stopFirst(user);
+        }
+    }
+
     @Override
     public void close() {
         if (embedded != null) {

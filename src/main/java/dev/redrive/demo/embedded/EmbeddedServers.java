@@ -2,12 +2,16 @@ package dev.redrive.demo.embedded;
 
 import dev.redrive.config.RedriveConfig;
 import dev.redrive.config.ServiceUnavailableException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayDeque;
 import java.util.Comparator;
+import java.util.Deque;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.stream.Stream;
 
@@ -19,7 +23,11 @@ import java.util.stream.Stream;
 public final class EmbeddedServers implements AutoCloseable {
     private final EmbeddedPostgres postgres;
     private final EmbeddedRedis redis;
+    private static final Logger LOG = LoggerFactory.getLogger(EmbeddedServers.class);
+
     private final AtomicBoolean closed = new AtomicBoolean();
+    /** What runs on these servers and must stop before them (the sandbox's worker and tools), newest first. */
+    private final Deque<AutoCloseable> users = new ArrayDeque<>();
 
     private EmbeddedServers(EmbeddedPostgres postgres, EmbeddedRedis redis) {
         this.postgres = postgres;
@@ -56,16 +64,37 @@ public final class EmbeddedServers implements AutoCloseable {
         return new RedriveConfig(postgres.jdbcUrl(), RedriveConfig.DEFAULT_PG_USER, "", redis.uri(), namespace);
     }
 
-    /** Stops both servers, once: it also runs from a shutdown hook, so that Ctrl-C leaves no server behind. */
+    /**
+     * Has {@code user} closed before the servers stop, by whichever stops them: the shutdown hook runs at the same time
+     * as the application's own, and a worker whose servers went first would spend its last seconds on timeouts.
+     */
+    public synchronized void stopFirst(AutoCloseable user) {
+        users.push(user);
+    }
+
+    /**
+     * Stops what runs on them, then both servers, once: it also runs from a shutdown hook, so that Ctrl-C leaves no
+     * server behind. A second caller waits until the first is done.
+     */
     @Override
-    public void close() {
+    public synchronized void close() {
         if (!closed.compareAndSet(false, true)) {
             return;
         }
         try {
-            redis.close();
+            while (!users.isEmpty()) {
+                try {
+                    users.pop().close();
+                } catch (Exception e) {
+                    LOG.warn("stopping what ran on the sandbox's servers failed; stopping the servers all the same", e);
+                }
+            }
         } finally {
-            postgres.close();
+            try {
+                redis.close();
+            } finally {
+                postgres.close();
+            }
         }
     }
 

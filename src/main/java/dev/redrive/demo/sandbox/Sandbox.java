@@ -48,6 +48,7 @@ public final class Sandbox implements AutoCloseable {
     private DemoToolServer tools;
     private SandboxWorker worker;
     private LiveWorkload workload;
+    private boolean closed;
 
     private Sandbox(RedriveConfig config, Database database, Redis redis, Clock clock, Consumer<String> log) {
         this.config = config;
@@ -176,8 +177,13 @@ public final class Sandbox implements AutoCloseable {
         return urls;
     }
 
+    /** Stops the trickle, the worker and the tools, once, whoever asks first: the command or a Ctrl-C's hook. */
     @Override
-    public void close() {
+    public synchronized void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
         stopLiveWorkload();
         try {
             stopWorker();
