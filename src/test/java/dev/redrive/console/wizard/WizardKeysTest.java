@@ -2,15 +2,12 @@ package dev.redrive.console.wizard;
 
 import dev.redrive.console.concurrent.UiExecutor;
 import dev.redrive.console.ui.Theme;
-import dev.redrive.demo.tools.DemoToolServer;
 import dev.redrive.identity.OperationId;
 import dev.redrive.services.TriageServices;
+import dev.redrive.testing.DemoChargeWorker;
 import dev.redrive.testing.TestNamespace;
-import dev.redrive.triage.decision.HttpSideEffectLookup;
 import dev.redrive.triage.redaction.Redactor;
-import dev.redrive.worker.Worker;
 import dev.redrive.worker.client.WorkerClient;
-import dev.redrive.worker.tool.HttpTool;
 import javafx.application.Platform;
 import javafx.scene.Node;
 import javafx.scene.Scene;
@@ -50,8 +47,7 @@ import static org.awaitility.Awaitility.await;
 class WizardKeysTest {
     @RegisterExtension
     static final TestNamespace ns = new TestNamespace();
-    private static DemoToolServer tools;
-    private static Worker worker;
+    private static DemoChargeWorker worker;
     private static WorkerClient client;
     private static WizardBackend backend;
 
@@ -60,20 +56,15 @@ class WizardKeysTest {
 
     @BeforeAll
     static void startWorker() {
-        tools = DemoToolServer.start(ns.database());
-        HttpTool charge = HttpTool.builder("demo.charge", "1", tools.chargeEndpoint())
-                .lookupEndpoint(tools.lookupEndpoint()).requestTimeout(Duration.ofSeconds(2)).build();
-        worker = Worker.builder(ns.database(), ns.redis()).tool(charge).consumerName("keys-worker").concurrency(2)
-                .leaseDuration(Duration.ofSeconds(3)).claimInterval(Duration.ofMillis(200)).build().start();
-        client = new WorkerClient(ns.database(), ns.redis(), Clock.systemUTC());
+        worker = new DemoChargeWorker(ns, "keys-worker", Duration.ofMinutes(5));
+        client = worker.client();
         backend = new TriageWizardBackend(TriageServices.over(ns.database(), ns.redis(), Clock.systemUTC()),
-                HttpSideEffectLookup.forTool("demo.charge", tools.lookupEndpoint()), Redactor.defaults());
+                worker.lookup(), Redactor.defaults());
     }
 
     @AfterAll
     static void stopWorker() {
-        worker.shutdown().join();
-        tools.close();
+        worker.close();
     }
 
     @Start
