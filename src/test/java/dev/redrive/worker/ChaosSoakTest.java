@@ -98,6 +98,7 @@ class ChaosSoakTest {
                 throw new AssertionError("still waiting after the chaos: " + statuses() + " (seed " + SEED + ")", e);
             }
             Invariants invariants = Invariants.read(ns.database().jdbc());
+            BlindRecalls.in(ns.database().jdbc()).forEach(key -> System.out.println(history(key)));
             System.out.printf("chaos soak (seed %d): %d operations in %d s (%d s to drain after the chaos); chaos %s; %s%n",
                     SEED, produced.get(), Duration.ofNanos(System.nanoTime() - started).toSeconds(),
                     Duration.ofNanos(System.nanoTime() - drained).toSeconds(), chaos, invariants);
@@ -165,6 +166,28 @@ class ChaosSoakTest {
 
     private void count(String act) {
         chaos.merge(act, 1, Integer::sum);
+    }
+
+    /** What the tools and the store saw of one idempotency key, in order: printed for a blind recall. */
+    private static String history(String key) {
+        StringBuilder history = new StringBuilder("blind recall of key " + key + ":\n");
+        Jdbc jdbc = ns.database().jdbc();
+        jdbc.query("""
+                SELECT seq, received_at, 'call attempt ' || attempt || ' -> ' || http_status || coalesce(' ' || fault, '')
+                  FROM demo_tool_calls WHERE idempotency_key = ?
+                UNION ALL
+                SELECT seq, received_at, 'look-up -> ' || http_status FROM demo_tool_lookups WHERE idempotency_key = ?
+                 ORDER BY 1""", row -> history.append("  #").append(row.getLong(1)).append(' ')
+                .append(row.getString(2)).append(' ').append(row.getString(3)).append('\n'), key, key);
+        jdbc.query("""
+                SELECT a.attempt, a.consumer, a.fencing_token, a.started_at, a.finished_at, a.outcome, a.error_code,
+                       a.side_effect
+                  FROM attempts a JOIN operations o ON o.operation_id = a.operation_id
+                 WHERE o.idempotency_key = ? ORDER BY a.id""", row -> history.append("  attempt ").append(row.getInt(1))
+                .append(" by ").append(row.getString(2)).append(" token ").append(row.getLong(3)).append(' ')
+                .append(row.getString(4)).append(" .. ").append(row.getString(5)).append(' ').append(row.getString(6))
+                .append(' ').append(row.getString(7)).append(" side effect ").append(row.getString(8)).append('\n'), key);
+        return history.toString();
     }
 
     private static long waiting() {

@@ -38,11 +38,6 @@ final class ToolDesk {
         if (request.idempotencyKey() == null || request.idempotencyKey().isBlank()) {
             return refuse(request, 400, "missing_idempotency_key", "the Idempotency-Key header is required");
         }
-        if (request.deadline() != null && request.receivedAt().isAfter(request.deadline())) {
-            // Sent by a worker paused past its lease: another may have taken the operation over and looked it up.
-            return refuse(request, 408, "deadline_passed", "the call arrived after its deadline " + request.deadline()
-                    + "; nothing was done");
-        }
         ObjectNode payload;
         FaultPlan plan;
         BigDecimal amount;
@@ -54,12 +49,27 @@ final class ToolDesk {
             return refuse(request, 400, "invalid_request", e.getMessage());
         }
         return ledger.underKeyLock(request.idempotencyKey(), () -> {
+            // Judged under the key's lock, at the moment the call would act: a call that passed the check on arrival
+            // and then waited for the lock could otherwise act after another worker's look-up had found nothing.
+            if (pastDeadline(request)) {
+                return refuse(request, 408, "deadline_passed", "the call reached its effect after its deadline "
+                        + request.deadline() + "; nothing was done");
+            }
             int callNumber = ledger.callsSoFar(name, request.idempotencyKey()) + 1;
             Optional<Fault> fault = plan.forCall(callNumber);
             ToolAnswer answer = fault.map(f -> answerFor(f, request, amount)).orElseGet(() -> applyOrReplay(request, amount));
             ledger.recordCall(name, request, answer.status(), fault.map(Fault::kind).orElse(null), payload.toString());
             return answer;
         });
+    }
+
+    /**
+     * Whether the worker's lease on the call has ended: a worker paused past its lease sent it, and another may have
+     * taken the operation over and looked the key up. Its end is the instant another worker may take over, so a call
+     * at that very instant is late too.
+     */
+    private boolean pastDeadline(ReceivedCall request) {
+        return request.deadline() != null && !clock.instant().isBefore(request.deadline());
     }
 
     ToolAnswer lookup(String idempotencyKey) {

@@ -1,5 +1,6 @@
 package dev.redrive.console.health;
 
+import com.sun.net.httpserver.HttpServer;
 import dev.redrive.cli.PrometheusEndpoint;
 import dev.redrive.console.concurrent.UiExecutor;
 import dev.redrive.console.ui.Theme;
@@ -30,6 +31,8 @@ import org.testfx.api.FxRobot;
 import org.testfx.framework.junit5.ApplicationExtension;
 import org.testfx.framework.junit5.Start;
 
+import java.io.IOException;
+import java.net.InetSocketAddress;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
@@ -169,15 +172,22 @@ class ThroughputTileTest {
     }
 
     @Test
-    void aUrlThatIsNoPrometheus_isNamedInTheTile(FxRobot robot) {
-        String notPrometheus = metrics.url().substring(0, metrics.url().length() - "/metrics".length());
-        HealthPanelViewModel model = show(robot, notPrometheus);
-        robot.interact(model::refreshThroughput);
+    void aUrlThatIsNoPrometheus_isNamedInTheTile(FxRobot robot) throws IOException {
+        // Some other web server, as a mistyped URL reaches: it knows no /api/v1/query and answers 404.
+        HttpServer otherServer = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+        otherServer.start();
+        try {
+            String notPrometheus = "http://127.0.0.1:" + otherServer.getAddress().getPort();
+            HealthPanelViewModel model = show(robot, notPrometheus);
+            robot.interact(model::refreshThroughput);
 
-        await().atMost(Duration.ofSeconds(15)).untilAsserted(() ->
-                assertThat(robot.lookup("#healthThroughputStatus").queryLabeled().getText())
-                        .isEqualTo("Prometheus at " + notPrometheus + " answered HTTP 404 without the query API's "
-                                + "JSON; expected the server's address, such as http://prometheus:9090"));
+            await().atMost(Duration.ofSeconds(15)).untilAsserted(() ->
+                    assertThat(robot.lookup("#healthThroughputStatus").queryLabeled().getText())
+                            .isEqualTo("Prometheus at " + notPrometheus + " answered HTTP 404 without the query API's "
+                                    + "JSON; expected the server's address, such as http://prometheus:9090"));
+        } finally {
+            otherServer.stop(0);
+        }
     }
 
     @Test
