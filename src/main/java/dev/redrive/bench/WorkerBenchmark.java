@@ -71,6 +71,8 @@ public final class WorkerBenchmark {
                 int warmUps = 0;
                 JitWarmUp jit = new JitWarmUp();
                 double ceilingBefore = before;
+                double coldRatio = 0;
+                Measured cold = null;
                 for (int drain = 1; drain <= drains; drain++) {
                     jit.start();
                     Measured worker = drain(admin, redis, drain == 1);
@@ -89,9 +91,16 @@ public final class WorkerBenchmark {
                         ceilingBefore = ceilingAfter;
                         ceilingNote = String.format(Locale.ROOT, ", %.2fx of the %.0f commits/s measured around it",
                                 worker.operationsPerSecond() / ceiling, ceiling);
+                        if (drain == 1) {
+                            coldRatio = worker.operationsPerSecond() / ceiling;
+                        }
                         if (!warmUp) {
                             drainRatios.add(worker.operationsPerSecond() / ceiling);
                         }
+                    }
+                    if (drain == 1) {
+                        cold = worker;
+                        coldRatio = drains == 1 ? worker.operationsPerSecond() / before : coldRatio;
                     }
                     if (warmUp) {
                         warmUps++;
@@ -113,6 +122,14 @@ public final class WorkerBenchmark {
                         median.commitsPerOperation());
                 out.printf(Locale.ROOT, "ratio:    %.2fx of the commit ceiling (target >= 0.80x), %.2f commits/operation (target <= 1.20)%n",
                         result.ratio(), result.commitsPerOperation());
+                out.printf(Locale.ROOT, "cold:     drain 1, the first work of a fresh JVM (as a worker process starts): "
+                        + "%.0f operations/s = %.2fx of the ceiling%n", cold.operationsPerSecond(), coldRatio);
+                if (drains == 1) {
+                    out.printf(Locale.ROOT, "warm:     run --drains 3 or more for the figures of a warmed-up JVM%n");
+                } else {
+                    out.printf(Locale.ROOT, "warm:     median of the counted drains: %.0f operations/s = %.2fx of the "
+                            + "ceiling measured around each%n", median.operationsPerSecond(), median(drainRatios));
+                }
                 if (drains > 1) {
                     double medianRatio = median(drainRatios);
                     double slowestRatio = drainRatios.stream().min(Comparator.naturalOrder()).orElseThrow();

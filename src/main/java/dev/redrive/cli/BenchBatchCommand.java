@@ -20,7 +20,7 @@ final class BenchBatchCommand implements Callable<Integer> {
     @Option(names = "--entries", defaultValue = "10000", description = "entries in the group (default ${DEFAULT-VALUE})")
     int entries;
 
-    @Option(names = "--rounds", defaultValue = "3", description = "rounds, each seeded afresh; medians are printed (default ${DEFAULT-VALUE})")
+    @Option(names = "--rounds", defaultValue = "3", description = "rounds, each seeded afresh: the first is the cold one (a fresh JVM), the medians of the others are the warm figures (default ${DEFAULT-VALUE})")
     int rounds;
 
     @Spec

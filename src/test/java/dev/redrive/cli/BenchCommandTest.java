@@ -31,21 +31,27 @@ class BenchCommandTest {
                 .containsPattern("ratio: +" + NUMBER + "x of the commit ceiling \\(target >= 0.80x\\)")
                 .containsPattern("spread: +1 drains counted after 1 warm-up drains; .* median " + NUMBER + "x, slowest "
                         + NUMBER + "x, " + NUMBER + "x of the median \\(target >= 0.70x\\); in operations/s: median "
-                        + NUMBER + ", slowest " + NUMBER + ", " + NUMBER + "x; longest stall");
+                        + NUMBER + ", slowest " + NUMBER + ", " + NUMBER + "x; longest stall")
+                .containsPattern("cold: +drain 1, the first work of a fresh JVM \\(as a worker process starts\\): "
+                        + NUMBER + " operations/s = " + NUMBER + "x of the ceiling")
+                .containsPattern("warm: +median of the counted drains: " + NUMBER + " operations/s = " + NUMBER + "x");
         assertThat(ns.database().jdbc().queryLong(
                 "SELECT count(*) FROM information_schema.schemata WHERE schema_name = ?", ns.name()))
                 .as("the throw-away namespace is dropped").isZero();
     }
 
     @Test
-    void benchBatch_decidesEveryItemOnceAndPrintsItsMedians() {
-        CliRun run = CliRun.in(ns, "bench", "batch", "--entries", "300", "--rounds", "1");
+    void benchBatch_decidesEveryItemOnceAndPrintsItsColdAndWarmFigures() {
+        CliRun run = CliRun.in(ns, "bench", "batch", "--entries", "300", "--rounds", "2");
 
         assertThat(run.exit()).as(run.err()).isZero();
         assertThat(run.out())
                 .containsPattern("round 1: one client commits " + NUMBER + " single-row transactions/s; dry run 300 items")
+                .containsPattern("round 2: one client commits " + NUMBER + " single-row transactions/s; dry run 300 items")
                 .contains("(600 commands, 600 audit lines, 600 dispatches published)")
-                .containsPattern("median of 1 round\\(s\\): redrive --group " + NUMBER + " items/s = " + NUMBER
-                        + "x one client's commits");
+                .containsPattern("cold \\(round 1, the first work of a fresh JVM, as the CLI runs it\\): redrive "
+                        + "--group " + NUMBER + " items/s = " + NUMBER + "x one client's commits")
+                .containsPattern("warm \\(median of rounds 2 to 2\\): redrive --group " + NUMBER + " items/s = "
+                        + NUMBER + "x one client's commits");
     }
 }
