@@ -34,15 +34,16 @@ class TableWritersTest {
 
     /**
      * table -> "STATEMENT class" pairs. Where a table has more than one writer, each owns a different part of its life:
-     * an operation is created by the registry (a correction's new operation by the decision store), moved through its
-     * attempts by the worker's store, decided by the decision store, and cancelled with its run by the run store; a DLQ
-     * entry is entered by the dead-letter store, decided by the entry decision store, and emptied of its evidence by
-     * the purge; a redrive command is issued by its log and moved along by the claim that executes it. Tables without a
-     * writer are kept by the database itself (triggers, migrations).
+     * an operation is created by the registry (a correction's new operation by the decision store), claimed, deferred
+     * and discarded by the worker's store, finished by its attempt commits, decided by the decision store, and
+     * cancelled with its run by the run store; a DLQ entry is entered by the dead-letter store, decided by the entry
+     * decision store, and emptied of its evidence by the purge; a redrive command is issued by its log, moved along by
+     * the claim that executes it and settled by the commit of its attempt. Tables without a writer are kept by the
+     * database itself (triggers, migrations).
      */
     private static final Map<String, Set<String>> WRITERS = Map.ofEntries(
             entry("approvals", Set.of("INSERT store/approval/ApprovalStore", "UPDATE store/approval/ApprovalStore")),
-            entry("attempts", Set.of("INSERT " + OPERATIONS + "OperationStore")),
+            entry("attempts", Set.of("INSERT " + OPERATIONS + "AttemptCommits")),
             entry("audit_log", Set.of("INSERT store/audit/AuditLog")),
             entry("decision_requests", Set.of("INSERT triage/request/RequestStore", "UPDATE triage/request/RequestStore")),
             entry("dlq_entries", Set.of("INSERT store/deadletter/DeadLetterStore",
@@ -53,12 +54,13 @@ class TableWritersTest {
             entry("four_eyes_policy", Set.of("UPDATE triage/request/PolicyStore")),
             entry("operations", Set.of("INSERT " + OPERATIONS + "OperationRegistry",
                     "INSERT " + OPERATIONS + "OperationDecisionStore", "UPDATE " + OPERATIONS + "OperationStore",
+                    "UPDATE " + OPERATIONS + "AttemptCommits",
                     "UPDATE " + OPERATIONS + "OperationDecisionStore", "UPDATE " + OPERATIONS + "RunStore")),
             entry("reconciliations", Set.of("INSERT store/reconciliation/ReconciliationLog")),
             entry("redrive_batch_items", Set.of("INSERT triage/decision/BatchStore")),
             entry("redrive_batches", Set.of("INSERT triage/decision/BatchStore", "UPDATE triage/decision/BatchStore")),
             entry("redrive_commands", Set.of("INSERT store/command/RedriveCommandLog",
-                    "UPDATE " + OPERATIONS + "OperationStore")),
+                    "UPDATE " + OPERATIONS + "OperationStore", "UPDATE " + OPERATIONS + "AttemptCommits")),
             entry("retention_policy", Set.of("UPDATE store/deadletter/RetentionPolicyStore")),
             entry("runs", Set.of("INSERT " + OPERATIONS + "OperationRegistry", "UPDATE " + OPERATIONS + "RunStore")),
             entry("tool_schemas", Set.of("INSERT store/tool/ToolSchemaStore", "UPDATE store/tool/ToolSchemaStore")),

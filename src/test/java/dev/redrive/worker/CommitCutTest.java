@@ -22,7 +22,7 @@ import static org.awaitility.Awaitility.await;
 /**
  * The worker's connection to PostgreSQL drops while it commits a finished attempt, so that it cannot know whether
  * the commit happened. The worker reaches PostgreSQL through a proxy that cuts the connection at the commit's FINISH
- * statement (OperationStore), either after the server has run it to the end or before it reaches the server; the
+ * statement (AttemptCommits), either after the server has run it to the end or before it reaches the server; the
  * test's own checks, the client and the demo tools go to PostgreSQL directly. Whichever way the cut falls, exactly one
  * commit wins, the redelivery of the pending entry settles it (from the facts, or by reconciling with the tool), the
  * tool's effect happens once, the entry is acked and the worker carries on.

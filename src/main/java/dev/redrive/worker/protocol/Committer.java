@@ -8,6 +8,7 @@ import dev.redrive.secret.SecretScanner;
 import dev.redrive.store.StoreException;
 import dev.redrive.store.operation.AttemptCommit;
 import dev.redrive.store.operation.CommitResult;
+import dev.redrive.store.operation.AttemptCommits;
 import dev.redrive.store.operation.OperationStore;
 import dev.redrive.worker.retry.RetryQueue;
 import dev.redrive.worker.stream.DispatchStream;
@@ -39,6 +40,7 @@ final class Committer {
 
     private final BlockingQueue<AttemptEnd> ended = new LinkedBlockingQueue<>();
     private final OperationStore store;
+    private final AttemptCommits commits;
     private final RetryQueue retryQueue;
     private final DeadLetterStream deadLetterStream;
     private final DispatchStream stream;
@@ -49,10 +51,11 @@ final class Committer {
     private final int deliveryLimit;
     private final WorkerMetrics metrics;
 
-    Committer(OperationStore store, RetryQueue retryQueue, DeadLetterStream deadLetterStream, DispatchStream stream,
+    Committer(OperationStore store, AttemptCommits commits, RetryQueue retryQueue, DeadLetterStream deadLetterStream, DispatchStream stream,
               DeliveryHistory history, AttemptRunner runner, InFlight inFlight, Clock clock, int deliveryLimit,
               WorkerMetrics metrics) {
         this.store = store;
+        this.commits = commits;
         this.metrics = metrics;
         this.retryQueue = retryQueue;
         this.deadLetterStream = deadLetterStream;
@@ -148,7 +151,7 @@ final class Committer {
 
     private List<CommitResult> commitWithFallback(List<AttemptCommit> commits) {
         try {
-            return store.commit(commits);
+            return this.commits.commit(commits);
         } catch (StoreException groupFailed) {
             if (commits.size() == 1) {
                 LOG.error("commit of {} failed; the entry stays pending", commits.get(0).lease().operationId(), groupFailed);

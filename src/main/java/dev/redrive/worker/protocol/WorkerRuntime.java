@@ -5,6 +5,7 @@ import dev.redrive.broker.Redis;
 import dev.redrive.model.LastCall;
 import dev.redrive.store.Database;
 import dev.redrive.store.DatabaseClock;
+import dev.redrive.store.operation.AttemptCommits;
 import dev.redrive.store.operation.Lease;
 import dev.redrive.store.operation.OperationStore;
 import dev.redrive.worker.client.WorkerClient;
@@ -78,7 +79,7 @@ public final class WorkerRuntime {
         AttemptRunner runner = new AttemptRunner(settings.clock(), settings.retryPolicy(), settings.gate(), history,
                 settings.consumerName(), settings.metrics(), settings.spans(), settings.unservedToolGrace());
         this.store = new OperationStore(database.jdbc());
-        this.committer = new Committer(store, retryQueue, deadLetterStream, stream,
+        this.committer = new Committer(store, new AttemptCommits(database.jdbc()), retryQueue, deadLetterStream, stream,
                 history, runner, inFlight, settings.clock(), settings.deliveryLimit(), settings.metrics());
         this.renewer = new LeaseRenewer(store, stream, inFlight, settings.clock(), settings.leaseDuration(),
                 settings.consumerName());

@@ -41,6 +41,7 @@ class LockOrderTest {
     private static final Instant T0 = Instant.parse("2026-11-30T00:00:00Z");
 
     private final OperationStore store = new OperationStore(ns.database().jdbc());
+    private final AttemptCommits commits = new AttemptCommits(ns.database().jdbc());
 
     @Test
     void aGroupCommitAndABatchClaimOfTheSameRows_bothStoppedMidStatement_bothComplete() throws Exception {
@@ -56,7 +57,7 @@ class LockOrderTest {
             String[] holders = {backendPid(holdsX), backendPid(holdsY)};
             // The commit names its rows a, x, b and the claim b, y, a: taken in the order named, the commit would get a
             // and stop at x, the claim would get b and stop at y, and once x and y are free each would wait for the other.
-            CompletableFuture<List<CommitResult>> commit = CompletableFuture.supplyAsync(() -> store.commit(List.of(
+            CompletableFuture<List<CommitResult>> commit = CompletableFuture.supplyAsync(() -> commits.commit(List.of(
                     succeeded(held.get(a.value())), succeeded(held.get(x.value())), succeeded(held.get(b.value())))));
             awaitBlocked(holders, 1);
             Instant afterTheLeases = T0.plus(LEASE).plusSeconds(1);

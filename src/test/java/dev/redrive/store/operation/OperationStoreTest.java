@@ -27,6 +27,8 @@ class OperationStoreTest {
     private static final Duration LEASE = Duration.ofSeconds(10);
     private final Instant t0 = Instant.parse("2026-11-30T00:00:00Z");
 
+    private final AttemptCommits commits = new AttemptCommits(ns.database().jdbc());
+
     private OperationStore store() {
         return new OperationStore(ns.database().jdbc());
     }
@@ -51,8 +53,8 @@ class OperationStoreTest {
         Lease second = single(claim(store, List.of(request(id, "1-1")), "b", afterExpiry, LEASE));
         assertThat(second.fencingToken()).isGreaterThan(first.fencingToken());
 
-        List<CommitResult> stale = store.commit(List.of(succeeded(first, afterExpiry)));
-        List<CommitResult> current = store.commit(List.of(succeeded(second, afterExpiry.plusSeconds(1))));
+        List<CommitResult> stale = commits.commit(List.of(succeeded(first, afterExpiry)));
+        List<CommitResult> current = commits.commit(List.of(succeeded(second, afterExpiry.plusSeconds(1))));
 
         assertThat(stale.get(0).committed()).isFalse();
         assertThat(current.get(0).committed()).isTrue();
@@ -89,7 +91,7 @@ class OperationStoreTest {
         assertThat(second.processingDeliveries()).isEqualTo(2);
         assertThat(second.takeover()).isTrue();
 
-        assertThat(store.commit(List.of(succeeded(second, afterExpiry.plusSeconds(1)))).get(0).committed()).isTrue();
+        assertThat(commits.commit(List.of(succeeded(second, afterExpiry.plusSeconds(1)))).get(0).committed()).isTrue();
         OperationFacts settled = store.load(ids).get(id.value());
         assertThat(settled.status()).isEqualTo(OperationStatus.SUCCEEDED);
         assertThat(settled.processingDeliveries()).isZero();
@@ -129,7 +131,7 @@ class OperationStoreTest {
         Map<String, Lease> byId = leases.stream().collect(Collectors.toMap(Lease::operationId, lease -> lease));
         Instant afterExpiry = t0.plus(LEASE).plusSeconds(1);
         single(claim(store, List.of(request(takenOver, "1-2")), "b", afterExpiry, LEASE));
-        store.commit(List.of(succeeded(byId.get(finished.value()), t0.plusSeconds(1))));
+        commits.commit(List.of(succeeded(byId.get(finished.value()), t0.plusSeconds(1))));
 
         Instant renewedUntil = afterExpiry.plus(LEASE);
         assertThat(store.renew(leases, "a", renewedUntil)).containsExactly(held.value());
@@ -140,7 +142,7 @@ class OperationStoreTest {
         assertThat(records.get(held.value()).fencingToken()).isEqualTo(byId.get(held.value()).fencingToken());
         assertThat(records.get(takenOver.value()).leaseOwner()).isEqualTo("b");
         assertThat(records.get(takenOver.value()).leaseExpiresAt()).isEqualTo(afterExpiry.plus(LEASE));
-        assertThat(store.commit(List.of(succeeded(byId.get(takenOver.value()), renewedUntil))).get(0).committed())
+        assertThat(commits.commit(List.of(succeeded(byId.get(takenOver.value()), renewedUntil))).get(0).committed())
                 .as("the attempt whose lease was taken over still cannot commit").isFalse();
     }
 
@@ -156,7 +158,7 @@ class OperationStoreTest {
                         ErrorFingerprint.of("demo.charge", FailureClass.INVALID_INPUT, "http_400", error.message()),
                         "test"));
 
-        CommitResult result = store.commit(List.of(commit)).get(0);
+        CommitResult result = commits.commit(List.of(commit)).get(0);
 
         assertThat(result.deadLetter()).isNotNull();
         assertThat(ns.database().jdbc().queryOne("""
