@@ -2,8 +2,6 @@ package dev.redrive.worker.protocol;
 
 import dev.redrive.broker.DeadLetterStream;
 import dev.redrive.envelope.DispatchEnvelope;
-import dev.redrive.envelope.EnvelopeCodec;
-import dev.redrive.envelope.InvalidEnvelopeException;
 import dev.redrive.model.OperationStatus;
 import dev.redrive.secret.SecretScanner;
 import dev.redrive.store.Jdbc;
@@ -29,18 +27,16 @@ import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ExecutorService;
 
 /**
  * The per-message protocol, applied to a batch of deliveries at once, in five phases with one place for each kind of
- * failure: <b>decode</b> (what is not a valid dispatch is dead-lettered as itself), <b>claim</b> (claim what the facts
+ * failure: <b>decode</b> (see {@link DispatchIntake}: what is not a valid dispatch is dead-lettered as itself), <b>claim</b> (claim what the facts
  * allow and read the facts, fault-isolated per operation: see {@link BatchClaim}), <b>judge</b> (the eligibility rules
  * on the facts as they were before the claim), <b>settle</b> (write the dead letters, discards and deferrals, put
  * retries back, then ack) and <b>execute</b> (hand each claimed attempt to the tool pool; its end goes to the
@@ -55,7 +51,7 @@ final class DispatchProcessor {
     private static final Logger LOG = LoggerFactory.getLogger(DispatchProcessor.class);
 
     private final WorkerSettings settings;
-    private final EnvelopeCodec codec;
+    private final DispatchIntake intake;
     private final OperationStore store;
     private final DeadLetterStore deadLetters;
     private final DeadLetterStream deadLetterStream;
@@ -67,15 +63,13 @@ final class DispatchProcessor {
     private final DeliveryHistory history;
     private final ExecutorService tools;
     private final BatchClaim batchClaim;
-    private final ToolServers toolServers;
 
     DispatchProcessor(WorkerSettings settings, Jdbc jdbc, DeadLetterStream deadLetterStream, RetryQueue retryQueue,
                       DispatchStream stream, InFlight inFlight, AttemptRunner runner, Committer committer,
                       DeliveryHistory history, ExecutorService tools, ToolServers toolServers) {
         this.settings = settings;
-        this.toolServers = toolServers;
-        this.codec = new EnvelopeCodec(settings.maxPayloadBytes());
         this.store = new OperationStore(jdbc);
+        this.intake = new DispatchIntake(settings, store, toolServers);
         this.deadLetters = new DeadLetterStore(jdbc);
         this.deadLetterStream = deadLetterStream;
         this.retryQueue = retryQueue;
@@ -113,7 +107,7 @@ final class DispatchProcessor {
         }
         Instant now = now();
         BatchOutcome outcome = new BatchOutcome(now);
-        List<Incoming> valid = decode(deliveries, outcome);
+        List<Incoming> valid = intake.decode(deliveries, outcome);
         Plan plan = plan(valid, now);
         long claimStarted = System.nanoTime();
         BatchClaim.Result facts = batchClaim.claim(valid, plan.candidates().values(), outcome, now);
@@ -124,75 +118,6 @@ final class DispatchProcessor {
         List<Claimed> claimed = judge(valid, plan, facts, outcome, now);
         settle(outcome, facts.records(), now);
         execute(claimed, now);
-    }
-
-    // ---- decode ------------------------------------------------------------------------------------------------
-
-    /** The valid dispatches of the batch; everything else is acked (an empty entry) or dead-lettered as itself. */
-    private List<Incoming> decode(List<Delivery> deliveries, BatchOutcome outcome) {
-        List<Incoming> valid = new ArrayList<>();
-        for (Delivery delivery : deliveries) {
-            if (delivery.fields().isEmpty()) {
-                outcome.ack(delivery.entryId());
-            } else if (!delivery.undecodableFields().isEmpty()) {
-                outcome.deadLetter(delivery, InvalidEnvelopeException.INVALID_UTF8, "not UTF-8: "
-                        + String.join(", ", delivery.undecodableFields()) + "; every field must be UTF-8 text");
-            } else {
-                Throwable failure = alone(() -> valid.add(new Incoming(delivery, codec.decode(delivery.fields()))));
-                if (failure != null) {
-                    deadLetterAlone(delivery, failure, "decoding it", outcome);
-                }
-            }
-        }
-        return servedHere(withKnownCommands(valid, outcome), outcome);
-    }
-
-    /**
-     * The dispatches of tools this worker serves, and of tools no worker served within the grace (they are claimed and
-     * dead-lettered as no_worker_for_tool). A dispatch of a tool another worker serves is handed on through the retry
-     * set: due at once while one runs, after a wait while none does, so that it does not circle between the workers
-     * that cannot run it. Its operation is left as it is.
-     */
-    private List<Incoming> servedHere(List<Incoming> valid, BatchOutcome outcome) {
-        List<Incoming> kept = new ArrayList<>(valid.size());
-        Map<String, ToolServers.Verdict> verdicts = new HashMap<>();
-        Instant now = now();
-        for (Incoming incoming : valid) {
-            String tool = incoming.envelope().tool();
-            ToolServers.Verdict verdict = settings.tools().containsKey(tool) ? null
-                    : verdicts.computeIfAbsent(tool, unserved -> toolServers.of(unserved, now));
-            if (verdict == null || verdict == ToolServers.Verdict.NONE) {
-                kept.add(incoming);
-            } else {
-                Instant due = verdict == ToolServers.Verdict.LIVE ? now : now.plus(toolServers.awayWait());
-                outcome.retries.add(incoming.envelope().dueAt(due));
-                outcome.ack(incoming.entryId());
-                settings.metrics().handedOn();
-            }
-        }
-        return kept;
-    }
-
-    /**
-     * Does work on one message; returns null, or the failure that is the message's own (see {@link MessageFault}). A
-     * failure of the servers, or a fatal error, is thrown on: the batch fails and its entries are read again.
-     */
-    private static Throwable alone(Runnable work) {
-        try {
-            work.run();
-            return null;
-        } catch (Throwable failure) {
-            MessageFault.rethrowUnlessOwn(failure);
-            return failure;
-        }
-    }
-
-    /** Dead-letters a message as itself (INVALID_INPUT) for a failure of its own; the batch goes on without it. */
-    private void deadLetterAlone(Delivery delivery, Throwable failure, String doing, BatchOutcome outcome) {
-        if (!(failure instanceof InvalidEnvelopeException)) {
-            LOG.warn("entry {} failed while {}; dead-lettering it alone", delivery.entryId(), doing, failure);
-        }
-        outcome.deadLetter(delivery, MessageFault.code(failure), MessageFault.describe(failure, doing));
     }
 
     /**
@@ -211,36 +136,6 @@ final class DispatchProcessor {
             LOG.warn("entry {} of {}: {}; it stays pending ({} of {} deliveries failed)", incoming.entryId(),
                     incoming.operationId(), why, failed, settings.deliveryLimit(), failure);
         }
-    }
-
-    /**
-     * A dispatch naming a redrive command that was never issued for its operation is dead-lettered as itself: left
-     * alone it would record its operation (if new) as waiting, and the sweep would publish it again without the
-     * command, so it would run after all.
-     */
-    private List<Incoming> withKnownCommands(List<Incoming> valid, BatchOutcome outcome) {
-        Set<UUID> named = new HashSet<>();
-        for (Incoming incoming : valid) {
-            if (incoming.envelope().redriveCommandId() != null) {
-                named.add(UUID.fromString(incoming.envelope().redriveCommandId()));
-            }
-        }
-        if (named.isEmpty()) {
-            return valid;
-        }
-        Map<UUID, String> issued = store.redriveCommands(named);
-        List<Incoming> known = new ArrayList<>(valid.size());
-        for (Incoming incoming : valid) {
-            String command = incoming.envelope().redriveCommandId();
-            if (command == null || incoming.operationId().equals(issued.get(UUID.fromString(command)))) {
-                known.add(incoming);
-            } else {
-                outcome.deadLetter(incoming.delivery(), DeadLetterCodes.UNKNOWN_REDRIVE_COMMAND, "redrive_command_id "
-                        + command + " names no redrive command issued for operation " + incoming.operationId()
-                        + "; redrives are issued by `redrive OP`, which publishes their dispatch itself");
-            }
-        }
-        return known;
     }
 
     // ---- plan --------------------------------------------------------------------------------------------------
@@ -284,7 +179,7 @@ final class DispatchProcessor {
         List<Claimed> claimed = new ArrayList<>();
         for (Incoming incoming : valid) {
             int before = claimed.size();
-            Throwable failure = alone(() -> judge(incoming, plan, facts, outcome, now, claimed));
+            Throwable failure = MessageFault.alone(() -> judge(incoming, plan, facts, outcome, now, claimed));
             if (failure != null) {
                 refuse(incoming, failure, plan, facts, outcome, claimed.size() > before, claimed);
             }
@@ -353,7 +248,7 @@ final class DispatchProcessor {
         OperationFacts record = facts.records().get(incoming.operationId());
         if (alreadyClaimed || plan.candidates().get(incoming.operationId()) != incoming || lease == null
                 || record == null) {
-            deadLetterAlone(incoming.delivery(), failure, "judging it", outcome);
+            outcome.deadLetterAlone(incoming.delivery(), failure, "judging it");
             return;
         }
         LOG.warn("entry {} of {} failed while judging it; dead-lettering its operation", incoming.entryId(),

@@ -57,6 +57,20 @@ final class MessageFault {
         }
     }
 
+    /**
+     * Does work on one message; returns null, or the failure that is the message's own. A failure of the servers, or
+     * a fatal error, is thrown on: the batch fails and its entries are read again.
+     */
+    static Throwable alone(Runnable work) {
+        try {
+            work.run();
+            return null;
+        } catch (Throwable failure) {
+            rethrowUnlessOwn(failure);
+            return failure;
+        }
+    }
+
     /** The dead-letter code of a message that failed with {@code failure} (its own: see {@link #isOwn}). */
     static String code(Throwable failure) {
         if (failure instanceof InvalidEnvelopeException invalid) {
