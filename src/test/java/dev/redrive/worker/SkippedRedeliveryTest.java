@@ -62,9 +62,9 @@ class SkippedRedeliveryTest {
             assertThat(kit.callsFor(id)).isEqualTo(1);
             assertThat(kit.effectsFor(id)).isEqualTo(1);
             // B's lease is 300 ms: on a loaded machine its call can reach the tool after it, which the tool refuses
-            // without acting (deadline_passed) and B retries; no other attempt is allowed.
+            // without acting (408, deadline_passed) and B retries; no other attempt is allowed.
             assertThat(kit.jdbc().query("SELECT consumer || '/' || outcome FROM attempts WHERE operation_id = ? "
-                    + "AND error_code IS DISTINCT FROM 'deadline_passed'", row -> row.getString(1), id.value()))
+                    + "AND error_code IS DISTINCT FROM 'http_408'", row -> row.getString(1), id.value()))
                     .containsExactly("eager-b/SUCCEEDED");
             assertThat(kit.count("SELECT processing_deliveries FROM operations WHERE operation_id = ?", id.value()))
                     .as("settled").isZero();
