@@ -12,7 +12,6 @@ import dev.redrive.triage.query.FingerprintGroup;
 import javafx.animation.KeyFrame;
 import javafx.animation.Timeline;
 import javafx.application.Platform;
-import javafx.beans.property.ReadOnlyObjectWrapper;
 import javafx.collections.FXCollections;
 import javafx.collections.ListChangeListener;
 import javafx.fxml.FXML;
@@ -41,11 +40,9 @@ import javafx.scene.layout.HBox;
 import javafx.util.Callback;
 import javafx.util.Duration;
 
-import java.io.IOException;
 import java.time.ZoneId;
 import java.util.List;
 import java.util.function.Consumer;
-import java.util.function.Function;
 
 /**
  * The DLQ browser: filter bar, flat entries or fingerprint groups, keyset paging as the table scrolls, the Entered
