@@ -8,6 +8,7 @@ import dev.redrive.triage.decision.HttpSideEffectLookup;
 import dev.redrive.triage.request.FourEyesPolicy;
 import dev.redrive.triage.request.PolicyStore;
 import javafx.application.Platform;
+import javafx.scene.Node;
 import javafx.scene.control.Button;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -55,7 +56,9 @@ class FourEyesDialogTest {
         Platform.runLater(() -> dialogs.decide(fixture.stage(), DecisionKind.DISCARD,
                 new WizardItem(entry.operationId(), entry.dlqEntryId(), 0), "ana", result -> { }));
 
-        await().atMost(WAIT).until(() -> robot.lookup("#decisionDialogReason").tryQuery().isPresent());
+        // The dialog's nodes exist before its window shows: a click needs them visible.
+        await().atMost(WAIT).until(() -> robot.lookup("#decisionDialogReason").tryQuery().map(Node::isVisible)
+                .orElse(false));
         robot.clickOn("#decisionDialogReason").write("duplicate of order 1042");
         robot.clickOn(robot.lookup(".dialog-pane .button")
                 .match((Button button) -> "Discard".equals(button.getText())).queryButton());
