@@ -12,7 +12,6 @@ import dev.redrive.triage.query.FingerprintGroup;
 import javafx.animation.KeyFrame;
 import javafx.animation.Timeline;
 import javafx.application.Platform;
-import javafx.beans.property.ReadOnlyObjectWrapper;
 import javafx.collections.FXCollections;
 import javafx.collections.ListChangeListener;
 import javafx.fxml.FXML;
@@ -41,11 +40,9 @@ import javafx.scene.layout.HBox;
 import javafx.util.Callback;
 import javafx.util.Duration;
 
-import java.io.IOException;
 import java.time.ZoneId;
 import java.util.List;
 import java.util.function.Consumer;
-import java.util.function.Function;
 
 /**
  * The DLQ browser: filter bar, flat entries or fingerprint groups, keyset paging as the table scrolls, the Entered
@@ -108,6 +105,11 @@ public final class DlqBrowserView {
         timeBox.setItems(FXCollections.observableArrayList(TimeRange.values()));
         columns = new DlqColumns(new RelativeTime(ZoneId.systemDefault()), model::now);
         enteredColumn = columns.entered();
+        initializeEntryTable();
+        initializeGroupTable();
+    }
+
+    private void initializeEntryTable() {
         table.setFixedCellSize(ROW_HEIGHT);
         table.getSelectionModel().setSelectionMode(SelectionMode.MULTIPLE);
         table.setPlaceholder(new Label("No DLQ entries match the filter."));
@@ -131,7 +133,9 @@ public final class DlqBrowserView {
                         selectionExporter.accept(List.copyOf(model.selection()));
                     }
                 })));
+    }
 
+    private void initializeGroupTable() {
         groupTable.setFixedCellSize(ROW_HEIGHT);
         groupTable.setPlaceholder(new Label("No fingerprint groups match the filter."));
         groupTable.setColumnResizePolicy(TableView.CONSTRAINED_RESIZE_POLICY_FLEX_LAST_COLUMN);
@@ -145,29 +149,15 @@ public final class DlqBrowserView {
             });
             return row;
         });
+        // The handlers are read when the item is chosen: the screen that owns the wizard sets them after loading.
         groupTable.setContextMenu(new ContextMenu(
-                item("Open group", () -> openSelectedGroup()),
-                item("Reconcile / redrive group…", () -> {
-                    FingerprintGroup group = groupTable.getSelectionModel().getSelectedItem();
-                    if (group != null) {
-                        groupWizardOpener.accept(group);
-                    }
-                }),
-                item("Redrive whole group as a batch…", () -> {
-                    FingerprintGroup group = groupTable.getSelectionModel().getSelectedItem();
-                    if (group != null) {
-                        groupBatchStarter.accept(group);
-                    }
-                }),
-                item("Export group report…", () -> {
-                    FingerprintGroup group = groupTable.getSelectionModel().getSelectedItem();
-                    if (group != null) {
-                        groupExporter.accept(group);
-                    }
-                })));
+                item("Open group", () -> withSelectedGroup(model::openGroup)),
+                item("Reconcile / redrive group…", () -> withSelectedGroup(group -> groupWizardOpener.accept(group))),
+                item("Redrive whole group as a batch…", () -> withSelectedGroup(group -> groupBatchStarter.accept(group))),
+                item("Export group report…", () -> withSelectedGroup(group -> groupExporter.accept(group)))));
         groupTable.setOnKeyPressed(event -> {
             if (event.getCode() == KeyCode.ENTER) {
-                openSelectedGroup();
+                withSelectedGroup(model::openGroup);
             }
         });
     }
@@ -379,10 +369,10 @@ public final class DlqBrowserView {
         }
     }
 
-    private void openSelectedGroup() {
+    private void withSelectedGroup(Consumer<FingerprintGroup> action) {
         FingerprintGroup group = groupTable.getSelectionModel().getSelectedItem();
         if (group != null) {
-            model.openGroup(group);
+            action.accept(group);
         }
     }
 

@@ -18,13 +18,10 @@ import javafx.beans.property.ObjectProperty;
 import javafx.beans.property.ReadOnlyBooleanProperty;
 import javafx.beans.property.ReadOnlyBooleanWrapper;
 import javafx.beans.property.ReadOnlyIntegerProperty;
-import javafx.beans.property.ReadOnlyIntegerWrapper;
 import javafx.beans.property.ReadOnlyObjectProperty;
 import javafx.beans.property.ReadOnlyObjectWrapper;
 import javafx.beans.property.ReadOnlyStringProperty;
 import javafx.beans.property.ReadOnlyStringWrapper;
-import javafx.beans.property.SimpleObjectProperty;
-import javafx.beans.property.SimpleStringProperty;
 import javafx.beans.property.StringProperty;
 import javafx.collections.FXCollections;
 import javafx.collections.ObservableList;
@@ -32,12 +29,10 @@ import javafx.collections.ObservableList;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.Collections;
-import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.stream.Collectors;
+import java.util.function.Consumer;
 
 /**
  * The DLQ browser: a filter, the grouped (fingerprint) or flat view, and a window of rows that is paged by keyset as
@@ -63,40 +58,21 @@ public final class DlqBrowserViewModel {
     private final UiExecutor executor;
     private final Clock clock;
 
-    private final ObjectProperty<FailureClass> errorClass = new SimpleObjectProperty<>();
-    private final StringProperty tool = new SimpleStringProperty("");
-    private final StringProperty runId = new SimpleStringProperty("");
-    private final StringProperty traceId = new SimpleStringProperty("");
-    private final ObjectProperty<TimeRange> timeRange = new SimpleObjectProperty<>(TimeRange.ANY);
-    private final ObjectProperty<SideEffectState> sideEffect = new SimpleObjectProperty<>();
-    private final ObjectProperty<DecisionState> decisionState = new SimpleObjectProperty<>();
-    private final StringProperty text = new SimpleStringProperty("");
+    private final FilterFields fields = new FilterFields();
+    private final RowWindow window = new RowWindow();
+    private final NewEntries newEntries = new NewEntries();
+    private final RowSelection selection = new RowSelection();
     private final ReadOnlyObjectWrapper<FingerprintGroup> openGroup = new ReadOnlyObjectWrapper<>();
     private final ReadOnlyBooleanWrapper grouped = new ReadOnlyBooleanWrapper(false);
     private final ReadOnlyObjectWrapper<DlqOrder> order = new ReadOnlyObjectWrapper<>(DlqOrder.NEWEST_FIRST);
-
-    private final ObservableList<DlqRow> rows = FXCollections.observableArrayList();
     private final ObservableList<FingerprintGroup> groups = FXCollections.observableArrayList();
-    private final ObservableList<DlqRow> selection = FXCollections.observableArrayList();
-    // One read-only view each, held here: such a view follows its list only weakly, so a fresh one per call loses
-    // the listeners put on it as soon as it is collected.
-    private final ObservableList<DlqRow> readOnlyRows = FXCollections.unmodifiableObservableList(rows);
+    // Held here: a read-only view follows its list only weakly, so a fresh one per call loses the listeners put on it
+    // as soon as it is collected.
     private final ObservableList<FingerprintGroup> readOnlyGroups = FXCollections.unmodifiableObservableList(groups);
-    private final ObservableList<DlqRow> readOnlySelection = FXCollections.unmodifiableObservableList(selection);
-    private final ReadOnlyObjectWrapper<DlqRow> current = new ReadOnlyObjectWrapper<>();
     private final ReadOnlyObjectWrapper<DlqFilter> appliedFilter = new ReadOnlyObjectWrapper<>(DlqFilter.none());
     private final ReadOnlyStringWrapper countText = new ReadOnlyStringWrapper("");
     private final ReadOnlyStringWrapper filterError = new ReadOnlyStringWrapper("");
-    private final ReadOnlyIntegerWrapper newCount = new ReadOnlyIntegerWrapper();
-    private final ReadOnlyStringWrapper newText = new ReadOnlyStringWrapper("");
     private final ReadOnlyBooleanWrapper loading = new ReadOnlyBooleanWrapper();
-    private final ReadOnlyBooleanWrapper hasNext = new ReadOnlyBooleanWrapper();
-    private final ReadOnlyBooleanWrapper hasPrevious = new ReadOnlyBooleanWrapper();
-    private final ReadOnlyIntegerWrapper mostRowsHeld = new ReadOnlyIntegerWrapper();
-    private final ReadOnlyObjectWrapper<DlqRow> firstNew = new ReadOnlyObjectWrapper<>();
-    private final ReadOnlyObjectWrapper<List<DlqRow>> reselect = new ReadOnlyObjectWrapper<>(List.of());
-    /** The ids of the new entries counted in {@link #newCountProperty()} that the table has not shown yet. */
-    private final Set<Long> unseen = new LinkedHashSet<>();
     private int lastVisibleFirst = -1;
     private int lastVisibleLast = -1;
 
@@ -114,12 +90,7 @@ public final class DlqBrowserViewModel {
     public void applyFilter() {
         DlqFilter filter;
         try {
-            FingerprintGroup group = openGroup.get();
-            filter = DlqFilter.builder().errorClass(errorClass.get()).tool(tool.get()).runId(runId.get())
-                    .traceOrCorrelationId(traceId.get())
-                    .enteredFrom(timeRange.get() == null ? null : timeRange.get().from(clock.instant()))
-                    .sideEffect(sideEffect.get()).decisionState(decisionState.get()).text(text.get())
-                    .fingerprint(group == null ? null : group.fingerprint()).build();
+            filter = fields.build(openGroup.get(), clock);
         } catch (IllegalArgumentException e) {
             filterError.set(e.getMessage());
             return;
@@ -131,14 +102,7 @@ public final class DlqBrowserViewModel {
 
     /** Clears every filter field (and an open group) and reloads. */
     public void clearFilter() {
-        errorClass.set(null);
-        tool.set("");
-        runId.set("");
-        traceId.set("");
-        timeRange.set(TimeRange.ANY);
-        sideEffect.set(null);
-        decisionState.set(null);
-        text.set("");
+        fields.clear();
         openGroup.set(null);
         applyFilter();
     }
@@ -153,7 +117,7 @@ public final class DlqBrowserViewModel {
         long ticket = ++generation;
         DlqFilter filter = appliedFilter.get();
         DlqOrder sort = order.get();
-        forgetNew();
+        newEntries.forget();
         loading.set(true);
         if (grouped.get()) {
             executor.submit("Loading fingerprint groups", () -> queries.groups(filter), loaded -> {
@@ -169,12 +133,9 @@ public final class DlqBrowserViewModel {
         executor.submit("Loading DLQ entries", () -> queries.firstPage(filter, sort, PAGE_SIZE), page -> {
             if (ticket == generation) {
                 loading.set(false);
-                rows.setAll(page.rows());
-                hasNext.set(page.hasNext());
-                hasPrevious.set(false);
-                noteSize();
-                if (revealNew && !rows.isEmpty()) {
-                    firstNew.set(rows.get(0));
+                window.reset(page.rows(), page.hasNext(), false);
+                if (revealNew && !window.isEmpty()) {
+                    newEntries.pointAt(window.first());
                 }
             }
         }, this::failed);
@@ -198,79 +159,47 @@ public final class DlqBrowserViewModel {
     public void onVisibleRange(int first, int last) {
         lastVisibleFirst = first;
         lastVisibleLast = last;
-        if (grouped.get() || rows.isEmpty()) {
+        if (grouped.get() || window.isEmpty()) {
             return;
         }
-        countDownShown(first, last);
+        newEntries.countDownShown(window.rows(), first, last);
         if (loading.get()) {
             return;
         }
-        if (hasNext.get() && last >= rows.size() - PREFETCH_MARGIN) {
+        if (window.hasNext() && last >= window.rows().size() - PREFETCH_MARGIN) {
             loadNext();
-        } else if (hasPrevious.get() && first <= PREFETCH_MARGIN) {
+        } else if (window.hasPrevious() && first <= PREFETCH_MARGIN) {
             loadPrevious();
         }
     }
 
     /** Appends the page after the last row in the current order; drops rows from the top beyond {@link #MAX_ROWS}. */
     public void loadNext() {
-        if (rows.isEmpty() || loading.get()) {
-            return;
-        }
-        long ticket = generation;
-        DlqCursor cursor = rows.get(rows.size() - 1).cursor();
-        DlqFilter filter = appliedFilter.get();
-        DlqOrder sort = order.get();
-        loading.set(true);
-        executor.submit("Loading more DLQ entries", () -> queries.page(filter, sort, cursor, PageDirection.NEXT, PAGE_SIZE),
-                page -> {
-                    if (ticket != generation) {
-                        return;
-                    }
-                    loading.set(false);
-                    List<DlqRow> all = new ArrayList<>(rows);
-                    all.addAll(page.rows());
-                    int drop = Math.max(0, all.size() - MAX_ROWS);
-                    rows.setAll(all.subList(drop, all.size()));
-                    hasNext.set(page.hasMore());
-                    if (drop > 0) {
-                        hasPrevious.set(true);
-                    }
-                    noteSize();
-                }, this::failed);
+        loadPage("Loading more DLQ entries", PageDirection.NEXT, window::append);
     }
 
     /** Prepends the page before the first row in the current order; drops rows beyond {@link #MAX_ROWS} at the bottom. */
     public void loadPrevious() {
-        if (rows.isEmpty() || loading.get()) {
+        loadPage("Loading earlier DLQ entries", PageDirection.PREVIOUS, window::prepend);
+    }
+
+    /** Reads the page beyond the window's edge in {@code direction} and hands it to {@code into}, unless reloaded since. */
+    private void loadPage(String what, PageDirection direction, Consumer<DlqPage> into) {
+        if (window.isEmpty() || loading.get()) {
             return;
         }
         long ticket = generation;
-        DlqCursor cursor = rows.get(0).cursor();
+        DlqCursor cursor = (direction == PageDirection.NEXT ? window.last() : window.first()).cursor();
         DlqFilter filter = appliedFilter.get();
         DlqOrder sort = order.get();
         loading.set(true);
-        executor.submit("Loading earlier DLQ entries",
-                () -> queries.page(filter, sort, cursor, PageDirection.PREVIOUS, PAGE_SIZE),
-                (DlqPage page) -> {
-                    if (ticket != generation) {
-                        return;
-                    }
-                    loading.set(false);
-                    List<DlqRow> all = new ArrayList<>(page.rows());
-                    all.addAll(rows);
-                    int keep = Math.min(all.size(), MAX_ROWS);
-                    if (keep < all.size()) {
-                        hasNext.set(true);
-                    }
-                    rows.setAll(all.subList(0, keep));
-                    hasPrevious.set(page.hasMore());
-                    noteSize();
-                }, this::failed);
-    }
-
-    private void noteSize() {
-        mostRowsHeld.set(Math.max(mostRowsHeld.get(), rows.size()));
+        executor.submit(what, () -> queries.page(filter, sort, cursor, direction, PAGE_SIZE), page -> {
+            if (ticket != generation) {
+                return;
+            }
+            loading.set(false);
+            into.accept(page);
+        }, this::failed);
     }
 
     /** Reads new DLQ events in the background and counts those the applied filter matches. */
@@ -284,12 +213,11 @@ public final class DlqBrowserViewModel {
         executor.submit("Reading new DLQ events", () -> arrivedMatching(filter), matching -> {
             polling = false;
             // A reload since the poll began shows the newest entries anyway and forgets what was new.
-            if (ticket == generation && unseen.addAll(matching)) {
-                showCount();
-                if (order.get() == DlqOrder.OLDEST_FIRST && !rows.isEmpty() && !grouped.get()) {
+            if (ticket == generation && newEntries.add(matching)) {
+                if (order.get() == DlqOrder.OLDEST_FIRST && !window.isEmpty() && !grouped.get()) {
                     // Oldest first, new entries lie past the last row: scrolling down reaches them, the list stays put.
                     // An operator already at the bottom gets them appended as if they had scrolled.
-                    hasNext.set(true);
+                    window.moreAfter();
                     if (lastVisibleLast >= 0) {
                         onVisibleRange(lastVisibleFirst, lastVisibleLast);
                     }
@@ -319,8 +247,8 @@ public final class DlqBrowserViewModel {
         }
         long ticket = ++generation;
         DlqFilter filter = appliedFilter.get();
-        Set<Long> arrived = Set.copyOf(unseen);
-        forgetNew();
+        Set<Long> arrived = newEntries.unseen();
+        newEntries.forget();
         loading.set(true);
         executor.submit("Loading the newest DLQ entries", () -> queries.firstPage(filter, DlqOrder.NEWEST_FIRST, PAGE_SIZE),
                 page -> {
@@ -328,41 +256,14 @@ public final class DlqBrowserViewModel {
                         loading.set(false);
                         List<DlqRow> oldestFirst = new ArrayList<>(page.rows());
                         Collections.reverse(oldestFirst);
-                        rows.setAll(oldestFirst);
-                        hasNext.set(false);
-                        hasPrevious.set(page.hasNext());
-                        noteSize();
+                        window.reset(oldestFirst, false, page.hasNext());
                         // With more new entries than a page, the first of them is not on it: then the newest row.
+                        List<DlqRow> rows = window.rows();
                         rows.stream().filter(row -> arrived.contains(row.id())).findFirst()
-                                .or(() -> rows.isEmpty() ? Optional.empty() : Optional.of(rows.get(rows.size() - 1)))
-                                .ifPresent(firstNew::set);
+                                .or(() -> rows.isEmpty() ? Optional.empty() : Optional.of(window.last()))
+                                .ifPresent(newEntries::pointAt);
                     }
                 }, this::failed);
-    }
-
-    /** Counts the new entries among the rows the table shows as seen. */
-    private void countDownShown(int first, int last) {
-        if (unseen.isEmpty()) {
-            return;
-        }
-        boolean shown = false;
-        for (int i = Math.max(0, first); i <= Math.min(last, rows.size() - 1); i++) {
-            shown |= unseen.remove(rows.get(i).id());
-        }
-        if (shown) {
-            showCount();
-        }
-    }
-
-    private void showCount() {
-        newCount.set(unseen.size());
-        newText.set(unseen.isEmpty() ? "" : unseen.size() + " new");
-    }
-
-    private void forgetNew() {
-        unseen.clear();
-        showCount();
-        firstNew.set(null);
     }
 
     /** Switches between newest-first and oldest-first and reloads from the first page in the new order. */
@@ -411,7 +312,7 @@ public final class DlqBrowserViewModel {
         long ticket = generation;
         executor.submit("Reading the decided entries again", () -> queries.rows(entryIds), fresh -> {
             if (ticket == generation) {
-                replaceInPlace(fresh);
+                selection.replaceKeepingSelection(window, fresh);
             }
             afterwards.run();
         }, this::failed);
@@ -425,38 +326,18 @@ public final class DlqBrowserViewModel {
         if (grouped.get()) {
             reload();
         } else {
-            refreshRows(rows.stream().map(DlqRow::id).toList(), () -> { });
+            refreshRows(window.rows().stream().map(DlqRow::id).toList(), () -> { });
         }
-    }
-
-    private void replaceInPlace(List<DlqRow> fresh) {
-        Map<Long, DlqRow> byId = fresh.stream().collect(Collectors.toMap(DlqRow::id, row -> row));
-        List<Long> selectedIds = selection.stream().map(DlqRow::id).toList();
-        Long currentId = current.get() == null ? null : current.get().id();
-        for (int i = 0; i < rows.size(); i++) {
-            DlqRow now = byId.get(rows.get(i).id());
-            if (now != null) {
-                rows.set(i, now);
-            }
-        }
-        // A table drops the selection of a replaced row: ask the view to select the same entries again, current last.
-        List<DlqRow> again = new ArrayList<>(rows.stream().filter(row -> selectedIds.contains(row.id())
-                && !Long.valueOf(row.id()).equals(currentId)).toList());
-        rows.stream().filter(row -> Long.valueOf(row.id()).equals(currentId)).findFirst().ifPresent(again::add);
-        reselect.set(List.copyOf(again));
     }
 
     /** The table's selection, in table order; the last selected row is the one the detail pane shows. */
     public void select(List<DlqRow> selected, DlqRow focused) {
-        selection.setAll(selected);
-        current.set(focused);
+        selection.select(selected, focused);
     }
 
     /** Now, by the model's clock: what "3 min ago" is counted from. */
     public java.time.Instant now() { return clock.instant(); }
 
-    public ObjectProperty<FailureClass> errorClassProperty() { return errorClass; }
-    public StringProperty toolProperty() { return tool; }
     /**
      * The Operation column: an entry without an operation of its own says so, with the operation its message named
      * (if any), so it is never taken for that operation's entry.
@@ -468,33 +349,35 @@ public final class DlqBrowserViewModel {
         return row.operationId() == null ? "no operation" : "no operation · names " + row.operationId();
     }
 
-    public StringProperty runIdProperty() { return runId; }
-    public StringProperty traceIdProperty() { return traceId; }
-    public ObjectProperty<TimeRange> timeRangeProperty() { return timeRange; }
-    public ObjectProperty<SideEffectState> sideEffectProperty() { return sideEffect; }
-    public ObjectProperty<DecisionState> decisionStateProperty() { return decisionState; }
-    public StringProperty textProperty() { return text; }
+    public ObjectProperty<FailureClass> errorClassProperty() { return fields.errorClassProperty(); }
+    public StringProperty toolProperty() { return fields.toolProperty(); }
+    public StringProperty runIdProperty() { return fields.runIdProperty(); }
+    public StringProperty traceIdProperty() { return fields.traceIdProperty(); }
+    public ObjectProperty<TimeRange> timeRangeProperty() { return fields.timeRangeProperty(); }
+    public ObjectProperty<SideEffectState> sideEffectProperty() { return fields.sideEffectProperty(); }
+    public ObjectProperty<DecisionState> decisionStateProperty() { return fields.decisionStateProperty(); }
+    public StringProperty textProperty() { return fields.textProperty(); }
     public ReadOnlyObjectProperty<FingerprintGroup> openGroupProperty() { return openGroup.getReadOnlyProperty(); }
     public ReadOnlyBooleanProperty groupedProperty() { return grouped.getReadOnlyProperty(); }
     public ReadOnlyObjectProperty<DlqOrder> orderProperty() { return order.getReadOnlyProperty(); }
-    public ObservableList<DlqRow> rows() { return readOnlyRows; }
+    public ObservableList<DlqRow> rows() { return window.rows(); }
     public ObservableList<FingerprintGroup> groups() { return readOnlyGroups; }
-    public ObservableList<DlqRow> selection() { return readOnlySelection; }
-    public ReadOnlyObjectProperty<DlqRow> currentProperty() { return current.getReadOnlyProperty(); }
+    public ObservableList<DlqRow> selection() { return selection.selection(); }
+    public ReadOnlyObjectProperty<DlqRow> currentProperty() { return selection.currentProperty(); }
     public ReadOnlyObjectProperty<DlqFilter> appliedFilterProperty() { return appliedFilter.getReadOnlyProperty(); }
     public ReadOnlyStringProperty countTextProperty() { return countText.getReadOnlyProperty(); }
     public ReadOnlyStringProperty filterErrorProperty() { return filterError.getReadOnlyProperty(); }
-    public ReadOnlyIntegerProperty newCountProperty() { return newCount.getReadOnlyProperty(); }
-    public ReadOnlyStringProperty newTextProperty() { return newText.getReadOnlyProperty(); }
+    public ReadOnlyIntegerProperty newCountProperty() { return newEntries.newCountProperty(); }
+    public ReadOnlyStringProperty newTextProperty() { return newEntries.newTextProperty(); }
     public ReadOnlyBooleanProperty loadingProperty() { return loading.getReadOnlyProperty(); }
     /** Whether rows exist after the window in the current order (older newest-first, newer oldest-first). */
-    public ReadOnlyBooleanProperty hasNextProperty() { return hasNext.getReadOnlyProperty(); }
+    public ReadOnlyBooleanProperty hasNextProperty() { return window.hasNextProperty(); }
     /** Whether rows exist before the window in the current order. */
-    public ReadOnlyBooleanProperty hasPreviousProperty() { return hasPrevious.getReadOnlyProperty(); }
+    public ReadOnlyBooleanProperty hasPreviousProperty() { return window.hasPreviousProperty(); }
     /** After "Show new": the first new entry in the table's order, which the table brings into view; else null. */
-    public ReadOnlyObjectProperty<DlqRow> firstNewProperty() { return firstNew.getReadOnlyProperty(); }
+    public ReadOnlyObjectProperty<DlqRow> firstNewProperty() { return newEntries.firstNewProperty(); }
     /** Rows the table should select again after they were read anew in place, the current one last. */
-    public ReadOnlyObjectProperty<List<DlqRow>> reselectProperty() { return reselect.getReadOnlyProperty(); }
+    public ReadOnlyObjectProperty<List<DlqRow>> reselectProperty() { return selection.reselectProperty(); }
     /** The most rows the window has held at once since it was created: proof that paging stays bounded. */
-    public ReadOnlyIntegerProperty mostRowsHeldProperty() { return mostRowsHeld.getReadOnlyProperty(); }
+    public ReadOnlyIntegerProperty mostRowsHeldProperty() { return window.mostRowsHeldProperty(); }
 }

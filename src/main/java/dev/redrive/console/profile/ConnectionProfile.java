@@ -4,6 +4,8 @@ import dev.redrive.config.ConfigurationException;
 import dev.redrive.config.RedriveConfig;
 import dev.redrive.config.TlsSettings;
 
+import java.net.URI;
+import java.util.HashMap;
 import java.util.Map;
 import java.util.TreeMap;
 
@@ -99,6 +101,13 @@ public record ConnectionProfile(String name, String pgUrl, String pgUser, String
     public RedriveConfig toConfig(String password) {
         return new RedriveConfig(pgUrl, pgUser, password, redisUri, namespace,
                 tls ? TlsSettings.parse(tlsVerify, tlsCaFile) : TlsSettings.AS_URLS);
+    }
+
+    /** {@link #lookupEndpoints()} as addresses, as the triage services take them. */
+    public Map<String, URI> lookupUris() {
+        Map<String, URI> uris = new HashMap<>();
+        lookupEndpoints.forEach((tool, url) -> uris.put(tool, URI.create(url)));
+        return uris;
     }
 
     /** The operator decisions are recorded under: the profile's, else the OS account's name. */

@@ -1,15 +1,11 @@
 package dev.redrive.console.wizard;
 
-import dev.redrive.console.concurrent.UiExecutor;
-import dev.redrive.console.ui.Theme;
 import dev.redrive.console.ui.Truncations;
 import dev.redrive.identity.OperationId;
 import dev.redrive.triage.redaction.Redactor;
-import dev.redrive.services.TriageServices;
 import dev.redrive.store.Jdbc;
 import dev.redrive.testing.DemoChargeWorker;
 import dev.redrive.testing.TestNamespace;
-import javafx.application.Platform;
 import javafx.scene.Node;
 import javafx.scene.Parent;
 import javafx.scene.Scene;
@@ -18,24 +14,18 @@ import javafx.scene.control.ButtonBar;
 import javafx.scene.control.Label;
 import javafx.scene.control.RadioButton;
 import javafx.scene.control.ScrollPane;
-import org.testfx.util.WaitForAsyncUtils;
 import javafx.stage.Window;
 import javafx.geometry.Bounds;
 import javafx.scene.control.TextArea;
 import javafx.scene.input.KeyCode;
-import javafx.scene.layout.StackPane;
-import javafx.stage.Stage;
 import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.testfx.api.FxRobot;
 import org.testfx.framework.junit5.ApplicationExtension;
-import org.testfx.framework.junit5.Start;
 
-import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
@@ -64,36 +54,20 @@ class CorrectPayloadWizardTest {
     private static WizardBackend backend;
     private static Jdbc jdbc;
 
-    private final UiExecutor executor = UiExecutor.forFx(2);
-    private Stage stage;
+    @RegisterExtension
+    final WizardStage fixture = new WizardStage();
     private ReconciliationWizardViewModel model;
 
     @BeforeAll
     static void startWorker() {
         jdbc = ns.database().jdbc();
         worker = new DemoChargeWorker(ns, "correct-wizard", Duration.ofMinutes(5));
-        backend = new TriageWizardBackend(TriageServices.over(ns.database(), ns.redis(), Clock.systemUTC()),
-                worker.lookup(), Redactor.defaults());
+        backend = WizardStage.backend(ns, worker.lookup());
     }
 
     @AfterAll
     static void stopWorker() {
         worker.close();
-    }
-
-    @Start
-    void start(Stage stage) {
-        this.stage = stage;
-        Theme.apply(false);
-        stage.setScene(new Scene(new StackPane(), 200, 100));
-        stage.show();
-    }
-
-    @AfterEach
-    void closeWizard(FxRobot robot) {
-        robot.interact(() -> robot.listTargetWindows().stream().filter(w -> w != stage).toList()
-                .forEach(javafx.stage.Window::hide));
-        executor.close();
     }
 
     /** A charge whose amount a client sent as text: the tool refuses it, and the worker dead-letters it at once. */
@@ -109,16 +83,11 @@ class CorrectPayloadWizardTest {
 
     /** Opens the wizard on the item and goes on to the decision step with the correction chosen. */
     private void toTheEditor(FxRobot robot, WizardItem item) {
-        toTheEditor(robot, item, stage);
+        toTheEditor(robot, item, fixture.stage());
     }
 
     private void toTheEditor(FxRobot robot, WizardItem item, Window owner) {
-        model = new ReconciliationWizardViewModel(backend, executor, List.of(item), "ana");
-        robot.interact(() -> {
-            ReconciliationWizardView view = ReconciliationWizardView.load(model, owner, Theme.stylesheet());
-            Platform.runLater(view::showAndWait);
-        });
-        await().atMost(WAIT).until(() -> robot.lookup("#wizardOperation").tryQuery().map(Node::isVisible).orElse(false));
+        model = fixture.open(backend, List.of(item), "#wizardOperation", owner);
         assertInView(robot, button(robot, ButtonBar.ButtonData.NEXT_FORWARD));
         next(robot);
         assertInView(robot, button(robot, ButtonBar.ButtonData.NEXT_FORWARD));
@@ -146,29 +115,15 @@ class CorrectPayloadWizardTest {
     void inAConsoleOf1280x800_everyStepShowsItsButton_andTheCorrectionStepItsReasonAndActWithoutScrolling(
             FxRobot robot) throws Exception {
         WizardItem item = refusedCharge(new OperationId("fix-small", "charge", 0));
-        Stage console = WaitForAsyncUtils.asyncFx(() -> {
-            Stage window = new Stage();
-            window.setScene(new Scene(new StackPane()));
-            window.setX(0);
-            window.setY(0);
-            window.setWidth(1280);
-            window.setHeight(800);
-            window.show();
-            return window;
-        }).get();
-        try {
-            toTheEditor(robot, item, console);
-            robot.interact(() -> { });
+        toTheEditor(robot, item, fixture.consoleOnTheSmallestScreen());
+        robot.interact(() -> { });
 
-            assertInView(robot, robot.lookup("#decisionReason").query());
-            assertInView(robot, robot.lookup("#decisionOperator").query());
-            assertInView(robot, issueButton(robot));
-            assertThat(robot.lookup("#correctedPayload").queryAs(TextArea.class).getHeight()).isGreaterThanOrEqualTo(150);
-            robot.clickOn("#decisionReason").write("amount was sent as text");
-            assertThat(robot.lookup("#decisionScroll").queryAs(ScrollPane.class).getVvalue()).isZero();
-        } finally {
-            robot.interact(console::close);
-        }
+        assertInView(robot, robot.lookup("#decisionReason").query());
+        assertInView(robot, robot.lookup("#decisionOperator").query());
+        assertInView(robot, issueButton(robot));
+        assertThat(robot.lookup("#correctedPayload").queryAs(TextArea.class).getHeight()).isGreaterThanOrEqualTo(150);
+        robot.clickOn("#decisionReason").write("amount was sent as text");
+        assertThat(robot.lookup("#decisionScroll").queryAs(ScrollPane.class).getVvalue()).isZero();
     }
 
     private static Button issueButton(FxRobot robot) {
@@ -253,7 +208,7 @@ class CorrectPayloadWizardTest {
                 .isEqualTo("Show correction " + correction.value() + " in the console");
         robot.clickOn("#newEntryLink");
 
-        await().atMost(WAIT).until(() -> robot.listTargetWindows().stream().noneMatch(w -> w != stage && w.isShowing()));
+        await().atMost(WAIT).until(fixture::onlyTheStageShows);
         assertThat(model.entryToShow()).isEqualTo(new ReconciliationWizardViewModel.EntryRef(correction.value(), null));
         assertThat(model.decidedEntryIds()).containsExactly(item.dlqEntryId());
     }

@@ -1,9 +1,5 @@
 package dev.redrive.console.wizard;
 
-import dev.redrive.console.concurrent.UiExecutor;
-import dev.redrive.console.ui.Theme;
-import dev.redrive.triage.redaction.Redactor;
-import dev.redrive.services.TriageServices;
 import dev.redrive.testing.TestNamespace;
 import dev.redrive.triage.DeadLetterFixture;
 import dev.redrive.triage.DeadLetterFixture.Created;
@@ -12,21 +8,16 @@ import dev.redrive.triage.decision.HttpSideEffectLookup;
 import dev.redrive.triage.request.FourEyesPolicy;
 import dev.redrive.triage.request.PolicyStore;
 import javafx.application.Platform;
-import javafx.scene.Scene;
+import javafx.scene.Node;
 import javafx.scene.control.Button;
-import javafx.scene.layout.StackPane;
-import javafx.stage.Stage;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.testfx.api.FxRobot;
 import org.testfx.framework.junit5.ApplicationExtension;
-import org.testfx.framework.junit5.Start;
 
 import java.net.URI;
-import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -45,8 +36,8 @@ class FourEyesDialogTest {
     private static final Duration WAIT = Duration.ofSeconds(20);
 
     private static Created entry;
-    private final UiExecutor executor = UiExecutor.forFx(2);
-    private Stage stage;
+    @RegisterExtension
+    final WizardStage fixture = new WizardStage(900, 700);
 
     @BeforeAll
     static void seed() {
@@ -57,28 +48,17 @@ class FourEyesDialogTest {
                 Instant.now());
     }
 
-    @Start
-    void start(Stage stage) {
-        this.stage = stage;
-        Theme.apply(false);
-        stage.setScene(new Scene(new StackPane(), 900, 700));
-        stage.show();
-    }
-
-    @AfterEach
-    void close() {
-        executor.close();
-    }
-
     @Test
     void aCoveredDiscardFromTheDialogBecomesARequest_andTheEntryStaysOpen(FxRobot robot) {
-        WizardBackend backend = new TriageWizardBackend(TriageServices.over(ns.database(), ns.redis(), Clock.systemUTC()),
-                HttpSideEffectLookup.forTool("demo.charge", URI.create("http://127.0.0.1:9/none/")), Redactor.defaults());
-        DecisionDialogs dialogs = new DecisionDialogs(backend, executor);
-        Platform.runLater(() -> dialogs.decide(stage, DecisionKind.DISCARD,
+        WizardBackend backend = WizardStage.backend(ns,
+                HttpSideEffectLookup.forTool("demo.charge", URI.create("http://127.0.0.1:9/none/")));
+        DecisionDialogs dialogs = new DecisionDialogs(backend, fixture.executor());
+        Platform.runLater(() -> dialogs.decide(fixture.stage(), DecisionKind.DISCARD,
                 new WizardItem(entry.operationId(), entry.dlqEntryId(), 0), "ana", result -> { }));
 
-        await().atMost(WAIT).until(() -> robot.lookup("#decisionDialogReason").tryQuery().isPresent());
+        // The dialog's nodes exist before its window shows: a click needs them visible.
+        await().atMost(WAIT).until(() -> robot.lookup("#decisionDialogReason").tryQuery().map(Node::isVisible)
+                .orElse(false));
         robot.clickOn("#decisionDialogReason").write("duplicate of order 1042");
         robot.clickOn(robot.lookup(".dialog-pane .button")
                 .match((Button button) -> "Discard".equals(button.getText())).queryButton());

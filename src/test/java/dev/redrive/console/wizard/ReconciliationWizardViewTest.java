@@ -1,7 +1,5 @@
 package dev.redrive.console.wizard;
 
-import dev.redrive.console.concurrent.UiExecutor;
-import dev.redrive.console.ui.Theme;
 import dev.redrive.console.ui.Truncations;
 import dev.redrive.demo.tools.DemoToolServer;
 import dev.redrive.identity.OperationId;
@@ -20,27 +18,20 @@ import dev.redrive.triage.query.JdbcDlqQueries;
 import dev.redrive.worker.Worker;
 import dev.redrive.worker.client.WorkerClient;
 import dev.redrive.worker.tool.HttpTool;
-import javafx.application.Platform;
 import javafx.scene.Node;
-import javafx.scene.Scene;
 import javafx.scene.control.Label;
 import javafx.scene.control.RadioButton;
 import javafx.scene.control.TextField;
 import javafx.scene.control.TableCell;
-import javafx.scene.layout.StackPane;
 import javafx.scene.layout.VBox;
 import javafx.stage.Stage;
-import javafx.stage.Window;
 import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.testfx.api.FxRobot;
 import org.testfx.framework.junit5.ApplicationExtension;
-import org.testfx.framework.junit5.Start;
-import org.testfx.util.WaitForAsyncUtils;
 
 import java.time.Clock;
 import java.time.Duration;
@@ -68,9 +59,8 @@ class ReconciliationWizardViewTest {
     private static Decisions decisions;
     private static WizardBackend backend;
 
-    private final UiExecutor executor = UiExecutor.forFx(2);
-    private Stage stage;
-    private ReconciliationWizardView view;
+    @RegisterExtension
+    final WizardStage fixture = new WizardStage();
     private ReconciliationWizardViewModel model;
 
     @BeforeAll
@@ -82,29 +72,13 @@ class ReconciliationWizardViewTest {
                 .leaseDuration(Duration.ofSeconds(3)).claimInterval(Duration.ofMillis(200)).build().start();
         client = new WorkerClient(ns.database(), ns.redis(), Clock.systemUTC());
         decisions = new Decisions(ns.database(), client, Clock.systemUTC());
-        backend = new TriageWizardBackend(TriageServices.over(ns.database(), ns.redis(), Clock.systemUTC()),
-                HttpSideEffectLookup.forTool("demo.charge", tools.lookupEndpoint()), Redactor.defaults());
+        backend = WizardStage.backend(ns, HttpSideEffectLookup.forTool("demo.charge", tools.lookupEndpoint()));
     }
 
     @AfterAll
     static void stopWorker() {
         worker.shutdown().join();
         tools.close();
-    }
-
-    @Start
-    void start(Stage stage) {
-        this.stage = stage;
-        Theme.apply(false);
-        stage.setScene(new Scene(new StackPane(), 200, 100));
-        stage.show();
-    }
-
-    @AfterEach
-    void closeWizard(FxRobot robot) {
-        robot.interact(() -> robot.listTargetWindows().stream().filter(w -> w != stage).toList()
-                .forEach(javafx.stage.Window::hide));
-        executor.close();
     }
 
     /** Dispatches a charge the demo tool fails as asked, and waits until the worker dead-letters it. */
@@ -126,22 +100,7 @@ class ReconciliationWizardViewTest {
     }
 
     private void open(FxRobot robot, WizardItem item) {
-        show(robot, List.of(item), "#wizardOperation");
-    }
-
-    private void show(FxRobot robot, List<WizardItem> items, String firstNode) {
-        show(robot, backend, items, firstNode);
-    }
-
-    private void show(FxRobot robot, WizardBackend through, List<WizardItem> items, String firstNode) {
-        show(robot, through, items, firstNode, stage);
-    }
-
-    private void show(FxRobot robot, WizardBackend through, List<WizardItem> items, String firstNode, Window owner) {
-        model = new ReconciliationWizardViewModel(through, executor, items, "ana");
-        robot.interact(() -> view = ReconciliationWizardView.load(model, owner, Theme.stylesheet()));
-        Platform.runLater(view::showAndWait);
-        await().atMost(WAIT).until(() -> robot.lookup(firstNode).tryQuery().map(Node::isVisible).orElse(false));
+        model = fixture.open(backend, List.of(item), "#wizardOperation");
     }
 
     private static long dispatched() {
@@ -167,18 +126,10 @@ class ReconciliationWizardViewTest {
     @Test
     void theWizardOpensOverMostOfItsOwnerAndKeepsTheSizeTheOperatorGivesIt(FxRobot robot) throws Exception {
         WizardItem item = deadLettered("wiz-size", "forbidden");
-        Stage console = WaitForAsyncUtils.asyncFx(() -> {
-            Stage window = new Stage();
-            window.setScene(new Scene(new StackPane()));
-            window.setX(0);
-            window.setY(0);
-            window.setWidth(1280);
-            window.setHeight(800);
-            window.show();
-            return window;
-        }).get();
-        show(robot, backend, List.of(item), "#wizardOperation", console);
-        Stage wizard = (Stage) robot.listTargetWindows().stream().filter(window -> window != stage && window != console)
+        Stage console = fixture.consoleOnTheSmallestScreen();
+        model = fixture.open(backend, List.of(item), "#wizardOperation", console);
+        Stage wizard = (Stage) robot.listTargetWindows().stream()
+                .filter(window -> window != fixture.stage() && window != console)
                 .findFirst().orElseThrow();
 
         await().atMost(WAIT).until(() -> wizard.getScene().getWidth() == 896 && wizard.getScene().getHeight() == 560);
@@ -361,7 +312,7 @@ class ReconciliationWizardViewTest {
 
         robot.clickOn("#newEntryLink");
 
-        await().atMost(WAIT).until(() -> robot.listTargetWindows().stream().noneMatch(w -> w != stage && w.isShowing()));
+        await().atMost(WAIT).until(fixture::onlyTheStageShows);
         assertThat(model.entryToShow()).isEqualTo(new ReconciliationWizardViewModel.EntryRef(item.operationId(), newEntry));
     }
 
@@ -554,7 +505,7 @@ class ReconciliationWizardViewTest {
                 .containsExactlyInAnyOrderElementsOf(ids.stream().map(OperationId::value).toList());
         long before = dispatched();
         long commands = redriveCommands();
-        show(robot, group, "#wizardEvidenceTable");
+        model = fixture.open(backend, group, "#wizardEvidenceTable");
 
         next(robot);
         next(robot);
@@ -585,10 +536,10 @@ class ReconciliationWizardViewTest {
         long before = dispatched();
         long commands = redriveCommands();
         try (DatabaseLogin viewer = DatabaseLogin.viewer(ns, "wizard")) {
-            WizardBackend asViewer = new TriageWizardBackend(TriageServices.over(viewer.database(), ns.redis(), Clock.systemUTC()),
-                    HttpSideEffectLookup.forTool("demo.charge", tools.lookupEndpoint()), Redactor.defaults());
+            WizardBackend asViewer = new TriageWizardBackend(TriageServices.over(viewer.database(), ns.redis(),
+                    Clock.systemUTC()), HttpSideEffectLookup.forTool("demo.charge", tools.lookupEndpoint()), Redactor.defaults());
             String readOnly = "read-only: role " + viewer.login() + " is a viewer: it may look but not decide";
-            show(robot, asViewer, List.of(item), "#wizardOperation");
+            model = fixture.open(asViewer, List.of(item), "#wizardOperation");
 
             next(robot);
             await().atMost(WAIT).until(() -> text(robot, "#reconcileReadOnly").startsWith(readOnly));

@@ -1,31 +1,20 @@
 package dev.redrive.console.wizard;
 
-import dev.redrive.console.concurrent.UiExecutor;
-import dev.redrive.console.ui.Theme;
 import dev.redrive.identity.OperationId;
-import dev.redrive.triage.redaction.Redactor;
-import dev.redrive.services.TriageServices;
 import dev.redrive.store.Jdbc;
 import dev.redrive.testing.DemoChargeWorker;
 import dev.redrive.testing.TestNamespace;
-import javafx.application.Platform;
 import javafx.scene.Node;
-import javafx.scene.Scene;
 import javafx.scene.control.ButtonBar;
 import javafx.scene.control.Spinner;
-import javafx.scene.layout.StackPane;
-import javafx.stage.Stage;
 import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.testfx.api.FxRobot;
 import org.testfx.framework.junit5.ApplicationExtension;
-import org.testfx.framework.junit5.Start;
 
-import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.regex.Matcher;
@@ -60,35 +49,19 @@ class StopPacedBatchWizardTest {
     private static WizardBackend backend;
     private static Jdbc jdbc;
 
-    private final UiExecutor executor = UiExecutor.forFx(2);
-    private Stage stage;
+    @RegisterExtension
+    final WizardStage fixture = new WizardStage();
 
     @BeforeAll
     static void startWorker() {
         jdbc = ns.database().jdbc();
         worker = new DemoChargeWorker(ns, "stop-wizard", Duration.ofMinutes(5));
-        backend = new TriageWizardBackend(TriageServices.over(ns.database(), ns.redis(), Clock.systemUTC()),
-                worker.lookup(), Redactor.defaults());
+        backend = WizardStage.backend(ns, worker.lookup());
     }
 
     @AfterAll
     static void stopWorker() {
         worker.close();
-    }
-
-    @Start
-    void start(Stage stage) {
-        this.stage = stage;
-        Theme.apply(false);
-        stage.setScene(new Scene(new StackPane(), 200, 100));
-        stage.show();
-    }
-
-    @AfterEach
-    void closeWizard(FxRobot robot) {
-        robot.interact(() -> robot.listTargetWindows().stream().filter(w -> w != stage).toList()
-                .forEach(javafx.stage.Window::hide));
-        executor.close();
     }
 
     /** Charges the tool refuses once (PERMISSION, not retried), each waited for until the worker dead-letters it. */
@@ -108,12 +81,7 @@ class StopPacedBatchWizardTest {
     @Test
     void stopDuringAPacedBatchRedrive_leavesTheEntriesNotReachedOpen_andSaysHowManyWereDone(FxRobot robot) {
         List<WizardItem> items = deadLettered("wiz-stop");
-        ReconciliationWizardViewModel model = new ReconciliationWizardViewModel(backend, executor, items, "ana");
-        robot.interact(() -> {
-            ReconciliationWizardView view = ReconciliationWizardView.load(model, stage, Theme.stylesheet());
-            Platform.runLater(view::showAndWait);
-        });
-        await().atMost(WAIT).until(() -> robot.lookup("#wizardEvidenceTable").tryQuery().map(Node::isVisible).orElse(false));
+        fixture.open(backend, items, "#wizardEvidenceTable");
         next(robot);
         next(robot);
         await().atMost(WAIT).until(() -> text(robot, "#checkSummary").equals(ENTRIES + " of " + ENTRIES
@@ -158,6 +126,6 @@ class StopPacedBatchWizardTest {
                 + "AND status = 'DEAD_LETTERED'")).isEqualTo(ENTRIES - done);
         assertThat(button(robot, ButtonBar.ButtonData.FINISH).getText()).isEqualTo("Close");
         robot.clickOn(button(robot, ButtonBar.ButtonData.FINISH));
-        await().atMost(WAIT).until(() -> robot.listTargetWindows().stream().noneMatch(w -> w != stage && w.isShowing()));
+        await().atMost(WAIT).until(fixture::onlyTheStageShows);
     }
 }

@@ -1,33 +1,22 @@
 package dev.redrive.console.wizard;
 
-import dev.redrive.console.concurrent.UiExecutor;
-import dev.redrive.console.ui.Theme;
 import dev.redrive.identity.OperationId;
-import dev.redrive.services.TriageServices;
 import dev.redrive.testing.DemoChargeWorker;
 import dev.redrive.testing.TestNamespace;
-import dev.redrive.triage.redaction.Redactor;
 import dev.redrive.worker.client.WorkerClient;
-import javafx.application.Platform;
 import javafx.scene.Node;
-import javafx.scene.Scene;
 import javafx.scene.control.ButtonBar;
 import javafx.scene.control.TextArea;
 import javafx.scene.input.KeyCode;
-import javafx.scene.layout.StackPane;
-import javafx.stage.Stage;
 import javafx.stage.Window;
 import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.testfx.api.FxRobot;
 import org.testfx.framework.junit5.ApplicationExtension;
-import org.testfx.framework.junit5.Start;
 
-import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
@@ -51,34 +40,19 @@ class WizardKeysTest {
     private static WorkerClient client;
     private static WizardBackend backend;
 
-    private final UiExecutor executor = UiExecutor.forFx(2);
-    private Stage stage;
+    @RegisterExtension
+    final WizardStage fixture = new WizardStage();
 
     @BeforeAll
     static void startWorker() {
         worker = new DemoChargeWorker(ns, "keys-worker", Duration.ofMinutes(5));
         client = worker.client();
-        backend = new TriageWizardBackend(TriageServices.over(ns.database(), ns.redis(), Clock.systemUTC()),
-                worker.lookup(), Redactor.defaults());
+        backend = WizardStage.backend(ns, worker.lookup());
     }
 
     @AfterAll
     static void stopWorker() {
         worker.close();
-    }
-
-    @Start
-    void start(Stage stage) {
-        this.stage = stage;
-        Theme.apply(false);
-        stage.setScene(new Scene(new StackPane(), 200, 100));
-        stage.show();
-    }
-
-    @AfterEach
-    void closeWizard(FxRobot robot) {
-        robot.interact(() -> robot.listTargetWindows().stream().filter(w -> w != stage).toList().forEach(Window::hide));
-        executor.close();
     }
 
     private static WizardItem deadLettered(String run) {
@@ -96,11 +70,7 @@ class WizardKeysTest {
     }
 
     private Window openAtTheDecisionStep(FxRobot robot, WizardItem item) {
-        ReconciliationWizardViewModel model = new ReconciliationWizardViewModel(backend, executor, List.of(item), "ana");
-        ReconciliationWizardView[] view = new ReconciliationWizardView[1];
-        robot.interact(() -> view[0] = ReconciliationWizardView.load(model, stage, Theme.stylesheet()));
-        Platform.runLater(view[0]::showAndWait);
-        await().atMost(WAIT).until(() -> robot.lookup("#wizardOperation").tryQuery().map(Node::isVisible).orElse(false));
+        fixture.open(backend, List.of(item), "#wizardOperation");
         await().atMost(WAIT).until(() -> text(robot, "#evidenceBadge").equals("NONE"));
         next(robot);
         next(robot);
