@@ -16,6 +16,8 @@ import picocli.CommandLine.Model.CommandSpec;
 
 import java.io.PrintWriter;
 import java.nio.file.Path;
+import java.util.ArrayDeque;
+import java.util.Deque;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 
@@ -71,72 +73,82 @@ final class WorkerCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws InterruptedException {
-        Database database = Database.open(connection.config(), concurrency + 6);
-        Redis redis;
+        Held held = new Held();
+        Worker worker;
         try {
+            Database database = held.open(Database.open(connection.config(), concurrency + 6));
             database.migrate();
-            redis = Redis.connect(connection.config());
-        } catch (RuntimeException e) {
-            database.close();
-            throw e;
-        }
-        Worker.Builder builder = Worker.builder(database, redis).concurrency(concurrency).streamRetention(streamRetention);
-        if (workerId != null) {
-            builder.consumerName(workerId);
-        }
-        DemoToolServer demoTools = null;
-        PrometheusEndpoint metrics = null;
-        String serving;
-        try {
-            if (metricsPort != null) {
-                metrics = PrometheusEndpoint.serve(metricsBind, metricsPort);
+            Redis redis = held.open(Redis.connect(connection.config()));
+            Worker.Builder builder = Worker.builder(database, redis).concurrency(concurrency)
+                    .streamRetention(streamRetention);
+            if (workerId != null) {
+                builder.consumerName(workerId);
+            }
+            PrometheusEndpoint metrics = metricsPort == null ? null
+                    : held.open(PrometheusEndpoint.serve(metricsBind, metricsPort));
+            if (metrics != null) {
                 builder.meterRegistry(metrics.registry());
             }
-            if (toolSource.demo) {
-                demoTools = DemoToolServer.start(database);
-                serveDemoTools(builder, database, demoTools);
-                serving = "demo tools at " + demoTools.chargeEndpoint();
-            } else {
-                ToolsFile file = ToolsFile.read(toolSource.file);
-                file.configure(builder, toolSource.file);
-                serving = file.tools().size() + " tool(s) from " + toolSource.file;
-            }
+            String serving = serveTools(builder, database, held);
+            worker = builder.build().start();
+            announce(worker, redis.keys().dispatch(), serving, metrics);
         } catch (RuntimeException e) {
-            if (metrics != null) {
-                metrics.close();
-            }
-            redis.close();
-            database.close();
+            held.close();
             throw e;
         }
-        Worker worker = builder.build().start();
-        PrintWriter out = spec.commandLine().getOut();
-        out.printf("worker %s consuming %s (group workers) in namespace %s; %s; Ctrl-C to stop%n",
-                worker.consumerName(), redis.keys().dispatch(), connection.config().namespace(), serving);
-        if (metrics != null) {
-            out.printf("metrics at %s%n", metrics.url());
-        }
-        out.flush();
-
-        DemoToolServer tools = demoTools;
-        PrometheusEndpoint endpoint = metrics;
         CountDownLatch stopped = new CountDownLatch(1);
+        PrintWriter out = spec.commandLine().getOut();
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             worker.shutdown().join();
             out.printf("worker %s stopped%n", worker.consumerName());
             out.flush();
-            if (tools != null) {
-                tools.close();
-            }
-            if (endpoint != null) {
-                endpoint.close();
-            }
-            redis.close();
-            database.close();
+            held.close();
             stopped.countDown();
         }, "redrive-worker-shutdown"));
         stopped.await();
         return 0;
+    }
+
+    /** Gives the builder its tools, as the options say; returns what it serves, in words. */
+    private String serveTools(Worker.Builder builder, Database database, Held held) {
+        if (toolSource.demo) {
+            DemoToolServer demoTools = held.open(DemoToolServer.start(database));
+            serveDemoTools(builder, database, demoTools);
+            return "demo tools at " + demoTools.chargeEndpoint();
+        }
+        ToolsFile file = ToolsFile.read(toolSource.file);
+        file.configure(builder, toolSource.file);
+        return file.tools().size() + " tool(s) from " + toolSource.file;
+    }
+
+    private void announce(Worker worker, String stream, String serving, PrometheusEndpoint metrics) {
+        PrintWriter out = spec.commandLine().getOut();
+        out.printf("worker %s consuming %s (group workers) in namespace %s; %s; Ctrl-C to stop%n",
+                worker.consumerName(), stream, connection.config().namespace(), serving);
+        if (metrics != null) {
+            out.printf("metrics at %s%n", metrics.url());
+        }
+        out.flush();
+    }
+
+    /** What the worker process holds open, closed in the reverse order of opening: when it stops, or fails to start. */
+    private static final class Held {
+        private final Deque<AutoCloseable> opened = new ArrayDeque<>();
+
+        <T extends AutoCloseable> T open(T resource) {
+            opened.push(resource);
+            return resource;
+        }
+
+        void close() {
+            while (!opened.isEmpty()) {
+                try {
+                    opened.pop().close();
+                } catch (Exception e) {
+                    // the process is ending: what failed to close is closed by the operating system
+                }
+            }
+        }
     }
 
     /** A version set with `tool schema set` (or by the sandbox) is kept: the worker runs the tools as deployed. */
