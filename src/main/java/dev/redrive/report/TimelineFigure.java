@@ -60,8 +60,7 @@ final class TimelineFigure {
         html.append("</svg>");
         double axisRow = 100.0 * (height - 4 - ASCENT) / height;
         word(words, "moment", LEFT, axisRow, time.format(timeline.from()));
-        words.append(String.format(Locale.ROOT, "<span class=\"moment\" style=\"right:%.2f%%;top:%.2f%%\">%s</span>",
-                percent(WIDTH - LEFT - PLOT), axisRow, escape(time.format(timeline.to()))));
+        wordEndingAt(words, "moment", LEFT + PLOT, axisRow, time.format(timeline.to()));
         html.append(words).append("</figure>\n");
     }
 
@@ -74,12 +73,22 @@ final class TimelineFigure {
                         + "<title>%s</title></rect>", x, y + 3, width, ReportTimelineAxis.color(bar.outcome()),
                 escape(time.format(bar.start()) + " - " + time.format(bar.end()) + ": " + bar.detail())));
         word(words, "attempt", 4, top, bar.label());
-        word(words, "outcome", Math.min(x + width + 4, LEFT + PLOT - 120), top, bar.outcome());
+        // After the bar where there is room for it; else before it, where it cannot cover the bar
+        if (x + width + 4 <= LEFT + PLOT - 120) {
+            word(words, "outcome", x + width + 4, top, bar.outcome());
+        } else {
+            wordEndingAt(words, "outcome", x - 4, top, bar.outcome());
+        }
     }
 
     private static void word(StringBuilder words, String kind, double x, double top, String text) {
         words.append(String.format(Locale.ROOT, "<span class=\"%s\" style=\"left:%.2f%%;top:%.2f%%\">%s</span>", kind,
                 percent(x), top, escape(text)));
+    }
+
+    private static void wordEndingAt(StringBuilder words, String kind, double x, double top, String text) {
+        words.append(String.format(Locale.ROOT, "<span class=\"%s\" style=\"right:%.2f%%;top:%.2f%%\">%s</span>", kind,
+                percent(WIDTH - x), top, escape(text)));
     }
 
     private static double percent(double x) {
