@@ -137,9 +137,9 @@ public final class ReportService {
         try {
             switch (format) {
                 case JSON -> out.write(TriageJson.write(report).getBytes(StandardCharsets.UTF_8));
-                case HTML -> out.write(HtmlReportRenderer.render(ReportLayout.of(report, clock.getZone())).getBytes(StandardCharsets.UTF_8));
+                case HTML -> out.write(ReportHtml.render(ReportLayout.of(report, clock.getZone())).getBytes(StandardCharsets.UTF_8));
                 case MARKDOWN -> out.write(MarkdownReportRenderer.render(ReportLayout.of(report, clock.getZone())).getBytes(StandardCharsets.UTF_8));
-                case PDF -> PdfReportRenderer.render(ReportLayout.of(report, clock.getZone()), out);
+                case PDF -> PdfReport.render(ReportLayout.of(report, clock.getZone()), out);
             }
         } catch (IOException e) {
             throw new UncheckedIOException("cannot write the report: " + e.getMessage(), e);

@@ -11,7 +11,7 @@ import java.util.List;
 import java.util.TreeSet;
 
 /**
- * A report's timeline on a drawing width, for the SVG and the PDF drawing alike: the broken axis the console's attempt
+ * A report's timeline on a drawing width, for its figure in the HTML and PDF reports: the broken axis the console's attempt
  * timeline uses (attempts seconds apart stay apart when a redrive came an hour later), bars never so thin they
  * disappear, and each outcome's colour.
  */

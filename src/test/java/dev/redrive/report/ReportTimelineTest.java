@@ -47,7 +47,7 @@ class ReportTimelineTest {
 
     @Test
     void html_drawsEveryAttemptApart_onABrokenAxis_markingTheIdleHour() {
-        String html = HtmlReportRenderer.render(document(spreadOverAnHour()));
+        String html = ReportHtml.render(document(spreadOverAnHour()));
 
         List<double[]> bars = new ArrayList<>();
         Matcher bar = BAR.matcher(html);
@@ -70,7 +70,7 @@ class ReportTimelineTest {
     void pdf_marksTheIdleHourOnItsAxis() throws IOException {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
 
-        PdfReportRenderer.render(document(spreadOverAnHour()), out);
+        PdfReport.render(document(spreadOverAnHour()), out);
 
         try (PDDocument pdf = Loader.loadPDF(out.toByteArray())) {
             assertThat(new PDFTextStripper().getText(pdf)).contains("≈ 59 min 56 s idle", "attempt 5", "redrive by alice");
@@ -87,6 +87,6 @@ class ReportTimelineTest {
 
         assertThat(axis.breaks()).isEmpty();
         assertThat(axis.x(T0.plusSeconds(2))).isEqualTo(600);
-        assertThat(HtmlReportRenderer.render(document(steady))).doesNotContain("axis-break");
+        assertThat(ReportHtml.render(document(steady))).doesNotContain("axis-break");
     }
 }
