@@ -65,91 +65,101 @@ public final class WorkerBenchmark {
                 double before = CommitCeiling.commitsPerSecond(fresh(admin, redis), concurrency, CEILING_RUN);
                 out.printf(Locale.ROOT, "baseline: PostgreSQL commits %.0f single-row transactions/s from %d connections%n",
                         before, concurrency);
-                List<Measured> measured = new ArrayList<>();
-                List<Double> drainRatios = new ArrayList<>();
-                int warmUpsAtMost = drains == 1 ? 0 : Math.max(1, Math.min(MAX_WARM_UPS, drains - 2));
-                int warmUps = 0;
-                JitWarmUp jit = new JitWarmUp();
-                double ceilingBefore = before;
-                double coldRatio = 0;
-                Measured cold = null;
-                for (int drain = 1; drain <= drains; drain++) {
-                    jit.start();
-                    Measured worker = drain(admin, redis, drain == 1);
-                    double compilerShare = jit.share();
-                    // Warm-ups are the first drains: the first one, then each during which the compiler was still busy.
-                    boolean warmUp = warmUps == drain - 1 && warmUps < warmUpsAtMost
-                            && (drain == 1 || !JitWarmUp.settled(compilerShare));
-                    String ceilingNote = "";
-                    if (drains > 1) {
-                        // Around each drain, so that a drain slowed by the machine's load is told apart from one that
-                        // fell into a slow mode of its own. The ceiling measured after a drain is the one before the
-                        // next: each drain is set against the mean of the two around it, which halves the noise one
-                        // 4 s measurement alone brought (one that came out high made a drain look slow).
-                        double ceilingAfter = CommitCeiling.commitsPerSecond(admin, concurrency, CEILING_RUN);
-                        double ceiling = (ceilingBefore + ceilingAfter) / 2;
-                        ceilingBefore = ceilingAfter;
-                        ceilingNote = String.format(Locale.ROOT, ", %.2fx of the %.0f commits/s measured around it",
-                                worker.operationsPerSecond() / ceiling, ceiling);
-                        if (drain == 1) {
-                            coldRatio = worker.operationsPerSecond() / ceiling;
-                        }
-                        if (!warmUp) {
-                            drainRatios.add(worker.operationsPerSecond() / ceiling);
-                        }
-                    }
-                    if (drain == 1) {
-                        cold = worker;
-                        coldRatio = drains == 1 ? worker.operationsPerSecond() / before : coldRatio;
-                    }
-                    if (warmUp) {
-                        warmUps++;
-                    } else {
-                        measured.add(worker);
-                    }
-                    out.printf(Locale.ROOT, "worker:   drain %d%s: %d operations in %.2f s = %.0f operations/s%s, "
-                                    + "%.2f server transactions per operation (reads included), longest stall %d ms, "
-                                    + "JIT compiler %.0f %% of the time, load %s%n", drain,
-                            warmUp ? " (warm-up, not counted)" : "", operations, worker.seconds(),
-                            worker.operationsPerSecond(), ceilingNote, worker.commitsPerOperation(),
-                            worker.longestStall().toMillis(), compilerShare * 100, LoadAverage.now());
-                }
+                Drains drained = drainAll(admin, redis, before);
                 double after = CommitCeiling.commitsPerSecond(admin, concurrency, CEILING_RUN);
                 out.printf(Locale.ROOT, "baseline: %.0f transactions/s again after the worker; mean %.0f%n", after,
                         (before + after) / 2);
-                Measured median = medianDrain(measured);
+                Measured median = medianDrain(drained.measured);
                 Result result = new Result(median.operationsPerSecond(), (before + after) / 2,
                         median.commitsPerOperation());
                 out.printf(Locale.ROOT, "ratio:    %.2fx of the commit ceiling (target >= 0.80x), %.2f commits/operation (target <= 1.20)%n",
                         result.ratio(), result.commitsPerOperation());
-                out.printf(Locale.ROOT, "cold:     drain 1, the first work of a fresh JVM (as a worker process starts): "
-                        + "%.0f operations/s = %.2fx of the ceiling%n", cold.operationsPerSecond(), coldRatio);
-                if (drains == 1) {
-                    out.printf(Locale.ROOT, "warm:     run --drains 3 or more for the figures of a warmed-up JVM%n");
-                } else {
-                    out.printf(Locale.ROOT, "warm:     median of the counted drains: %.0f operations/s = %.2fx of the "
-                            + "ceiling measured around each%n", median.operationsPerSecond(), median(drainRatios));
-                }
-                if (drains > 1) {
-                    double medianRatio = median(drainRatios);
-                    double slowestRatio = drainRatios.stream().min(Comparator.naturalOrder()).orElseThrow();
-                    List<Double> rates = measured.stream().map(Measured::operationsPerSecond).toList();
-                    double slowestRate = rates.stream().min(Comparator.naturalOrder()).orElseThrow();
-                    double medianRate = median(rates);
-                    out.printf(Locale.ROOT, "spread:   %d drains counted after %d warm-up drains; each against the "
-                                    + "ceiling measured around it: median %.2fx, slowest %.2fx, %.2fx of the median "
-                                    + "(target >= 0.70x); in operations/s: median %.0f, slowest %.0f, %.2fx; longest "
-                                    + "stall %d ms%n", drainRatios.size(), warmUps,
-                            medianRatio, slowestRatio, slowestRatio / medianRatio, medianRate, slowestRate,
-                            slowestRate / medianRate,
-                            measured.stream().mapToLong(m -> m.longestStall().toMillis()).max().orElse(0));
-                }
+                printColdAndWarm(drained, median);
                 return result;
             } finally {
                 admin.dropSchema();
                 redis.deleteNamespaceKeys();
             }
         }
+    }
+
+    /** What the drains gave: the counted ones, each one's ratio to the ceiling around it, the warm-ups, the first. */
+    private static final class Drains {
+        final List<Measured> measured = new ArrayList<>();
+        final List<Double> ratios = new ArrayList<>();
+        int warmUps;
+        Measured cold;
+        double coldRatio;
+    }
+
+    private Drains drainAll(Database admin, Redis redis, double before) throws Exception {
+        Drains drained = new Drains();
+        int warmUpsAtMost = drains == 1 ? 0 : Math.max(1, Math.min(MAX_WARM_UPS, drains - 2));
+        JitWarmUp jit = new JitWarmUp();
+        double ceilingBefore = before;
+        for (int drain = 1; drain <= drains; drain++) {
+            jit.start();
+            Measured worker = drain(admin, redis, drain == 1);
+            double compilerShare = jit.share();
+            // Warm-ups are the first drains: the first one, then each during which the compiler was still busy.
+            boolean warmUp = drained.warmUps == drain - 1 && drained.warmUps < warmUpsAtMost
+                    && (drain == 1 || !JitWarmUp.settled(compilerShare));
+            // A single drain is set against the ceiling before it; several, each against the mean of the ceilings
+            // measured around it, so that a drain slowed by the machine's load is told apart from one that fell into a
+            // slow mode of its own (the one after a drain is the one before the next: one 4 s measurement alone was
+            // noisy enough that one that came out high made a drain look slow).
+            double ceiling = before;
+            String ceilingNote = "";
+            if (drains > 1) {
+                double ceilingAfter = CommitCeiling.commitsPerSecond(admin, concurrency, CEILING_RUN);
+                ceiling = (ceilingBefore + ceilingAfter) / 2;
+                ceilingBefore = ceilingAfter;
+                ceilingNote = String.format(Locale.ROOT, ", %.2fx of the %.0f commits/s measured around it",
+                        worker.operationsPerSecond() / ceiling, ceiling);
+                if (!warmUp) {
+                    drained.ratios.add(worker.operationsPerSecond() / ceiling);
+                }
+            }
+            if (drain == 1) {
+                drained.cold = worker;
+                drained.coldRatio = worker.operationsPerSecond() / ceiling;
+            }
+            if (warmUp) {
+                drained.warmUps++;
+            } else {
+                drained.measured.add(worker);
+            }
+            out.printf(Locale.ROOT, "worker:   drain %d%s: %d operations in %.2f s = %.0f operations/s%s, "
+                            + "%.2f server transactions per operation (reads included), longest stall %d ms, "
+                            + "JIT compiler %.0f %% of the time, load %s%n", drain,
+                    warmUp ? " (warm-up, not counted)" : "", operations, worker.seconds(),
+                    worker.operationsPerSecond(), ceilingNote, worker.commitsPerOperation(),
+                    worker.longestStall().toMillis(), compilerShare * 100, LoadAverage.now());
+        }
+        return drained;
+    }
+
+    private void printColdAndWarm(Drains drained, Measured median) {
+        out.printf(Locale.ROOT, "cold:     drain 1, the first work of a fresh JVM (as a worker process starts): "
+                + "%.0f operations/s = %.2fx of the ceiling%n", drained.cold.operationsPerSecond(), drained.coldRatio);
+        if (drains == 1) {
+            out.printf(Locale.ROOT, "warm:     run --drains 3 or more for the figures of a warmed-up JVM%n");
+            return;
+        }
+        out.printf(Locale.ROOT, "warm:     median of the counted drains: %.0f operations/s = %.2fx of the "
+                + "ceiling measured around each%n", median.operationsPerSecond(), median(drained.ratios));
+        double medianRatio = median(drained.ratios);
+        double slowestRatio = drained.ratios.stream().min(Comparator.naturalOrder()).orElseThrow();
+        List<Double> rates = drained.measured.stream().map(Measured::operationsPerSecond).toList();
+        double slowestRate = rates.stream().min(Comparator.naturalOrder()).orElseThrow();
+        double medianRate = median(rates);
+        out.printf(Locale.ROOT, "spread:   %d drains counted after %d warm-up drains; each against the "
+                        + "ceiling measured around it: median %.2fx, slowest %.2fx, %.2fx of the median "
+                        + "(target >= 0.70x); in operations/s: median %.0f, slowest %.0f, %.2fx; longest "
+                        + "stall %d ms%n", drained.ratios.size(), drained.warmUps,
+                medianRatio, slowestRatio, slowestRatio / medianRatio, medianRate, slowestRate,
+                slowestRate / medianRate,
+                drained.measured.stream().mapToLong(m -> m.longestStall().toMillis()).max().orElse(0));
     }
 
     /**
