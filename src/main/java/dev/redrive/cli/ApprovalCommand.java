@@ -3,16 +3,12 @@ package dev.redrive.cli;
 import dev.redrive.store.Database;
 import dev.redrive.store.approval.ApprovalStore;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
-import picocli.CommandLine.Spec;
-import picocli.CommandLine.Model.CommandSpec;
 
 import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.format.DateTimeParseException;
-import java.util.concurrent.Callable;
 
 @Command(name = "approval", mixinStandardHelpOptions = true,
         description = "Grant or revoke the approvals dispatches name (checked by redrive precondition 3).",
@@ -20,10 +16,7 @@ import java.util.concurrent.Callable;
 final class ApprovalCommand {
 
     @Command(name = "grant", mixinStandardHelpOptions = true, description = "Grant a new approval.")
-    static final class Grant implements Callable<Integer> {
-        @Mixin
-        ConnectionOptions connection;
-
+    static final class Grant extends NamespaceCommand {
         @Parameters(index = "0", paramLabel = "ID", description = "approval id")
         String approvalId;
 
@@ -35,9 +28,6 @@ final class ApprovalCommand {
 
         @Option(names = "--by", paramLabel = "NAME", defaultValue = "${sys:user.name}", description = "who grants it (default: ${DEFAULT-VALUE})")
         String grantedBy;
-
-        @Spec
-        CommandSpec spec;
 
         @Override
         public Integer call() {
@@ -52,10 +42,7 @@ final class ApprovalCommand {
     }
 
     @Command(name = "revoke", mixinStandardHelpOptions = true, description = "Revoke an approval.")
-    static final class Revoke implements Callable<Integer> {
-        @Mixin
-        ConnectionOptions connection;
-
+    static final class Revoke extends NamespaceCommand {
         @Parameters(index = "0", paramLabel = "ID", description = "approval id")
         String approvalId;
 
@@ -65,9 +52,6 @@ final class ApprovalCommand {
 
         @Option(names = "--by", paramLabel = "NAME", defaultValue = "${sys:user.name}", description = "who revokes it (default: ${DEFAULT-VALUE})")
         String revokedBy;
-
-        @Spec
-        CommandSpec spec;
 
         @Override
         public Integer call() {

@@ -5,15 +5,11 @@ import dev.redrive.triage.decision.BatchState;
 import dev.redrive.triage.decision.DurableBatch;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Model.CommandSpec;
-import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
-import picocli.CommandLine.Spec;
 
 import java.io.PrintWriter;
 import java.util.LinkedHashMap;
 import java.util.Map;
-import java.util.concurrent.Callable;
 
 @Command(name = "batch", mixinStandardHelpOptions = true,
         description = "Durable batches (redrive --group, redrive with filters): list them, show each item's outcome, "
@@ -30,15 +26,9 @@ final class BatchCommand {
 
     @Command(name = "list", mixinStandardHelpOptions = true,
             description = "The newest 50 durable batches, as redrive --batches lists them.")
-    static final class ListBatches implements Callable<Integer> {
-        @Mixin
-        ConnectionOptions connection;
-
+    static final class ListBatches extends NamespaceCommand {
         @Mixin
         JsonOption json;
-
-        @Spec
-        CommandSpec spec;
 
         @Override
         public Integer call() {
@@ -52,18 +42,12 @@ final class BatchCommand {
             description = "One batch and what became of each item, read from the facts now: blocked (by which "
                     + "precondition), redriven then succeeded, redriven then failed again (with the new DLQ entry), "
                     + "still running, skipped because someone else decided it, resolved, discarded.")
-    static final class Show implements Callable<Integer> {
-        @Mixin
-        ConnectionOptions connection;
-
+    static final class Show extends NamespaceCommand {
         @Mixin
         BatchId batch;
 
         @Mixin
         JsonOption json;
-
-        @Spec
-        CommandSpec spec;
 
         @Override
         public Integer call() {
@@ -91,18 +75,12 @@ final class BatchCommand {
             description = "Stop a running batch wherever it runs (another terminal, another host): its process sees "
                     + "it within a second, finishes the chunk in hand and exits saying so; audited as BATCH_STOPPED. "
                     + "Exit 3 when the batch is not running.")
-    static final class Stop implements Callable<Integer> {
-        @Mixin
-        ConnectionOptions connection;
-
+    static final class Stop extends NamespaceCommand {
         @Mixin
         BatchId batch;
 
         @Mixin
         JsonOption json;
-
-        @Spec
-        CommandSpec spec;
 
         @Override
         public Integer call() {
@@ -131,10 +109,7 @@ final class BatchCommand {
 
     @Command(name = "resume", mixinStandardHelpOptions = true,
             description = "Go on with a durable batch where it stopped, in this process, as redrive --resume does.")
-    static final class Resume implements Callable<Integer> {
-        @Mixin
-        ConnectionOptions connection;
-
+    static final class Resume extends NamespaceCommand {
         @Mixin
         BatchId batch;
 
@@ -143,9 +118,6 @@ final class BatchCommand {
 
         @Mixin
         BatchOutputOptions output;
-
-        @Spec
-        CommandSpec spec;
 
         @Override
         public Integer call() {

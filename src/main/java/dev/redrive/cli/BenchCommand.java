@@ -2,13 +2,9 @@ package dev.redrive.cli;
 
 import dev.redrive.bench.WorkerBenchmark;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
-import picocli.CommandLine.Spec;
 
-import java.util.concurrent.Callable;
 
 @Command(name = "bench", mixinStandardHelpOptions = true,
         description = "Benchmarks that print ratios against a baseline measured in the same run.",
@@ -18,10 +14,7 @@ final class BenchCommand {
     @Command(name = "worker", mixinStandardHelpOptions = true,
             description = "Worker throughput as a ratio of this PostgreSQL's commit ceiling, and commits per operation."
                     + " Runs in a throw-away namespace (default bench_worker).")
-    static final class WorkerBench implements Callable<Integer> {
-        @Mixin
-        ConnectionOptions connection;
-
+    static final class WorkerBench extends NamespaceCommand {
         @Option(names = "--operations", defaultValue = "20000", description = "operations to process (default ${DEFAULT-VALUE})")
         int operations;
 
@@ -33,9 +26,6 @@ final class BenchCommand {
                 + " is still busy (at most 3), and the slowest of the others is compared with the median, each against"
                 + " the commit ceiling measured around it (default ${DEFAULT-VALUE})")
         int drains;
-
-        @Spec
-        CommandSpec spec;
 
         @Override
         public Integer call() throws Exception {

@@ -2,30 +2,20 @@ package dev.redrive.cli;
 
 import dev.redrive.bench.DlqBenchmark;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
-import picocli.CommandLine.Spec;
 
-import java.util.concurrent.Callable;
 
 @Command(name = "dlq", mixinStandardHelpOptions = true,
         description = "Every operator query on the DLQ at scale (pages, class and text filters, counts, groups, queue"
                 + " health): p50 and p95, next to the older or plainer way to answer it measured in the same run."
                 + " Fills and keeps a namespace (default bench_dlq) with generated entries.")
-final class BenchDlqCommand implements Callable<Integer> {
-    @Mixin
-    ConnectionOptions connection;
-
+final class BenchDlqCommand extends NamespaceCommand {
     @Option(names = "--entries", defaultValue = "1000000", description = "DLQ entries to query over (default ${DEFAULT-VALUE})")
     int entries;
 
     @Option(names = "--runs", defaultValue = "20", description = "times each query runs after a warm-up (default ${DEFAULT-VALUE})")
     int runs;
-
-    @Spec
-    CommandSpec spec;
 
     @Override
     public Integer call() {

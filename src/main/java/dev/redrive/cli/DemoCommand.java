@@ -7,16 +7,12 @@ import dev.redrive.demo.sandbox.Sandbox;
 import dev.redrive.demo.sandbox.SandboxException;
 import dev.redrive.demo.sandbox.SeedSize;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Spec;
 
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.Locale;
-import java.util.concurrent.Callable;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.stream.Collectors;
@@ -25,13 +21,7 @@ import java.util.stream.Collectors;
         description = {"Start the sandbox: wipe namespace " + Sandbox.NAMESPACE + " (or the one -n names), seed a "
                 + "realistic incident through the demo tools and an in-process worker, then keep them running with a "
                 + "light trickle of new work and print how to connect. Stop with Ctrl-C; running it again re-seeds."})
-final class DemoCommand implements Callable<Integer> {
-    @Mixin
-    ConnectionOptions connection;
-
-    @Spec
-    CommandSpec spec;
-
+final class DemoCommand extends NamespaceCommand {
     @Option(names = "--size", paramLabel = "full|small", defaultValue = "full",
             description = "full: a few hundred operations (default); small: one of each kind, seeded in seconds")
     String size;

@@ -6,28 +6,19 @@ import dev.redrive.triage.request.RequestKind;
 import dev.redrive.triage.request.RequestOptions;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Model.CommandSpec;
-import picocli.CommandLine.Spec;
 
 import java.util.List;
 import java.util.Optional;
-import java.util.concurrent.Callable;
 
 @Command(name = "discard", mixinStandardHelpOptions = true,
         description = "Give a dead-lettered operation up, with a reason; it never runs again. With --entry, a DLQ entry: "
                 + "one without an operation (a malformed dispatch) is discarded alone.")
-final class DiscardCommand implements Callable<Integer> {
-    @Mixin
-    ConnectionOptions connection;
-
+final class DiscardCommand extends NamespaceCommand {
     @Mixin
     OperationOrEntry subject;
 
     @Mixin
     SingleDecisionOptions decision;
-
-    @Spec
-    CommandSpec spec;
 
     @Override
     public Integer call() {

@@ -12,8 +12,6 @@ import dev.redrive.worker.client.WorkerClient;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Spec;
-import picocli.CommandLine.Model.CommandSpec;
 
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -26,16 +24,12 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.Callable;
 
 @Command(name = "dispatch", mixinStandardHelpOptions = true,
         description = "Publish dispatches like a workflow runtime would: record each operation in PostgreSQL, then add "
                 + "it to the dispatch stream. One with --run, --node, --tool and --payload; many with --file (JSON "
                 + "Lines: " + DispatchFile.FIELDS + "; - reads stdin), recorded and published in bulk.")
-final class DispatchCommand implements Callable<Integer> {
-    @Mixin
-    ConnectionOptions connection;
-
+final class DispatchCommand extends NamespaceCommand {
     /** The options of a single dispatch, the first four required, in the order the help lists them. */
     private static final List<String> SINGLE_DISPATCH_OPTIONS = List.of("--run", "--node", "--tool", "--payload",
             "--logical-attempt", "--trace-id", "--traceparent", "--correlation-id", "--approval-id", "--schema-version");
@@ -82,9 +76,6 @@ final class DispatchCommand implements Callable<Integer> {
                 description = "tool schema version (default: the tool's current version, else 1)")
         String schemaVersion;
     }
-
-    @Spec
-    CommandSpec spec;
 
     @Override
     public Integer call() throws IOException {

@@ -20,14 +20,11 @@ import dev.redrive.triage.query.PageDirection;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Spec;
 
 import java.io.PrintWriter;
 import java.time.Instant;
 import java.util.List;
-import java.util.concurrent.Callable;
 import java.util.stream.Collectors;
 
 @Command(name = "dlq", mixinStandardHelpOptions = true, description = "Query the dead-letter queue.",
@@ -38,10 +35,7 @@ final class DlqCommand {
     @Command(name = "list", mixinStandardHelpOptions = true,
             description = "DLQ entries, newest first (--oldest-first for the other way), keyset-paged: pass the printed cursor "
                     + "to --after (the next page) or --before (the previous page), with the same order option.")
-    static final class ListEntries implements Callable<Integer> {
-        @Mixin
-        ConnectionOptions connection;
-
+    static final class ListEntries extends NamespaceCommand {
         @Mixin
         DlqFilterOptions filters;
 
@@ -66,9 +60,6 @@ final class DlqCommand {
 
         @Mixin
         JsonOption json;
-
-        @Spec
-        CommandSpec spec;
 
         @Override
         public Integer call() {
@@ -128,18 +119,12 @@ final class DlqCommand {
 
     @Command(name = "groups", mixinStandardHelpOptions = true,
             description = "DLQ entries grouped by error fingerprint, largest group first.")
-    static final class Groups implements Callable<Integer> {
-        @Mixin
-        ConnectionOptions connection;
-
+    static final class Groups extends NamespaceCommand {
         @Mixin
         DlqFilterOptions filters;
 
         @Mixin
         JsonOption json;
-
-        @Spec
-        CommandSpec spec;
 
         @Override
         public Integer call() {
@@ -172,10 +157,7 @@ final class DlqCommand {
                     + "entries are never touched. Only the schema owner may purge (exit 5 otherwise).",
                     "Each chunk of 1,000 entries is one transaction with its audit line: a purge stopped midway "
                             + "leaves every entry whole or purged, and running it again finishes it."})
-    static final class Purge implements Callable<Integer> {
-        @Mixin
-        ConnectionOptions connection;
-
+    static final class Purge extends NamespaceCommand {
         @Option(names = "--decided-before", required = true, paramLabel = "TIME",
                 converter = InstantInput.Converter.class,
                 description = "purge entries decided before this: 2026-11-30T10:00:00Z, 2026-11-30 10:00, 2026-11-30 "
@@ -191,9 +173,6 @@ final class DlqCommand {
 
         @Mixin
         JsonOption json;
-
-        @Spec
-        CommandSpec spec;
 
         @Override
         public Integer call() {
@@ -236,18 +215,12 @@ final class DlqCommand {
     @Command(name = "generate", mixinStandardHelpOptions = true,
             description = "Fill the namespace with realistic dead-lettered operations (runs, attempts, evidence) for "
                     + "benchmarks and demos. Large batches lock the DLQ tables while they load.")
-    static final class Generate implements Callable<Integer> {
-        @Mixin
-        ConnectionOptions connection;
-
+    static final class Generate extends NamespaceCommand {
         @Option(names = "--entries", required = true, description = "how many DLQ entries to write")
         int entries;
 
         @Option(names = "--tag", description = "prefix of the generated run ids (default: a random one)")
         String tag;
-
-        @Spec
-        CommandSpec spec;
 
         @Override
         public Integer call() {

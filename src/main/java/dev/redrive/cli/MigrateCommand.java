@@ -3,21 +3,11 @@ package dev.redrive.cli;
 import dev.redrive.store.Database;
 import org.flywaydb.core.api.output.MigrateResult;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Spec;
-import picocli.CommandLine.Model.CommandSpec;
 
-import java.util.concurrent.Callable;
 
 @Command(name = "migrate", mixinStandardHelpOptions = true,
         description = "Create or upgrade the namespace's schema. Safe to run again: an up-to-date schema is left as it is.")
-final class MigrateCommand implements Callable<Integer> {
-    @Mixin
-    ConnectionOptions connection;
-
-    @Spec
-    CommandSpec spec;
-
+final class MigrateCommand extends NamespaceCommand {
     @Override
     public Integer call() {
         try (Database database = Database.open(connection.config(), 2)) {

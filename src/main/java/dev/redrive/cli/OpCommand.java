@@ -19,16 +19,12 @@ import dev.redrive.triage.json.TriageJson;
 import dev.redrive.triage.precondition.DecisionTarget;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Model.CommandSpec;
-import picocli.CommandLine.Option;
-import picocli.CommandLine.Spec;
 
 import java.io.PrintWriter;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.concurrent.Callable;
 import java.util.stream.Collectors;
 
 @Command(name = "op", mixinStandardHelpOptions = true, description = "Look at one operation.",
@@ -39,10 +35,7 @@ final class OpCommand {
             description = "One operation with its attempts, DLQ entries, reconciliations, redrive commands and audit trail; "
                     + "with --entry, one DLQ entry (code, error, raw message, when it was received, its decision) and "
                     + "its operation if it has one.")
-    static final class Show implements Callable<Integer> {
-        @Mixin
-        ConnectionOptions connection;
-
+    static final class Show extends NamespaceCommand {
         @Mixin
         OperationOrEntry subject;
 
@@ -51,9 +44,6 @@ final class OpCommand {
 
         @Mixin
         RedactOption redact;
-
-        @Spec
-        CommandSpec spec;
 
         @Override
         public Integer call() {

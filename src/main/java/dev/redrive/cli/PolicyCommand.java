@@ -10,10 +10,8 @@ import dev.redrive.triage.request.FourEyesPolicy;
 import dev.redrive.triage.request.PolicyStore;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
-import picocli.CommandLine.Spec;
 
 import java.io.PrintWriter;
 import java.time.Duration;
@@ -21,7 +19,6 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.concurrent.Callable;
 
 @Command(name = "policy", mixinStandardHelpOptions = true,
         description = "The namespace's policies: four-eyes (which decisions wait for a second operator's approval) and "
@@ -34,10 +31,7 @@ final class PolicyCommand {
                     + "decision becomes a request; with rules, a decision does when any rule covers it.",
                     "Covered decisions are recorded as requests (exit 6) that another operator approves with request "
                             + "approve ID, or rejects."})
-    static final class FourEyes implements Callable<Integer> {
-        @Mixin
-        ConnectionOptions connection;
-
+    static final class FourEyes extends NamespaceCommand {
         @Parameters(index = "0", paramLabel = "on|off", description = "on or off")
         String state;
 
@@ -59,9 +53,6 @@ final class PolicyCommand {
 
         @Option(names = "--operator", required = true, paramLabel = "NAME", description = "who changes the policy")
         String operator;
-
-        @Spec
-        CommandSpec spec;
 
         @Override
         public Integer call() {
@@ -97,10 +88,7 @@ final class PolicyCommand {
             description = {"How long decided DLQ entries keep their evidence (raw message, payload, attempt and "
                     + "delivery history) before a worker purges it, as dlq purge would; off keeps it until someone "
                     + "runs dlq purge. Open entries always keep theirs. Audited; only the schema owner may."})
-    static final class Retention implements Callable<Integer> {
-        @Mixin
-        ConnectionOptions connection;
-
+    static final class Retention extends NamespaceCommand {
         @Parameters(index = "0", paramLabel = "KEEP|off",
                 description = "how long after its decision an entry keeps its evidence: 90d, 24h, 30m or ISO-8601 "
                         + "(P90D); or off")
@@ -108,9 +96,6 @@ final class PolicyCommand {
 
         @Option(names = "--operator", required = true, paramLabel = "NAME", description = "who changes the policy")
         String operator;
-
-        @Spec
-        CommandSpec spec;
 
         @Override
         public Integer call() {
@@ -129,15 +114,9 @@ final class PolicyCommand {
     }
 
     @Command(name = "show", mixinStandardHelpOptions = true, description = "Print the four-eyes and retention policies.")
-    static final class Show implements Callable<Integer> {
-        @Mixin
-        ConnectionOptions connection;
-
+    static final class Show extends NamespaceCommand {
         @Mixin
         JsonOption json;
-
-        @Spec
-        CommandSpec spec;
 
         @Override
         public Integer call() {

@@ -7,24 +7,17 @@ import dev.redrive.triage.decision.ReconciliationResult;
 import dev.redrive.triage.detail.UnknownOperationException;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
-import picocli.CommandLine.Spec;
 
 import java.io.PrintWriter;
 import java.net.URI;
-import java.util.concurrent.Callable;
 
 @Command(name = "reconcile", mixinStandardHelpOptions = true,
         description = {"Record whether an operation's side effect happened: from evidence you give, or by asking the "
                 + "tool's look-up endpoint for the operation's idempotency key.",
                 "APPLIED means: resolve it instead of redriving; NOT_APPLIED makes a redrive safe."})
-final class ReconcileCommand implements Callable<Integer> {
-    @Mixin
-    ConnectionOptions connection;
-
+final class ReconcileCommand extends NamespaceCommand {
     @Parameters(paramLabel = "OP", description = "operation id")
     String operationId;
 
@@ -51,9 +44,6 @@ final class ReconcileCommand implements Callable<Integer> {
 
     @Option(names = "--operator", paramLabel = "NAME", description = "who records it (default: the OS user)")
     String operator;
-
-    @Spec
-    CommandSpec spec;
 
     @Override
     public Integer call() {

@@ -16,17 +16,14 @@ import dev.redrive.triage.request.RequestKind;
 import dev.redrive.triage.request.RequestOptions;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
-import picocli.CommandLine.Spec;
 
 import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
-import java.util.concurrent.Callable;
 
 @Command(name = "redrive", mixinStandardHelpOptions = true,
         description = {"Check every redrive precondition, then issue an audited redrive command: the operation is "
@@ -42,10 +39,7 @@ import java.util.concurrent.Callable;
                         + "--batches lists them.",
                 "Exit 3 with each failed check when anything is blocked; 5 when the database refuses the decision "
                         + "(a viewer's login)."})
-final class RedriveOperationsCommand implements Callable<Integer> {
-    @Mixin
-    ConnectionOptions connection;
-
+final class RedriveOperationsCommand extends NamespaceCommand {
     @Parameters(paramLabel = "OP", arity = "0..*", description = "operation ids (run_id:node_id:logical_attempt)")
     List<String> operationIds = new ArrayList<>();
 
@@ -88,9 +82,6 @@ final class RedriveOperationsCommand implements Callable<Integer> {
 
     @Mixin
     BatchOutputOptions output;
-
-    @Spec
-    CommandSpec spec;
 
     @Override
     public Integer call() {

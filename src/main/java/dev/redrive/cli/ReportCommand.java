@@ -5,27 +5,21 @@ import dev.redrive.report.ReportFormat;
 import dev.redrive.report.ReportService;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Parameters;
-import picocli.CommandLine.Spec;
 
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.Callable;
 
 @Command(name = "report", mixinStandardHelpOptions = true,
         description = "Write an incident report for operations, a fingerprint group, a durable batch (what became of each "
                 + "item) or one DLQ entry: identity, message metadata, "
                 + "attempt timeline, errors, trace ids, versions, side effect and reconciliation, every precondition, "
                 + "every decision. Payload secrets are masked.")
-final class ReportCommand implements Callable<Integer> {
-    @Mixin
-    ConnectionOptions connection;
-
+final class ReportCommand extends NamespaceCommand {
     @Parameters(paramLabel = "OP", arity = "0..*", description = "operation ids")
     List<String> operationIds = new ArrayList<>();
 
@@ -48,9 +42,6 @@ final class ReportCommand implements Callable<Integer> {
 
     @Mixin
     RedactOption redact;
-
-    @Spec
-    CommandSpec spec;
 
     @Override
     public Integer call() {

@@ -5,15 +5,12 @@ import dev.redrive.triage.request.ApprovalResult;
 import dev.redrive.triage.request.DecisionRequest;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
-import picocli.CommandLine.Spec;
 
 import java.io.PrintWriter;
 import java.util.List;
 import java.util.Locale;
-import java.util.concurrent.Callable;
 
 @Command(name = "request", mixinStandardHelpOptions = true,
         description = "Four-eyes requests: decisions the policy covers, waiting for a second operator's approval.",
@@ -24,19 +21,13 @@ final class RequestCommand {
 
     @Command(name = "list", mixinStandardHelpOptions = true,
             description = "The requests waiting for approval, oldest first; --all: every request, newest first.")
-    static final class ListRequests implements Callable<Integer> {
-        @Mixin
-        ConnectionOptions connection;
-
+    static final class ListRequests extends NamespaceCommand {
         @Option(names = "--all", description = "also approved, rejected, expired and obsolete requests (the newest "
                 + ALL_LIMIT + ")")
         boolean all;
 
         @Mixin
         JsonOption json;
-
-        @Spec
-        CommandSpec spec;
 
         @Override
         public Integer call() {
@@ -63,10 +54,7 @@ final class RequestCommand {
                     "Refused (exit 5) for the login that asked for it, and for a viewer; exit 3 when a precondition "
                             + "fails now (the request stays pending), when it expired or was decided already, or is "
                             + "obsolete (another path decided its items)."})
-    static final class Approve implements Callable<Integer> {
-        @Mixin
-        ConnectionOptions connection;
-
+    static final class Approve extends NamespaceCommand {
         @Parameters(index = "0", paramLabel = "ID", description = "the request's id (request list)")
         long id;
 
@@ -75,9 +63,6 @@ final class RequestCommand {
 
         @Mixin
         JsonOption json;
-
-        @Spec
-        CommandSpec spec;
 
         @Override
         public Integer call() {
@@ -89,10 +74,7 @@ final class RequestCommand {
 
     @Command(name = "reject", mixinStandardHelpOptions = true,
             description = "Reject a request: its decision is never taken. The one who asked may withdraw her own so.")
-    static final class Reject implements Callable<Integer> {
-        @Mixin
-        ConnectionOptions connection;
-
+    static final class Reject extends NamespaceCommand {
         @Parameters(index = "0", paramLabel = "ID", description = "the request's id (request list)")
         long id;
 
@@ -104,9 +86,6 @@ final class RequestCommand {
 
         @Mixin
         JsonOption json;
-
-        @Spec
-        CommandSpec spec;
 
         @Override
         public Integer call() {

@@ -8,21 +8,15 @@ import dev.redrive.triage.request.RequestKind;
 import dev.redrive.triage.request.RequestOptions;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Spec;
 
 import java.util.List;
 import java.util.Optional;
-import java.util.concurrent.Callable;
 
 @Command(name = "resolve", mixinStandardHelpOptions = true,
         description = "Mark a dead-lettered operation succeeded with the reconciled result; it never runs again. With "
                 + "--entry, a DLQ entry: one without an operation (a malformed dispatch) is marked RESOLVED alone.")
-final class ResolveCommand implements Callable<Integer> {
-    @Mixin
-    ConnectionOptions connection;
-
+final class ResolveCommand extends NamespaceCommand {
     @Mixin
     OperationOrEntry subject;
 
@@ -33,9 +27,6 @@ final class ResolveCommand implements Callable<Integer> {
             description = "the operation's result, a JSON object (default: the result of its latest APPLIED reconciliation); for an entry "
                     + "without an operation it is optional and only kept in the audit log")
     String result;
-
-    @Spec
-    CommandSpec spec;
 
     @Override
     public Integer call() {

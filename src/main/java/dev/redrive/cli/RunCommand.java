@@ -3,14 +3,10 @@ package dev.redrive.cli;
 import dev.redrive.store.Database;
 import dev.redrive.store.operation.RunStore;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
-import picocli.CommandLine.Spec;
-import picocli.CommandLine.Model.CommandSpec;
 
 import java.time.Instant;
-import java.util.concurrent.Callable;
 
 @Command(name = "run", mixinStandardHelpOptions = true, description = "Change a run on behalf of the workflow runtime.",
         subcommands = RunCommand.Cancel.class)
@@ -18,10 +14,7 @@ final class RunCommand {
 
     @Command(name = "cancel", mixinStandardHelpOptions = true,
             description = "Mark a run cancelled: its waiting operations are cancelled, and no dispatch or redrive of it runs again.")
-    static final class Cancel implements Callable<Integer> {
-        @Mixin
-        ConnectionOptions connection;
-
+    static final class Cancel extends NamespaceCommand {
         @Parameters(index = "0", paramLabel = "RUN", description = "run id")
         String runId;
 
@@ -31,9 +24,6 @@ final class RunCommand {
 
         @Option(names = "--by", paramLabel = "NAME", defaultValue = "${sys:user.name}", description = "who (default: ${DEFAULT-VALUE})")
         String actor;
-
-        @Spec
-        CommandSpec spec;
 
         @Override
         public Integer call() {

@@ -4,14 +4,10 @@ import dev.redrive.identity.OperationId;
 import dev.redrive.store.Database;
 import dev.redrive.store.tool.ToolSchemaStore;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
-import picocli.CommandLine.Spec;
-import picocli.CommandLine.Model.CommandSpec;
 
 import java.time.Instant;
-import java.util.concurrent.Callable;
 
 @Command(name = "tool", mixinStandardHelpOptions = true, description = "Manage tools as redrive preconditions see them.",
         subcommands = ToolCommand.Schema.class)
@@ -24,10 +20,7 @@ final class ToolCommand {
 
     @Command(name = "set", mixinStandardHelpOptions = true,
             description = "Make VERSION the tool's current schema version; the previous one stays in the history.")
-    static final class SetVersion implements Callable<Integer> {
-        @Mixin
-        ConnectionOptions connection;
-
+    static final class SetVersion extends NamespaceCommand {
         @Parameters(index = "0", paramLabel = "TOOL", description = "tool name, e.g. demo.charge")
         String tool;
 
@@ -36,9 +29,6 @@ final class ToolCommand {
 
         @Option(names = "--by", paramLabel = "NAME", defaultValue = "${sys:user.name}", description = "who (default: ${DEFAULT-VALUE})")
         String actor;
-
-        @Spec
-        CommandSpec spec;
 
         @Override
         public Integer call() {

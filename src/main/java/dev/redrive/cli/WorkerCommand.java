@@ -9,16 +9,12 @@ import dev.redrive.worker.Worker;
 import dev.redrive.worker.tool.HttpTool;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Spec;
-import picocli.CommandLine.Model.CommandSpec;
 
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.ArrayDeque;
 import java.util.Deque;
-import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 
 @Command(name = "worker", mixinStandardHelpOptions = true,
@@ -26,11 +22,8 @@ import java.util.concurrent.CountDownLatch;
                 + "them; with --demo-tools, with the demo tools (demo.charge, demo.ship, demo.notify, demo.payout) served "
                 + "in-process on loopback, each at its current schema version (1 in a fresh namespace). Migrates the "
                 + "namespace first. Runs until Ctrl-C, then finishes in-flight attempts and stops.")
-final class WorkerCommand implements Callable<Integer> {
+final class WorkerCommand extends NamespaceCommand {
     private static final String FIRST_SCHEMA_VERSION = "1";
-
-    @Mixin
-    ConnectionOptions connection;
 
     @Option(names = "--concurrency", paramLabel = "N", defaultValue = "8",
             description = "tool calls running at once (default ${DEFAULT-VALUE})")
@@ -67,9 +60,6 @@ final class WorkerCommand implements Callable<Integer> {
         @Option(names = "--demo-tools", description = "serve the demo tools in-process and run them")
         boolean demo;
     }
-
-    @Spec
-    CommandSpec spec;
 
     @Override
     public Integer call() throws InterruptedException {
