@@ -167,9 +167,8 @@ final class DlqCommand {
         @Option(names = "--dry-run", description = "say what would be purged, and purge nothing")
         boolean dryRun;
 
-        @Option(names = "--operator", paramLabel = "NAME",
-                description = "who purges (default: your OS user); the database also records your login")
-        String operator;
+        @Mixin
+        OperatorOption operator;
 
         @Mixin
         JsonOption json;
@@ -187,7 +186,7 @@ final class DlqCommand {
                             + Cells.bytes(preview.bytes()) + (preview.entries() == 0 ? ""
                             : ", decided " + preview.oldestDecision() + " to " + preview.newestDecision()) + ")");
                 } else {
-                    PurgeSummary done = purge.purge(decidedBefore, TriageSession.operator(operator),
+                    PurgeSummary done = purge.purge(decidedBefore, operator.name(),
                             session.clock().instant(), EvidencePurge.CHUNK, Long.MAX_VALUE);
                     out.println(json.on() ? TriageJson.write(done) : done.entries() == 0
                             ? "nothing to purge: no decided entry before " + decidedBefore + " holds evidence"

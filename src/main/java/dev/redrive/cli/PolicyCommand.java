@@ -51,8 +51,8 @@ final class PolicyCommand {
                         + "default 24h")
         String expireAfter;
 
-        @Option(names = "--operator", required = true, paramLabel = "NAME", description = "who changes the policy")
-        String operator;
+        @Mixin
+        RequiredOperatorOption operator;
 
         @Override
         public Integer call() {
@@ -73,7 +73,7 @@ final class PolicyCommand {
             FourEyesPolicy policy = FourEyesPolicy.of(on, batchOver, corrections, tools.stream().map(String::strip).toList(),
                     expireAfter == null ? null : parseDuration(expireAfter, "--expire-after"));
             try (Database database = Database.open(connection.config(), 2)) {
-                FourEyesPolicy written = new PolicyStore(database).write(policy, TriageSession.operator(operator),
+                FourEyesPolicy written = new PolicyStore(database).write(policy, operator.name(),
                         Instant.now());
                 PrintWriter out = spec.commandLine().getOut();
                 out.println(written.describe() + " (changed by " + written.changedBy() + ", login "
@@ -94,8 +94,8 @@ final class PolicyCommand {
                         + "(P90D); or off")
         String keep;
 
-        @Option(names = "--operator", required = true, paramLabel = "NAME", description = "who changes the policy")
-        String operator;
+        @Mixin
+        RequiredOperatorOption operator;
 
         @Override
         public Integer call() {
@@ -103,7 +103,7 @@ final class PolicyCommand {
                     : RetentionPolicy.keeping(parseDuration(keep, "retention"));
             try (Database database = Database.open(connection.config(), 2)) {
                 RetentionPolicy written = new RetentionPolicyStore(database.jdbc()).write(policy,
-                        TriageSession.operator(operator), Instant.now());
+                        operator.name(), Instant.now());
                 PrintWriter out = spec.commandLine().getOut();
                 out.println(written.describe() + " (changed by " + written.changedBy() + ", login "
                         + written.changedLogin() + ")");

@@ -7,6 +7,7 @@ import dev.redrive.triage.decision.ReconciliationResult;
 import dev.redrive.triage.detail.UnknownOperationException;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
@@ -42,14 +43,14 @@ final class ReconcileCommand extends NamespaceCommand {
     @Option(names = "--result", paramLabel = "JSON", description = "the applied effect's result, a JSON object (what resolve takes)")
     String result;
 
-    @Option(names = "--operator", paramLabel = "NAME", description = "who records it (default: the OS user)")
-    String operator;
+    @Mixin
+    OperatorOption operator;
 
     @Override
     public Integer call() {
         try (TriageSession session = new TriageSession(connection)) {
             Decisions decisions = session.decisions();
-            String who = TriageSession.operator(operator);
+            String who = operator.name();
             ReconciliationResult recorded;
             if (source.lookup != null) {
                 String tool = session.services().operationDetails().operation(operationId)

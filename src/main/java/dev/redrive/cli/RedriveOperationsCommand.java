@@ -60,8 +60,8 @@ final class RedriveOperationsCommand extends NamespaceCommand {
     @Option(names = "--batches", description = "list the durable batches, newest first, with their progress")
     boolean batches;
 
-    @Option(names = "--operator", paramLabel = "NAME", description = "who decides (default: the OS user)")
-    String operator;
+    @Mixin
+    OperatorOption operator;
 
     @Option(names = "--dry-run", description = "check and report every item, issue nothing")
     boolean dryRun;
@@ -89,7 +89,7 @@ final class RedriveOperationsCommand extends NamespaceCommand {
         DlqFilter filter = filters.filter();
         boolean filtered = !filter.equals(DlqFilter.none());
         if (batches || resume != null) {
-            if (!operationIds.isEmpty() || group != null || filtered || reason != null || dryRun || operator != null
+            if (!operationIds.isEmpty() || group != null || filtered || reason != null || dryRun || operator.given != null
                     || rate != null || schemaVersion != null || (batches && resume != null)) {
                 throw new IllegalArgumentException("--batches and --resume BATCH take no operations, group, filter, "
                         + "--reason, --operator, --rate, --schema-version or --dry-run: a batch keeps its own (its "
@@ -152,7 +152,7 @@ final class RedriveOperationsCommand extends NamespaceCommand {
             throw new IllegalArgumentException(BatchSelection.matching(group == null ? filter : withGroup(filter, group))
                     .nothingToTake(DecisionKind.REDRIVE));
         }
-        BatchOptions options = new BatchOptions(TriageSession.operator(operator), reason, schemaVersion, rate(),
+        BatchOptions options = new BatchOptions(operator.name(), reason, schemaVersion, rate(),
                 dryRun);
         if (!dryRun) {
             Optional<Integer> waits = FourEyesGate.submit(session, RequestKind.REDRIVE, targets,
@@ -194,7 +194,7 @@ final class RedriveOperationsCommand extends NamespaceCommand {
     private int startBatch(TriageSession session, DlqFilter selection) {
         DurableBatches batches = session.batches();
         DurableBatch batch = batches.start(DecisionKind.REDRIVE, BatchSelection.matching(selection),
-                new BatchOptions(TriageSession.operator(operator), reason, schemaVersion, rate(), false));
+                new BatchOptions(operator.name(), reason, schemaVersion, rate(), false));
         DurableBatchRun run = new DurableBatchRun(spec, json.on(), output);
         run.note().println(BatchPrinter.started(batch));
         run.note().flush();
@@ -224,13 +224,13 @@ final class RedriveOperationsCommand extends NamespaceCommand {
             DecisionTarget target = DecisionTarget.operation(operationIds.get(0)).withSchemaVersion(schemaVersion);
             if (!dryRun) {
                 Optional<Integer> waits = FourEyesGate.submit(session, RequestKind.CORRECT, List.of(target), null,
-                        RequestOptions.correction(text, schemaVersion), TriageSession.operator(operator), reason, json.on(),
+                        RequestOptions.correction(text, schemaVersion), operator.name(), reason, json.on(),
                         out);
                 if (waits.isPresent()) {
                     return waits.get();
                 }
             }
-            return CorrectionOptions.run(session.corrections(), target, text, dryRun, TriageSession.operator(operator),
+            return CorrectionOptions.run(session.corrections(), target, text, dryRun, operator.name(),
                     reason, json.on(), out);
         }
     }

@@ -58,8 +58,8 @@ final class RequestCommand {
         @Parameters(index = "0", paramLabel = "ID", description = "the request's id (request list)")
         long id;
 
-        @Option(names = "--operator", required = true, paramLabel = "NAME", description = "who approves")
-        String operator;
+        @Mixin
+        RequiredOperatorOption operator;
 
         @Mixin
         JsonOption json;
@@ -67,7 +67,7 @@ final class RequestCommand {
         @Override
         public Integer call() {
             try (TriageSession session = new TriageSession(connection)) {
-                return print(spec.commandLine().getOut(), session.requests().approve(id, operator.strip()), json.on());
+                return print(spec.commandLine().getOut(), session.requests().approve(id, operator.name()), json.on());
             }
         }
     }
@@ -81,8 +81,8 @@ final class RequestCommand {
         @Option(names = "--reason", required = true, paramLabel = "TEXT", description = "why")
         String reason;
 
-        @Option(names = "--operator", required = true, paramLabel = "NAME", description = "who rejects")
-        String operator;
+        @Mixin
+        RequiredOperatorOption operator;
 
         @Mixin
         JsonOption json;
@@ -90,7 +90,7 @@ final class RequestCommand {
         @Override
         public Integer call() {
             try (TriageSession session = new TriageSession(connection)) {
-                return print(spec.commandLine().getOut(), session.requests().reject(id, operator.strip(), reason), json.on());
+                return print(spec.commandLine().getOut(), session.requests().reject(id, operator.name(), reason), json.on());
             }
         }
     }

@@ -12,14 +12,14 @@ final class SingleDecisionOptions {
     @Option(names = "--reason", required = true, paramLabel = "TEXT", description = "why")
     String reason;
 
-    @Option(names = "--operator", paramLabel = "NAME", description = "who decides (default: the OS user)")
-    String operator;
+    @Mixin
+    OperatorOption operator;
 
     @Mixin
     JsonOption json;
 
     String operator() {
-        return TriageSession.operator(operator);
+        return operator.name();
     }
 
     /** Prints the outcome and returns the exit code (3 when blocked or decided by someone else). */
