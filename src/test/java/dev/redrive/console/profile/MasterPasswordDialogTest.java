@@ -1,22 +1,17 @@
 package dev.redrive.console.profile;
 
-import dev.redrive.console.concurrent.UiExecutor;
+import dev.redrive.console.OwnerWindow;
 import dev.redrive.console.ui.Theme;
-import javafx.scene.Scene;
 import javafx.scene.control.Button;
 import javafx.scene.control.Dialog;
 import javafx.scene.control.Label;
 import javafx.scene.control.TextField;
-import javafx.scene.layout.StackPane;
-import javafx.stage.Stage;
-import javafx.stage.Window;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import org.testfx.api.FxRobot;
 import org.testfx.framework.junit5.ApplicationExtension;
-import org.testfx.framework.junit5.Start;
 import org.testfx.util.NodeQueryUtils;
 
 import java.nio.file.Path;
@@ -36,23 +31,8 @@ class MasterPasswordDialogTest {
     @TempDir
     Path directory;
 
-    private final UiExecutor executor = UiExecutor.forFx(2);
-    private Stage stage;
-
-    @Start
-    void start(Stage stage) {
-        this.stage = stage;
-        Theme.apply(false);
-        stage.setScene(new Scene(new StackPane(), 1280, 800));
-        stage.show();
-    }
-
-    @AfterEach
-    void close(FxRobot robot) {
-        robot.interact(() -> robot.listTargetWindows().stream().filter(window -> window != stage).toList()
-                .forEach(Window::hide));
-        executor.close();
-    }
+    @RegisterExtension
+    final OwnerWindow owner = new OwnerWindow(1280, 800);
 
     @Test
     void theMasterPasswordIsAskedOnceInADialog_andAWrongOneIsRefusedThere(FxRobot robot) {
@@ -65,9 +45,9 @@ class MasterPasswordDialogTest {
         earlierSession.remember("staging", "s3cret-pw");
         earlierSession.remember("prod", "pr0d-pw");
         EncryptedFileVault vault = new EncryptedFileVault(directory,
-                new MasterPasswordDialog(stage, Theme.stylesheet()));
-        ProfilesViewModel model = new ProfilesViewModel(store, vault, executor, (profile, password) -> { });
-        robot.interact(() -> ProfilesView.show(new Dialog<>(), model, stage, Theme.stylesheet()));
+                new MasterPasswordDialog(owner.stage(), Theme.stylesheet()));
+        ProfilesViewModel model = new ProfilesViewModel(store, vault, owner.executor(), (profile, password) -> { });
+        robot.interact(() -> ProfilesView.show(new Dialog<>(), model, owner.stage(), Theme.stylesheet()));
         await().atMost(WAIT).until(() -> robot.lookup("staging  ·  payments").tryQuery().isPresent());
 
         robot.clickOn("staging  ·  payments");

@@ -1,24 +1,19 @@
 package dev.redrive.console.profile;
 
-import dev.redrive.console.concurrent.UiExecutor;
+import dev.redrive.console.OwnerWindow;
 import dev.redrive.console.ui.Theme;
 import dev.redrive.console.ui.Truncations;
 import dev.redrive.testing.TestNamespace;
-import javafx.scene.Scene;
 import javafx.scene.control.ButtonBase;
 import javafx.scene.control.Dialog;
 import javafx.scene.control.ListView;
-import javafx.scene.layout.StackPane;
-import javafx.stage.Stage;
 import javafx.stage.Window;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import org.testfx.api.FxRobot;
 import org.testfx.framework.junit5.ApplicationExtension;
-import org.testfx.framework.junit5.Start;
 
 import java.nio.file.Path;
 import java.time.Duration;
@@ -36,29 +31,14 @@ class ProfilesViewTest {
     @TempDir
     Path directory;
 
-    private final UiExecutor executor = UiExecutor.forFx(2);
-    private Stage stage;
-
-    @Start
-    void start(Stage stage) {
-        this.stage = stage;
-        Theme.apply(false);
-        stage.setScene(new Scene(new StackPane(), 1280, 800));
-        stage.show();
-    }
-
-    @AfterEach
-    void close(FxRobot robot) {
-        robot.interact(() -> robot.listTargetWindows().stream().filter(window -> window != stage).toList()
-                .forEach(Window::hide));
-        executor.close();
-    }
+    @RegisterExtension
+    final OwnerWindow owner = new OwnerWindow(1280, 800);
 
     @Test
     void everyButtonAndLabelShowsItsWholeTextBeforeAndAfterAConnectionTest(FxRobot robot) throws Exception {
         ProfilesViewModel model = new ProfilesViewModel(new ProfileStore(directory), new EncryptedFileVault(directory, ScriptedMasterPassword.answering()),
-                executor, (profile, password) -> { });
-        robot.interact(() -> ProfilesView.show(new Dialog<>(), model, stage, Theme.stylesheet()));
+                owner.executor(), (profile, password) -> { });
+        robot.interact(() -> ProfilesView.show(new Dialog<>(), model, owner.stage(), Theme.stylesheet()));
         Window dialog = robot.window("Connection profiles");
         await().atMost(WAIT).until(() -> robot.lookup("#deleteProfile").tryQuery().isPresent());
 

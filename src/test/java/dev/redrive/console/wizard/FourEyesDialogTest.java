@@ -8,13 +8,13 @@ import dev.redrive.triage.decision.HttpSideEffectLookup;
 import dev.redrive.triage.request.FourEyesPolicy;
 import dev.redrive.triage.request.PolicyStore;
 import javafx.application.Platform;
-import javafx.scene.Node;
 import javafx.scene.control.Button;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.testfx.api.FxRobot;
+import org.testfx.util.NodeQueryUtils;
 import org.testfx.framework.junit5.ApplicationExtension;
 
 import java.net.URI;
@@ -56,9 +56,10 @@ class FourEyesDialogTest {
         Platform.runLater(() -> dialogs.decide(fixture.stage(), DecisionKind.DISCARD,
                 new WizardItem(entry.operationId(), entry.dlqEntryId(), 0), "ana", result -> { }));
 
-        // The dialog's nodes exist before its window shows: a click needs them visible.
-        await().atMost(WAIT).until(() -> robot.lookup("#decisionDialogReason").tryQuery().map(Node::isVisible)
-                .orElse(false));
+        // The dialog's nodes exist, and say they are visible, before its window shows: a click needs what TestFX
+        // calls visible, a node whose window shows.
+        await().atMost(WAIT).until(() -> robot.lookup("#decisionDialogReason").match(NodeQueryUtils.isVisible())
+                .tryQuery().isPresent());
         robot.clickOn("#decisionDialogReason").write("duplicate of order 1042");
         robot.clickOn(robot.lookup(".dialog-pane .button")
                 .match((Button button) -> "Discard".equals(button.getText())).queryButton());

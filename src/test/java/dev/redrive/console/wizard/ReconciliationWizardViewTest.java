@@ -107,6 +107,23 @@ class ReconciliationWizardViewTest {
         return ns.redis().sync().xlen(ns.redis().keys().dispatch());
     }
 
+    /**
+     * Takes a blocked redrive's remedy "Discard instead…": the decision step opens on discard, with redrive disabled
+     * and saying what blocks it, and the entry is discarded with {@code reason}.
+     */
+    private static void discardInstead(FxRobot robot, String blockedBy, String reason) {
+        robot.clickOn("#remedy-discard");
+        await().atMost(WAIT).until(() -> robot.lookup("#decisionDiscard").tryQuery().map(Node::isVisible).orElse(false));
+        assertThat(robot.lookup("#decisionDiscard").queryAs(RadioButton.class).isSelected()).isTrue();
+        assertThat(robot.lookup("#decisionRedrive").queryAs(RadioButton.class).isDisabled()).isTrue();
+        assertThat(text(robot, "#redriveNote")).isEqualTo("blocked by " + blockedBy);
+        robot.clickOn("#decisionReason").write(reason);
+        issue(robot, "Discard 1 entry");
+
+        await().atMost(WAIT).until(() -> text(robot, "#result-succeeded").equals("1 succeeded"));
+        assertThat(text(robot, "#itemOutcome")).isEqualTo("Discarded by ana: it never runs again");
+    }
+
     private static long redriveCommands() {
         return ns.database().jdbc().queryLong("SELECT count(*) FROM redrive_commands");
     }
@@ -203,16 +220,7 @@ class ReconciliationWizardViewTest {
         assertThat(checkTitle(robot, "run_active")).isEqualTo("✘ run is active: run cancelled");
         assertThat(checkExplanation(robot, "run_active")).isEqualTo("run wiz-cancelled is CANCELLED (owner cancelled): nothing of it may run again");
 
-        robot.clickOn("#remedy-discard");
-        await().atMost(WAIT).until(() -> robot.lookup("#decisionDiscard").tryQuery().map(Node::isVisible).orElse(false));
-        assertThat(robot.lookup("#decisionDiscard").queryAs(RadioButton.class).isSelected()).isTrue();
-        assertThat(robot.lookup("#decisionRedrive").queryAs(RadioButton.class).isDisabled()).isTrue();
-        assertThat(text(robot, "#redriveNote")).isEqualTo("blocked by run cancelled");
-        robot.clickOn("#decisionReason").write("backfill superseded");
-        issue(robot, "Discard 1 entry");
-
-        await().atMost(WAIT).until(() -> text(robot, "#result-succeeded").equals("1 succeeded"));
-        assertThat(text(robot, "#itemOutcome")).isEqualTo("Discarded by ana: it never runs again");
+        discardInstead(robot, "run cancelled", "backfill superseded");
         assertThat(ns.database().jdbc().queryOne("SELECT decision_state FROM dlq_entries WHERE id = ?",
                 row -> row.getString(1), item.dlqEntryId())).contains("DISCARDED");
         assertThat(dispatched()).isEqualTo(before);
@@ -336,16 +344,7 @@ class ReconciliationWizardViewTest {
                 .startsWith("approval appr-wiz was revoked by dave at ").endsWith(": card reported stolen");
         assertThat(robot.lookup("#remedy-discard").queryButton().getText()).isEqualTo("Discard instead…");
 
-        robot.clickOn("#remedy-discard");
-        await().atMost(WAIT).until(() -> robot.lookup("#decisionDiscard").tryQuery().map(Node::isVisible).orElse(false));
-        assertThat(robot.lookup("#decisionDiscard").queryAs(RadioButton.class).isSelected()).isTrue();
-        assertThat(robot.lookup("#decisionRedrive").queryAs(RadioButton.class).isDisabled()).isTrue();
-        assertThat(text(robot, "#redriveNote")).isEqualTo("blocked by approval revoked");
-        robot.clickOn("#decisionReason").write("the card was reported stolen");
-        issue(robot, "Discard 1 entry");
-
-        await().atMost(WAIT).until(() -> text(robot, "#result-succeeded").equals("1 succeeded"));
-        assertThat(text(robot, "#itemOutcome")).isEqualTo("Discarded by ana: it never runs again");
+        discardInstead(robot, "approval revoked", "the card was reported stolen");
         assertThat(noPrevious(robot)).isTrue();
         assertThat(ns.database().jdbc().queryOne("SELECT decision_state FROM dlq_entries WHERE id = ?",
                 row -> row.getString(1), item.dlqEntryId())).contains("DISCARDED");

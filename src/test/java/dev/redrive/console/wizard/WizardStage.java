@@ -1,6 +1,6 @@
 package dev.redrive.console.wizard;
 
-import dev.redrive.console.concurrent.UiExecutor;
+import dev.redrive.console.OwnerWindow;
 import dev.redrive.console.ui.Theme;
 import dev.redrive.services.TriageServices;
 import dev.redrive.testing.TestNamespace;
@@ -12,11 +12,7 @@ import javafx.scene.Scene;
 import javafx.scene.layout.StackPane;
 import javafx.stage.Stage;
 import javafx.stage.Window;
-import org.junit.jupiter.api.extension.AfterEachCallback;
-import org.junit.jupiter.api.extension.BeforeEachCallback;
-import org.junit.jupiter.api.extension.ExtensionContext;
 import org.testfx.api.FxRobot;
-import org.testfx.api.FxToolkit;
 import org.testfx.util.WaitForAsyncUtils;
 
 import java.time.Clock;
@@ -26,43 +22,18 @@ import static dev.redrive.console.wizard.WizardClicks.WAIT;
 import static org.awaitility.Awaitility.await;
 
 /**
- * The window the wizard tests open the wizard over, standing in for the console, and the executor the wizard runs
- * on. Register it on an instance field with {@code @RegisterExtension} in a class that TestFX's
- * {@code ApplicationExtension} runs: before each test it shows the window; after it, it hides every window the test
- * left open (the wizard, its dialogs) and stops the executor, so that the next test starts on the bare window.
+ * The window the wizard tests open the wizard over (see {@link OwnerWindow}), and how they open it.
  */
-final class WizardStage implements BeforeEachCallback, AfterEachCallback {
-    private final double width;
-    private final double height;
-    private final UiExecutor executor = UiExecutor.forFx(2);
+final class WizardStage extends OwnerWindow {
     private final FxRobot robot = new FxRobot();
-    private Stage stage;
 
     WizardStage() {
-        this(200, 100);
+        super(200, 100);
     }
 
     /** A window of this size, for tests that open a dialog over it rather than the wizard. */
     WizardStage(double width, double height) {
-        this.width = width;
-        this.height = height;
-    }
-
-    @Override
-    public void beforeEach(ExtensionContext context) throws Exception {
-        stage = FxToolkit.registerPrimaryStage();
-        FxToolkit.setupStage(shown -> {
-            Theme.apply(false);
-            shown.setScene(new Scene(new StackPane(), width, height));
-            shown.show();
-        });
-    }
-
-    @Override
-    public void afterEach(ExtensionContext context) {
-        robot.interact(() -> robot.listTargetWindows().stream().filter(window -> window != stage).toList()
-                .forEach(Window::hide));
-        executor.close();
+        super(width, height);
     }
 
     /** The triage services over the namespace, asking tools through {@code lookup}, as the console's wizard does. */
@@ -73,12 +44,12 @@ final class WizardStage implements BeforeEachCallback, AfterEachCallback {
 
     /** Opens the wizard over the window on {@code items} for operator "ana", once {@code firstNode} shows. */
     ReconciliationWizardViewModel open(WizardBackend backend, List<WizardItem> items, String firstNode) {
-        return open(backend, items, firstNode, stage);
+        return open(backend, items, firstNode, stage());
     }
 
     /** Opens the wizard owned by {@code owner}, and waits until its first step shows {@code firstNode}. */
     ReconciliationWizardViewModel open(WizardBackend backend, List<WizardItem> items, String firstNode, Window owner) {
-        ReconciliationWizardViewModel model = new ReconciliationWizardViewModel(backend, executor, items, "ana");
+        ReconciliationWizardViewModel model = new ReconciliationWizardViewModel(backend, executor(), items, "ana");
         robot.interact(() -> {
             ReconciliationWizardView view = ReconciliationWizardView.load(model, owner, Theme.stylesheet());
             Platform.runLater(view::showAndWait);
@@ -102,18 +73,5 @@ final class WizardStage implements BeforeEachCallback, AfterEachCallback {
             window.show();
             return window;
         }).get();
-    }
-
-    /** Whether the windows the test opened over the stage are all closed, as a wizard is once it is done. */
-    boolean onlyTheStageShows() {
-        return robot.listTargetWindows().stream().noneMatch(window -> window != stage && window.isShowing());
-    }
-
-    Stage stage() {
-        return stage;
-    }
-
-    UiExecutor executor() {
-        return executor;
     }
 }
