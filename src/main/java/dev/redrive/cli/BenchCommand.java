@@ -8,7 +8,8 @@ import picocli.CommandLine.ParameterException;
 
 @Command(name = "bench", mixinStandardHelpOptions = true,
         description = "Benchmarks that print ratios against a baseline measured in the same run.",
-        subcommands = {BenchCommand.WorkerBench.class, BenchDlqCommand.class, BenchBatchCommand.class})
+        subcommands = {BenchCommand.WorkerBench.class, BenchDlqCommand.class, BenchBatchCommand.class,
+                BenchCliCommand.class})
 final class BenchCommand {
 
     @Command(name = "worker", mixinStandardHelpOptions = true,

@@ -54,4 +54,19 @@ class BenchCommandTest {
                 .containsPattern("warm \\(median of rounds 2 to 2\\): redrive --group " + NUMBER + " items/s = "
                         + NUMBER + "x one client's commits");
     }
+
+    @Test
+    void benchCli_runsEachCommandInANewJvm_andPrintsItsColdRatios() {
+        CliRun run = CliRun.in(ns, "bench", "cli", "--dead-letters", "200", "--dispatches", "300");
+
+        assertThat(run.exit()).as(run.err()).isZero();
+        assertThat(run.out())
+                .containsPattern("redrive --group of 200 dead letters a worker produced, cold: " + NUMBER
+                        + " s after the JVM's start \\(" + NUMBER + " s, timed with dlq groups\\) = " + NUMBER
+                        + " items/s = " + NUMBER + "x one client's single-row commits")
+                .containsPattern("dispatch --file of 300 new operations, cold: " + NUMBER + " s after");
+        assertThat(ns.database().jdbc().queryLong(
+                "SELECT count(*) FROM information_schema.schemata WHERE schema_name = ?", ns.name()))
+                .as("the throw-away namespace is dropped").isZero();
+    }
 }
