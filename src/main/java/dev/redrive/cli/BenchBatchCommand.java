@@ -4,7 +4,6 @@ import dev.redrive.bench.BatchBenchmark;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
-
 @Command(name = "batch", mixinStandardHelpOptions = true,
         description = "A batch redrive of a fingerprint group (every check, then recorded and published) and its dry run,"
                 + " in items per second and as a ratio of one client's single-row commits measured right before."

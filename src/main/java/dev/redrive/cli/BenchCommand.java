@@ -5,7 +5,6 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
 
-
 @Command(name = "bench", mixinStandardHelpOptions = true,
         description = "Benchmarks that print ratios against a baseline measured in the same run.",
         subcommands = {BenchCommand.WorkerBench.class, BenchDlqCommand.class, BenchBatchCommand.class,

@@ -5,7 +5,6 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
 
-
 @Command(name = "dlq", mixinStandardHelpOptions = true,
         description = "Every operator query on the DLQ at scale (pages, class and text filters, counts, groups, queue"
                 + " health): p50 and p95, next to the older or plainer way to answer it measured in the same run."

@@ -1,6 +1,5 @@
 package dev.redrive.cli;
 
-
 /**
  * The jar's entry point. A plain class (not a JavaFX Application) so that the shaded jar starts on the classpath.
  */

@@ -4,7 +4,6 @@ import dev.redrive.store.Database;
 import org.flywaydb.core.api.output.MigrateResult;
 import picocli.CommandLine.Command;
 
-
 @Command(name = "migrate", mixinStandardHelpOptions = true,
         description = "Create or upgrade the namespace's schema. Safe to run again: an up-to-date schema is left as it is.")
 final class MigrateCommand extends NamespaceCommand {
