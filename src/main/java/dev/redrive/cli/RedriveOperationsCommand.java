@@ -1,15 +1,15 @@
 package dev.redrive.cli;
 
-import dev.redrive.model.DecisionState;
-import dev.redrive.triage.decision.BatchDecisions;
-import dev.redrive.triage.decision.BatchSelection;
 import dev.redrive.triage.decision.DecisionKind;
-import dev.redrive.triage.decision.DurableBatch;
-import dev.redrive.triage.decision.DurableBatches;
-import dev.redrive.triage.decision.BatchListener;
-import dev.redrive.triage.decision.BatchOptions;
-import dev.redrive.triage.decision.BatchReport;
-import dev.redrive.triage.decision.OpenEntries;
+import dev.redrive.triage.decision.batch.BatchDecisions;
+import dev.redrive.triage.decision.batch.BatchListener;
+import dev.redrive.triage.decision.batch.BatchOptions;
+import dev.redrive.triage.decision.batch.BatchReport;
+import dev.redrive.triage.decision.batch.OpenEntries;
+import dev.redrive.triage.decision.durable.BatchSelection;
+import dev.redrive.triage.decision.durable.DurableBatch;
+import dev.redrive.triage.decision.durable.DurableBatches;
+import dev.redrive.model.DecisionState;
 import dev.redrive.triage.precondition.DecisionTarget;
 import dev.redrive.triage.query.DlqFilter;
 import dev.redrive.triage.request.RequestKind;

@@ -1,5 +1,6 @@
 package dev.redrive.console;
 
+import dev.redrive.triage.decision.DecisionKind;
 import dev.redrive.console.concurrent.UiExecutor;
 import dev.redrive.console.ui.Theme;
 import dev.redrive.console.wizard.DecisionDialogs;
@@ -8,7 +9,6 @@ import dev.redrive.console.wizard.ReconciliationWizardView;
 import dev.redrive.console.wizard.ReconciliationWizardViewModel;
 import dev.redrive.console.wizard.WizardBackend;
 import dev.redrive.console.wizard.WizardItem;
-import dev.redrive.triage.decision.DecisionKind;
 import dev.redrive.triage.query.FingerprintGroup;
 
 import java.util.List;

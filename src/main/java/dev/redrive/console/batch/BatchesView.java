@@ -1,5 +1,6 @@
 package dev.redrive.console.batch;
 
+import dev.redrive.triage.decision.durable.BatchOutcomes;
 import dev.redrive.console.ui.ActButton;
 import dev.redrive.console.ui.DialogPlacement;
 import dev.redrive.console.ui.DialogSize;
@@ -9,7 +10,6 @@ import dev.redrive.console.ui.TabMovesFocus;
 import dev.redrive.console.ui.TextColumn;
 import dev.redrive.console.ui.Theme;
 import dev.redrive.console.ui.TypedSpinner;
-import dev.redrive.triage.decision.BatchOutcomes;
 import javafx.animation.KeyFrame;
 import javafx.animation.Timeline;
 import javafx.beans.binding.Bindings;
@@ -21,18 +21,18 @@ import javafx.scene.control.Button;
 import javafx.scene.control.ButtonBar;
 import javafx.scene.control.ButtonType;
 import javafx.scene.control.Dialog;
+import javafx.scene.control.Label;
+import javafx.scene.control.ProgressBar;
 import javafx.scene.control.Spinner;
+import javafx.scene.control.TableCell;
+import javafx.scene.control.TableColumn;
+import javafx.scene.control.TableView;
 import javafx.scene.control.TextArea;
 import javafx.scene.control.TextField;
 import javafx.scene.layout.ColumnConstraints;
 import javafx.scene.layout.GridPane;
 import javafx.scene.layout.Priority;
 import javafx.scene.layout.Region;
-import javafx.scene.control.Label;
-import javafx.scene.control.ProgressBar;
-import javafx.scene.control.TableCell;
-import javafx.scene.control.TableColumn;
-import javafx.scene.control.TableView;
 import javafx.stage.Window;
 import javafx.util.Duration;
 

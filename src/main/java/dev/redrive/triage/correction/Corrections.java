@@ -1,5 +1,8 @@
 package dev.redrive.triage.correction;
 
+import dev.redrive.triage.decision.DecisionAccess;
+import dev.redrive.triage.decision.DecisionOutcome;
+import dev.redrive.triage.decision.DispatchPublisher;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.redrive.RuntimeVersion;
 import dev.redrive.envelope.DispatchEnvelope;
@@ -7,7 +10,6 @@ import dev.redrive.envelope.EnvelopeCodec;
 import dev.redrive.envelope.Traceparent;
 import dev.redrive.identity.OperationId;
 import dev.redrive.model.DecisionState;
-import dev.redrive.triage.redaction.Redactor;
 import dev.redrive.store.Database;
 import dev.redrive.store.StoreException;
 import dev.redrive.store.audit.AuditAction;
@@ -15,9 +17,6 @@ import dev.redrive.store.audit.AuditLine;
 import dev.redrive.store.audit.AuditLine.AuditSubject;
 import dev.redrive.triage.correction.CorrectedPayload.RefusedPayloadException;
 import dev.redrive.triage.correction.CorrectionStore.LostRaceException;
-import dev.redrive.triage.decision.DecisionAccess;
-import dev.redrive.triage.decision.DecisionOutcome;
-import dev.redrive.triage.decision.DispatchPublisher;
 import dev.redrive.triage.detail.DlqEntryRecord;
 import dev.redrive.triage.detail.OperationDetailsLoader;
 import dev.redrive.triage.detail.OperationRecord;
@@ -27,6 +26,7 @@ import dev.redrive.triage.precondition.PreconditionEngine;
 import dev.redrive.triage.precondition.PreconditionId;
 import dev.redrive.triage.precondition.PreconditionReport;
 import dev.redrive.triage.precondition.PreconditionResult;
+import dev.redrive.triage.redaction.Redactor;
 
 import java.time.Clock;
 import java.time.Instant;

@@ -46,7 +46,7 @@ import java.util.stream.Collectors;
  * multi-row statement each; a redrive chunk's dispatches are then published in one round trip. An item that fails a
  * check is left as it is and says why; it never holds back the others. A single decision is a chunk of one.
  */
-final class ChunkDecisions {
+public final class ChunkDecisions {
     private final Database database;
     private final DecisionStore store;
     private final PreconditionEngine engine;
@@ -70,7 +70,7 @@ final class ChunkDecisions {
 
     // Dry runs ------------------------------------------------------------------------------------------------------
 
-    List<DecisionResult> checkRedrive(List<DecisionTarget> targets) {
+    public List<DecisionResult> checkRedrive(List<DecisionTarget> targets) {
         return engine.checkAll(targets, Checks.REDRIVE).stream().map(checked -> {
             if (checked.unknown() != null) {
                 return unknown(DecisionKind.REDRIVE, checked);
@@ -87,7 +87,7 @@ final class ChunkDecisions {
     }
 
     /** Whether resolve ({@code kind} RESOLVE, with {@code result} or each one's APPLIED result) or discard would be taken. */
-    List<DecisionResult> checkEntries(DecisionKind kind, List<DecisionTarget> targets, JsonNode result) {
+    public List<DecisionResult> checkEntries(DecisionKind kind, List<DecisionTarget> targets, JsonNode result) {
         return engine.checkAll(targets, Checks.ENTRY_ONLY).stream().map(checked -> {
             DecisionResult refusal = entryRefusal(kind, checked, result);
             if (refusal != null) {
@@ -116,8 +116,8 @@ final class ChunkDecisions {
      * Redrives a chunk, running {@code commit} last inside each transaction that records its decisions, writing in
      * {@code turn}; the turn is passed on once the chunk's transactions have ended, before its dispatches are published.
      */
-    List<DecisionResult> redrive(List<DecisionTarget> targets, String operator, String reason, ChunkCommit commit,
-                                 WriteTurn turn) {
+    public List<DecisionResult> redrive(List<DecisionTarget> targets, String operator, String reason,
+                                        ChunkCommit commit, WriteTurn turn) {
         Issued issued;
         try {
             issued = store.jdbc().inTransaction(() -> issue(targets, operator, reason, commit, turn));
@@ -263,8 +263,8 @@ final class ChunkDecisions {
      * Resolves or discards a chunk, running {@code commit} last inside each transaction that records its decisions,
      * writing in {@code turn}, which is passed on once the chunk's transactions have ended.
      */
-    List<DecisionResult> decideEntries(DecisionKind kind, List<DecisionTarget> targets, JsonNode result,
-                                       String operator, String reason, ChunkCommit commit, WriteTurn turn) {
+    public List<DecisionResult> decideEntries(DecisionKind kind, List<DecisionTarget> targets, JsonNode result,
+                                              String operator, String reason, ChunkCommit commit, WriteTurn turn) {
         return passingOn(turn, () -> {
             try {
                 return store.jdbc().inTransaction(() -> decideLocked(kind, targets, result, operator, reason, commit,
@@ -363,8 +363,8 @@ final class ChunkDecisions {
     // Shared --------------------------------------------------------------------------------------------------------
 
     /**
-     * Decides, then passes the turn on. A failure leaves the turn to whoever runs the chunk ({@link ChunkRunner} fails
-     * it, so that the next chunk writes nothing).
+     * Decides, then passes the turn on. A failure leaves the turn to whoever runs the chunk (a batch's chunk runner
+     * fails it, so that the next chunk writes nothing).
      */
     private static List<DecisionResult> passingOn(WriteTurn turn, Supplier<List<DecisionResult>> decide) {
         List<DecisionResult> results = decide.get();

@@ -1,5 +1,6 @@
 package dev.redrive.console.detail;
 
+import dev.redrive.triage.decision.DecisionOutcome;
 import dev.redrive.console.RecordingDesktop;
 import dev.redrive.console.concurrent.UiExecutor;
 import dev.redrive.console.main.WindowLayout;
@@ -7,17 +8,16 @@ import dev.redrive.console.ui.Theme;
 import dev.redrive.console.ui.Truncations;
 import dev.redrive.identity.OperationId;
 import dev.redrive.report.IncidentReport;
-import dev.redrive.triage.redaction.Redactor;
 import dev.redrive.report.ReportFormat;
 import dev.redrive.report.ReportService;
 import dev.redrive.testing.DemoChargeWorker;
 import dev.redrive.testing.TestCorrections;
 import dev.redrive.testing.TestNamespace;
 import dev.redrive.triage.correction.CorrectionResult;
-import dev.redrive.triage.decision.DecisionOutcome;
 import dev.redrive.triage.detail.EntryDetailsLoader;
 import dev.redrive.triage.detail.OperationDetailsLoader;
 import dev.redrive.triage.precondition.DecisionTarget;
+import dev.redrive.triage.redaction.Redactor;
 import javafx.scene.Parent;
 import javafx.scene.Scene;
 import javafx.scene.control.Hyperlink;
