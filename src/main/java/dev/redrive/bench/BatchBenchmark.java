@@ -1,5 +1,8 @@
 package dev.redrive.bench;
 
+import dev.redrive.broker.Redis;
+import dev.redrive.config.RedriveConfig;
+import dev.redrive.store.Database;
 import dev.redrive.triage.decision.DecisionKind;
 import dev.redrive.triage.decision.DecisionOutcome;
 import dev.redrive.triage.decision.Decisions;
@@ -13,9 +16,6 @@ import dev.redrive.triage.decision.durable.BatchState;
 import dev.redrive.triage.decision.durable.DurableBatch;
 import dev.redrive.triage.decision.durable.DurableBatchListener;
 import dev.redrive.triage.decision.durable.DurableBatches;
-import dev.redrive.broker.Redis;
-import dev.redrive.config.RedriveConfig;
-import dev.redrive.store.Database;
 import dev.redrive.triage.precondition.DecisionTarget;
 import dev.redrive.triage.query.DlqFilter;
 import dev.redrive.triage.query.JdbcDlqQueries;

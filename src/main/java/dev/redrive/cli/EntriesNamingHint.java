@@ -1,7 +1,7 @@
 package dev.redrive.cli;
 
-import dev.redrive.triage.decision.DecisionResult;
 import dev.redrive.store.Database;
+import dev.redrive.triage.decision.DecisionResult;
 import dev.redrive.triage.detail.OperationDetailsLoader;
 import dev.redrive.triage.detail.UnknownOperationException;
 import dev.redrive.triage.precondition.DecisionTarget;

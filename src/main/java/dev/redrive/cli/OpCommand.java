@@ -1,9 +1,9 @@
 package dev.redrive.cli;
 
-import dev.redrive.triage.decision.verify.RedriveVerification;
-import dev.redrive.triage.decision.verify.RedriveVerifier;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.redrive.envelope.Traceparent;
+import dev.redrive.triage.decision.verify.RedriveVerification;
+import dev.redrive.triage.decision.verify.RedriveVerifier;
 import dev.redrive.triage.detail.AttemptRecord;
 import dev.redrive.triage.detail.AuditEntry;
 import dev.redrive.triage.detail.DlqEntryRecord;

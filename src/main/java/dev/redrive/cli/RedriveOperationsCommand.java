@@ -1,5 +1,6 @@
 package dev.redrive.cli;
 
+import dev.redrive.model.DecisionState;
 import dev.redrive.triage.decision.DecisionKind;
 import dev.redrive.triage.decision.batch.BatchDecisions;
 import dev.redrive.triage.decision.batch.BatchListener;
@@ -9,7 +10,6 @@ import dev.redrive.triage.decision.batch.OpenEntries;
 import dev.redrive.triage.decision.durable.BatchSelection;
 import dev.redrive.triage.decision.durable.DurableBatch;
 import dev.redrive.triage.decision.durable.DurableBatches;
-import dev.redrive.model.DecisionState;
 import dev.redrive.triage.precondition.DecisionTarget;
 import dev.redrive.triage.query.DlqFilter;
 import dev.redrive.triage.request.RequestKind;

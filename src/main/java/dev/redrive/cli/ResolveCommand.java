@@ -1,7 +1,7 @@
 package dev.redrive.cli;
 
-import dev.redrive.triage.decision.DecisionResult;
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.redrive.triage.decision.DecisionResult;
 import dev.redrive.triage.json.TriageJson;
 import dev.redrive.triage.precondition.DecisionTarget;
 import dev.redrive.triage.request.RequestKind;

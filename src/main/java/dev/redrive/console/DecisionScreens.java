@@ -1,6 +1,5 @@
 package dev.redrive.console;
 
-import dev.redrive.triage.decision.DecisionKind;
 import dev.redrive.console.concurrent.UiExecutor;
 import dev.redrive.console.ui.Theme;
 import dev.redrive.console.wizard.DecisionDialogs;
@@ -9,6 +8,7 @@ import dev.redrive.console.wizard.ReconciliationWizardView;
 import dev.redrive.console.wizard.ReconciliationWizardViewModel;
 import dev.redrive.console.wizard.WizardBackend;
 import dev.redrive.console.wizard.WizardItem;
+import dev.redrive.triage.decision.DecisionKind;
 import dev.redrive.triage.query.FingerprintGroup;
 
 import java.util.List;

@@ -1,6 +1,5 @@
 package dev.redrive.report;
 
-import dev.redrive.triage.decision.verify.RedriveVerification;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.redrive.report.ReportDocument.Bar;
 import dev.redrive.report.ReportDocument.Block;
@@ -13,6 +12,7 @@ import dev.redrive.report.ReportDocument.Section;
 import dev.redrive.report.ReportDocument.Table;
 import dev.redrive.report.ReportDocument.Timeline;
 import dev.redrive.store.audit.AuditAction;
+import dev.redrive.triage.decision.verify.RedriveVerification;
 import dev.redrive.triage.detail.AttemptRecord;
 import dev.redrive.triage.detail.AuditEntry;
 import dev.redrive.triage.detail.DlqEntryRecord;

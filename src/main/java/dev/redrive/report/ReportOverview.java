@@ -1,11 +1,11 @@
 package dev.redrive.report;
 
-import dev.redrive.triage.decision.durable.BatchOutcomes;
-import dev.redrive.triage.decision.durable.DurableBatch;
 import dev.redrive.report.ReportDocument.Facts;
 import dev.redrive.report.ReportDocument.KeyValue;
 import dev.redrive.report.ReportDocument.Section;
 import dev.redrive.report.ReportDocument.Table;
+import dev.redrive.triage.decision.durable.BatchOutcomes;
+import dev.redrive.triage.decision.durable.DurableBatch;
 import dev.redrive.triage.query.FingerprintGroup;
 
 import java.util.ArrayList;

@@ -1,11 +1,11 @@
 package dev.redrive.report;
 
+import dev.redrive.RuntimeVersion;
+import dev.redrive.store.Database;
 import dev.redrive.triage.decision.durable.BatchOutcomes;
 import dev.redrive.triage.decision.durable.DurableBatch;
 import dev.redrive.triage.decision.lookup.SideEffectLookup;
 import dev.redrive.triage.decision.verify.RedriveVerifier;
-import dev.redrive.RuntimeVersion;
-import dev.redrive.store.Database;
 import dev.redrive.triage.detail.EntryDetails;
 import dev.redrive.triage.detail.EntryDetailsLoader;
 import dev.redrive.triage.detail.OperationDetails;

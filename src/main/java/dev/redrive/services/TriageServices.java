@@ -1,5 +1,13 @@
 package dev.redrive.services;
 
+import dev.redrive.broker.Redis;
+import dev.redrive.config.RedriveConfig;
+import dev.redrive.health.DlqEventTail;
+import dev.redrive.health.QueueHealthReader;
+import dev.redrive.report.RedactedDlqQueries;
+import dev.redrive.report.ReportService;
+import dev.redrive.store.Database;
+import dev.redrive.triage.correction.Corrections;
 import dev.redrive.triage.decision.DecisionAccess;
 import dev.redrive.triage.decision.Decisions;
 import dev.redrive.triage.decision.DispatchPublisher;
@@ -10,14 +18,6 @@ import dev.redrive.triage.decision.durable.DurableBatches;
 import dev.redrive.triage.decision.lookup.HttpSideEffectLookup;
 import dev.redrive.triage.decision.lookup.SideEffectLookup;
 import dev.redrive.triage.decision.verify.RedriveVerifier;
-import dev.redrive.broker.Redis;
-import dev.redrive.config.RedriveConfig;
-import dev.redrive.health.DlqEventTail;
-import dev.redrive.health.QueueHealthReader;
-import dev.redrive.report.RedactedDlqQueries;
-import dev.redrive.report.ReportService;
-import dev.redrive.store.Database;
-import dev.redrive.triage.correction.Corrections;
 import dev.redrive.triage.detail.EntryDetailsLoader;
 import dev.redrive.triage.detail.OperationDetailsLoader;
 import dev.redrive.triage.query.DlqQueries;

@@ -1,7 +1,5 @@
 package dev.redrive.architecture;
 
-import dev.redrive.triage.decision.DecisionKind;
-import dev.redrive.triage.decision.durable.BatchState;
 import dev.redrive.model.DecisionState;
 import dev.redrive.model.FailureClass;
 import dev.redrive.model.LastCall;
@@ -11,6 +9,8 @@ import dev.redrive.model.SideEffectState;
 import dev.redrive.store.reconciliation.ReconciliationOutcome;
 import dev.redrive.store.reconciliation.ReconciliationSource;
 import dev.redrive.testing.TestNamespace;
+import dev.redrive.triage.decision.DecisionKind;
+import dev.redrive.triage.decision.durable.BatchState;
 import dev.redrive.triage.detail.RedriveCommandStatus;
 import dev.redrive.triage.request.RequestKind;
 import dev.redrive.triage.request.RequestState;

@@ -1,16 +1,16 @@
 package dev.redrive.cli;
 
-import dev.redrive.triage.decision.DecisionKind;
-import dev.redrive.triage.decision.batch.BatchOptions;
-import dev.redrive.triage.decision.durable.BatchSelection;
-import dev.redrive.triage.decision.durable.BatchState;
-import dev.redrive.triage.decision.durable.DurableBatches;
 import dev.redrive.services.TriageServices;
 import dev.redrive.testing.DatabaseLogin;
 import dev.redrive.testing.TestNamespace;
 import dev.redrive.triage.BulkDeadLetters;
 import dev.redrive.triage.DeadLetterFixture;
 import dev.redrive.triage.DeadLetterFixture.Created;
+import dev.redrive.triage.decision.DecisionKind;
+import dev.redrive.triage.decision.batch.BatchOptions;
+import dev.redrive.triage.decision.durable.BatchSelection;
+import dev.redrive.triage.decision.durable.BatchState;
+import dev.redrive.triage.decision.durable.DurableBatches;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;

@@ -1,8 +1,5 @@
 package dev.redrive.report;
 
-import dev.redrive.triage.decision.DecisionOutcome;
-import dev.redrive.triage.decision.DecisionResult;
-import dev.redrive.triage.decision.Decisions;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.redrive.model.FailureClass;
 import dev.redrive.model.SideEffectState;
@@ -10,6 +7,9 @@ import dev.redrive.store.reconciliation.ReconciliationOutcome;
 import dev.redrive.testing.TestNamespace;
 import dev.redrive.triage.DeadLetterFixture;
 import dev.redrive.triage.DeadLetterFixture.Created;
+import dev.redrive.triage.decision.DecisionOutcome;
+import dev.redrive.triage.decision.DecisionResult;
+import dev.redrive.triage.decision.Decisions;
 import dev.redrive.triage.json.TriageJson;
 import dev.redrive.triage.precondition.DecisionTarget;
 import dev.redrive.triage.redaction.Redactor;

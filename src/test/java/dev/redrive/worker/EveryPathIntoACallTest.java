@@ -1,6 +1,5 @@
 package dev.redrive.worker;
 
-import dev.redrive.triage.decision.Decisions;
 import dev.redrive.demo.tools.EffectPolicy;
 import dev.redrive.envelope.DispatchEnvelope;
 import dev.redrive.identity.OperationId;
@@ -9,6 +8,7 @@ import dev.redrive.testing.BlindRecalls;
 import dev.redrive.testing.TestCorrections;
 import dev.redrive.testing.TestNamespace;
 import dev.redrive.triage.correction.CorrectionResult;
+import dev.redrive.triage.decision.Decisions;
 import dev.redrive.triage.precondition.DecisionTarget;
 import dev.redrive.worker.retry.RedisToolPauses;
 import dev.redrive.worker.tool.InvalidInputFailure;

@@ -1,8 +1,5 @@
 package dev.redrive.worker;
 
-import dev.redrive.triage.decision.DecisionOutcome;
-import dev.redrive.triage.decision.DecisionResult;
-import dev.redrive.triage.decision.Decisions;
 import dev.redrive.broker.Redis;
 import dev.redrive.broker.StreamKeys;
 import dev.redrive.cli.RedriveCommand;
@@ -11,6 +8,9 @@ import dev.redrive.identity.OperationId;
 import dev.redrive.model.FailureClass;
 import dev.redrive.testing.RedisClusterNodes;
 import dev.redrive.testing.TestNamespace;
+import dev.redrive.triage.decision.DecisionOutcome;
+import dev.redrive.triage.decision.DecisionResult;
+import dev.redrive.triage.decision.Decisions;
 import dev.redrive.triage.precondition.DecisionTarget;
 import dev.redrive.worker.client.WorkerClient;
 import dev.redrive.worker.retry.BackoffRetryPolicy;

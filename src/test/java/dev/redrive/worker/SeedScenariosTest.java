@@ -1,13 +1,13 @@
 package dev.redrive.worker;
 
-import dev.redrive.triage.decision.DecisionOutcome;
-import dev.redrive.triage.decision.DecisionResult;
-import dev.redrive.triage.decision.Decisions;
 import dev.redrive.envelope.DispatchEnvelope;
 import dev.redrive.identity.OperationId;
 import dev.redrive.model.OperationStatus;
 import dev.redrive.store.operation.RunStore;
 import dev.redrive.testing.TestNamespace;
+import dev.redrive.triage.decision.DecisionOutcome;
+import dev.redrive.triage.decision.DecisionResult;
+import dev.redrive.triage.decision.Decisions;
 import dev.redrive.triage.precondition.DecisionTarget;
 import io.lettuce.core.XAddArgs;
 import org.junit.jupiter.api.AfterAll;

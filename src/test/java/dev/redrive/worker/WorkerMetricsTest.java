@@ -1,11 +1,11 @@
 package dev.redrive.worker;
 
-import dev.redrive.triage.decision.DecisionOutcome;
-import dev.redrive.triage.decision.DecisionResult;
-import dev.redrive.triage.decision.Decisions;
 import dev.redrive.envelope.DispatchEnvelope;
 import dev.redrive.identity.OperationId;
 import dev.redrive.testing.TestNamespace;
+import dev.redrive.triage.decision.DecisionOutcome;
+import dev.redrive.triage.decision.DecisionResult;
+import dev.redrive.triage.decision.Decisions;
 import dev.redrive.triage.precondition.DecisionTarget;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.search.Search;

@@ -1,6 +1,5 @@
 package dev.redrive.console.batch;
 
-import dev.redrive.triage.decision.durable.BatchOutcomes;
 import dev.redrive.console.ui.ActButton;
 import dev.redrive.console.ui.DialogPlacement;
 import dev.redrive.console.ui.DialogSize;
@@ -10,6 +9,7 @@ import dev.redrive.console.ui.TabMovesFocus;
 import dev.redrive.console.ui.TextColumn;
 import dev.redrive.console.ui.Theme;
 import dev.redrive.console.ui.TypedSpinner;
+import dev.redrive.triage.decision.durable.BatchOutcomes;
 import javafx.animation.KeyFrame;
 import javafx.animation.Timeline;
 import javafx.beans.binding.Bindings;

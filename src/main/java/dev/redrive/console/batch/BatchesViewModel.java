@@ -1,10 +1,10 @@
 package dev.redrive.console.batch;
 
+import dev.redrive.console.concurrent.UiExecutor;
 import dev.redrive.triage.decision.DecisionResult;
 import dev.redrive.triage.decision.durable.BatchState;
 import dev.redrive.triage.decision.durable.DurableBatch;
 import dev.redrive.triage.decision.durable.DurableBatchListener;
-import dev.redrive.console.concurrent.UiExecutor;
 import javafx.beans.property.ObjectProperty;
 import javafx.beans.property.ReadOnlyLongProperty;
 import javafx.beans.property.ReadOnlyLongWrapper;

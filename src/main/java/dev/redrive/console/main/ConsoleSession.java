@@ -1,11 +1,11 @@
 package dev.redrive.console.main;
 
-import dev.redrive.triage.decision.DecisionAccess;
 import dev.redrive.config.RedriveConfig;
 import dev.redrive.config.UrlCredentials;
 import dev.redrive.console.profile.ConnectionProfile;
 import dev.redrive.services.ToolEndpointDiscovery;
 import dev.redrive.services.TriageServices;
+import dev.redrive.triage.decision.DecisionAccess;
 
 import java.time.Clock;
 

@@ -1,8 +1,8 @@
 package dev.redrive.console.wizard;
 
-import dev.redrive.triage.decision.DecisionKind;
 import dev.redrive.identity.OperationId;
 import dev.redrive.triage.correction.CorrectionResult;
+import dev.redrive.triage.decision.DecisionKind;
 import dev.redrive.triage.detail.OperationDetails;
 import dev.redrive.triage.precondition.PreconditionReport;
 import dev.redrive.triage.redaction.Redactor;

@@ -1,7 +1,7 @@
 package dev.redrive.console.wizard;
 
-import dev.redrive.triage.decision.DecisionKind;
 import dev.redrive.triage.correction.CorrectionResult;
+import dev.redrive.triage.decision.DecisionKind;
 import dev.redrive.triage.precondition.DecisionTarget;
 import javafx.beans.binding.Bindings;
 import javafx.beans.binding.BooleanBinding;

@@ -1,7 +1,7 @@
 package dev.redrive.console.wizard;
 
-import dev.redrive.triage.decision.DecisionKind;
 import dev.redrive.console.concurrent.UiExecutor;
+import dev.redrive.triage.decision.DecisionKind;
 import dev.redrive.triage.detail.ToolSchemaRecord;
 import dev.redrive.triage.json.TriageJson;
 import dev.redrive.triage.precondition.PreconditionId;

@@ -1,9 +1,9 @@
 package dev.redrive.console.wizard;
 
-import dev.redrive.triage.decision.ReconciliationResult;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.redrive.model.SideEffectState;
 import dev.redrive.store.reconciliation.ReconciliationOutcome;
+import dev.redrive.triage.decision.ReconciliationResult;
 import dev.redrive.triage.json.TriageJson;
 import javafx.beans.property.ReadOnlyIntegerProperty;
 import javafx.beans.property.ReadOnlyIntegerWrapper;

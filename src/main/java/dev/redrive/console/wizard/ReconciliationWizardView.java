@@ -1,6 +1,5 @@
 package dev.redrive.console.wizard;
 
-import dev.redrive.triage.decision.DecisionKind;
 import dev.redrive.console.detail.OperationDetailViewModel;
 import dev.redrive.console.timeline.AttemptTimeline;
 import dev.redrive.console.ui.Clipboards;
@@ -11,6 +10,7 @@ import dev.redrive.console.ui.TabMovesFocus;
 import dev.redrive.console.ui.TypedSpinner;
 import dev.redrive.console.ui.VersionText;
 import dev.redrive.store.reconciliation.ReconciliationOutcome;
+import dev.redrive.triage.decision.DecisionKind;
 import dev.redrive.triage.detail.DlqEntryRecord;
 import dev.redrive.triage.detail.OperationDetails;
 import javafx.animation.KeyFrame;

@@ -1,8 +1,8 @@
 package dev.redrive.console.wizard;
 
-import dev.redrive.triage.decision.DecisionKind;
 import dev.redrive.console.concurrent.UiExecutor;
 import dev.redrive.store.reconciliation.ReconciliationOutcome;
+import dev.redrive.triage.decision.DecisionKind;
 import javafx.beans.binding.BooleanBinding;
 import javafx.beans.property.IntegerProperty;
 import javafx.beans.property.ReadOnlyBooleanProperty;

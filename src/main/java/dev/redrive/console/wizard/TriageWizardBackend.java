@@ -1,5 +1,10 @@
 package dev.redrive.console.wizard;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.redrive.services.TriageServices;
+import dev.redrive.store.reconciliation.ReconciliationOutcome;
+import dev.redrive.triage.correction.CorrectionResult;
+import dev.redrive.triage.correction.Corrections;
 import dev.redrive.triage.decision.DecisionAccess;
 import dev.redrive.triage.decision.DecisionKind;
 import dev.redrive.triage.decision.DecisionResult;
@@ -12,11 +17,6 @@ import dev.redrive.triage.decision.batch.BatchReport;
 import dev.redrive.triage.decision.lookup.SideEffectLookup;
 import dev.redrive.triage.decision.verify.RedriveVerification;
 import dev.redrive.triage.decision.verify.RedriveVerifier;
-import com.fasterxml.jackson.databind.JsonNode;
-import dev.redrive.services.TriageServices;
-import dev.redrive.store.reconciliation.ReconciliationOutcome;
-import dev.redrive.triage.correction.CorrectionResult;
-import dev.redrive.triage.correction.Corrections;
 import dev.redrive.triage.detail.DlqEntryRecord;
 import dev.redrive.triage.detail.OperationDetails;
 import dev.redrive.triage.detail.OperationDetailsLoader;

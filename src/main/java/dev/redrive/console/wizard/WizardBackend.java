@@ -1,5 +1,8 @@
 package dev.redrive.console.wizard;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.redrive.store.reconciliation.ReconciliationOutcome;
+import dev.redrive.triage.correction.CorrectionResult;
 import dev.redrive.triage.decision.DecisionAccess;
 import dev.redrive.triage.decision.DecisionKind;
 import dev.redrive.triage.decision.DecisionResult;
@@ -7,9 +10,6 @@ import dev.redrive.triage.decision.ReconciliationResult;
 import dev.redrive.triage.decision.batch.BatchListener;
 import dev.redrive.triage.decision.batch.BatchReport;
 import dev.redrive.triage.decision.verify.RedriveVerification;
-import com.fasterxml.jackson.databind.JsonNode;
-import dev.redrive.store.reconciliation.ReconciliationOutcome;
-import dev.redrive.triage.correction.CorrectionResult;
 import dev.redrive.triage.detail.DlqEntryRecord;
 import dev.redrive.triage.detail.OperationDetails;
 import dev.redrive.triage.detail.ToolSchemaRecord;

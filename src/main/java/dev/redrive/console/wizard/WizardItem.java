@@ -1,10 +1,10 @@
 package dev.redrive.console.wizard;
 
+import dev.redrive.model.SideEffectState;
+import dev.redrive.triage.correction.CorrectionResult;
 import dev.redrive.triage.decision.DecisionChoices;
 import dev.redrive.triage.decision.DecisionKind;
 import dev.redrive.triage.decision.DecisionResult;
-import dev.redrive.model.SideEffectState;
-import dev.redrive.triage.correction.CorrectionResult;
 import dev.redrive.triage.detail.DlqEntryRecord;
 import dev.redrive.triage.detail.OperationDetails;
 import dev.redrive.triage.precondition.DecisionTarget;

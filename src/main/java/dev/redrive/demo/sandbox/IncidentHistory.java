@@ -1,5 +1,8 @@
 package dev.redrive.demo.sandbox;
 
+import dev.redrive.broker.Redis;
+import dev.redrive.store.Database;
+import dev.redrive.store.Jdbc;
 import dev.redrive.triage.decision.DecisionResult;
 import dev.redrive.triage.decision.Decisions;
 import dev.redrive.triage.decision.DispatchPublisher;
@@ -7,9 +10,6 @@ import dev.redrive.triage.decision.batch.Sleeper;
 import dev.redrive.triage.decision.lookup.HttpSideEffectLookup;
 import dev.redrive.triage.decision.verify.RedriveVerification;
 import dev.redrive.triage.decision.verify.RedriveVerifier;
-import dev.redrive.broker.Redis;
-import dev.redrive.store.Database;
-import dev.redrive.store.Jdbc;
 import dev.redrive.triage.precondition.DecisionTarget;
 import dev.redrive.triage.redaction.Redactor;
 import dev.redrive.triage.request.DecisionRequests;

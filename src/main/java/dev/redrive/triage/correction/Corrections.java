@@ -1,8 +1,5 @@
 package dev.redrive.triage.correction;
 
-import dev.redrive.triage.decision.DecisionAccess;
-import dev.redrive.triage.decision.DecisionOutcome;
-import dev.redrive.triage.decision.DispatchPublisher;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.redrive.RuntimeVersion;
 import dev.redrive.envelope.DispatchEnvelope;
@@ -17,6 +14,9 @@ import dev.redrive.store.audit.AuditLine;
 import dev.redrive.store.audit.AuditLine.AuditSubject;
 import dev.redrive.triage.correction.CorrectedPayload.RefusedPayloadException;
 import dev.redrive.triage.correction.CorrectionStore.LostRaceException;
+import dev.redrive.triage.decision.DecisionAccess;
+import dev.redrive.triage.decision.DecisionOutcome;
+import dev.redrive.triage.decision.DispatchPublisher;
 import dev.redrive.triage.detail.DlqEntryRecord;
 import dev.redrive.triage.detail.OperationDetailsLoader;
 import dev.redrive.triage.detail.OperationRecord;

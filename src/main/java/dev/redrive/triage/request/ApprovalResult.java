@@ -1,8 +1,8 @@
 package dev.redrive.triage.request;
 
+import dev.redrive.triage.correction.CorrectionResult;
 import dev.redrive.triage.decision.DecisionOutcome;
 import dev.redrive.triage.decision.DecisionResult;
-import dev.redrive.triage.correction.CorrectionResult;
 
 import java.util.List;
 

@@ -1,7 +1,7 @@
 package dev.redrive.triage.request;
 
-import dev.redrive.triage.decision.DispatchPublisher;
 import dev.redrive.envelope.DispatchEnvelope;
+import dev.redrive.triage.decision.DispatchPublisher;
 
 import java.util.ArrayList;
 import java.util.Collections;

@@ -1,9 +1,5 @@
 package dev.redrive.console.batch;
 
-import dev.redrive.triage.decision.DecisionKind;
-import dev.redrive.triage.decision.batch.BatchOptions;
-import dev.redrive.triage.decision.durable.BatchOutcomes;
-import dev.redrive.triage.decision.durable.BatchSelection;
 import dev.redrive.console.concurrent.UiExecutor;
 import dev.redrive.console.ui.Theme;
 import dev.redrive.console.ui.Truncations;
@@ -11,6 +7,10 @@ import dev.redrive.identity.OperationId;
 import dev.redrive.services.TriageServices;
 import dev.redrive.testing.DemoChargeWorker;
 import dev.redrive.testing.TestNamespace;
+import dev.redrive.triage.decision.DecisionKind;
+import dev.redrive.triage.decision.batch.BatchOptions;
+import dev.redrive.triage.decision.durable.BatchOutcomes;
+import dev.redrive.triage.decision.durable.BatchSelection;
 import dev.redrive.triage.redaction.Redactor;
 import javafx.scene.Scene;
 import javafx.scene.control.TableCell;

@@ -1,15 +1,15 @@
 package dev.redrive.console.batch;
 
-import dev.redrive.triage.decision.DecisionKind;
-import dev.redrive.triage.decision.batch.BatchOptions;
-import dev.redrive.triage.decision.durable.BatchSelection;
-import dev.redrive.triage.decision.durable.DurableBatch;
-import dev.redrive.triage.decision.durable.DurableBatches;
 import dev.redrive.console.concurrent.UiExecutor;
 import dev.redrive.console.ui.Theme;
 import dev.redrive.services.TriageServices;
 import dev.redrive.testing.TestNamespace;
 import dev.redrive.triage.DeadLetterFixture;
+import dev.redrive.triage.decision.DecisionKind;
+import dev.redrive.triage.decision.batch.BatchOptions;
+import dev.redrive.triage.decision.durable.BatchSelection;
+import dev.redrive.triage.decision.durable.DurableBatch;
+import dev.redrive.triage.decision.durable.DurableBatches;
 import dev.redrive.triage.redaction.Redactor;
 import javafx.application.Platform;
 import javafx.scene.Scene;

@@ -1,6 +1,5 @@
 package dev.redrive.console.detail;
 
-import dev.redrive.triage.decision.DecisionOutcome;
 import dev.redrive.console.RecordingDesktop;
 import dev.redrive.console.concurrent.UiExecutor;
 import dev.redrive.console.main.WindowLayout;
@@ -14,6 +13,7 @@ import dev.redrive.testing.DemoChargeWorker;
 import dev.redrive.testing.TestCorrections;
 import dev.redrive.testing.TestNamespace;
 import dev.redrive.triage.correction.CorrectionResult;
+import dev.redrive.triage.decision.DecisionOutcome;
 import dev.redrive.triage.detail.EntryDetailsLoader;
 import dev.redrive.triage.detail.OperationDetailsLoader;
 import dev.redrive.triage.precondition.DecisionTarget;

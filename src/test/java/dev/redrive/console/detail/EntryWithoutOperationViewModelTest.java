@@ -1,11 +1,11 @@
 package dev.redrive.console.detail;
 
-import dev.redrive.triage.decision.Decisions;
 import dev.redrive.console.concurrent.UiExecutor;
 import dev.redrive.identity.OperationId;
 import dev.redrive.testing.TestNamespace;
 import dev.redrive.triage.MessageDeadLetters;
 import dev.redrive.triage.MessageDeadLetters.RefusesEveryPayload;
+import dev.redrive.triage.decision.Decisions;
 import dev.redrive.triage.detail.EntryDetailsLoader;
 import dev.redrive.triage.detail.OperationDetailsLoader;
 import dev.redrive.triage.precondition.DecisionTarget;

@@ -1,5 +1,11 @@
 package dev.redrive.console.wizard;
 
+import dev.redrive.console.concurrent.UiExecutor;
+import dev.redrive.identity.OperationId;
+import dev.redrive.services.TriageServices;
+import dev.redrive.testing.AnswersAtOnce;
+import dev.redrive.testing.TestNamespace;
+import dev.redrive.triage.MessageDeadLetters;
 import dev.redrive.triage.decision.DecisionKind;
 import dev.redrive.triage.decision.DecisionOutcome;
 import dev.redrive.triage.decision.Decisions;
@@ -9,12 +15,6 @@ import dev.redrive.triage.decision.batch.BatchOptions;
 import dev.redrive.triage.decision.batch.BatchReport;
 import dev.redrive.triage.decision.batch.Sleeper;
 import dev.redrive.triage.decision.lookup.HttpSideEffectLookup;
-import dev.redrive.console.concurrent.UiExecutor;
-import dev.redrive.identity.OperationId;
-import dev.redrive.services.TriageServices;
-import dev.redrive.testing.AnswersAtOnce;
-import dev.redrive.testing.TestNamespace;
-import dev.redrive.triage.MessageDeadLetters;
 import dev.redrive.triage.precondition.DecisionTarget;
 import dev.redrive.triage.precondition.PreconditionId;
 import dev.redrive.triage.query.JdbcDlqQueries;

@@ -1,14 +1,14 @@
 package dev.redrive.console.wizard;
 
-import dev.redrive.triage.decision.DecisionKind;
-import dev.redrive.triage.decision.DecisionOutcome;
-import dev.redrive.triage.decision.Decisions;
-import dev.redrive.triage.decision.lookup.HttpSideEffectLookup;
 import dev.redrive.bench.generate.DlqGenerator;
 import dev.redrive.console.concurrent.UiExecutor;
 import dev.redrive.model.FailureClass;
 import dev.redrive.services.TriageServices;
 import dev.redrive.testing.TestNamespace;
+import dev.redrive.triage.decision.DecisionKind;
+import dev.redrive.triage.decision.DecisionOutcome;
+import dev.redrive.triage.decision.Decisions;
+import dev.redrive.triage.decision.lookup.HttpSideEffectLookup;
 import dev.redrive.triage.query.DlqFilter;
 import dev.redrive.triage.query.FingerprintGroup;
 import dev.redrive.triage.query.JdbcDlqQueries;

@@ -1,9 +1,5 @@
 package dev.redrive.console.wizard;
 
-import dev.redrive.triage.decision.DecisionKind;
-import dev.redrive.triage.decision.DecisionOutcome;
-import dev.redrive.triage.decision.Decisions;
-import dev.redrive.triage.decision.lookup.HttpSideEffectLookup;
 import dev.redrive.bench.generate.DlqGenerator;
 import dev.redrive.console.concurrent.UiExecutor;
 import dev.redrive.demo.tools.DemoToolServer;
@@ -11,6 +7,10 @@ import dev.redrive.model.SideEffectState;
 import dev.redrive.services.TriageServices;
 import dev.redrive.store.reconciliation.ReconciliationOutcome;
 import dev.redrive.testing.TestNamespace;
+import dev.redrive.triage.decision.DecisionKind;
+import dev.redrive.triage.decision.DecisionOutcome;
+import dev.redrive.triage.decision.Decisions;
+import dev.redrive.triage.decision.lookup.HttpSideEffectLookup;
 import dev.redrive.triage.precondition.DecisionTarget;
 import dev.redrive.triage.redaction.Redactor;
 import dev.redrive.worker.client.WorkerClient;

@@ -1,7 +1,5 @@
 package dev.redrive.console.wizard;
 
-import dev.redrive.triage.decision.Decisions;
-import dev.redrive.triage.decision.lookup.HttpSideEffectLookup;
 import dev.redrive.console.ui.Truncations;
 import dev.redrive.demo.tools.DemoToolServer;
 import dev.redrive.identity.OperationId;
@@ -11,6 +9,8 @@ import dev.redrive.store.reconciliation.ReconciliationOutcome;
 import dev.redrive.store.tool.ToolSchemaStore;
 import dev.redrive.testing.DatabaseLogin;
 import dev.redrive.testing.TestNamespace;
+import dev.redrive.triage.decision.Decisions;
+import dev.redrive.triage.decision.lookup.HttpSideEffectLookup;
 import dev.redrive.triage.detail.OperationDetailsLoader;
 import dev.redrive.triage.precondition.DecisionTarget;
 import dev.redrive.triage.query.JdbcDlqQueries;

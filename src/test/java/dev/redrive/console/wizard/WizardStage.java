@@ -1,10 +1,10 @@
 package dev.redrive.console.wizard;
 
-import dev.redrive.triage.decision.lookup.SideEffectLookup;
 import dev.redrive.console.concurrent.UiExecutor;
 import dev.redrive.console.ui.Theme;
 import dev.redrive.services.TriageServices;
 import dev.redrive.testing.TestNamespace;
+import dev.redrive.triage.decision.lookup.SideEffectLookup;
 import dev.redrive.triage.redaction.Redactor;
 import javafx.application.Platform;
 import javafx.scene.Node;

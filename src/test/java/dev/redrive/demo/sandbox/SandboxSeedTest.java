@@ -1,14 +1,14 @@
 package dev.redrive.demo.sandbox;
 
-import dev.redrive.triage.decision.DecisionOutcome;
-import dev.redrive.triage.decision.DispatchPublisher;
-import dev.redrive.triage.decision.batch.Sleeper;
 import dev.redrive.identity.OperationId;
 import dev.redrive.model.FailureClass;
 import dev.redrive.store.Jdbc;
 import dev.redrive.testing.TestCorrections;
 import dev.redrive.testing.TestNamespace;
 import dev.redrive.triage.correction.CorrectionResult;
+import dev.redrive.triage.decision.DecisionOutcome;
+import dev.redrive.triage.decision.DispatchPublisher;
+import dev.redrive.triage.decision.batch.Sleeper;
 import dev.redrive.triage.precondition.DecisionTarget;
 import dev.redrive.triage.redaction.Redactor;
 import dev.redrive.triage.request.ApprovalResult;

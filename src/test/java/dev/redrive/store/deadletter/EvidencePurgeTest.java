@@ -1,12 +1,12 @@
 package dev.redrive.store.deadletter;
 
-import dev.redrive.triage.decision.Decisions;
 import dev.redrive.store.Jdbc;
 import dev.redrive.store.StoreException;
 import dev.redrive.testing.DatabaseLogin;
 import dev.redrive.testing.TestNamespace;
 import dev.redrive.triage.DeadLetterFixture;
 import dev.redrive.triage.DeadLetterFixture.Created;
+import dev.redrive.triage.decision.Decisions;
 import dev.redrive.triage.detail.DlqEntryRecord;
 import dev.redrive.triage.detail.EntryDetailsLoader;
 import dev.redrive.triage.precondition.DecisionTarget;

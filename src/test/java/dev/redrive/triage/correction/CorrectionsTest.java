@@ -1,10 +1,10 @@
 package dev.redrive.triage.correction;
 
-import dev.redrive.triage.decision.DecisionOutcome;
 import dev.redrive.identity.OperationId;
 import dev.redrive.store.Jdbc;
 import dev.redrive.testing.DemoChargeWorker;
 import dev.redrive.testing.TestNamespace;
+import dev.redrive.triage.decision.DecisionOutcome;
 import dev.redrive.triage.precondition.DecisionTarget;
 import dev.redrive.triage.precondition.PreconditionId;
 import dev.redrive.triage.redaction.Redactor;

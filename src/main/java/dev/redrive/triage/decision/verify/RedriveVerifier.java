@@ -1,9 +1,9 @@
 package dev.redrive.triage.decision.verify;
 
-import dev.redrive.triage.decision.verify.RedriveVerification.Verdict;
 import dev.redrive.store.Database;
 import dev.redrive.store.Jdbc;
 import dev.redrive.triage.decision.lookup.SideEffectLookup;
+import dev.redrive.triage.decision.verify.RedriveVerification.Verdict;
 import dev.redrive.triage.detail.RedriveCommandStatus;
 import dev.redrive.worker.tool.EffectCount;
 

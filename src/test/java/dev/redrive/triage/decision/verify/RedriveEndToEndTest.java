@@ -1,6 +1,5 @@
 package dev.redrive.triage.decision.verify;
 
-import dev.redrive.triage.decision.verify.RedriveVerification.Verdict;
 import dev.redrive.demo.tools.DemoToolServer;
 import dev.redrive.envelope.DispatchEnvelope;
 import dev.redrive.identity.OperationId;
@@ -12,6 +11,7 @@ import dev.redrive.triage.decision.Decisions;
 import dev.redrive.triage.decision.lookup.HttpSideEffectLookup;
 import dev.redrive.triage.decision.lookup.SideEffectLookup;
 import dev.redrive.triage.decision.lookup.ToolSideEffectLookup;
+import dev.redrive.triage.decision.verify.RedriveVerification.Verdict;
 import dev.redrive.triage.precondition.DecisionTarget;
 import dev.redrive.worker.Worker;
 import dev.redrive.worker.client.WorkerClient;
