@@ -153,7 +153,7 @@ public final class Decisions {
             if (!e.isRefused()) {
                 throw e;
             }
-            throw e.withMessage(ChunkDecisions.whyRefused(database, e));
+            throw e.withMessage(DecisionAccess.whyRefused(database, e));
         }
     }
 
