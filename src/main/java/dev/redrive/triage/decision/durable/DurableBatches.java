@@ -1,6 +1,5 @@
 package dev.redrive.triage.decision.durable;
 
-import dev.redrive.model.DecisionState;
 import dev.redrive.store.Database;
 import dev.redrive.triage.decision.ChunkCommit;
 import dev.redrive.triage.decision.ChunkDecisions;
@@ -18,11 +17,11 @@ import dev.redrive.triage.decision.batch.BatchReport;
 import dev.redrive.triage.decision.batch.ChunkRunner;
 import dev.redrive.triage.decision.batch.Pacer;
 import dev.redrive.triage.decision.batch.Sleeper;
+import dev.redrive.triage.decision.durable.RunTally.Started;
+import dev.redrive.triage.decision.durable.SelectionWalk.Chunk;
 import dev.redrive.triage.precondition.DecisionTarget;
-import dev.redrive.triage.query.DlqCursor;
 import dev.redrive.triage.query.DlqFilter;
 import dev.redrive.triage.query.DlqOrder;
-import dev.redrive.triage.query.DlqPage;
 import dev.redrive.triage.query.DlqQueries;
 import dev.redrive.triage.query.DlqRow;
 import dev.redrive.triage.query.PageDirection;
@@ -31,14 +30,11 @@ import java.lang.management.ManagementFactory;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayDeque;
-import java.util.ArrayList;
 import java.util.Deque;
 import java.util.List;
-import java.util.Objects;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -118,7 +114,7 @@ public final class DurableBatches {
         }
         options.requireOperatorAndReason();
         requireMayDecide("no batch was recorded");
-        DlqFilter openEntries = selection.filter() == null ? null : open(selection.filter());
+        DlqFilter openEntries = selection.filter() == null ? null : SelectionWalk.open(selection.filter());
         long total = openEntries == null ? selection.operationIds().size() : queries.exactCount(openEntries);
         if (total == 0) {
             throw new IllegalArgumentException(selection.nothingToTake(kind));
@@ -168,8 +164,33 @@ public final class DurableBatches {
             publisher.publishMissing(claimed.unpublished(), claimed.lastChunkAt().minus(PUBLISH_MARGIN));
             store.published(id, owner);
         }
-        Tally tally = new Tally(id, listener);
+        RunTally tally = new RunTally(store, id, owner, listener);
         AtomicBoolean held = new AtomicBoolean(true);
+        ScheduledExecutorService heartbeat = heartbeat(id, held);
+        BatchListener stopping = new StoppingListener(listener, held);
+        BatchState end;
+        Sleeper pause = sleeper.until(stopping::stopRequested, STOP_CHECK);
+        try (ChunkRunner runner = new ChunkRunner(new Pacer(batch.itemsPerSecond(), clock, pause), stopping)) {
+            end = workOff(batch, runner, tally);
+        } catch (BatchHeldException e) {
+            heartbeat.shutdownNow();
+            return tally.run(find(id).orElseThrow());
+        } catch (RuntimeException e) {
+            String error = e.getMessage() == null ? e.getClass().getName() : e.getMessage().lines().findFirst().orElse("");
+            store.release(id, owner, BatchState.FAILED, 0, error, clock.instant());
+            throw e;
+        } finally {
+            heartbeat.shutdownNow();
+        }
+        store.release(id, owner, end, tally.refused(), tally.firstRefusal(), clock.instant());
+        return tally.run(find(id).orElseThrow());
+    }
+
+    /**
+     * Keeps this process's lease on the batch, and {@code held} true while it holds it: false once the lease could not
+     * be renewed or the batch was stopped from elsewhere.
+     */
+    private ScheduledExecutorService heartbeat(long id, AtomicBoolean held) {
         ScheduledExecutorService heartbeat = Executors.newSingleThreadScheduledExecutor(runnable -> {
             Thread thread = new Thread(runnable, "redrive-batch-lease-" + id);
             thread.setDaemon(true);
@@ -181,114 +202,43 @@ public final class DurableBatches {
         // A stop asked from elsewhere (another terminal or host) shows here within a second, also during a pause.
         heartbeat.scheduleAtFixedRate(() -> held.compareAndSet(true, store.holds(id, owner)), STOP_POLL.toMillis(),
                 STOP_POLL.toMillis(), TimeUnit.MILLISECONDS);
-        BatchListener stopping = new StoppingListener(listener, held);
-        BatchState end = BatchState.STOPPED;
-        Sleeper pause = sleeper.until(stopping::stopRequested, STOP_CHECK);
-        try (ChunkRunner runner = new ChunkRunner(new Pacer(batch.itemsPerSecond(), clock, pause), stopping)) {
-            Walk walk = walk(batch);
-            Deque<Started> inFlight = new ArrayDeque<>();
-            boolean walkedToEnd = false;
-            while (tally.refused == 0) {
-                Chunk chunk = walk.next(batch.chunkSize());
-                if (chunk.isEmpty()) {
-                    walkedToEnd = true;
-                    break;
-                }
-                // Items are reported as soon as their chunk is done, before the pace is waited for and again after it.
-                tally.addDone(inFlight, runner);
-                if (!runner.mayStart(Math.max(1, chunk.targets().size()))) {
-                    break;
-                }
-                tally.addDone(inFlight, runner);
-                if (tally.refused > 0 || runner.stopAsked()) {
-                    break;
-                }
-                inFlight.add(new Started(chunk, runner.start(turn -> decide(batch, chunk, turn))));
-                // The next chunk is read from after this one's position while this one is decided.
-                walk.advanced(chunk);
-                if (inFlight.size() == ChunkRunner.IN_FLIGHT) {
-                    tally.add(inFlight.remove(), runner);
-                }
+        return heartbeat;
+    }
+
+    /** Decides the batch's chunks from where it stands, two in flight, until its end, a stop or a refusal: how it ended. */
+    private BatchState workOff(DurableBatch batch, ChunkRunner runner, RunTally tally) {
+        SelectionWalk walk = SelectionWalk.of(batch, queries);
+        Deque<Started> inFlight = new ArrayDeque<>();
+        boolean walkedToEnd = false;
+        while (tally.refused() == 0) {
+            Chunk chunk = walk.next(batch.chunkSize());
+            if (chunk.isEmpty()) {
+                walkedToEnd = true;
+                break;
             }
-            while (!inFlight.isEmpty()) {
+            // Items are reported as soon as their chunk is done, before the pace is waited for and again after it.
+            tally.addDone(inFlight, runner);
+            if (!runner.mayStart(Math.max(1, chunk.targets().size()))) {
+                break;
+            }
+            tally.addDone(inFlight, runner);
+            if (tally.refused() > 0 || runner.stopAsked()) {
+                break;
+            }
+            inFlight.add(new Started(chunk, runner.start(turn -> decide(batch, chunk, turn))));
+            // The next chunk is read from after this one's position while this one is decided.
+            walk.advanced(chunk);
+            if (inFlight.size() == ChunkRunner.IN_FLIGHT) {
                 tally.add(inFlight.remove(), runner);
             }
-            if (tally.refused > 0) {
-                end = BatchState.FAILED;
-            } else if (walkedToEnd && !runner.leftAChunkUntaken()) {
-                end = BatchState.DONE;
-            }
-        } catch (BatchHeldException e) {
-            heartbeat.shutdownNow();
-            return tally.run(find(id).orElseThrow());
-        } catch (RuntimeException e) {
-            String error = e.getMessage() == null ? e.getClass().getName() : e.getMessage().lines().findFirst().orElse("");
-            store.release(id, owner, BatchState.FAILED, 0, error, clock.instant());
-            throw e;
-        } finally {
-            heartbeat.shutdownNow();
         }
-        store.release(id, owner, end, tally.refused, tally.firstRefusal, clock.instant());
-        return tally.run(find(id).orElseThrow());
-    }
-
-    /** A chunk started and not yet collected. */
-    private record Started(Chunk chunk, Future<List<DecisionResult>> results) {
-    }
-
-    /** What a run took, chunk by chunk in batch order. */
-    private final class Tally {
-        private final long id;
-        private final BatchListener listener;
-        private final List<DecisionResult> kept = new ArrayList<>();
-        private final List<Long> leftOut = new ArrayList<>();
-        private long taken;
-        private int refused;
-        private String firstRefusal;
-
-        Tally(long id, BatchListener listener) {
-            this.id = id;
-            this.listener = listener;
+        while (!inFlight.isEmpty()) {
+            tally.add(inFlight.remove(), runner);
         }
-
-        /**
-         * Collects a chunk's results: the items refused by the database (which end the batch FAILED), its published
-         * commands (nothing left for a resume to publish), each item for the listener with the batch's progress.
-         */
-        void add(Started started, ChunkRunner runner) {
-            List<DecisionResult> results = runner.results(started.results());
-            List<DecisionResult> refusals = results.stream()
-                    .filter(result -> result.outcome() == DecisionOutcome.REFUSED).toList();
-            if (!refusals.isEmpty() && refused == 0) {
-                firstRefusal = refusals.get(0).message();
-            }
-            refused += refusals.size();
-            List<UUID> commands = results.stream().map(DecisionResult::commandId).filter(Objects::nonNull).toList();
-            if (!commands.isEmpty()) {
-                store.published(id, owner, commands);
-            }
-            DurableBatch now = find(id).orElseThrow();
-            taken += results.size();
-            for (DecisionResult result : results) {
-                if (kept.size() < REPORTED_ITEMS) {
-                    kept.add(result);
-                }
-                listener.itemDone((int) Math.min(Integer.MAX_VALUE, now.done()),
-                        (int) Math.min(Integer.MAX_VALUE, Math.max(now.total(), now.done())), result);
-            }
-            started.chunk().leftOutIds().stream().limit(REPORTED_ITEMS - leftOut.size()).forEach(leftOut::add);
+        if (tally.refused() > 0) {
+            return BatchState.FAILED;
         }
-
-        /** Collects the chunks at the head of {@code inFlight} that are done, in batch order. */
-        void addDone(Deque<Started> inFlight, ChunkRunner runner) {
-            while (!inFlight.isEmpty() && inFlight.peek().results().isDone()) {
-                add(inFlight.remove(), runner);
-            }
-        }
-
-        BatchRun run(DurableBatch ended) {
-            return new BatchRun(ended, kept, taken <= REPORTED_ITEMS, leftOut);
-        }
+        return walkedToEnd && !runner.leftAChunkUntaken() ? BatchState.DONE : BatchState.STOPPED;
     }
 
     /**
@@ -365,112 +315,6 @@ public final class DurableBatches {
             }
         }
         throw new IllegalStateException("a chunk committed an item it does not hold");
-    }
-
-    // Walking a selection in keyset order ----------------------------------------------------------------------------
-
-    /**
-     * The items of one chunk, the keys they stand at, the open entries skipped for having no operation of their own,
-     * and the position after the chunk.
-     */
-    private record Chunk(List<DecisionTarget> targets, List<String> keys, List<Long> leftOutIds, String positionBefore,
-                         String positionAfter) {
-
-        int leftOut() {
-            return leftOutIds.size();
-        }
-
-        boolean isEmpty() {
-            return targets.isEmpty() && leftOutIds.isEmpty();
-        }
-    }
-
-    private interface Walk {
-        Chunk next(int size);
-
-        /** The chunk was committed: the next one starts after it. */
-        void advanced(Chunk chunk);
-    }
-
-    private Walk walk(DurableBatch batch) {
-        BatchSelection selection = batch.selection();
-        if (selection.operationIds() != null) {
-            return new IdWalk(selection.operationIds(), batch.position());
-        }
-        return new FilterWalk(open(selection.filter()), batch.position());
-    }
-
-    private static DlqFilter open(DlqFilter filter) {
-        return filter.toBuilder().decisionState(DecisionState.OPEN).build();
-    }
-
-    /** Operation ids in the order given; the position is how many were taken. */
-    private static final class IdWalk implements Walk {
-        private final List<String> ids;
-        private int from;
-        private String position;
-
-        IdWalk(List<String> ids, String position) {
-            this.ids = ids;
-            this.from = position == null ? 0 : Integer.parseInt(position);
-            this.position = position;
-        }
-
-        @Override
-        public Chunk next(int size) {
-            List<DecisionTarget> targets = new ArrayList<>();
-            List<String> keys = new ArrayList<>();
-            for (int i = from; i < Math.min(ids.size(), from + size); i++) {
-                targets.add(DecisionTarget.operation(ids.get(i)));
-                keys.add(Integer.toString(i + 1));
-            }
-            return new Chunk(targets, keys, List.of(), position, keys.isEmpty() ? null : keys.get(keys.size() - 1));
-        }
-
-        @Override
-        public void advanced(Chunk chunk) {
-            from += chunk.targets().size();
-            position = chunk.positionAfter();
-        }
-    }
-
-    /**
-     * The open entries a filter matches, newest first, a keyset page per chunk; the position is the DLQ cursor of the
-     * last entry taken. Entries that enter the DLQ after the batch began are newer than its position and not taken.
-     */
-    private final class FilterWalk implements Walk {
-        private final DlqFilter filter;
-        private String position;
-
-        FilterWalk(DlqFilter filter, String position) {
-            this.filter = filter;
-            this.position = position;
-        }
-
-        @Override
-        public Chunk next(int size) {
-            DlqPage page = queries.page(filter, DlqOrder.NEWEST_FIRST, position == null ? null : DlqCursor.parse(position),
-                    PageDirection.NEXT, size);
-            List<DecisionTarget> targets = new ArrayList<>();
-            List<String> keys = new ArrayList<>();
-            List<Long> leftOut = new ArrayList<>();
-            String last = null;
-            for (DlqRow row : page.rows()) {
-                last = new DlqCursor(row.enteredAt(), row.id()).token();
-                if (row.ownEntry()) {
-                    targets.add(DecisionTarget.of(row));
-                    keys.add(last);
-                } else {
-                    leftOut.add(row.id());
-                }
-            }
-            return new Chunk(targets, keys, leftOut, position, last);
-        }
-
-        @Override
-        public void advanced(Chunk chunk) {
-            position = chunk.positionAfter();
-        }
     }
 
     /** Stops the batch when its operator asks, and when this process no longer holds it (stopped from elsewhere). */
