@@ -105,10 +105,8 @@ public final class Corrections {
             if (!e.isRefused()) {
                 throw e;
             }
-            DecisionAccess access = DecisionAccess.of(database);
-            String said = Objects.toString(e.getMessage(), "permission denied").lines().findFirst().orElse("");
             return result(DecisionOutcome.REFUSED, checked, null, "refused by the database: "
-                    + (access.canDecide() ? said : access.readOnlyReason() + ": " + said), null, null);
+                    + DecisionAccess.whyRefused(database, e), null, null);
         }
         if (!recorded.report().allPassed()) {
             return refused(recorded);
