@@ -106,17 +106,7 @@ final class RedriveOperationsCommand implements Callable<Integer> {
             }
             return batches ? listBatches() : resume(resume);
         }
-        if (reason == null || reason.isBlank()) {
-            throw new IllegalArgumentException("a redrive needs --reason TEXT: why (kept in the command and the audit log)");
-        }
-        if (operationIds.isEmpty() && group == null && !filtered) {
-            throw new IllegalArgumentException("name the operations to redrive, a group with --group FP, or the open "
-                    + "entries to take with the filters of dlq list (--class, --tool, --run, --text, ...)");
-        }
-        if (filter.decisionState() != null && filter.decisionState() != DecisionState.OPEN) {
-            throw new IllegalArgumentException("a redrive takes open entries only: --state must be open, got "
-                    + filter.decisionState().name().toLowerCase(java.util.Locale.ROOT));
-        }
+        requireReasonAndOpenEntries(filter, filtered);
         PrintWriter out = spec.commandLine().getOut();
         if (correction.given()) {
             return correct(out);
@@ -131,48 +121,71 @@ final class RedriveOperationsCommand implements Callable<Integer> {
                     return startBatch(session, selection);
                 }
             }
-            BatchDecisions batch = session.services().batchDecisions();
-            batch.requireKnown(operationIds);
-            List<DecisionTarget> targets = new ArrayList<>();
-            operationIds.forEach(id -> targets.add(DecisionTarget.operation(id)));
-            List<Long> leftOut = new ArrayList<>();
-            if (group != null || filtered) {
-                // One selection, as a durable batch takes it: the group's entries that match the filters too. An
-                // operation named by id as well is taken once, where it was named.
-                OpenEntries open = batch.openEntries(group == null ? filter : withGroup(filter, group));
-                Set<String> named = Set.copyOf(operationIds);
-                open.targets().stream().filter(target -> !named.contains(target.operationId())).forEach(targets::add);
-                leftOut.addAll(open.withoutOperation());
-            }
-            if (operationIds.isEmpty() && targets.isEmpty() && leftOut.isEmpty()) {
-                throw new IllegalArgumentException(BatchSelection.matching(group == null ? filter : withGroup(filter, group))
-                        .nothingToTake(DecisionKind.REDRIVE));
-            }
-            BatchOptions options = new BatchOptions(TriageSession.operator(operator), reason, schemaVersion, rate(),
-                    dryRun);
-            if (!dryRun) {
-                Optional<Integer> waits = FourEyesGate.submit(session, RequestKind.REDRIVE, targets,
-                        selection(filtered, filter), RequestOptions.redrive(schemaVersion, rate()), options.operator(),
-                        reason, json.on(), out);
-                if (waits.isPresent()) {
-                    return waits.get();
-                }
-            }
-            BatchReport report = batch.redrive(targets, options, BatchListener.NONE);
-            if (json.on()) {
-                DecisionPrinter.json(out, report);
-            } else {
-                DecisionPrinter.print(out, report);
-            }
-            if (!leftOut.isEmpty()) {
-                // Beside JSON it goes to stderr, so the output stays one document.
-                PrintWriter note = json.on() ? spec.commandLine().getErr() : out;
-                note.println(leftOutLine(leftOut));
-                note.flush();
-            }
-            out.flush();
-            return DecisionPrinter.exitCode(report.items());
+            return redriveListed(session, filter, filtered, out);
         }
+    }
+
+    /** A redrive says why, names what it takes, and takes open entries only. */
+    private void requireReasonAndOpenEntries(DlqFilter filter, boolean filtered) {
+        if (reason == null || reason.isBlank()) {
+            throw new IllegalArgumentException("a redrive needs --reason TEXT: why (kept in the command and the audit log)");
+        }
+        if (operationIds.isEmpty() && group == null && !filtered) {
+            throw new IllegalArgumentException("name the operations to redrive, a group with --group FP, or the open "
+                    + "entries to take with the filters of dlq list (--class, --tool, --run, --text, ...)");
+        }
+        if (filter.decisionState() != null && filter.decisionState() != DecisionState.OPEN) {
+            throw new IllegalArgumentException("a redrive takes open entries only: --state must be open, got "
+                    + filter.decisionState().name().toLowerCase(java.util.Locale.ROOT));
+        }
+    }
+
+    /**
+     * Redrives the operations named, with the group's or the filter's open entries, as one batch in this process: the
+     * items a four-eyes policy covers wait for approval instead.
+     */
+    private int redriveListed(TriageSession session, DlqFilter filter, boolean filtered, PrintWriter out) {
+        BatchDecisions batch = session.services().batchDecisions();
+        batch.requireKnown(operationIds);
+        List<DecisionTarget> targets = new ArrayList<>();
+        operationIds.forEach(id -> targets.add(DecisionTarget.operation(id)));
+        List<Long> leftOut = new ArrayList<>();
+        if (group != null || filtered) {
+            // One selection, as a durable batch takes it: the group's entries that match the filters too. An
+            // operation named by id as well is taken once, where it was named.
+            OpenEntries open = batch.openEntries(group == null ? filter : withGroup(filter, group));
+            Set<String> named = Set.copyOf(operationIds);
+            open.targets().stream().filter(target -> !named.contains(target.operationId())).forEach(targets::add);
+            leftOut.addAll(open.withoutOperation());
+        }
+        if (operationIds.isEmpty() && targets.isEmpty() && leftOut.isEmpty()) {
+            throw new IllegalArgumentException(BatchSelection.matching(group == null ? filter : withGroup(filter, group))
+                    .nothingToTake(DecisionKind.REDRIVE));
+        }
+        BatchOptions options = new BatchOptions(TriageSession.operator(operator), reason, schemaVersion, rate(),
+                dryRun);
+        if (!dryRun) {
+            Optional<Integer> waits = FourEyesGate.submit(session, RequestKind.REDRIVE, targets,
+                    selection(filtered, filter), RequestOptions.redrive(schemaVersion, rate()), options.operator(),
+                    reason, json.on(), out);
+            if (waits.isPresent()) {
+                return waits.get();
+            }
+        }
+        BatchReport report = batch.redrive(targets, options, BatchListener.NONE);
+        if (json.on()) {
+            DecisionPrinter.json(out, report);
+        } else {
+            DecisionPrinter.print(out, report);
+        }
+        if (!leftOut.isEmpty()) {
+            // Beside JSON it goes to stderr, so the output stays one document.
+            PrintWriter note = json.on() ? spec.commandLine().getErr() : out;
+            note.println(leftOutLine(leftOut));
+            note.flush();
+        }
+        out.flush();
+        return DecisionPrinter.exitCode(report.items());
     }
 
     /** Redrives per second, 0 for no limit. */
