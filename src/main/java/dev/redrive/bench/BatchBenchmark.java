@@ -3,18 +3,19 @@ package dev.redrive.bench;
 import dev.redrive.broker.Redis;
 import dev.redrive.config.RedriveConfig;
 import dev.redrive.store.Database;
-import dev.redrive.triage.decision.BatchDecisions;
-import dev.redrive.triage.decision.BatchSelection;
-import dev.redrive.triage.decision.BatchState;
 import dev.redrive.triage.decision.DecisionKind;
-import dev.redrive.triage.decision.DurableBatch;
-import dev.redrive.triage.decision.DurableBatches;
-import dev.redrive.triage.decision.BatchListener;
-import dev.redrive.triage.decision.BatchOptions;
-import dev.redrive.triage.decision.BatchReport;
 import dev.redrive.triage.decision.DecisionOutcome;
 import dev.redrive.triage.decision.Decisions;
-import dev.redrive.triage.decision.Sleeper;
+import dev.redrive.triage.decision.batch.BatchDecisions;
+import dev.redrive.triage.decision.batch.BatchListener;
+import dev.redrive.triage.decision.batch.BatchOptions;
+import dev.redrive.triage.decision.batch.BatchReport;
+import dev.redrive.triage.decision.batch.Sleeper;
+import dev.redrive.triage.decision.durable.BatchSelection;
+import dev.redrive.triage.decision.durable.BatchState;
+import dev.redrive.triage.decision.durable.DurableBatch;
+import dev.redrive.triage.decision.durable.DurableBatchListener;
+import dev.redrive.triage.decision.durable.DurableBatches;
 import dev.redrive.triage.precondition.DecisionTarget;
 import dev.redrive.triage.query.DlqFilter;
 import dev.redrive.triage.query.JdbcDlqQueries;
@@ -195,7 +196,7 @@ public final class BatchBenchmark {
         DurableBatch batch = batches.start(DecisionKind.REDRIVE,
                 BatchSelection.matching(DlqFilter.builder().fingerprint(DURABLE_GROUP).build()),
                 new BatchOptions("bench", "benchmark", null, 100_000, false));
-        DurableBatch ran = batches.run(batch.id(), BatchListener.NONE).batch();
+        DurableBatch ran = batches.run(batch.id(), DurableBatchListener.NONE).batch();
         double seconds = seconds(started);
         if (ran.state() != BatchState.DONE || ran.succeeded() != entries) {
             throw new IllegalStateException("expected a DONE batch of " + entries + " items redriven, got " + ran.state()

@@ -1,8 +1,8 @@
 package dev.redrive.cli;
 
-import dev.redrive.triage.decision.BatchOutcomes;
-import dev.redrive.triage.decision.BatchState;
-import dev.redrive.triage.decision.DurableBatch;
+import dev.redrive.triage.decision.durable.BatchOutcomes;
+import dev.redrive.triage.decision.durable.BatchState;
+import dev.redrive.triage.decision.durable.DurableBatch;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Parameters;

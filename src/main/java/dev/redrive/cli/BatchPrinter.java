@@ -1,9 +1,9 @@
 package dev.redrive.cli;
 
-import dev.redrive.triage.decision.BatchOutcomes;
-import dev.redrive.triage.decision.BatchState;
-import dev.redrive.triage.decision.DurableBatch;
-import dev.redrive.triage.decision.DurableBatches.BatchRun;
+import dev.redrive.triage.decision.durable.BatchOutcomes;
+import dev.redrive.triage.decision.durable.BatchState;
+import dev.redrive.triage.decision.durable.DurableBatch;
+import dev.redrive.triage.decision.durable.DurableBatches.BatchRun;
 
 import java.io.PrintWriter;
 import java.time.Instant;

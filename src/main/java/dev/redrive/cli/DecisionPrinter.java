@@ -1,8 +1,8 @@
 package dev.redrive.cli;
 
-import dev.redrive.triage.decision.BatchReport;
 import dev.redrive.triage.decision.DecisionOutcome;
 import dev.redrive.triage.decision.DecisionResult;
+import dev.redrive.triage.decision.batch.BatchReport;
 import dev.redrive.triage.json.TriageJson;
 import dev.redrive.triage.precondition.PreconditionResult;
 

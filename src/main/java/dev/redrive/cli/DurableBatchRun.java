@@ -1,12 +1,12 @@
 package dev.redrive.cli;
 
-import dev.redrive.triage.decision.BatchHeldException;
-import dev.redrive.triage.decision.BatchListener;
-import dev.redrive.triage.decision.BatchOutcomes;
 import dev.redrive.triage.decision.DecisionResult;
-import dev.redrive.triage.decision.DurableBatch;
-import dev.redrive.triage.decision.DurableBatches;
-import dev.redrive.triage.decision.DurableBatches.BatchRun;
+import dev.redrive.triage.decision.durable.BatchHeldException;
+import dev.redrive.triage.decision.durable.BatchOutcomes;
+import dev.redrive.triage.decision.durable.DurableBatch;
+import dev.redrive.triage.decision.durable.DurableBatchListener;
+import dev.redrive.triage.decision.durable.DurableBatches;
+import dev.redrive.triage.decision.durable.DurableBatches.BatchRun;
 import picocli.CommandLine.Model.CommandSpec;
 
 import java.io.PrintWriter;
@@ -47,7 +47,7 @@ final class DurableBatchRun {
         ProgressLine progress = verbose ? null : ProgressLine.onStderr(spec.commandLine().getErr());
         BatchRun run;
         try {
-            run = session.batches().run(id, shutdown.stopping(new BatchListener() {
+            run = session.batches().run(id, shutdown.stopping(new DurableBatchListener() {
                 @Override
                 public void itemDone(int done, int total, DecisionResult item) {
                     if (verbose) {

@@ -8,7 +8,7 @@ import dev.redrive.config.ServiceUnavailableException;
 import dev.redrive.config.UrlCredentials;
 import dev.redrive.store.Database;
 import dev.redrive.store.StoreException;
-import dev.redrive.triage.decision.BatchRefusedException;
+import dev.redrive.triage.decision.durable.BatchRefusedException;
 import dev.redrive.triage.detail.UnknownEntryException;
 import dev.redrive.triage.detail.UnknownOperationException;
 import io.lettuce.core.RedisConnectionException;

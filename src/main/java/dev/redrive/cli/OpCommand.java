@@ -1,10 +1,9 @@
 package dev.redrive.cli;
 
-import dev.redrive.envelope.Traceparent;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.redrive.triage.redaction.Redactor;
-import dev.redrive.triage.decision.RedriveVerification;
-import dev.redrive.triage.decision.RedriveVerifier;
+import dev.redrive.envelope.Traceparent;
+import dev.redrive.triage.decision.verify.RedriveVerification;
+import dev.redrive.triage.decision.verify.RedriveVerifier;
 import dev.redrive.triage.detail.AttemptRecord;
 import dev.redrive.triage.detail.AuditEntry;
 import dev.redrive.triage.detail.DlqEntryRecord;
@@ -17,6 +16,7 @@ import dev.redrive.triage.detail.ReconciliationRecord;
 import dev.redrive.triage.detail.RedriveCommandRecord;
 import dev.redrive.triage.json.TriageJson;
 import dev.redrive.triage.precondition.DecisionTarget;
+import dev.redrive.triage.redaction.Redactor;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 

@@ -2,8 +2,8 @@ package dev.redrive.cli;
 
 import dev.redrive.store.reconciliation.ReconciliationOutcome;
 import dev.redrive.triage.decision.Decisions;
-import dev.redrive.triage.decision.HttpSideEffectLookup;
 import dev.redrive.triage.decision.ReconciliationResult;
+import dev.redrive.triage.decision.lookup.HttpSideEffectLookup;
 import dev.redrive.triage.detail.UnknownOperationException;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;

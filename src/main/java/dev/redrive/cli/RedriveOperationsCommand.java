@@ -1,15 +1,15 @@
 package dev.redrive.cli;
 
 import dev.redrive.model.DecisionState;
-import dev.redrive.triage.decision.BatchDecisions;
-import dev.redrive.triage.decision.BatchSelection;
 import dev.redrive.triage.decision.DecisionKind;
-import dev.redrive.triage.decision.DurableBatch;
-import dev.redrive.triage.decision.DurableBatches;
-import dev.redrive.triage.decision.BatchListener;
-import dev.redrive.triage.decision.BatchOptions;
-import dev.redrive.triage.decision.BatchReport;
-import dev.redrive.triage.decision.OpenEntries;
+import dev.redrive.triage.decision.batch.BatchDecisions;
+import dev.redrive.triage.decision.batch.BatchListener;
+import dev.redrive.triage.decision.batch.BatchOptions;
+import dev.redrive.triage.decision.batch.BatchReport;
+import dev.redrive.triage.decision.batch.OpenEntries;
+import dev.redrive.triage.decision.durable.BatchSelection;
+import dev.redrive.triage.decision.durable.DurableBatch;
+import dev.redrive.triage.decision.durable.DurableBatches;
 import dev.redrive.triage.precondition.DecisionTarget;
 import dev.redrive.triage.query.DlqFilter;
 import dev.redrive.triage.request.RequestKind;
@@ -97,7 +97,7 @@ final class RedriveOperationsCommand extends NamespaceCommand {
             }
             return batches ? listBatches() : resume(resume);
         }
-        requireRedriveOptions(filter, filtered);
+        requireReasonAndOpenEntries(filter, filtered);
         PrintWriter out = spec.commandLine().getOut();
         if (correction.given()) {
             return correct(out);
@@ -116,7 +116,8 @@ final class RedriveOperationsCommand extends NamespaceCommand {
         }
     }
 
-    private void requireRedriveOptions(DlqFilter filter, boolean filtered) {
+    /** A redrive says why, names what it takes, and takes open entries only. */
+    private void requireReasonAndOpenEntries(DlqFilter filter, boolean filtered) {
         if (reason == null || reason.isBlank()) {
             throw new IllegalArgumentException("a redrive needs --reason TEXT: why (kept in the command and the audit log)");
         }
@@ -131,8 +132,8 @@ final class RedriveOperationsCommand extends NamespaceCommand {
     }
 
     /**
-     * Redrives the operations named and the open entries selected, listed up front: a dry run, a selection a four-eyes
-     * policy covers (one request for the listed items), or operations named by id.
+     * Redrives the operations named, with the group's or the filter's open entries, as one batch in this process: the
+     * items a four-eyes policy covers wait for approval instead.
      */
     private int redriveListed(TriageSession session, DlqFilter filter, boolean filtered, PrintWriter out) {
         BatchDecisions batch = session.services().batchDecisions();

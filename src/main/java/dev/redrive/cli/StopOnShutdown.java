@@ -1,8 +1,8 @@
 package dev.redrive.cli;
 
-import dev.redrive.triage.decision.BatchListener;
 import dev.redrive.triage.decision.DecisionResult;
-import dev.redrive.triage.decision.DurableBatch;
+import dev.redrive.triage.decision.durable.DurableBatch;
+import dev.redrive.triage.decision.durable.DurableBatchListener;
 
 import java.io.PrintWriter;
 import java.time.Duration;
@@ -41,8 +41,8 @@ final class StopOnShutdown implements AutoCloseable {
     }
 
     /** {@code listener}, which also asks the batch to stop once the JVM shuts down. */
-    BatchListener stopping(BatchListener listener) {
-        return new BatchListener() {
+    DurableBatchListener stopping(DurableBatchListener listener) {
+        return new DurableBatchListener() {
             @Override
             public void itemDone(int done, int total, DecisionResult result) {
                 listener.itemDone(done, total, result);

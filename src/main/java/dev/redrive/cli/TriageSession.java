@@ -1,15 +1,15 @@
 package dev.redrive.cli;
 
 import dev.redrive.console.profile.ConnectionProfile;
-import dev.redrive.triage.redaction.Redactor;
 import dev.redrive.demo.tools.DemoToolServer;
 import dev.redrive.services.TriageServices;
 import dev.redrive.store.Database;
 import dev.redrive.triage.correction.Corrections;
 import dev.redrive.triage.decision.Decisions;
-import dev.redrive.triage.decision.DurableBatches;
-import dev.redrive.triage.decision.SideEffectLookup;
+import dev.redrive.triage.decision.durable.DurableBatches;
+import dev.redrive.triage.decision.lookup.SideEffectLookup;
 import dev.redrive.triage.query.DlqQueries;
+import dev.redrive.triage.redaction.Redactor;
 import dev.redrive.triage.request.DecisionRequests;
 
 import java.net.URI;

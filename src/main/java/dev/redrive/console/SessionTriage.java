@@ -5,7 +5,7 @@ import dev.redrive.console.wizard.TriageWizardBackend;
 import dev.redrive.console.wizard.WizardBackend;
 import dev.redrive.report.ReportService;
 import dev.redrive.services.TriageServices;
-import dev.redrive.triage.decision.SideEffectLookup;
+import dev.redrive.triage.decision.lookup.SideEffectLookup;
 import dev.redrive.triage.query.DlqQueries;
 import dev.redrive.triage.redaction.Redactor;
 import dev.redrive.triage.request.DecisionRequests;

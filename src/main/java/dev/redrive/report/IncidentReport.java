@@ -1,6 +1,6 @@
 package dev.redrive.report;
 
-import dev.redrive.triage.decision.BatchOutcomes;
+import dev.redrive.triage.decision.durable.BatchOutcomes;
 import dev.redrive.triage.query.FingerprintGroup;
 
 import java.time.Instant;

@@ -1,6 +1,6 @@
 package dev.redrive.report;
 
-import dev.redrive.triage.decision.RedriveVerification;
+import dev.redrive.triage.decision.verify.RedriveVerification;
 import dev.redrive.triage.detail.OperationDetails;
 import dev.redrive.triage.precondition.PreconditionReport;
 

@@ -12,7 +12,7 @@ import dev.redrive.report.ReportDocument.Section;
 import dev.redrive.report.ReportDocument.Table;
 import dev.redrive.report.ReportDocument.Timeline;
 import dev.redrive.store.audit.AuditAction;
-import dev.redrive.triage.decision.RedriveVerification;
+import dev.redrive.triage.decision.verify.RedriveVerification;
 import dev.redrive.triage.detail.AttemptRecord;
 import dev.redrive.triage.detail.AuditEntry;
 import dev.redrive.triage.detail.DlqEntryRecord;

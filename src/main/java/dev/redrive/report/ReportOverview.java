@@ -4,8 +4,8 @@ import dev.redrive.report.ReportDocument.Facts;
 import dev.redrive.report.ReportDocument.KeyValue;
 import dev.redrive.report.ReportDocument.Section;
 import dev.redrive.report.ReportDocument.Table;
-import dev.redrive.triage.decision.BatchOutcomes;
-import dev.redrive.triage.decision.DurableBatch;
+import dev.redrive.triage.decision.durable.BatchOutcomes;
+import dev.redrive.triage.decision.durable.DurableBatch;
 import dev.redrive.triage.query.FingerprintGroup;
 
 import java.util.ArrayList;

@@ -1,12 +1,11 @@
 package dev.redrive.report;
 
-import dev.redrive.triage.redaction.Redactor;
 import dev.redrive.RuntimeVersion;
 import dev.redrive.store.Database;
-import dev.redrive.triage.decision.BatchOutcomes;
-import dev.redrive.triage.decision.DurableBatch;
-import dev.redrive.triage.decision.RedriveVerifier;
-import dev.redrive.triage.decision.SideEffectLookup;
+import dev.redrive.triage.decision.durable.BatchOutcomes;
+import dev.redrive.triage.decision.durable.DurableBatch;
+import dev.redrive.triage.decision.lookup.SideEffectLookup;
+import dev.redrive.triage.decision.verify.RedriveVerifier;
 import dev.redrive.triage.detail.EntryDetails;
 import dev.redrive.triage.detail.EntryDetailsLoader;
 import dev.redrive.triage.detail.OperationDetails;
@@ -19,6 +18,7 @@ import dev.redrive.triage.query.DlqQueries;
 import dev.redrive.triage.query.DlqRow;
 import dev.redrive.triage.query.FingerprintGroup;
 import dev.redrive.triage.query.JdbcDlqQueries;
+import dev.redrive.triage.redaction.Redactor;
 
 import java.io.IOException;
 import java.io.OutputStream;

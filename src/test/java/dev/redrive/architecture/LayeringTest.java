@@ -110,6 +110,23 @@ class LayeringTest {
     }
 
     /**
+     * Deciding one item or a chunk is what batches, durable batches and the verification build on: it knows none of
+     * them, and an in-memory batch knows nothing of the durable one built on its chunk runner.
+     */
+    @Test
+    void decidingKnowsNothingOfTheBatchesBuiltOnIt() {
+        noClasses().that().resideInAPackage("dev.redrive.triage.decision")
+                .should().dependOnClassesThat().resideInAnyPackage("dev.redrive.triage.decision.batch..",
+                        "dev.redrive.triage.decision.durable..", "dev.redrive.triage.decision.verify..")
+                .because("one decision is a chunk of one: the same code whether or not a batch runs it")
+                .check(production);
+        noClasses().that().resideInAPackage("dev.redrive.triage.decision.batch..")
+                .should().dependOnClassesThat().resideInAPackage("dev.redrive.triage.decision.durable..")
+                .because("a batch in memory runs without the batches' table")
+                .check(production);
+    }
+
+    /**
      * The demo tools' tables are the demo's own (it creates them, resources/db/demo): the product neither reads nor
      * writes them, so nothing it decides depends on one tool's storage. SQL lives in string literals, which ArchUnit
      * does not see, hence a scan of the sources.

@@ -1,9 +1,9 @@
 package dev.redrive.console;
 
+import dev.redrive.bench.generate.DlqGenerator;
 import dev.redrive.console.dlq.DlqTableClicks;
 import dev.redrive.testing.TestNamespace;
 import dev.redrive.triage.decision.Decisions;
-import dev.redrive.bench.generate.DlqGenerator;
 import dev.redrive.triage.precondition.DecisionTarget;
 import dev.redrive.triage.query.DlqRow;
 import dev.redrive.worker.client.WorkerClient;

@@ -1,18 +1,18 @@
 package dev.redrive.report;
 
-import dev.redrive.triage.redaction.Redactor;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.redrive.model.FailureClass;
 import dev.redrive.model.SideEffectState;
 import dev.redrive.store.reconciliation.ReconciliationOutcome;
 import dev.redrive.testing.TestNamespace;
-import dev.redrive.triage.DeadLetterFixture.Created;
 import dev.redrive.triage.DeadLetterFixture;
+import dev.redrive.triage.DeadLetterFixture.Created;
 import dev.redrive.triage.decision.DecisionOutcome;
 import dev.redrive.triage.decision.DecisionResult;
 import dev.redrive.triage.decision.Decisions;
 import dev.redrive.triage.json.TriageJson;
 import dev.redrive.triage.precondition.DecisionTarget;
+import dev.redrive.triage.redaction.Redactor;
 import dev.redrive.worker.client.WorkerClient;
 import org.apache.pdfbox.Loader;
 import org.apache.pdfbox.pdmodel.PDDocument;

@@ -1,8 +1,8 @@
 package dev.redrive.testing;
 
 import dev.redrive.demo.tools.DemoToolServer;
-import dev.redrive.triage.decision.HttpSideEffectLookup;
-import dev.redrive.triage.decision.SideEffectLookup;
+import dev.redrive.triage.decision.lookup.HttpSideEffectLookup;
+import dev.redrive.triage.decision.lookup.SideEffectLookup;
 import dev.redrive.worker.Worker;
 import dev.redrive.worker.client.WorkerClient;
 import dev.redrive.worker.tool.HttpTool;

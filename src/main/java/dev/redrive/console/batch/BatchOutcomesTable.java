@@ -1,7 +1,7 @@
 package dev.redrive.console.batch;
 
 import dev.redrive.console.ui.TextColumn;
-import dev.redrive.triage.decision.BatchOutcomes;
+import dev.redrive.triage.decision.durable.BatchOutcomes;
 import javafx.beans.property.ReadOnlyObjectWrapper;
 import javafx.scene.control.Hyperlink;
 import javafx.scene.control.Label;

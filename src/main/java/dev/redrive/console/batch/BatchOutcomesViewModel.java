@@ -1,9 +1,9 @@
 package dev.redrive.console.batch;
 
 import dev.redrive.console.concurrent.UiExecutor;
-import dev.redrive.triage.decision.BatchOutcomes;
-import dev.redrive.triage.decision.BatchState;
-import dev.redrive.triage.decision.ItemOutcome;
+import dev.redrive.triage.decision.durable.BatchOutcomes;
+import dev.redrive.triage.decision.durable.BatchState;
+import dev.redrive.triage.decision.durable.ItemOutcome;
 import javafx.beans.property.ReadOnlyBooleanProperty;
 import javafx.beans.property.ReadOnlyBooleanWrapper;
 import javafx.beans.property.ReadOnlyStringProperty;

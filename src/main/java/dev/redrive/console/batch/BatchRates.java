@@ -1,7 +1,7 @@
 package dev.redrive.console.batch;
 
-import dev.redrive.triage.decision.BatchState;
-import dev.redrive.triage.decision.DurableBatch;
+import dev.redrive.triage.decision.durable.BatchState;
+import dev.redrive.triage.decision.durable.DurableBatch;
 
 import java.time.Duration;
 import java.time.Instant;

@@ -1,14 +1,13 @@
 package dev.redrive.console.batch;
 
-import dev.redrive.triage.decision.BatchDecisions;
-import dev.redrive.triage.decision.BatchListener;
-import dev.redrive.triage.decision.BatchOutcomes;
-import dev.redrive.triage.decision.BatchOptions;
-import dev.redrive.triage.decision.BatchSelection;
 import dev.redrive.triage.decision.DecisionKind;
-import dev.redrive.triage.decision.DurableBatch;
-import dev.redrive.triage.decision.DurableBatches;
-
+import dev.redrive.triage.decision.batch.BatchDecisions;
+import dev.redrive.triage.decision.batch.BatchOptions;
+import dev.redrive.triage.decision.durable.BatchOutcomes;
+import dev.redrive.triage.decision.durable.BatchSelection;
+import dev.redrive.triage.decision.durable.DurableBatch;
+import dev.redrive.triage.decision.durable.DurableBatchListener;
+import dev.redrive.triage.decision.durable.DurableBatches;
 import dev.redrive.triage.request.DecisionRequests;
 import dev.redrive.triage.request.RequestKind;
 import dev.redrive.triage.request.RequestOptions;
@@ -26,7 +25,7 @@ public interface BatchesBackend {
     DurableBatch stop(long id);
 
     /** Works the batch off in this process from where it stands, until it is done, stopped or failed. */
-    DurableBatch resume(long id, BatchListener listener);
+    DurableBatch resume(long id, DurableBatchListener listener);
 
     /** The batch's first {@code limit} items and what became of each, read from the facts now. */
     Optional<BatchOutcomes.Report> outcomes(long id, int limit);
@@ -69,7 +68,7 @@ public interface BatchesBackend {
             }
 
             @Override
-            public DurableBatch resume(long id, BatchListener listener) {
+            public DurableBatch resume(long id, DurableBatchListener listener) {
                 return batches.run(id, listener).batch();
             }
 

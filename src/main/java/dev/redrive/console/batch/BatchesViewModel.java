@@ -1,10 +1,10 @@
 package dev.redrive.console.batch;
 
 import dev.redrive.console.concurrent.UiExecutor;
-import dev.redrive.triage.decision.BatchListener;
-import dev.redrive.triage.decision.BatchState;
 import dev.redrive.triage.decision.DecisionResult;
-import dev.redrive.triage.decision.DurableBatch;
+import dev.redrive.triage.decision.durable.BatchState;
+import dev.redrive.triage.decision.durable.DurableBatch;
+import dev.redrive.triage.decision.durable.DurableBatchListener;
 import javafx.beans.property.ObjectProperty;
 import javafx.beans.property.ReadOnlyLongProperty;
 import javafx.beans.property.ReadOnlyLongWrapper;
@@ -117,7 +117,7 @@ public final class BatchesViewModel {
     private void runHere(long id, String startedLine) {
         runHere.put(id, false);
         message.set(startedLine);
-        executor.submit("Running batch " + id, () -> backend.resume(id, new BatchListener() {
+        executor.submit("Running batch " + id, () -> backend.resume(id, new DurableBatchListener() {
             @Override
             public void itemDone(int done, int total, DecisionResult result) {
                 // Progress is read back from the batch's row, as for a batch of another process.

@@ -1,6 +1,6 @@
 package dev.redrive.console.wizard;
 
-import dev.redrive.triage.decision.DurableBatch;
+import dev.redrive.triage.decision.durable.DurableBatch;
 
 import java.util.Locale;
 

@@ -1,14 +1,14 @@
 package dev.redrive.console.wizard;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.redrive.console.concurrent.UiExecutor;
 import dev.redrive.console.ui.ActButton;
 import dev.redrive.console.ui.DialogPlacement;
-import dev.redrive.console.concurrent.UiExecutor;
+import dev.redrive.console.ui.TabMovesFocus;
 import dev.redrive.triage.decision.DecisionKind;
 import dev.redrive.triage.decision.DecisionResult;
 import dev.redrive.triage.request.RequestOptions;
 import dev.redrive.triage.request.Submission;
-import dev.redrive.console.ui.TabMovesFocus;
 import javafx.scene.control.Alert;
 import javafx.scene.control.ButtonBar;
 import javafx.scene.control.ButtonType;

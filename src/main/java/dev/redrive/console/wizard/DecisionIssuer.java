@@ -2,9 +2,9 @@ package dev.redrive.console.wizard;
 
 import dev.redrive.console.concurrent.UiExecutor;
 import dev.redrive.triage.correction.CorrectionResult;
-import dev.redrive.triage.decision.BatchListener;
 import dev.redrive.triage.decision.DecisionKind;
 import dev.redrive.triage.decision.DecisionResult;
+import dev.redrive.triage.decision.batch.BatchListener;
 import dev.redrive.triage.precondition.DecisionTarget;
 import dev.redrive.triage.request.RequestOptions;
 import javafx.beans.value.ObservableStringValue;

@@ -1,11 +1,11 @@
 package dev.redrive.console.wizard;
 
 import dev.redrive.identity.OperationId;
-import dev.redrive.triage.redaction.Redactor;
 import dev.redrive.triage.correction.CorrectionResult;
 import dev.redrive.triage.decision.DecisionKind;
 import dev.redrive.triage.detail.OperationDetails;
 import dev.redrive.triage.precondition.PreconditionReport;
+import dev.redrive.triage.redaction.Redactor;
 
 import java.util.List;
 

@@ -3,7 +3,7 @@ package dev.redrive.console.wizard;
 import dev.redrive.triage.correction.CorrectionResult;
 import dev.redrive.triage.decision.DecisionKind;
 import dev.redrive.triage.decision.DecisionResult;
-import dev.redrive.triage.decision.RedriveVerification;
+import dev.redrive.triage.decision.verify.RedriveVerification;
 import dev.redrive.triage.detail.AttemptRecord;
 import dev.redrive.triage.detail.DlqEntryRecord;
 import dev.redrive.triage.detail.OperationDetails;

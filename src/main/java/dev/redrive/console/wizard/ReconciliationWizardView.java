@@ -2,12 +2,12 @@ package dev.redrive.console.wizard;
 
 import dev.redrive.console.detail.OperationDetailViewModel;
 import dev.redrive.console.timeline.AttemptTimeline;
-import dev.redrive.console.ui.TypedSpinner;
 import dev.redrive.console.ui.Clipboards;
 import dev.redrive.console.ui.DialogSize;
 import dev.redrive.console.ui.Fxml;
 import dev.redrive.console.ui.SideEffectBadge;
 import dev.redrive.console.ui.TabMovesFocus;
+import dev.redrive.console.ui.TypedSpinner;
 import dev.redrive.console.ui.VersionText;
 import dev.redrive.store.reconciliation.ReconciliationOutcome;
 import dev.redrive.triage.decision.DecisionKind;

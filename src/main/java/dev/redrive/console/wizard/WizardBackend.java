@@ -1,21 +1,21 @@
 package dev.redrive.console.wizard;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.redrive.triage.redaction.Redactor;
 import dev.redrive.store.reconciliation.ReconciliationOutcome;
 import dev.redrive.triage.correction.CorrectionResult;
-import dev.redrive.triage.decision.BatchListener;
-import dev.redrive.triage.decision.BatchReport;
 import dev.redrive.triage.decision.DecisionAccess;
 import dev.redrive.triage.decision.DecisionKind;
 import dev.redrive.triage.decision.DecisionResult;
 import dev.redrive.triage.decision.ReconciliationResult;
-import dev.redrive.triage.decision.RedriveVerification;
+import dev.redrive.triage.decision.batch.BatchListener;
+import dev.redrive.triage.decision.batch.BatchReport;
+import dev.redrive.triage.decision.verify.RedriveVerification;
 import dev.redrive.triage.detail.DlqEntryRecord;
 import dev.redrive.triage.detail.OperationDetails;
 import dev.redrive.triage.detail.ToolSchemaRecord;
 import dev.redrive.triage.precondition.DecisionTarget;
 import dev.redrive.triage.precondition.PreconditionReport;
+import dev.redrive.triage.redaction.Redactor;
 import dev.redrive.triage.request.RequestOptions;
 import dev.redrive.triage.request.Submission;
 

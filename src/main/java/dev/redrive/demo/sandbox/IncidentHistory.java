@@ -1,17 +1,17 @@
 package dev.redrive.demo.sandbox;
 
 import dev.redrive.broker.Redis;
-import dev.redrive.triage.redaction.Redactor;
 import dev.redrive.store.Database;
 import dev.redrive.store.Jdbc;
 import dev.redrive.triage.decision.DecisionResult;
 import dev.redrive.triage.decision.Decisions;
-import dev.redrive.triage.decision.HttpSideEffectLookup;
-import dev.redrive.triage.decision.RedriveVerification;
-import dev.redrive.triage.decision.RedriveVerifier;
 import dev.redrive.triage.decision.DispatchPublisher;
-import dev.redrive.triage.decision.Sleeper;
+import dev.redrive.triage.decision.batch.Sleeper;
+import dev.redrive.triage.decision.lookup.HttpSideEffectLookup;
+import dev.redrive.triage.decision.verify.RedriveVerification;
+import dev.redrive.triage.decision.verify.RedriveVerifier;
 import dev.redrive.triage.precondition.DecisionTarget;
+import dev.redrive.triage.redaction.Redactor;
 import dev.redrive.triage.request.DecisionRequests;
 import dev.redrive.triage.request.FourEyesPolicy;
 import dev.redrive.triage.request.PolicyStore;

@@ -7,7 +7,6 @@ import dev.redrive.envelope.EnvelopeCodec;
 import dev.redrive.envelope.Traceparent;
 import dev.redrive.identity.OperationId;
 import dev.redrive.model.DecisionState;
-import dev.redrive.triage.redaction.Redactor;
 import dev.redrive.store.Database;
 import dev.redrive.store.StoreException;
 import dev.redrive.store.audit.AuditAction;
@@ -27,6 +26,7 @@ import dev.redrive.triage.precondition.PreconditionEngine;
 import dev.redrive.triage.precondition.PreconditionId;
 import dev.redrive.triage.precondition.PreconditionReport;
 import dev.redrive.triage.precondition.PreconditionResult;
+import dev.redrive.triage.redaction.Redactor;
 
 import java.time.Clock;
 import java.time.Instant;
@@ -105,10 +105,8 @@ public final class Corrections {
             if (!e.isRefused()) {
                 throw e;
             }
-            DecisionAccess access = DecisionAccess.of(database);
-            String said = Objects.toString(e.getMessage(), "permission denied").lines().findFirst().orElse("");
             return result(DecisionOutcome.REFUSED, checked, null, "refused by the database: "
-                    + (access.canDecide() ? said : access.readOnlyReason() + ": " + said), null, null);
+                    + DecisionAccess.whyRefused(database, e), null, null);
         }
         if (!recorded.report().allPassed()) {
             return refused(recorded);

@@ -12,8 +12,8 @@ import java.util.UUID;
  * @param blockedBy the preconditions that failed, for a BLOCKED item
  * @param commandId the redrive command issued, for a redriven item
  */
-record BatchItem(String operationId, Long dlqEntryId, DecisionOutcome decision, UUID commandId,
-                 List<PreconditionId> blockedBy, String message) {
+public record BatchItem(String operationId, Long dlqEntryId, DecisionOutcome decision, UUID commandId,
+                        List<PreconditionId> blockedBy, String message) {
 
     /** The item as its result says. */
     static BatchItem of(DecisionResult result) {

@@ -10,7 +10,7 @@ import java.util.UUID;
  * keyset position) commits with the chunk's decisions or not at all.
  */
 @FunctionalInterface
-interface ChunkCommit {
+public interface ChunkCommit {
     ChunkCommit NONE = (targets, items, commands) -> { };
 
     /**

@@ -2,8 +2,6 @@ package dev.redrive.triage.decision;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.util.RawValue;
-import dev.redrive.envelope.DispatchEnvelope;
-import dev.redrive.identity.OperationId;
 import dev.redrive.model.DecisionState;
 import dev.redrive.store.Database;
 import dev.redrive.store.StoreException;
@@ -12,8 +10,10 @@ import dev.redrive.store.audit.AuditLine;
 import dev.redrive.store.audit.AuditLine.AuditSubject;
 import dev.redrive.store.deadletter.EntryDecisionStore.EntryVersion;
 import dev.redrive.store.operation.OperationDecisionStore.RedriveMove;
-import dev.redrive.triage.detail.OperationRecord;
 import dev.redrive.store.reconciliation.ReconciliationOutcome;
+import dev.redrive.triage.decision.RedriveDispatches.Issued;
+import dev.redrive.triage.decision.RedriveDispatches.Redrive;
+import dev.redrive.triage.detail.OperationRecord;
 import dev.redrive.triage.detail.ReconciliationRecord;
 import dev.redrive.triage.json.TriageJson;
 import dev.redrive.triage.precondition.DecisionTarget;
@@ -46,11 +46,11 @@ import java.util.stream.Collectors;
  * multi-row statement each; a redrive chunk's dispatches are then published in one round trip. An item that fails a
  * check is left as it is and says why; it never holds back the others. A single decision is a chunk of one.
  */
-final class ChunkDecisions {
-    private final Database database;
+public final class ChunkDecisions {
     private final DecisionStore store;
     private final PreconditionEngine engine;
-    private final DispatchPublisher publisher;
+    private final RedriveDispatches dispatches;
+    private final FailedChunks failed;
     private final Clock clock;
     private final boolean throwUnknown;
 
@@ -60,17 +60,17 @@ final class ChunkDecisions {
      */
     ChunkDecisions(Database database, DecisionStore store, PreconditionEngine engine, DispatchPublisher publisher,
                    Clock clock, boolean throwUnknown) {
-        this.database = database;
         this.store = store;
         this.engine = engine;
-        this.publisher = publisher;
+        this.dispatches = new RedriveDispatches(publisher, store, clock);
+        this.failed = new FailedChunks(database);
         this.clock = clock;
         this.throwUnknown = throwUnknown;
     }
 
     // Dry runs ------------------------------------------------------------------------------------------------------
 
-    List<DecisionResult> checkRedrive(List<DecisionTarget> targets) {
+    public List<DecisionResult> checkRedrive(List<DecisionTarget> targets) {
         return engine.checkAll(targets, Checks.REDRIVE).stream().map(checked -> {
             if (checked.unknown() != null) {
                 return unknown(DecisionKind.REDRIVE, checked);
@@ -87,7 +87,7 @@ final class ChunkDecisions {
     }
 
     /** Whether resolve ({@code kind} RESOLVE, with {@code result} or each one's APPLIED result) or discard would be taken. */
-    List<DecisionResult> checkEntries(DecisionKind kind, List<DecisionTarget> targets, JsonNode result) {
+    public List<DecisionResult> checkEntries(DecisionKind kind, List<DecisionTarget> targets, JsonNode result) {
         return engine.checkAll(targets, Checks.ENTRY_ONLY).stream().map(checked -> {
             DecisionResult refusal = entryRefusal(kind, checked, result);
             if (refusal != null) {
@@ -101,13 +101,6 @@ final class ChunkDecisions {
 
     // Redrive -------------------------------------------------------------------------------------------------------
 
-    /** What the redrive transaction issued, item by item: a result for the items it did not issue, else the redrive. */
-    private record Issued(DecisionResult[] results, List<Redrive> redrives, Instant at) {
-    }
-
-    private record Redrive(int index, Checked checked, UUID commandId) {
-    }
-
     List<DecisionResult> redrive(List<DecisionTarget> targets, String operator, String reason) {
         return redrive(targets, operator, reason, ChunkCommit.NONE, WriteTurn.first());
     }
@@ -116,8 +109,8 @@ final class ChunkDecisions {
      * Redrives a chunk, running {@code commit} last inside each transaction that records its decisions, writing in
      * {@code turn}; the turn is passed on once the chunk's transactions have ended, before its dispatches are published.
      */
-    List<DecisionResult> redrive(List<DecisionTarget> targets, String operator, String reason, ChunkCommit commit,
-                                 WriteTurn turn) {
+    public List<DecisionResult> redrive(List<DecisionTarget> targets, String operator, String reason,
+                                        ChunkCommit commit, WriteTurn turn) {
         Issued issued;
         try {
             issued = store.jdbc().inTransaction(() -> issue(targets, operator, reason, commit, turn));
@@ -126,13 +119,13 @@ final class ChunkDecisions {
             turn.awaitWithoutLocks();
             return redrive(targets, operator, reason, commit, turn);
         } catch (DecisionRefusedException e) {
-            return passingOn(turn, () -> lostRace(DecisionKind.REDRIVE, targets, null, e,
-                    chunk -> redrive(chunk, operator, reason, commit, turn.within())));
+            return passingOn(turn, () -> failed.lostRace(DecisionKind.REDRIVE, targets, e,
+                    chunk -> redrive(chunk, operator, reason, commit, turn.within()), this::checkRedrive));
         } catch (StoreException e) {
-            return passingOn(turn, () -> refusedByStore(DecisionKind.REDRIVE, targets, null, e));
+            return passingOn(turn, () -> failed.refusedByStore(DecisionKind.REDRIVE, targets, e, this::checkRedrive));
         }
         turn.pass();
-        return publish(issued, operator, reason);
+        return dispatches.publish(issued, operator, reason);
     }
 
     private Issued issue(List<DecisionTarget> targets, String operator, String reason, ChunkCommit commit,
@@ -182,70 +175,9 @@ final class ChunkDecisions {
         // The rows above are this chunk's own; deciding the entries locks the summary rows chunks share.
         turn.await();
         decide(entries, DecisionState.REDRIVEN, operator, reason, at);
-        List<BatchItem> items = new ArrayList<>(targets.size());
-        Map<Integer, Redrive> issuedAt = redrives.stream().collect(Collectors.toMap(Redrive::index, redrive -> redrive));
-        for (int i = 0; i < targets.size(); i++) {
-            Redrive redrive = issuedAt.get(i);
-            items.add(redrive == null ? BatchItem.of(results[i]) : new BatchItem(redrive.checked().operation().operationId(),
-                    redrive.checked().report().dlqEntryId(), DecisionOutcome.DONE, redrive.commandId(), List.of(),
-                    "redrive command " + redrive.commandId() + " issued: attempt "
-                            + (redrive.checked().operation().attempt() + 1)));
-        }
-        commit.committing(targets, items, redrives.stream().map(Redrive::commandId).toList());
-        return new Issued(results, redrives, at);
-    }
-
-    /**
-     * Publishes the committed redrives' dispatches in one round trip. When that fails the redrives stay recorded, each
-     * is NOT_PUBLISHED with an audit line, and a running worker's sweep publishes the PENDING operations.
-     */
-    private List<DecisionResult> publish(Issued issued, String operator, String reason) {
-        DecisionResult[] results = issued.results();
-        List<DispatchEnvelope> dispatches = issued.redrives().stream()
-                .map(redrive -> dispatch(redrive, issued.at())).toList();
-        RuntimeException failure = null;
-        try {
-            publisher.publishAll(dispatches);
-        } catch (RuntimeException e) {
-            failure = e;
-        }
-        if (failure != null) {
-            String error = Objects.toString(failure.getMessage(), failure.getClass().getName());
-            Instant failedAt = clock.instant();
-            store.auditAll(issued.redrives().stream()
-                    .map(redrive -> new AuditLine(failedAt, operator, AuditAction.REDRIVE_NOT_PUBLISHED,
-                            new AuditSubject(redrive.checked().operation().operationId(),
-                                    redrive.checked().report().dlqEntryId(), redrive.commandId()), reason,
-                            Map.of("error", error)))
-                    .toList());
-        }
-        for (Redrive redrive : issued.redrives()) {
-            PreconditionReport report = redrive.checked().report();
-            int newAttempt = report.fromAttempt() + 1;
-            results[redrive.index()] = failure == null
-                    ? new DecisionResult(DecisionKind.REDRIVE, DecisionOutcome.DONE, report.operationId(),
-                    report.dlqEntryId(), "redrive command " + redrive.commandId() + " issued: attempt " + newAttempt
-                    + " dispatched with schema version " + report.targetSchemaVersion(), report, redrive.commandId(),
-                    newAttempt, operator, issued.at())
-                    : new DecisionResult(DecisionKind.REDRIVE, DecisionOutcome.NOT_PUBLISHED, report.operationId(),
-                    report.dlqEntryId(), "redrive command " + redrive.commandId() + " is recorded but its dispatch "
-                    + "was not published (" + failure.getMessage() + "); a running worker's sweep re-publishes the "
-                    + "PENDING operation after its grace period", report, redrive.commandId(), newAttempt, operator,
-                    issued.at());
-        }
-        return Arrays.asList(results);
-    }
-
-    /** The redrive's dispatch: the operation's identity and payload at attempt + 1, with the command id. */
-    private static DispatchEnvelope dispatch(Redrive redrive, Instant at) {
-        OperationRecord operation = redrive.checked().operation();
-        DispatchEnvelope original = new DispatchEnvelope(OperationId.parse(operation.operationId()), operation.attempt(),
-                operation.tool(), operation.toolSchemaVersion(), operation.idempotencyKey(),
-                TriageJson.compact(operation.payload()), operation.traceId(), operation.correlationId(),
-                operation.runtimeVersion(), operation.dispatchedAt(), null, operation.lastErrorClass(), null,
-                operation.approvalId(), null);
-        return original.redrive(operation.attempt() + 1, redrive.commandId().toString(),
-                redrive.checked().report().targetSchemaVersion(), at);
+        Issued issued = new Issued(results, redrives, at);
+        commit.committing(targets, issued.items(), redrives.stream().map(Redrive::commandId).toList());
+        return issued;
     }
 
     // Resolve and discard -------------------------------------------------------------------------------------------
@@ -263,8 +195,8 @@ final class ChunkDecisions {
      * Resolves or discards a chunk, running {@code commit} last inside each transaction that records its decisions,
      * writing in {@code turn}, which is passed on once the chunk's transactions have ended.
      */
-    List<DecisionResult> decideEntries(DecisionKind kind, List<DecisionTarget> targets, JsonNode result,
-                                       String operator, String reason, ChunkCommit commit, WriteTurn turn) {
+    public List<DecisionResult> decideEntries(DecisionKind kind, List<DecisionTarget> targets, JsonNode result,
+                                              String operator, String reason, ChunkCommit commit, WriteTurn turn) {
         return passingOn(turn, () -> {
             try {
                 return store.jdbc().inTransaction(() -> decideLocked(kind, targets, result, operator, reason, commit,
@@ -274,10 +206,11 @@ final class ChunkDecisions {
                 turn.awaitWithoutLocks();
                 return decideEntries(kind, targets, result, operator, reason, commit, turn);
             } catch (DecisionRefusedException e) {
-                return lostRace(kind, targets, result, e,
-                        chunk -> decideEntries(kind, chunk, result, operator, reason, commit, turn.within()));
+                return failed.lostRace(kind, targets, e,
+                        chunk -> decideEntries(kind, chunk, result, operator, reason, commit, turn.within()),
+                        chunk -> checkEntries(kind, chunk, result));
             } catch (StoreException e) {
-                return refusedByStore(kind, targets, result, e);
+                return failed.refusedByStore(kind, targets, e, chunk -> checkEntries(kind, chunk, result));
             }
         });
     }
@@ -363,8 +296,8 @@ final class ChunkDecisions {
     // Shared --------------------------------------------------------------------------------------------------------
 
     /**
-     * Decides, then passes the turn on. A failure leaves the turn to whoever runs the chunk ({@link ChunkRunner} fails
-     * it, so that the next chunk writes nothing).
+     * Decides, then passes the turn on. A failure leaves the turn to whoever runs the chunk (a batch's chunk runner
+     * fails it, so that the next chunk writes nothing).
      */
     private static List<DecisionResult> passingOn(WriteTurn turn, Supplier<List<DecisionResult>> decide) {
         List<DecisionResult> results = decide.get();
@@ -409,55 +342,5 @@ final class ChunkDecisions {
                 : "blocked: " + report.failed().stream().map(PreconditionResult::explanation).collect(Collectors.joining("; "));
         return new DecisionResult(kind, decided ? DecisionOutcome.ALREADY_DECIDED : DecisionOutcome.BLOCKED,
                 report.operationId(), report.dlqEntryId(), message, report, null, null, null, null);
-    }
-
-    @FunctionalInterface
-    private interface Redo {
-        List<DecisionResult> decide(List<DecisionTarget> chunk);
-    }
-
-    /**
-     * A guarded write found a row changed although the chunk held its locks (a writer that does not lock first). The
-     * chunk was rolled back: a chunk of many is decided again item by item, so only the changed item loses; a single
-     * item is told what the store now says.
-     */
-    private List<DecisionResult> lostRace(DecisionKind kind, List<DecisionTarget> targets, JsonNode result,
-                                          DecisionRefusedException e, Redo redo) {
-        if (targets.size() > 1) {
-            List<DecisionResult> results = new ArrayList<>(targets.size());
-            for (DecisionTarget target : targets) {
-                results.addAll(redo.decide(List.of(target)));
-            }
-            return results;
-        }
-        List<DecisionResult> now = kind == DecisionKind.REDRIVE ? checkRedrive(targets) : checkEntries(kind, targets, result);
-        return now.stream().map(item -> item.outcome() == DecisionOutcome.WOULD_PASS
-                ? new DecisionResult(kind, e.outcome(), item.operationId(), item.dlqEntryId(), e.getMessage(),
-                item.preconditions(), null, null, null, null)
-                : item).toList();
-    }
-
-    /**
-     * A role without the grants (or a guard in the database) refused the writes: the items that fail a check say so as
-     * they would have, the others are REFUSED with the role and what it lacks. Anything else is rethrown.
-     */
-    private List<DecisionResult> refusedByStore(DecisionKind kind, List<DecisionTarget> targets, JsonNode result,
-                                                StoreException e) {
-        if (!e.isRefused()) {
-            throw e;
-        }
-        String why = "refused by the database: " + whyRefused(database, e);
-        List<DecisionResult> now = kind == DecisionKind.REDRIVE ? checkRedrive(targets) : checkEntries(kind, targets, result);
-        return now.stream().map(item -> item.outcome() == DecisionOutcome.WOULD_PASS
-                ? new DecisionResult(kind, DecisionOutcome.REFUSED, item.operationId(), item.dlqEntryId(), why,
-                item.preconditions(), null, null, null, null)
-                : item).toList();
-    }
-
-    /** The refusal in the operator's terms: which role, whether it is a viewer, what it lacks; then the database's line. */
-    static String whyRefused(Database database, StoreException e) {
-        String said = e.getMessage() == null ? "permission denied" : e.getMessage().lines().findFirst().orElse("");
-        DecisionAccess access = DecisionAccess.of(database);
-        return access.canDecide() ? said : access.readOnlyReason() + ": " + said;
     }
 }

@@ -1,10 +1,12 @@
 package dev.redrive.triage.decision;
 
 import dev.redrive.store.Database;
+import dev.redrive.store.StoreException;
 
 import java.sql.Array;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Objects;
 
 /**
  * What the connected database role may do with decisions. A member of the namespace's viewer role reads everything
@@ -35,6 +37,16 @@ public record DecisionAccess(String role, boolean viewer, List<String> missingGr
             return new DecisionAccess(row.getString(1), row.getBoolean(2),
                     Arrays.asList((String[]) missing.getArray()));
         }, database.viewerRole()).orElseThrow();
+    }
+
+    /**
+     * A write the database refused, in the operator's terms: which role, whether it is a viewer, what it lacks; then
+     * the database's first line.
+     */
+    public static String whyRefused(Database database, StoreException refused) {
+        String said = Objects.toString(refused.getMessage(), "permission denied").lines().findFirst().orElse("");
+        DecisionAccess access = of(database);
+        return access.canDecide() ? said : access.readOnlyReason() + ": " + said;
     }
 
     public boolean canDecide() {

@@ -7,6 +7,8 @@ import dev.redrive.store.StoreException;
 import dev.redrive.store.audit.AuditAction;
 import dev.redrive.store.reconciliation.ReconciliationOutcome;
 import dev.redrive.store.reconciliation.ReconciliationSource;
+import dev.redrive.triage.decision.lookup.LookupAnswer;
+import dev.redrive.triage.decision.lookup.SideEffectLookup;
 import dev.redrive.triage.detail.DlqEntryRecord;
 import dev.redrive.triage.detail.OperationDetailsLoader;
 import dev.redrive.triage.detail.OperationRecord;
@@ -58,16 +60,16 @@ public final class Decisions {
     }
 
     /** Decides chunks of a batch: a target the store does not know is a blocked item, not a failure. */
-    ChunkDecisions chunks() {
+    public ChunkDecisions chunks() {
         return chunks;
     }
 
     /** Where redrives' dispatches go: a durable batch publishes what its dead process left unpublished. */
-    DispatchPublisher publisher() {
+    public DispatchPublisher publisher() {
         return publisher;
     }
 
-    Database database() {
+    public Database database() {
         return database;
     }
 
@@ -151,7 +153,7 @@ public final class Decisions {
             if (!e.isRefused()) {
                 throw e;
             }
-            throw e.withMessage(ChunkDecisions.whyRefused(database, e));
+            throw e.withMessage(DecisionAccess.whyRefused(database, e));
         }
     }
 

@@ -56,7 +56,7 @@ final class RetryCancellation {
                 throw e;
             }
             return Optional.of(result(kind, DecisionOutcome.REFUSED, operationId, "refused by the database: "
-                    + ChunkDecisions.whyRefused(database, e), null, null));
+                    + DecisionAccess.whyRefused(database, e), null, null));
         }
     }
 

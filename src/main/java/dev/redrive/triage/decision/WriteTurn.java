@@ -18,7 +18,7 @@ import java.util.function.BooleanSupplier;
  * does one that reaches its turn after a stop was asked for. A chunk waits for its turn holding its locks only so long
  * ({@link #LOCKED_WAIT}): the chunk before may need one of them.
  */
-final class WriteTurn {
+public final class WriteTurn {
     /**
      * How long a chunk waits for its turn while it holds its items' locks. The chunk before may be waiting for one of
      * them (an item listed in both, or another decision holding items of both), which the database cannot see as a
@@ -45,8 +45,8 @@ final class WriteTurn {
     }
 
     /** Thrown at a chunk's turn when the batch ends before it (a stop, a chunk before that did not commit). */
-    static final class StoppedBeforeWriting extends RuntimeException {
-        StoppedBeforeWriting() {
+    public static final class StoppedBeforeWriting extends RuntimeException {
+        public StoppedBeforeWriting() {
             super("not taken: the batch ended before this chunk's turn to write", null, false, false);
         }
     }
@@ -59,7 +59,7 @@ final class WriteTurn {
     }
 
     /** The turn of a batch's first chunk, or of a chunk decided alone: it may write at once. */
-    static WriteTurn first() {
+    public static WriteTurn first() {
         return first(LOCKED_WAIT);
     }
 
@@ -70,12 +70,12 @@ final class WriteTurn {
     }
 
     /** This turn, refused at its time to write once {@code stopped} says so. */
-    WriteTurn unlessStopped(BooleanSupplier stopped) {
+    public WriteTurn unlessStopped(BooleanSupplier stopped) {
         return new WriteTurn(before, written, stopped, lockedWait, writing);
     }
 
     /** The turn of the chunk after this one: it writes once this one has passed its turn on. */
-    WriteTurn next() {
+    public WriteTurn next() {
         return new WriteTurn(written, new CompletableFuture<>(), NEVER, lockedWait, new AtomicBoolean());
     }
 
@@ -110,7 +110,7 @@ final class WriteTurn {
     }
 
     /** Waits, holding nothing, until the chunk before has written (after {@link WaitedTooLong}). */
-    void awaitWithoutLocks() {
+    public void awaitWithoutLocks() {
         try {
             before.join();
         } catch (CompletionException e) {
@@ -127,12 +127,12 @@ final class WriteTurn {
     }
 
     /** This chunk's transactions have ended (committed, or refused item by item): the next chunk may write. */
-    void pass() {
+    public void pass() {
         written.complete(null);
     }
 
     /** This chunk failed: the next one must not write. Without effect once the turn was passed on. */
-    void fail(Throwable failure) {
+    public void fail(Throwable failure) {
         written.completeExceptionally(failure);
     }
 }

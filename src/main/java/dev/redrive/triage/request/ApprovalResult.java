@@ -1,8 +1,12 @@
 package dev.redrive.triage.request;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.redrive.triage.correction.CorrectionResult;
 import dev.redrive.triage.decision.DecisionOutcome;
 import dev.redrive.triage.decision.DecisionResult;
+import dev.redrive.triage.json.TriageJson;
 
 import java.util.List;
 
@@ -38,5 +42,26 @@ public record ApprovalResult(long requestId, DecisionOutcome outcome, String mes
             return List.of(correction.outcome());
         }
         return items.isEmpty() ? List.of(outcome) : items.stream().map(DecisionResult::outcome).toList();
+    }
+
+    /** What the request keeps of its approval: the outcome, the message and each item's. */
+    JsonNode toJson() {
+        ObjectNode json = TriageJson.mapper().createObjectNode();
+        json.put("outcome", outcome.name());
+        json.put("message", message);
+        if (correction != null) {
+            json.put("corrected_by", correction.correctionId());
+        }
+        ArrayNode lines = json.putArray("items");
+        for (DecisionResult item : items) {
+            ObjectNode line = lines.addObject();
+            line.put("subject", item.subject());
+            line.put("outcome", item.outcome().name());
+            line.put("message", item.message());
+            if (item.commandId() != null) {
+                line.put("command_id", item.commandId().toString());
+            }
+        }
+        return json;
     }
 }

@@ -4,8 +4,10 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.redrive.triage.precondition.DecisionTarget;
 
 import java.time.Instant;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 
 /**
  * A decision that waits for a second operator: everything needed to take it exactly as it was asked for, who asked
@@ -34,5 +36,17 @@ public record DecisionRequest(long id, RequestKind kind, List<DecisionTarget> ta
     public String summary() {
         String what = kind.name().toLowerCase(Locale.ROOT);
         return (kind == RequestKind.CORRECT ? "correct-and-redrive" : what) + " of " + selection;
+    }
+
+    /** The request as each audit line about it names it; a line adds what it is about. */
+    Map<String, Object> auditDetails() {
+        Map<String, Object> details = new LinkedHashMap<>();
+        details.put("request_id", id);
+        details.put("kind", kind.name());
+        details.put("selection", selection);
+        details.put("items", targets.size());
+        details.put("requested_by", requestedBy);
+        details.put("requested_login", requestedLogin);
+        return details;
     }
 }

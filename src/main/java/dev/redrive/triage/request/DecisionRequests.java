@@ -1,34 +1,19 @@
 package dev.redrive.triage.request;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.redrive.envelope.DispatchEnvelope;
-import dev.redrive.triage.redaction.Redactor;
 import dev.redrive.store.Database;
 import dev.redrive.store.StoreException;
 import dev.redrive.store.audit.AuditAction;
 import dev.redrive.store.audit.AuditLine;
 import dev.redrive.store.audit.AuditLine.AuditSubject;
-import dev.redrive.triage.correction.CorrectionResult;
-import dev.redrive.triage.correction.Corrections;
-import dev.redrive.triage.decision.BatchDecisions;
-import dev.redrive.triage.decision.BatchListener;
-import dev.redrive.triage.decision.BatchOptions;
-import dev.redrive.triage.decision.BatchReport;
 import dev.redrive.triage.decision.DecisionAccess;
 import dev.redrive.triage.decision.DecisionOutcome;
-import dev.redrive.triage.decision.DecisionResult;
-import dev.redrive.triage.decision.Decisions;
 import dev.redrive.triage.decision.DispatchPublisher;
-import dev.redrive.triage.decision.Sleeper;
-import dev.redrive.triage.json.TriageJson;
+import dev.redrive.triage.decision.batch.Sleeper;
 import dev.redrive.triage.precondition.DecisionTarget;
 import dev.redrive.triage.query.DlqFilter;
 import dev.redrive.triage.query.DlqQueries;
-import dev.redrive.triage.precondition.PreconditionReport;
-import dev.redrive.triage.precondition.PreconditionResult;
-import dev.redrive.triage.query.JdbcDlqQueries;
+import dev.redrive.triage.redaction.Redactor;
 
 import java.time.Clock;
 import java.time.Instant;
@@ -43,7 +28,7 @@ import java.util.UUID;
 /**
  * Four-eyes, for the CLI and the console: whether a decision waits for a second operator, the requests that wait, and
  * their approval or rejection. An approval re-checks every precondition and takes the decision with the same code as a
- * direct one ({@link Decisions}, {@link BatchDecisions}, {@link Corrections}) under the approver's name and login. For
+ * direct one ({@link RequestedDecisions}) under the approver's name and login. For
  * one item the approval, the decision and the request's result are one transaction, so a blocked decision leaves the
  * request PENDING; a batch runs its chunks in transactions of their own after the approval committed. Of two operators
  * approving at once, the first holds the request's row and the second finds it decided: the decision is taken once.
@@ -53,9 +38,8 @@ public final class DecisionRequests {
     private final RequestStore store;
     private final PolicyStore policies;
     private final DispatchPublisher publisher;
-    private final Redactor redactor;
+    private final RequestedDecisions requested;
     private final Clock clock;
-    private final Sleeper sleeper;
 
     public DecisionRequests(Database database, DispatchPublisher publisher, Redactor redactor, Clock clock,
                             Sleeper sleeper) {
@@ -63,9 +47,8 @@ public final class DecisionRequests {
         this.store = new RequestStore(database);
         this.policies = new PolicyStore(database);
         this.publisher = publisher;
-        this.redactor = redactor;
+        this.requested = new RequestedDecisions(database, publisher, redactor, clock, sleeper);
         this.clock = clock;
-        this.sleeper = sleeper;
     }
 
     public FourEyesPolicy policy() {
@@ -114,7 +97,7 @@ public final class DecisionRequests {
             return Optional.empty();
         }
         if (targets.size() == 1) {
-            Optional<Submission> blocked = blockedNow(kind, targets.get(0), options);
+            Optional<Submission> blocked = requested.blockedNow(kind, targets.get(0), options);
             if (blocked.isPresent()) {
                 return blocked;
             }
@@ -186,7 +169,7 @@ public final class DecisionRequests {
                     return settled.get();
                 }
                 store.reject(request.id(), operator, reason, at);
-                Map<String, Object> details = requestDetails(request);
+                Map<String, Object> details = request.auditDetails();
                 details.put("rejected_by", operator);
                 store.audit(new AuditLine(at, operator, AuditAction.REQUEST_REJECTED, subjectOf(request.targets()),
                         reason, details));
@@ -220,11 +203,11 @@ public final class DecisionRequests {
                 if (settled.isPresent()) {
                     return settled.get();
                 }
-                ApprovalResult result = take(request, approver, deferred);
+                ApprovalResult result = requested.take(request, approver, deferred);
                 if (result.outcomes().stream().noneMatch(DecisionOutcome::recorded)) {
                     throw new NotTaken(result);
                 }
-                store.recordResult(request.id(), resultJson(result));
+                store.recordResult(request.id(), result.toJson());
                 return result;
             });
         } catch (NotTaken e) {
@@ -239,8 +222,8 @@ public final class DecisionRequests {
         if (settled.isPresent()) {
             return settled.get();
         }
-        ApprovalResult taken = take(request, approver, publisher);
-        store.jdbc().inTransaction(() -> store.recordResult(request.id(), resultJson(taken)));
+        ApprovalResult taken = requested.take(request, approver, publisher);
+        store.jdbc().inTransaction(() -> store.recordResult(request.id(), taken.toJson()));
         return taken;
     }
 
@@ -256,7 +239,7 @@ public final class DecisionRequests {
         if (!store.approve(request.id(), approver, at)) {
             throw new IllegalStateException("request " + request.id() + " changed while its row was held");
         }
-        Map<String, Object> details = requestDetails(request);
+        Map<String, Object> details = request.auditDetails();
         details.put("approved_by", approver);
         store.audit(new AuditLine(at, approver, AuditAction.REQUEST_APPROVED, subjectOf(request.targets()),
                 request.reason(), details));
@@ -275,7 +258,7 @@ public final class DecisionRequests {
             case EXPIRED -> {
                 if (store.expire(id, at)) {
                     store.audit(new AuditLine(at, "four-eyes", AuditAction.REQUEST_EXPIRED, subjectOf(now.targets()),
-                            null, requestDetails(now)));
+                            null, now.auditDetails()));
                 }
                 yield Optional.of(ApprovalResult.of(id, DecisionOutcome.BLOCKED, "request " + id + " expired at "
                         + now.expiresAt() + ": it can no longer be approved; ask for the decision again"));
@@ -283,7 +266,7 @@ public final class DecisionRequests {
             case OBSOLETE -> {
                 if (store.obsolete(id, at)) {
                     store.audit(new AuditLine(at, "four-eyes", AuditAction.REQUEST_OBSOLETE, subjectOf(now.targets()),
-                            null, requestDetails(now)));
+                            null, now.auditDetails()));
                 }
                 yield Optional.of(ApprovalResult.of(id, DecisionOutcome.ALREADY_DECIDED, "request " + id
                         + " is obsolete: none of its items is open any more (another path decided them meanwhile), "
@@ -293,40 +276,6 @@ public final class DecisionRequests {
                     + id + " was already " + now.state().name().toLowerCase(Locale.ROOT) + " by "
                     + now.decidedBy() + " (login " + now.decidedLogin() + ") at " + now.decidedAt()));
         };
-    }
-
-    /** Takes the request's decision with the code a direct decision uses, as the approver. */
-    private ApprovalResult take(DecisionRequest request, String approver, DispatchPublisher through) {
-        String reason = request.reason() + " (request " + request.id() + " by " + request.requestedBy() + ")";
-        RequestOptions options = request.options();
-        Decisions decisions = new Decisions(database, through, clock);
-        if (request.kind() == RequestKind.CORRECT) {
-            CorrectionResult corrected = new Corrections(database, through, redactor, clock).correct(
-                    request.targets().get(0).withSchemaVersion(options.schemaVersion()), options.payload(), approver,
-                    reason);
-            return new ApprovalResult(request.id(), corrected.outcome(), corrected.message(), List.of(), corrected);
-        }
-        if (request.targets().size() == 1) {
-            DecisionTarget target = request.targets().get(0);
-            DecisionResult decided = switch (request.kind()) {
-                case REDRIVE -> decisions.redrive(target.withSchemaVersion(options.schemaVersion()), approver, reason);
-                case RESOLVE -> decisions.resolve(target, options.result(), approver, reason);
-                case DISCARD -> decisions.discard(target, approver, reason);
-                case CORRECT -> throw new IllegalStateException("a correction is taken above");
-            };
-            return new ApprovalResult(request.id(), decided.outcome(), decided.message(), List.of(decided), null);
-        }
-        BatchDecisions batch = new BatchDecisions(decisions, new JdbcDlqQueries(database), clock, sleeper);
-        BatchOptions batchOptions = new BatchOptions(approver, reason, options.schemaVersion(), options.itemsPerSecond(),
-                false);
-        BatchReport report = switch (request.kind()) {
-            case REDRIVE -> batch.redrive(request.targets(), batchOptions, BatchListener.NONE);
-            case RESOLVE -> batch.resolve(request.targets(), options.result(), batchOptions, BatchListener.NONE);
-            case DISCARD -> batch.discard(request.targets(), batchOptions, BatchListener.NONE);
-            case CORRECT -> throw new IllegalStateException("a correction takes one item");
-        };
-        return new ApprovalResult(request.id(), DecisionOutcome.DONE, "request " + request.id() + " approved by "
-                + approver + ": " + report.summary(), report.items(), null);
     }
 
     /**
@@ -362,36 +311,6 @@ public final class DecisionRequests {
 
     // Shared -------------------------------------------------------------------------------------------------------
 
-    /** A decision on one item that could not be taken now is not worth a request: what its dry run says. */
-    private Optional<Submission> blockedNow(RequestKind kind, DecisionTarget target, RequestOptions options) {
-        Decisions decisions = new Decisions(database, publisher, clock);
-        DecisionTarget chosen = target.withSchemaVersion(options.schemaVersion());
-        DecisionOutcome outcome;
-        String message;
-        PreconditionReport report;
-        if (kind == RequestKind.CORRECT) {
-            CorrectionResult check = new Corrections(database, publisher, redactor, clock).check(chosen, options.payload());
-            outcome = check.outcome();
-            message = check.message();
-            report = check.preconditions();
-        } else {
-            DecisionResult check = switch (kind) {
-                case REDRIVE -> decisions.checkRedrive(chosen);
-                case RESOLVE -> decisions.checkResolve(target, options.result());
-                case DISCARD -> decisions.checkDiscard(target);
-                case CORRECT -> throw new IllegalStateException("checked above");
-            };
-            outcome = check.outcome();
-            message = check.message();
-            report = check.preconditions();
-        }
-        if (outcome == DecisionOutcome.WOULD_PASS) {
-            return Optional.empty();
-        }
-        List<PreconditionResult> failed = report == null ? List.of() : report.failed();
-        return Optional.of(new Submission(null, outcome, message + " (no request recorded)", failed));
-    }
-
     private DecisionRequest known(long id) {
         return store.find(id, clock.instant()).orElseThrow(() -> new IllegalArgumentException(
                 "no decision request " + id + "; expected an id that request list shows"));
@@ -401,21 +320,8 @@ public final class DecisionRequests {
         if (!e.isRefused()) {
             throw e;
         }
-        String said = Objects.toString(e.getMessage(), "permission denied").lines().findFirst().orElse("");
-        DecisionAccess access = DecisionAccess.of(database);
         return ApprovalResult.of(id, DecisionOutcome.REFUSED, "refused by the database: "
-                + (access.canDecide() ? said : access.readOnlyReason() + ": " + said));
-    }
-
-    private static Map<String, Object> requestDetails(DecisionRequest request) {
-        Map<String, Object> details = new LinkedHashMap<>();
-        details.put("request_id", request.id());
-        details.put("kind", request.kind().name());
-        details.put("selection", request.selection());
-        details.put("items", request.targets().size());
-        details.put("requested_by", request.requestedBy());
-        details.put("requested_login", request.requestedLogin());
-        return details;
+                + DecisionAccess.whyRefused(database, e));
     }
 
     /** One item's operation and entry; a batch is about many, named in the details. */
@@ -428,26 +334,6 @@ public final class DecisionRequests {
 
     private static String subject(DecisionTarget target) {
         return target.operationId() != null ? "operation " + target.operationId() : "entry " + target.dlqEntryId();
-    }
-
-    private static JsonNode resultJson(ApprovalResult result) {
-        ObjectNode json = TriageJson.mapper().createObjectNode();
-        json.put("outcome", result.outcome().name());
-        json.put("message", result.message());
-        if (result.correction() != null) {
-            json.put("corrected_by", result.correction().correctionId());
-        }
-        ArrayNode items = json.putArray("items");
-        for (DecisionResult item : result.items()) {
-            ObjectNode line = items.addObject();
-            line.put("subject", item.subject());
-            line.put("outcome", item.outcome().name());
-            line.put("message", item.message());
-            if (item.commandId() != null) {
-                line.put("command_id", item.commandId().toString());
-            }
-        }
-        return json;
     }
 
     private static void requireText(String value, String message) {

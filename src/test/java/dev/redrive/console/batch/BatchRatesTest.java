@@ -1,9 +1,9 @@
 package dev.redrive.console.batch;
 
-import dev.redrive.triage.decision.BatchSelection;
-import dev.redrive.triage.decision.BatchState;
 import dev.redrive.triage.decision.DecisionKind;
-import dev.redrive.triage.decision.DurableBatch;
+import dev.redrive.triage.decision.durable.BatchSelection;
+import dev.redrive.triage.decision.durable.BatchState;
+import dev.redrive.triage.decision.durable.DurableBatch;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;

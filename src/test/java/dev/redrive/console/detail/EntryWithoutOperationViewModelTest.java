@@ -2,7 +2,6 @@ package dev.redrive.console.detail;
 
 import dev.redrive.console.concurrent.UiExecutor;
 import dev.redrive.identity.OperationId;
-import dev.redrive.triage.redaction.Redactor;
 import dev.redrive.testing.TestNamespace;
 import dev.redrive.triage.MessageDeadLetters;
 import dev.redrive.triage.MessageDeadLetters.RefusesEveryPayload;
@@ -10,6 +9,7 @@ import dev.redrive.triage.decision.Decisions;
 import dev.redrive.triage.detail.EntryDetailsLoader;
 import dev.redrive.triage.detail.OperationDetailsLoader;
 import dev.redrive.triage.precondition.DecisionTarget;
+import dev.redrive.triage.redaction.Redactor;
 import dev.redrive.worker.Worker;
 import dev.redrive.worker.client.WorkerClient;
 import org.junit.jupiter.api.BeforeAll;

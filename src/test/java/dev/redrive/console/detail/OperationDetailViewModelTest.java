@@ -1,14 +1,14 @@
 package dev.redrive.console.detail;
 
+import dev.redrive.bench.generate.DlqGenerator;
 import dev.redrive.console.concurrent.UiExecutor;
 import dev.redrive.model.SideEffectState;
-import dev.redrive.triage.redaction.Redactor;
 import dev.redrive.testing.TestNamespace;
+import dev.redrive.triage.decision.Decisions;
 import dev.redrive.triage.detail.EntryDetailsLoader;
 import dev.redrive.triage.detail.OperationDetailsLoader;
-import dev.redrive.triage.decision.Decisions;
-import dev.redrive.bench.generate.DlqGenerator;
 import dev.redrive.triage.precondition.DecisionTarget;
+import dev.redrive.triage.redaction.Redactor;
 import dev.redrive.worker.client.WorkerClient;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;

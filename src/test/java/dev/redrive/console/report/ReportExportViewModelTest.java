@@ -1,13 +1,13 @@
 package dev.redrive.console.report;
 
+import dev.redrive.bench.generate.DlqGenerator;
 import dev.redrive.console.concurrent.UiExecutor;
-import dev.redrive.triage.redaction.Redactor;
 import dev.redrive.report.ReportFormat;
 import dev.redrive.report.ReportService;
 import dev.redrive.testing.TestNamespace;
 import dev.redrive.triage.decision.Decisions;
-import dev.redrive.bench.generate.DlqGenerator;
 import dev.redrive.triage.precondition.DecisionTarget;
+import dev.redrive.triage.redaction.Redactor;
 import dev.redrive.worker.client.WorkerClient;
 import org.apache.pdfbox.Loader;
 import org.apache.pdfbox.text.PDFTextStripper;

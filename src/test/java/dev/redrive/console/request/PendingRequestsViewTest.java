@@ -2,14 +2,14 @@ package dev.redrive.console.request;
 
 import dev.redrive.console.concurrent.UiExecutor;
 import dev.redrive.console.ui.Theme;
-import dev.redrive.triage.redaction.Redactor;
 import dev.redrive.testing.DatabaseLogin;
 import dev.redrive.testing.TestNamespace;
 import dev.redrive.triage.DeadLetterFixture;
 import dev.redrive.triage.DeadLetterFixture.Created;
 import dev.redrive.triage.decision.DispatchPublisher;
-import dev.redrive.triage.decision.Sleeper;
+import dev.redrive.triage.decision.batch.Sleeper;
 import dev.redrive.triage.precondition.DecisionTarget;
+import dev.redrive.triage.redaction.Redactor;
 import dev.redrive.triage.request.DecisionRequest;
 import dev.redrive.triage.request.DecisionRequests;
 import dev.redrive.triage.request.FourEyesPolicy;

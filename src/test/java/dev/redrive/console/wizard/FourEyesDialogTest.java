@@ -4,7 +4,7 @@ import dev.redrive.testing.TestNamespace;
 import dev.redrive.triage.DeadLetterFixture;
 import dev.redrive.triage.DeadLetterFixture.Created;
 import dev.redrive.triage.decision.DecisionKind;
-import dev.redrive.triage.decision.HttpSideEffectLookup;
+import dev.redrive.triage.decision.lookup.HttpSideEffectLookup;
 import dev.redrive.triage.request.FourEyesPolicy;
 import dev.redrive.triage.request.PolicyStore;
 import javafx.application.Platform;

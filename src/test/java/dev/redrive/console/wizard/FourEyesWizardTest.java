@@ -1,12 +1,12 @@
 package dev.redrive.console.wizard;
 
-import dev.redrive.console.concurrent.UiExecutor;
 import dev.redrive.bench.generate.DlqGenerator;
-import dev.redrive.triage.redaction.Redactor;
+import dev.redrive.console.concurrent.UiExecutor;
 import dev.redrive.services.TriageServices;
 import dev.redrive.testing.TestNamespace;
 import dev.redrive.triage.decision.DecisionOutcome;
-import dev.redrive.triage.decision.HttpSideEffectLookup;
+import dev.redrive.triage.decision.lookup.HttpSideEffectLookup;
+import dev.redrive.triage.redaction.Redactor;
 import dev.redrive.triage.request.ApprovalResult;
 import dev.redrive.triage.request.DecisionRequest;
 import dev.redrive.triage.request.DecisionRequests;

@@ -1,18 +1,18 @@
 package dev.redrive.console.wizard;
 
+import dev.redrive.bench.generate.DlqGenerator;
 import dev.redrive.console.concurrent.UiExecutor;
 import dev.redrive.model.FailureClass;
-import dev.redrive.triage.redaction.Redactor;
 import dev.redrive.services.TriageServices;
 import dev.redrive.testing.TestNamespace;
 import dev.redrive.triage.decision.DecisionKind;
 import dev.redrive.triage.decision.DecisionOutcome;
 import dev.redrive.triage.decision.Decisions;
-import dev.redrive.triage.decision.HttpSideEffectLookup;
-import dev.redrive.bench.generate.DlqGenerator;
+import dev.redrive.triage.decision.lookup.HttpSideEffectLookup;
 import dev.redrive.triage.query.DlqFilter;
 import dev.redrive.triage.query.FingerprintGroup;
 import dev.redrive.triage.query.JdbcDlqQueries;
+import dev.redrive.triage.redaction.Redactor;
 import dev.redrive.worker.client.WorkerClient;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;

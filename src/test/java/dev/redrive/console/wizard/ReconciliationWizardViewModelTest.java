@@ -1,18 +1,18 @@
 package dev.redrive.console.wizard;
 
+import dev.redrive.bench.generate.DlqGenerator;
 import dev.redrive.console.concurrent.UiExecutor;
 import dev.redrive.demo.tools.DemoToolServer;
 import dev.redrive.model.SideEffectState;
-import dev.redrive.triage.redaction.Redactor;
 import dev.redrive.services.TriageServices;
 import dev.redrive.store.reconciliation.ReconciliationOutcome;
 import dev.redrive.testing.TestNamespace;
 import dev.redrive.triage.decision.DecisionKind;
 import dev.redrive.triage.decision.DecisionOutcome;
 import dev.redrive.triage.decision.Decisions;
-import dev.redrive.triage.decision.HttpSideEffectLookup;
-import dev.redrive.bench.generate.DlqGenerator;
+import dev.redrive.triage.decision.lookup.HttpSideEffectLookup;
 import dev.redrive.triage.precondition.DecisionTarget;
+import dev.redrive.triage.redaction.Redactor;
 import dev.redrive.worker.client.WorkerClient;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;

@@ -4,7 +4,7 @@ import dev.redrive.console.OwnerWindow;
 import dev.redrive.console.ui.Theme;
 import dev.redrive.services.TriageServices;
 import dev.redrive.testing.TestNamespace;
-import dev.redrive.triage.decision.SideEffectLookup;
+import dev.redrive.triage.decision.lookup.SideEffectLookup;
 import dev.redrive.triage.redaction.Redactor;
 import javafx.application.Platform;
 import javafx.scene.Node;

@@ -1,13 +1,13 @@
 package dev.redrive.triage.correction;
 
 import dev.redrive.identity.OperationId;
-import dev.redrive.triage.redaction.Redactor;
 import dev.redrive.store.Jdbc;
 import dev.redrive.testing.DemoChargeWorker;
 import dev.redrive.testing.TestNamespace;
 import dev.redrive.triage.decision.DecisionOutcome;
 import dev.redrive.triage.precondition.DecisionTarget;
 import dev.redrive.triage.precondition.PreconditionId;
+import dev.redrive.triage.redaction.Redactor;
 import dev.redrive.worker.client.WorkerClient;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;

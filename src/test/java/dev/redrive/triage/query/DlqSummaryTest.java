@@ -1,12 +1,12 @@
 package dev.redrive.triage.query;
 
+import dev.redrive.bench.generate.DlqGenerator;
 import dev.redrive.health.DlqFixture;
 import dev.redrive.model.DecisionState;
 import dev.redrive.store.Jdbc;
 import dev.redrive.testing.TestNamespace;
 import dev.redrive.triage.DeadLetterFixture;
 import dev.redrive.triage.decision.Decisions;
-import dev.redrive.bench.generate.DlqGenerator;
 import dev.redrive.triage.precondition.DecisionTarget;
 import dev.redrive.worker.client.WorkerClient;
 import org.junit.jupiter.api.BeforeAll;

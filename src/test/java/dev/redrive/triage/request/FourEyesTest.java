@@ -1,6 +1,5 @@
 package dev.redrive.triage.request;
 
-import dev.redrive.triage.redaction.Redactor;
 import dev.redrive.store.Jdbc;
 import dev.redrive.store.StoreException;
 import dev.redrive.testing.DatabaseLogin;
@@ -10,8 +9,9 @@ import dev.redrive.triage.DeadLetterFixture.Created;
 import dev.redrive.triage.MutableClock;
 import dev.redrive.triage.decision.DecisionOutcome;
 import dev.redrive.triage.decision.DispatchPublisher;
-import dev.redrive.triage.decision.Sleeper;
+import dev.redrive.triage.decision.batch.Sleeper;
 import dev.redrive.triage.precondition.DecisionTarget;
+import dev.redrive.triage.redaction.Redactor;
 import dev.redrive.worker.client.WorkerClient;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
