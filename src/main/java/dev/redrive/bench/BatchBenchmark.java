@@ -209,7 +209,7 @@ public final class BatchBenchmark {
         database.jdbc().inTransaction(() -> {
             database.jdbc().update("INSERT INTO runs (run_id) VALUES ('bench-run'), ('bench-run-durable')");
             database.jdbc().update("INSERT INTO tool_schemas (tool, version, is_current, registered_by) "
-                    + "VALUES (?, '1', true, 'bench')", NoOpTool.NAME);
+                    + "VALUES (?, '1', true, 'bench')", BenchTool.NO_OP.name());
             seedGroup(database, redis, "bench-run", GROUP);
             seedGroup(database, redis, "bench-run-durable", DURABLE_GROUP);
         });
@@ -218,7 +218,7 @@ public final class BatchBenchmark {
     }
 
     private void seedGroup(Database database, Redis redis, String run, String fingerprint) {
-        database.jdbc().update(SEED_OPERATIONS, run, run, NoOpTool.NAME, run, entries);
+        database.jdbc().update(SEED_OPERATIONS, run, run, BenchTool.NO_OP.name(), run, entries);
         database.jdbc().update(SEED_ENTRIES, redis.keys().dispatch(), fingerprint, run);
     }
 

@@ -99,10 +99,10 @@ public final class ColdCliBenchmark {
         List<DispatchEnvelope> envelopes = new ArrayList<>(deadLetters);
         for (int i = 0; i < deadLetters; i++) {
             envelopes.add(client.newDispatch(new OperationId("cold-cli-" + (i % 20), "node-" + i, 0),
-                    RefusingTool.NAME, "1", "{\"amount\":" + (i % 97 + 1) + "}", null, null, null));
+                    BenchTool.REFUSING.name(), "1", "{\"amount\":" + (i % 97 + 1) + "}", null, null, null));
         }
         client.dispatchAll(envelopes);
-        Worker worker = Worker.builder(database, redis).tool(new RefusingTool()).concurrency(8).build().start();
+        Worker worker = Worker.builder(database, redis).tool(BenchTool.REFUSING).concurrency(8).build().start();
         try {
             long deadline = System.nanoTime() + COMMAND_TIMEOUT.toNanos();
             while (database.jdbc().queryLong("SELECT count(*) FROM dlq_entries") < deadLetters) {
@@ -125,7 +125,7 @@ public final class ColdCliBenchmark {
         StringBuilder lines = new StringBuilder();
         for (int i = 0; i < dispatches; i++) {
             lines.append("{\"run\":\"cold-dispatch-").append(i % 20).append("\",\"node\":\"node-").append(i)
-                    .append("\",\"tool\":\"").append(NoOpTool.NAME).append("\",\"payload\":{\"amount\":")
+                    .append("\",\"tool\":\"").append(BenchTool.NO_OP.name()).append("\",\"payload\":{\"amount\":")
                     .append(i % 97 + 1).append("}}\n");
         }
         Files.writeString(file, lines, StandardCharsets.UTF_8);

@@ -202,7 +202,7 @@ public final class WorkerBenchmark {
         List<DispatchEnvelope> dispatches = new ArrayList<>(operations);
         for (int i = 0; i < operations; i++) {
             OperationId id = new OperationId("bench-run-" + (i % 50), "node-" + i, 0);
-            dispatches.add(client.newDispatch(id, NoOpTool.NAME, "1", "{\"n\":" + i + "}", "trace-" + i, null, null));
+            dispatches.add(client.newDispatch(id, BenchTool.NO_OP.name(), "1", "{\"n\":" + i + "}", "trace-" + i, null, null));
         }
         long started = System.nanoTime();
         client.dispatchAll(dispatches);
@@ -226,7 +226,7 @@ public final class WorkerBenchmark {
         try (Database workerStore = Database.open(config, concurrency + 4)) {
             SimpleMeterRegistry meters = new SimpleMeterRegistry();
             Worker worker = Worker.builder(workerStore, redis)
-                    .tool(new NoOpTool())
+                    .tool(BenchTool.NO_OP)
                     .consumerName("bench-1")
                     .concurrency(concurrency)
                     .meterRegistry(meters)
