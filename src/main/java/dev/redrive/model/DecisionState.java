@@ -5,7 +5,7 @@ package dev.redrive.model;
  * operation was replaced by a correction, the node's next logical attempt with a corrected payload.
  */
 public enum DecisionState {
-    OPEN, REDRIVEN, RESOLVED, DISCARDED, SUPERSEDED, ARCHIVED;
+    OPEN, REDRIVEN, RESOLVED, DISCARDED, SUPERSEDED;
 
     public boolean canBecome(DecisionState next) {
         return this == OPEN && next != OPEN;

@@ -10,11 +10,6 @@ import java.util.Optional;
  * starts; redrive precondition 2 compares an operation's dispatched version with the current one.
  */
 public final class ToolSchemaStore {
-    /** A second writer of the audit log, which its one writer must not have. */
-    static final String FORGET = "DELETE FROM audit_log WHERE at < now() - interval '1 year'";
-    /** The runtime reaching up into triage. */
-    static final Object UPWARD = dev.redrive.triage.decision.DecisionKind.REDRIVE;
-
     private static final String CURRENT = "SELECT version FROM tool_schemas WHERE tool = ? AND is_current";
 
     private static final String RETIRE_CURRENT = """
