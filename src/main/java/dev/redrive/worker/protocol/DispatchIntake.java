@@ -6,7 +6,6 @@ import dev.redrive.store.operation.OperationStore;
 import dev.redrive.worker.stream.Delivery;
 
 import java.time.Instant;
-import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -34,7 +33,7 @@ final class DispatchIntake {
     }
 
     /** The valid dispatches of the batch; everything else is acked (an empty entry) or dead-lettered as itself. */
-    List<Incoming> decode(List<Delivery> deliveries, BatchOutcome outcome) {
+    List<Incoming> decode(List<Delivery> deliveries, BatchOutcome outcome, Instant now) {
         List<Incoming> valid = new ArrayList<>();
         for (Delivery delivery : deliveries) {
             if (delivery.fields().isEmpty()) {
@@ -49,7 +48,7 @@ final class DispatchIntake {
                 }
             }
         }
-        return servedHere(withKnownCommands(valid, outcome), outcome);
+        return servedHere(withKnownCommands(valid, outcome), outcome, now);
     }
 
     /**
@@ -58,11 +57,9 @@ final class DispatchIntake {
      * set: due at once while one runs, after a wait while none does, so that it does not circle between the workers
      * that cannot run it. Its operation is left as it is.
      */
-    private List<Incoming> servedHere(List<Incoming> valid, BatchOutcome outcome) {
+    private List<Incoming> servedHere(List<Incoming> valid, BatchOutcome outcome, Instant now) {
         List<Incoming> kept = new ArrayList<>(valid.size());
         Map<String, ToolServers.Verdict> verdicts = new HashMap<>();
-        // as the rest of the batch reads the clock: to the millisecond, as the database keeps it
-        Instant now = settings.clock().instant().truncatedTo(ChronoUnit.MILLIS);
         for (Incoming incoming : valid) {
             String tool = incoming.envelope().tool();
             ToolServers.Verdict verdict = settings.tools().containsKey(tool) ? null

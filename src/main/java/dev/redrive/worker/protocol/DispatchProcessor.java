@@ -107,7 +107,7 @@ final class DispatchProcessor {
         }
         Instant now = now();
         BatchOutcome outcome = new BatchOutcome(now);
-        List<Incoming> valid = intake.decode(deliveries, outcome);
+        List<Incoming> valid = intake.decode(deliveries, outcome, now);
         Plan plan = plan(valid, now);
         long claimStarted = System.nanoTime();
         BatchClaim.Result facts = batchClaim.claim(valid, plan.candidates().values(), outcome, now);

@@ -58,15 +58,20 @@ class AttemptTimelineTest {
         return new TimelineData(attempts, firstRedrive.plusMillis(300));
     }
 
+    /** Lays the timeline of {@link #spreadOverAnHour} out in a window {@code width} pixels wide. */
+    private void showSpreadOverAnHour(FxRobot robot, double width) {
+        robot.interact(() -> {
+            host.getScene().getWindow().setWidth(width);
+            timeline.setData(spreadOverAnHour());
+            host.applyCss();
+            host.layout();
+        });
+    }
+
     @Test
     void theDlqMarker_crossesNoAttemptLabel(FxRobot robot) {
         for (double width : new double[]{480, 560, 900}) {
-            robot.interact(() -> {
-                host.getScene().getWindow().setWidth(width);
-                timeline.setData(spreadOverAnHour());
-                host.applyCss();
-                host.layout();
-            });
+            showSpreadOverAnHour(robot, width);
 
             Node marker = timeline.lookup(".timeline-dlq");
             assertThat(timeline.attemptLabels()).as("at %s px", width).allSatisfy(label -> assertThat(
@@ -78,12 +83,7 @@ class AttemptTimelineTest {
     @Test
     void attemptsSpreadOverAnHour_showEveryLabel_withNoTwoTextsOverlapping(FxRobot robot) {
         for (double width : new double[]{480, 560, 900}) {
-            robot.interact(() -> {
-                host.getScene().getWindow().setWidth(width);
-                timeline.setData(spreadOverAnHour());
-                host.applyCss();
-                host.layout();
-            });
+            showSpreadOverAnHour(robot, width);
 
             List<Node> labels = timeline.attemptLabels();
             assertThat(labels).as("at %s px", width).hasSize(6)
