@@ -1,5 +1,6 @@
 package dev.redrive.console.dlq;
 
+import dev.redrive.model.DecisionState;
 import dev.redrive.triage.query.DlqRow;
 import javafx.event.Event;
 import javafx.geometry.Point2D;
@@ -24,6 +25,11 @@ public final class DlqTableClicks {
     /** Clicks the first entry in the table's order. */
     public static void clickFirst(FxRobot robot) {
         click(robot, row -> row.getIndex() == 0);
+    }
+
+    /** Clicks the first entry in the table's order that is still open: one a dialog can decide. */
+    public static void clickFirstOpen(FxRobot robot) {
+        click(robot, row -> row.getItem() instanceof DlqRow item && item.decisionState() == DecisionState.OPEN);
     }
 
     /** Clicks the entry of this operation. */
