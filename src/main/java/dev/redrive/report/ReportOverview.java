@@ -6,12 +6,16 @@ import dev.redrive.report.ReportDocument.Section;
 import dev.redrive.report.ReportDocument.Table;
 import dev.redrive.triage.decision.durable.BatchOutcomes;
 import dev.redrive.triage.decision.durable.DurableBatch;
+import dev.redrive.triage.detail.DlqEntryRecord;
 import dev.redrive.triage.query.FingerprintGroup;
 
+import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.TreeMap;
 import java.util.function.Function;
 import java.util.stream.Collectors;
@@ -27,7 +31,10 @@ final class ReportOverview {
         this.time = time;
     }
 
-    /** "DEAD_LETTERED 60, SUCCEEDED 40" per status and per side effect, the operations' decisions counted alike. */
+    /**
+     * "DEAD_LETTERED 60, SUCCEEDED 40" per status, side effect, DLQ entry, failure class and tool; when their entries
+     * came into the DLQ, which decisions were taken and by whom.
+     */
     Facts overall(IncidentReport report) {
         List<OperationReport> operations = report.operations();
         List<KeyValue> facts = new ArrayList<>();
@@ -38,7 +45,30 @@ final class ReportOverview {
                 operation -> String.valueOf(operation.details().operation().sideEffect()))));
         facts.add(kv("by DLQ entry", counted(operations, operation -> operation.details().latestEntry()
                 .map(entry -> entry.decisionState().name()).orElse("no entry"))));
+        facts.add(kv("by failure class", counted(operations, operation -> operation.details().latestEntry()
+                .map(entry -> String.valueOf(entry.errorClass())).orElse("never failed"))));
+        facts.add(kv("by tool", counted(operations, operation -> operation.details().operation().tool())));
+        List<DlqEntryRecord> entries = operations.stream()
+                .flatMap(operation -> operation.details().dlqEntries().stream()).toList();
+        facts.add(kv("dead-lettered", deadLettered(entries)));
+        List<DlqEntryRecord> decided = entries.stream().filter(entry -> entry.decidedBy() != null).toList();
+        facts.add(kv("decisions taken", decided.isEmpty() ? "none yet"
+                : counted(decided, entry -> entry.decisionState().name())));
+        if (!decided.isEmpty()) {
+            facts.add(kv("decided by", counted(decided, DlqEntryRecord::decidedBy)));
+        }
         return new Facts(facts);
+    }
+
+    /** When the first and the last of these entries came into the DLQ: the stretch of time the report covers. */
+    private String deadLettered(List<DlqEntryRecord> entries) {
+        Optional<Instant> first = entries.stream().map(DlqEntryRecord::enteredAt).min(Comparator.naturalOrder());
+        Optional<Instant> last = entries.stream().map(DlqEntryRecord::enteredAt).max(Comparator.naturalOrder());
+        if (first.isEmpty()) {
+            return "none of these operations";
+        }
+        return entries.size() + " entries, " + (first.equals(last) ? "at " + time.text(first.get())
+                : "from " + time.text(first.get()) + " to " + time.text(last.get()));
     }
 
     /** The fingerprint group's statistics, before its operations. */
@@ -77,8 +107,8 @@ final class ReportOverview {
                 new Table(List.of("item", "operation", "outcome", "what happened"), rows)));
     }
 
-    private static String counted(List<OperationReport> operations, Function<OperationReport, String> key) {
-        Map<String, Long> counts = operations.stream()
+    private static <T> String counted(List<T> items, Function<T, String> key) {
+        Map<String, Long> counts = items.stream()
                 .collect(Collectors.groupingBy(key, TreeMap::new, Collectors.counting()));
         return counts.entrySet().stream().map(entry -> entry.getKey() + " " + entry.getValue())
                 .collect(Collectors.joining(", "));

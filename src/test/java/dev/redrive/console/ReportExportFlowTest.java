@@ -143,6 +143,23 @@ class ReportExportFlowTest {
     }
 
     @Test
+    void theSavedNote_opensTheReportsFolder(FxRobot robot) {
+        Path file = directory.resolve("folder-of-this.pdf");
+        desktop.answerSaveWith(file);
+        showTheDecidedEntry(robot);
+
+        chooseExport(robot);
+        robot.clickOn("OK");
+        await().atMost(WAIT).until(() -> robot.lookup("#openReportFolder").tryQuery().isPresent());
+        javafx.stage.Window saved = robot.lookup("#openReportFolder").query().getScene().getWindow();
+        robot.clickOn("#openReportFolder");
+
+        await().atMost(WAIT).until(() -> desktop.opened().contains(directory.toAbsolutePath().toUri().toString()));
+        assertThat(desktop.opened()).contains(file.toAbsolutePath().toUri().toString());
+        await().atMost(WAIT).until(() -> !saved.isShowing());
+    }
+
+    @Test
     void cancellingTheSaveDialog_writesAndOpensNothing(FxRobot robot) throws IOException {
         showTheDecidedEntry(robot);
 

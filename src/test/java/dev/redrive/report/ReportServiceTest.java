@@ -198,7 +198,12 @@ class ReportServiceTest {
         // Before any operation's pages, the whole group in a few lines: a long report is read from there.
         String opening = markdown.substring(0, markdown.indexOf("About this report"));
         assertThat(opening).contains("operations in this report", "by status", "by side effect", "by DLQ entry")
-                .containsPattern("by status[^\\n]*DEAD_LETTERED 1");
+                .containsPattern("by status[^\\n]*DEAD_LETTERED 1")
+                .containsPattern("by tool[^\\n]*demo.charge 2")
+                .containsPattern("by failure class[^\\n]*TRANSIENT 1, UNKNOWN_SIDE_EFFECT 1")
+                .containsPattern("dead-lettered[^\\n]*2 entries, at 2026-11-29 10:00")
+                .containsPattern("decisions taken[^\\n]*REDRIVEN 1")
+                .containsPattern("decided by[^\\n]*alice 1");
         assertThat(pdf.indexOf("by status")).isLessThan(pdf.indexOf("Operation " + blocked.operationId()));
     }
 

@@ -6,7 +6,10 @@ import dev.redrive.report.IncidentReport;
 import dev.redrive.report.ReportFormat;
 import javafx.beans.value.ChangeListener;
 import javafx.beans.value.ObservableValue;
+import javafx.event.ActionEvent;
 import javafx.scene.control.Alert;
+import javafx.scene.control.Button;
+import javafx.scene.control.ButtonBar;
 import javafx.scene.control.ButtonType;
 import javafx.scene.control.ChoiceDialog;
 import javafx.scene.control.Label;
@@ -24,7 +27,7 @@ import java.util.concurrent.Callable;
 
 /**
  * The export flow: pick a format, pick a file, watch the progress while the report is built and written, then the
- * file opens in the platform's viewer.
+ * file opens in the platform's viewer and a note says where it is, with a button that opens its folder.
  */
 public final class ReportExportView {
     private final ReportExportViewModel model;
@@ -71,8 +74,11 @@ public final class ReportExportView {
         });
     }
 
-    /** Says where the report went: the viewer that opens it may not say, or may not open at all. */
-    private static void saved(Window owner, Path path) {
+    /**
+     * Says where the report went, and offers its folder: the viewer that opens it may not say where it is, or may not
+     * open at all.
+     */
+    private void saved(Window owner, Path path) {
         Alert alert = new Alert(Alert.AlertType.INFORMATION);
         DialogPlacement.over(alert, owner);
         alert.setTitle("Report saved");
@@ -82,6 +88,13 @@ public final class ReportExportView {
         where.setEditable(false);
         where.setPrefColumnCount(48);
         alert.getDialogPane().setContent(where);
+        ButtonType openFolder = new ButtonType("Open folder", ButtonBar.ButtonData.LEFT);
+        // Close is a cancel button, so Escape closes the note as it closes any dialog.
+        alert.getButtonTypes().setAll(openFolder, ButtonType.CLOSE);
+        Button folderButton = (Button) alert.getDialogPane().lookupButton(openFolder);
+        folderButton.setId("openReportFolder");
+        folderButton.addEventFilter(ActionEvent.ACTION,
+                event -> desktop.open(path.toAbsolutePath().getParent().toUri().toString()));
         alert.show();
     }
 
