@@ -46,7 +46,7 @@ final class DecisionScreens {
     }
 
     private void decide(DecisionKind kind) {
-        detail.currentItem().ifPresent(item -> dialogs.decide(browser.window(), kind, item, operator, result -> {
+        detail.decisionItem().ifPresent(item -> dialogs.decide(browser.window(), kind, item, operator, result -> {
             detail.model().refresh();
             browser.model().reload();
         }));

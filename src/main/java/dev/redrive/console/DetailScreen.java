@@ -43,6 +43,17 @@ final class DetailScreen {
         return entry == null ? Optional.empty() : Optional.of(WizardItem.of(entry));
     }
 
+    /**
+     * What a discard or resolve from the detail decides: the shown entry, or, for an operation waiting for its retry
+     * with no open entry, the operation itself (the decision cancels the retry).
+     */
+    Optional<WizardItem> decisionItem() {
+        if (model.waitsForRetryProperty().get()) {
+            return Optional.of(new WizardItem(model.operationIdProperty().get(), null, null));
+        }
+        return currentItem();
+    }
+
     OperationDetailViewModel model() { return model; }
     OperationDetailView view() { return view; }
 }

@@ -163,8 +163,9 @@ public final class OperationDetailView {
         AttemptList.show(attemptList, model.attempts(), TIME, model::tracerUrl, desktop::open);
         auditList.setItems(model.audit());
         // Any open entry opens the wizard, as a double-click in the list does; for an entry without an operation it
-        // offers discard and resolve and says why a redrive cannot be had.
-        wizardButton.disableProperty().bind(model.decidableProperty().not());
+        // offers discard and resolve and says why a redrive cannot be had. An operation waiting for its retry has
+        // nothing to redrive: only discard and resolve, which cancel the retry.
+        wizardButton.disableProperty().bind(model.decidableProperty().not().or(model.waitsForRetryProperty()));
         resolveItem.disableProperty().bind(model.decidableProperty().not());
         discardItem.disableProperty().bind(model.decidableProperty().not());
     }

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.redrive.console.concurrent.UiExecutor;
 import dev.redrive.console.timeline.TimelineAttempt;
 import dev.redrive.console.timeline.TimelineData;
+import dev.redrive.model.OperationStatus;
 import dev.redrive.model.SideEffectState;
 import dev.redrive.triage.redaction.Redactor;
 import dev.redrive.triage.detail.AttemptRecord;
@@ -65,6 +66,7 @@ public final class OperationDetailViewModel {
     private final ReadOnlyBooleanWrapper decidable = new ReadOnlyBooleanWrapper();
     private final ReadOnlyBooleanWrapper entryAlone = new ReadOnlyBooleanWrapper();
     private final ReadOnlyBooleanWrapper redrivable = new ReadOnlyBooleanWrapper();
+    private final ReadOnlyBooleanWrapper waitsForRetry = new ReadOnlyBooleanWrapper();
     private final ReadOnlyBooleanWrapper loading = new ReadOnlyBooleanWrapper();
     private final ReadOnlyStringWrapper message = new ReadOnlyStringWrapper("Select a DLQ entry to see its operation.");
     private final ReadOnlyStringWrapper title = new ReadOnlyStringWrapper("");
@@ -182,8 +184,12 @@ public final class OperationDetailViewModel {
         details.set(loadedDetails);
         entry.set(shown);
         entryAlone.set(false);
-        decidable.set(shown != null && shown.isOpen());
-        redrivable.set(decidable.get());
+        boolean entryOpen = shown != null && shown.isOpen();
+        // With no open entry, an operation waiting for its retry is still the operator's to stop: a discard or a
+        // resolve of the operation cancels the retry.
+        waitsForRetry.set(!entryOpen && operation.status() == OperationStatus.RETRY_SCHEDULED);
+        decidable.set(entryOpen || waitsForRetry.get());
+        redrivable.set(entryOpen);
         title.set(operation.operationId());
         shownId.set(operation.operationId());
         operationId.set(operation.operationId());
@@ -243,6 +249,7 @@ public final class OperationDetailViewModel {
         entryAlone.set(true);
         decidable.set(shown.isOpen());
         redrivable.set(false);
+        waitsForRetry.set(false);
         title.set("DLQ entry " + shown.id());
         shownId.set(String.valueOf(shown.id()));
         operationId.set("");
@@ -321,12 +328,14 @@ public final class OperationDetailViewModel {
     public ReadOnlyObjectProperty<OperationDetails> detailsProperty() { return details.getReadOnlyProperty(); }
     public ReadOnlyObjectProperty<DlqEntryRecord> entryProperty() { return entry.getReadOnlyProperty(); }
     public ReadOnlyBooleanProperty loadedProperty() { return loaded.getReadOnlyProperty(); }
-    /** The shown entry still waits for a decision: resolve and discard apply. */
+    /** The shown entry still waits for a decision, or the operation for its retry: resolve and discard apply. */
     public ReadOnlyBooleanProperty decidableProperty() { return decidable.getReadOnlyProperty(); }
     /** The shown entry has no operation of its own (see {@link #NO_OPERATION}). */
     public ReadOnlyBooleanProperty entryAloneProperty() { return entryAlone.getReadOnlyProperty(); }
     /** The shown entry is open and has an operation: the reconciliation wizard and a redrive apply. */
     public ReadOnlyBooleanProperty redrivableProperty() { return redrivable.getReadOnlyProperty(); }
+    /** The operation waits for its retry and has no open entry: resolve and discard cancel the retry. */
+    public ReadOnlyBooleanProperty waitsForRetryProperty() { return waitsForRetry.getReadOnlyProperty(); }
     public ReadOnlyBooleanProperty loadingProperty() { return loading.getReadOnlyProperty(); }
     public ReadOnlyStringProperty messageProperty() { return message.getReadOnlyProperty(); }
     /** The operation id, or "DLQ entry N" for an entry without an operation. */

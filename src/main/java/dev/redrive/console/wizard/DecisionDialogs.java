@@ -96,7 +96,7 @@ public final class DecisionDialogs {
         Dialog<Reasoned> dialog = new Dialog<>();
         DialogPlacement.over(dialog, owner);
         dialog.setTitle(verb(kind) + " " + subject(item));
-        dialog.setHeaderText(header(kind, item.operationId() == null));
+        dialog.setHeaderText(header(kind, item));
         ButtonType confirm = new ButtonType(verb(kind), ButtonBar.ButtonData.OK_DONE);
         dialog.getDialogPane().getButtonTypes().addAll(confirm, ButtonType.CANCEL);
         dialog.getDialogPane().setContent(grid);
@@ -125,11 +125,17 @@ public final class DecisionDialogs {
         return item.operationId() != null ? item.operationId() : "DLQ entry " + item.dlqEntryId();
     }
 
-    private static String header(DecisionKind kind, boolean entryAlone) {
-        if (entryAlone) {
+    private static String header(DecisionKind kind, WizardItem item) {
+        if (item.entryOnly()) {
             return kind == DecisionKind.RESOLVE
                     ? "Mark this DLQ entry resolved (handled elsewhere). It has no operation: nothing else changes."
                     : "Discard this DLQ entry. It has no operation: nothing else changes.";
+        }
+        if (item.dlqEntryId() == null) {
+            return kind == DecisionKind.RESOLVE
+                    ? "Cancel the retry this operation waits for and mark it succeeded with its result. "
+                    + "It will never run again."
+                    : "Cancel the retry this operation waits for and give it up. It will never run again.";
         }
         return kind == DecisionKind.RESOLVE
                 ? "Mark the operation succeeded with its reconciled result. It will never run again."

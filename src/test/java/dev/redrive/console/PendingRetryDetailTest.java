@@ -1,0 +1,101 @@
+package dev.redrive.console;
+
+import dev.redrive.console.dlq.DlqTableClicks;
+import dev.redrive.testing.TestNamespace;
+import dev.redrive.triage.DeadLetterFixture;
+import dev.redrive.triage.query.DlqRow;
+import javafx.scene.control.Button;
+import javafx.scene.control.Label;
+import javafx.scene.control.TableView;
+import javafx.stage.Stage;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.testfx.api.FxRobot;
+import org.testfx.framework.junit5.ApplicationExtension;
+import org.testfx.framework.junit5.Start;
+
+import java.time.Duration;
+import java.util.prefs.Preferences;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * An operation that was redriven and now waits for its retry has no open entry, yet the operator who knows the retry
+ * is wrong stops it from the detail pane: Discard cancels the retry (as {@code redrive discard} does), audited, and
+ * the wizard, which redrives, stays closed to it.
+ */
+@ExtendWith(ApplicationExtension.class)
+class PendingRetryDetailTest {
+    @RegisterExtension
+    static final TestNamespace ns = new TestNamespace();
+    private static final Duration WAIT = Duration.ofSeconds(20);
+    private static final Preferences PREFERENCES = Preferences.userRoot().node("dev/redrive/console-test-pending-retry");
+
+    private static String operationId;
+    private static long entryId;
+    private static int attempt;
+    private ScreensOnStage screens;
+
+    /** The state a redrive whose new attempt failed transiently leaves: entry REDRIVEN, operation waiting for attempt 2. */
+    @BeforeAll
+    static void aRedrivenOperationWaitingForItsRetry() {
+        DeadLetterFixture.Created created = new DeadLetterFixture(ns.database()).deadLettered("run-retry", "charge")
+                .create();
+        operationId = created.operationId();
+        entryId = created.dlqEntryId();
+        attempt = created.attempt();
+        ns.database().jdbc().update("UPDATE dlq_entries SET decision_state = 'REDRIVEN', decided_by = 'bob', "
+                + "decided_at = now(), decision_reason = 'ledger is back', version = version + 1 WHERE id = ?", entryId);
+        ns.database().jdbc().update("UPDATE operations SET status = 'RETRY_SCHEDULED', "
+                + "next_eligible_at = now() + interval '1 hour' WHERE operation_id = ?", operationId);
+    }
+
+    @AfterAll
+    static void forgetPreferences() throws java.util.prefs.BackingStoreException {
+        PREFERENCES.removeNode();
+    }
+
+    @Start
+    void start(Stage stage) {
+        screens = ScreensOnStage.show(stage, ns, PREFERENCES, new RecordingDesktop());
+    }
+
+    @AfterEach
+    void close() {
+        screens.close();
+    }
+
+    @Test
+    void discardFromTheDetail_cancelsTheRetry(FxRobot robot) {
+        TableView<DlqRow> table = robot.lookup("#dlqTable").queryTableView();
+        await().atMost(WAIT).until(() -> !table.getItems().isEmpty());
+        DlqTableClicks.clickEntry(robot, entryId);
+        Label status = robot.lookup("#detailStatus").queryAs(Label.class);
+        await().atMost(WAIT).until(() -> status.getText().startsWith("RETRY_SCHEDULED"));
+        assertThat(robot.lookup("#openWizard").queryButton().isDisabled()).as("nothing to redrive").isTrue();
+
+        robot.clickOn("More");
+        robot.clickOn("Discard…");
+        await().atMost(WAIT).until(() -> robot.lookup("#decisionDialogReason").tryQuery().isPresent());
+        assertThat(robot.lookup("Cancel the retry this operation waits for and give it up. It will never run again.")
+                .tryQuery()).isPresent();
+        robot.clickOn("#decisionDialogReason").write("customer cancelled the order");
+        robot.clickOn(robot.lookup(".dialog-pane .button")
+                .match((Button button) -> "Discard".equals(button.getText())).queryButton());
+
+        await().atMost(WAIT).until(() -> robot.lookup("Recorded").tryQuery().isPresent());
+        robot.clickOn("OK");
+        await().atMost(WAIT).until(() -> status.getText().startsWith("DISCARDED"));
+        assertThat(ns.database().jdbc().queryOne("SELECT action || ' ' || reason || ' ' "
+                        + "|| (details->'cancelled_retry'->>'attempt') FROM audit_log WHERE operation_id = ? "
+                        + "AND action = 'DISCARD'", row -> row.getString(1), operationId))
+                .contains("DISCARD customer cancelled the order " + attempt);
+        assertThat(ns.database().jdbc().queryOne("SELECT decision_state FROM dlq_entries WHERE id = ?",
+                row -> row.getString(1), entryId)).as("the entry's own decision stands").contains("REDRIVEN");
+    }
+}
