@@ -34,6 +34,11 @@ final class ReportCommand extends NamespaceCommand {
             description = "one DLQ entry: its operation's report, or the entry alone when it has no operation (a malformed dispatch)")
     Long entry;
 
+    @Option(names = "--trace", paramLabel = "TRACE",
+            description = "every operation whose DLQ entries carry this trace or correlation id, W3C trace id (32 hex "
+                    + "digits) or traceparent, as dlq list --trace finds them")
+    String trace;
+
     @Option(names = "--format", required = true, paramLabel = "FORMAT", description = "html, pdf, md or json")
     String format;
 
@@ -47,16 +52,17 @@ final class ReportCommand extends NamespaceCommand {
     public Integer call() {
         ReportFormat reportFormat = ReportFormat.parse(format);
         long named = (operationIds.isEmpty() ? 0 : 1) + (group == null ? 0 : 1) + (entry == null ? 0 : 1)
-                + (batch == null ? 0 : 1);
+                + (batch == null ? 0 : 1) + (trace == null ? 0 : 1);
         if (named != 1) {
-            throw new ParameterException(spec.commandLine(),
-                    "expected operation ids (OP...), --group FP, --batch BATCH or --entry ID, exactly one of them");
+            throw new ParameterException(spec.commandLine(), "expected operation ids (OP...), --group FP, --batch BATCH, "
+                    + "--entry ID or --trace TRACE, exactly one of them");
         }
         try (TriageSession session = new TriageSession(connection)) {
             ReportService reports = session.services().reports(redact.redactor(), session.sideEffectLookup());
             IncidentReport report = group != null ? reports.group(group)
                     : batch != null ? reports.batch(batch)
                     : entry != null ? reports.entry(entry)
+                    : trace != null ? reports.trace(trace)
                     : operationIds.size() == 1 ? reports.operation(operationIds.get(0)) : reports.selection(operationIds);
             reports.write(report, reportFormat, out);
             spec.commandLine().getOut().printf("%s report on %s written to %s%n", reportFormat.extension(),

@@ -175,6 +175,7 @@ final class ReportLayout {
                 kv("idempotency key", operation.idempotencyKey()),
                 kv("approval", operation.approvalId() == null ? "none needed" : approval(details)),
                 kv("trace id", operation.traceId()),
+                kv("traceparent", operation.traceparent() == null ? "none sent" : operation.traceparent()),
                 kv("correlation id", operation.correlationId()))))));
         sections.add(new Section("Versions", 2, List.of(new Facts(List.of(
                 kv("tool schema when dispatched", entry == null ? operation.toolSchemaVersion() : entry.toolSchemaVersion()),

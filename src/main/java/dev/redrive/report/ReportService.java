@@ -117,6 +117,28 @@ public final class ReportService {
     }
 
     /**
+     * Every operation whose DLQ entries carry this trace: a trace or correlation id as sent, or a W3C trace id (32 hex
+     * digits, or the whole traceparent) from a dispatch that carried only a traceparent, as {@code dlq list --trace}
+     * finds them.
+     */
+    public IncidentReport trace(String trace) {
+        DlqFilter filter = DlqFilter.builder().traceOrCorrelationId(trace).build();
+        Set<String> operationIds = new LinkedHashSet<>();
+        for (DlqRow row : queries.firstPage(filter, JdbcDlqQueries.MAX_PAGE_SIZE).rows()) {
+            if (row.ownEntry()) {
+                operationIds.add(row.operationId());
+            }
+        }
+        if (operationIds.isEmpty()) {
+            throw new IllegalArgumentException("no DLQ entry of an operation carries the trace '" + trace
+                    + "'; expected a trace or correlation id, a W3C trace id (32 hex digits) or a traceparent");
+        }
+        List<String> reported = operationIds.stream().limit(MAX_OPERATIONS).toList();
+        return report("Incident report: trace " + trace, "trace", null, null, reported,
+                operationIds.size() - reported.size());
+    }
+
+    /**
      * A durable batch: what it was asked to do, what became of each item as the facts say now (blocked and by which
      * check, redriven then succeeded, failed again into which entry, still running, decided elsewhere), and the
      * evidence of its first {@link #MAX_OPERATIONS} operations.

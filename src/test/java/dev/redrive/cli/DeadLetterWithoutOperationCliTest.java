@@ -216,8 +216,8 @@ class DeadLetterWithoutOperationCliTest {
         assertThat(run("op", "show", "--entry", "987654321").err().strip()).isEqualTo("show: no DLQ entry 987654321 in this namespace");
         CliRun report = run("report", "--group", "fp", "--entry", "1", "--format", "md", "--out", "x.md");
         assertThat(report.exit()).isEqualTo(ExitCode.USAGE);
-        assertThat(report.err().strip()).isEqualTo("report: expected operation ids (OP...), --group FP, --batch BATCH or --entry ID, "
-                + "exactly one of them (see redrive report --help)");
+        assertThat(report.err().strip()).isEqualTo("report: expected operation ids (OP...), --group FP, --batch BATCH, --entry ID or "
+                + "--trace TRACE, exactly one of them (see redrive report --help)");
         assertThat(run("report", "--entry", "987654321", "--format", "md", "--out", "x.md").err().strip())
                 .isEqualTo("report: no DLQ entry 987654321 in this namespace");
         assertThat(run("redrive", "--entry", "1", "--reason", "r").exit()).as("redrive takes no --entry").isEqualTo(ExitCode.USAGE);

@@ -8,7 +8,10 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
 
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Locale;
 
@@ -80,5 +83,21 @@ class TraceparentFilterCliTest {
 
         assertThat(show.out()).contains("traceparent " + TRACEPARENT + " (W3C trace id " + TRACE_ID + ")");
         assertThat(TriageJson.mapper().readTree(json.out()).get("traceparent").asText()).isEqualTo(TRACEPARENT);
+    }
+
+    @Test
+    void reportByTheW3cTraceId_coversTheTracedOperationAlone_andNamesItsTraceparent(@TempDir Path directory)
+            throws Exception {
+        Path file = directory.resolve("trace.md");
+
+        CliRun report = CliRun.in(ns, "report", "--trace", TRACE_ID, "--format", "md", "--out", file.toString());
+
+        assertThat(report.exit()).as(report.err()).isZero();
+        assertThat(report.out()).contains("1 operation(s)");
+        assertThat(Files.readString(file)).contains(OPERATION, "traceparent", TRACEPARENT).doesNotContain("plain-order");
+        CliRun none = CliRun.in(ns, "report", "--trace", "ffffffffffffffffffffffffffffffff", "--format", "md", "--out",
+                file.toString());
+        assertThat(none.exit()).isEqualTo(ExitCode.USAGE);
+        assertThat(none.err()).contains("no DLQ entry of an operation carries the trace 'ffffffffffffffffffffffffffffffff'");
     }
 }

@@ -72,6 +72,8 @@ public final class OperationDetailView {
     @FXML private Button traceCopy;
     @FXML private Hyperlink tracerLink;
     @FXML private Label correlationLabel;
+    @FXML private Label traceparentLabel;
+    @FXML private Button traceparentCopy;
     @FXML private Button correlationCopy;
     @FXML private Label runtimeLabel;
     @FXML private Label dispatchedSchemaLabel;
@@ -142,6 +144,7 @@ public final class OperationDetailView {
         // there is somewhere to go: a worker with an OpenTelemetry SDK traced the attempts even when no id was sent.
         showId(model.traceIdProperty(), traceLabel, traceCopy);
         showId(model.correlationIdProperty(), correlationLabel, correlationCopy);
+        showId(model.traceparentProperty(), traceparentLabel, traceparentCopy);
         shownWhen(model.tracerUrlProperty().isNotEmpty(), tracerLink);
         runtimeLabel.textProperty().bind(model.runtimeVersionProperty());
         dispatchedSchemaLabel.textProperty().bind(model.dispatchedSchemaProperty());
@@ -208,6 +211,7 @@ public final class OperationDetailView {
     @FXML private void followCorrectedBy() { model.showOperation(model.correctedByProperty().get()); }
     @FXML private void copyShownId() { Clipboards.copy(model.shownIdProperty().get()); }
     @FXML private void copyTraceId() { Clipboards.copy(model.traceIdProperty().get()); }
+    @FXML private void copyTraceparent() { Clipboards.copy(model.traceparentProperty().get()); }
     @FXML private void copyCorrelationId() { Clipboards.copy(model.correlationIdProperty().get()); }
 
     @FXML

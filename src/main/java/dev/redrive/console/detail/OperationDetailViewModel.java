@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.redrive.console.concurrent.UiExecutor;
 import dev.redrive.console.timeline.TimelineAttempt;
 import dev.redrive.console.timeline.TimelineData;
+import dev.redrive.envelope.Traceparent;
 import dev.redrive.model.OperationStatus;
 import dev.redrive.model.SideEffectState;
 import dev.redrive.triage.redaction.Redactor;
@@ -90,6 +91,7 @@ public final class OperationDetailViewModel {
     private final ReadOnlyStringWrapper consumer = new ReadOnlyStringWrapper("");
     private final ReadOnlyStringWrapper lastError = new ReadOnlyStringWrapper("");
     private final ReadOnlyStringWrapper traceId = new ReadOnlyStringWrapper("");
+    private final ReadOnlyStringWrapper traceparent = new ReadOnlyStringWrapper("");
     private final ReadOnlyStringWrapper correlationId = new ReadOnlyStringWrapper("");
     private final ReadOnlyStringWrapper tracerUrl = new ReadOnlyStringWrapper("");
     private final ReadOnlyStringWrapper runtimeVersion = new ReadOnlyStringWrapper("");
@@ -204,8 +206,11 @@ public final class OperationDetailViewModel {
         logicalAttempt.set(String.valueOf(operation.logicalAttempt()));
         idempotencyKey.set(operation.idempotencyKey());
         traceId.set(Objects.toString(operation.traceId(), ""));
+        traceparent.set(Objects.toString(operation.traceparent(), ""));
         correlationId.set(Objects.toString(operation.correlationId(), ""));
-        tracerUrl.set(tracer.operation(loadedDetails.attempts(), operation.traceId()));
+        // A dispatch that carried only a traceparent is found in the tracer by the W3C trace id in it.
+        tracerUrl.set(tracer.operation(loadedDetails.attempts(), operation.traceId() != null ? operation.traceId()
+                : operation.traceparent() == null ? null : Traceparent.traceId(operation.traceparent())));
         runtimeVersion.set(Objects.toString(shown != null && shown.runtimeVersion() != null ? shown.runtimeVersion()
                 : operation.runtimeVersion(), ""));
         String atFailure = shown != null && shown.toolSchemaVersion() != null ? shown.toolSchemaVersion()
@@ -263,6 +268,7 @@ public final class OperationDetailViewModel {
         logicalAttempt.set("");
         idempotencyKey.set("");
         traceId.set(Objects.toString(shown.traceId(), ""));
+        traceparent.set("");
         correlationId.set(Objects.toString(shown.correlationId(), ""));
         tracerUrl.set(tracer.trace(shown.traceId()));
         runtimeVersion.set(Objects.toString(shown.runtimeVersion(), ""));
@@ -367,6 +373,8 @@ public final class OperationDetailViewModel {
     public ReadOnlyStringProperty consumerProperty() { return consumer.getReadOnlyProperty(); }
     public ReadOnlyStringProperty lastErrorProperty() { return lastError.getReadOnlyProperty(); }
     public ReadOnlyStringProperty traceIdProperty() { return traceId.getReadOnlyProperty(); }
+    /** The W3C trace context the dispatch carried (its second field is the trace id); empty when none was sent. */
+    public ReadOnlyStringProperty traceparentProperty() { return traceparent.getReadOnlyProperty(); }
     public ReadOnlyStringProperty correlationIdProperty() { return correlationId.getReadOnlyProperty(); }
     public ReadOnlyStringProperty tracerUrlProperty() { return tracerUrl.getReadOnlyProperty(); }
     public ReadOnlyStringProperty runtimeVersionProperty() { return runtimeVersion.getReadOnlyProperty(); }
