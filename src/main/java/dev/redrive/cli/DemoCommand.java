@@ -6,7 +6,9 @@ import dev.redrive.demo.embedded.SandboxDirectory;
 import dev.redrive.demo.sandbox.Sandbox;
 import dev.redrive.demo.sandbox.SandboxException;
 import dev.redrive.demo.sandbox.SeedSize;
+import dev.redrive.demo.sandbox.Trickle;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 import java.io.PrintWriter;
@@ -26,6 +28,9 @@ final class DemoCommand extends NamespaceCommand {
             description = "full: a few hundred operations (default); small: one of each kind, seeded in seconds")
     String size;
 
+    @Mixin
+    TrickleOption trickle;
+
     @Option(names = "--seed-only", description = "seed, print the summary and exit instead of keeping the sandbox running")
     boolean seedOnly;
 
@@ -40,6 +45,7 @@ final class DemoCommand extends NamespaceCommand {
             case "small" -> SeedSize.SMALL;
             default -> throw new IllegalArgumentException("--size must be full or small, got '" + size + "'");
         };
+        Trickle newWork = trickle.trickle();
         PrintWriter out = spec.commandLine().getOut();
         if (wipe) {
             return wipe(out);
@@ -54,7 +60,7 @@ final class DemoCommand extends NamespaceCommand {
         try {
             out.println(sandbox.reseed(seedSize).describe());
             if (!seedOnly) {
-                sandbox.startLiveWorkload();
+                sandbox.startLiveWorkload(newWork);
                 keepRunning = true;
             }
         } catch (SandboxException e) {

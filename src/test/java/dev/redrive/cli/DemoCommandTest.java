@@ -39,6 +39,21 @@ class DemoCommandTest {
         assertThat(err.toString().strip()).isEqualTo("demo: --size must be full or small, got 'huge' (see redrive demo --help)");
     }
 
+    @Test
+    void aTrickleOutOfRange_orWithoutTheSandbox_isRefusedWithOneLine() {
+        StringWriter err = new StringWriter();
+        CommandLine commandLine = RedriveCommand.commandLine();
+        commandLine.setErr(new PrintWriter(err));
+
+        assertThat(commandLine.execute("demo", "--trickle", "-5")).isEqualTo(ExitCode.USAGE);
+        assertThat(commandLine.execute("console", "--trickle", "10")).isEqualTo(ExitCode.USAGE);
+
+        assertThat(err.toString().strip().lines()).containsExactly(
+                "demo: --trickle must be a number of operations per minute from 0 (none) to 600, got -5 "
+                        + "(see redrive demo --help)",
+                "console: --trickle goes with --demo: it sets the sandbox's new work (see redrive console --help)");
+    }
+
     private static String namespaceOf(String... args) {
         DemoCommand command = new DemoCommand();
         new CommandLine(command).parseArgs(args);

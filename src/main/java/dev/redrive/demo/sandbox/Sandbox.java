@@ -10,7 +10,6 @@ import org.flywaydb.core.api.FlywayException;
 
 import java.net.URI;
 import java.time.Clock;
-import java.time.Duration;
 import java.time.LocalDate;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
@@ -27,7 +26,7 @@ import java.util.function.LongSupplier;
  * <pre>{@code
  * try (Sandbox sandbox = Sandbox.connect(config.withNamespace(Sandbox.NAMESPACE), Clock.systemUTC(), System.out::println)) {
  *     sandbox.reseed(SeedSize.FULL);       // or sandbox.resume() on a namespace seeded before
- *     sandbox.startLiveWorkload();
+ *     sandbox.startLiveWorkload(Trickle.DEFAULT);
  *     ...
  * }
  * }</pre>
@@ -35,8 +34,6 @@ import java.util.function.LongSupplier;
 public final class Sandbox implements AutoCloseable {
     /** The namespace the {@code demo} command and {@code console --demo} use unless told otherwise. */
     public static final String NAMESPACE = "redrive_demo";
-    private static final Duration LIVE_INTERVAL = Duration.ofSeconds(3);
-    private static final int LIVE_PER_TICK = 2;
     /** How many more open DLQ entries than at its start the trickle may add (see {@link LiveWorkload}). */
     private static final long LIVE_NEW_OPEN_ENTRIES = 25;
 
@@ -73,13 +70,13 @@ public final class Sandbox implements AutoCloseable {
      * The sandbox as the console opens it: seeded first if the namespace holds nothing yet, otherwise resumed, with
      * the demo tools, a worker and the live trickle running until it is closed.
      */
-    public static Sandbox openForConsole(RedriveConfig config, Clock clock, Consumer<String> log) {
+    public static Sandbox openForConsole(RedriveConfig config, Clock clock, Consumer<String> log, Trickle trickle) {
         Sandbox sandbox = connect(config, clock, log);
         try {
             if (!sandbox.isSeeded() || !sandbox.resume()) {
                 log.accept(sandbox.reseed(SeedSize.FULL).describe());
             }
-            sandbox.startLiveWorkload();
+            sandbox.startLiveWorkload(trickle);
             return sandbox;
         } catch (RuntimeException e) {
             sandbox.close();
@@ -143,18 +140,18 @@ public final class Sandbox implements AutoCloseable {
     }
 
     /**
-     * Starts a light trickle of new work (a couple of operations every few seconds, a few of which fail), which stops
-     * adding dead letters once the open DLQ has grown by {@value #LIVE_NEW_OPEN_ENTRIES} entries.
+     * Starts a trickle of new work (by default a couple of operations every few seconds, a few of which fail), which
+     * stops adding dead letters once the open DLQ has grown by {@value #LIVE_NEW_OPEN_ENTRIES} entries.
      */
-    public void startLiveWorkload() {
-        if (workload != null) {
+    public void startLiveWorkload(Trickle trickle) {
+        if (workload != null || trickle.off()) {
             return;
         }
         String runId = "live-" + DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss").withZone(ZoneOffset.UTC).format(clock.instant());
         LongSupplier open = () -> DlqDepth.read(database.jdbc(), clock.instant()).open();
         workload = new LiveWorkload(new IncidentDispatcher(database, redis, clock)::dispatch, runId, open,
                 open.getAsLong() + LIVE_NEW_OPEN_ENTRIES, new Random());
-        workload.start(LIVE_INTERVAL, LIVE_PER_TICK);
+        workload.start(trickle.interval(), trickle.perRound());
     }
 
     public SeedSummary summary() {

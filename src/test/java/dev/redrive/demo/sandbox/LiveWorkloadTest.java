@@ -8,8 +8,12 @@ import java.util.Random;
 import java.util.concurrent.atomic.AtomicLong;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-/** The sandbox's trickle of new work stops feeding the DLQ once it holds as many open entries as it may. */
+/**
+ * The sandbox's trickle of new work stops feeding the DLQ once it holds as many open entries as it may, at the rate
+ * an operator set.
+ */
 class LiveWorkloadTest {
     private static boolean deadLetters(PlannedOperation operation) {
         return LiveWorkload.DEAD_LETTERING.stream().anyMatch(fault -> operation.payload().contains("\"fault\":\"" + fault + "\""));
@@ -33,5 +37,21 @@ class LiveWorkloadTest {
             workload.tick(2);
         }
         assertThat(sent).hasSize(2400).noneMatch(LiveWorkloadTest::deadLetters);
+    }
+
+    @Test
+    void aTrickleOfPerMinute_sendsThatManyAMinute_neverMoreOftenThanEveryThreeSeconds() {
+        for (int perMinute : new int[]{1, 5, 20, 40, 100, 600}) {
+            Trickle trickle = new Trickle(perMinute);
+            long roundsPerMinute = java.time.Duration.ofMinutes(1).dividedBy(trickle.interval());
+            assertThat(roundsPerMinute * trickle.perRound()).as("%d per minute", perMinute)
+                    .isBetween((long) Math.floor(perMinute * 0.9), (long) Math.ceil(perMinute * 1.1));
+            assertThat(trickle.interval()).isGreaterThanOrEqualTo(java.time.Duration.ofSeconds(3));
+        }
+        assertThat(Trickle.DEFAULT.interval()).isEqualTo(java.time.Duration.ofSeconds(3));
+        assertThat(Trickle.DEFAULT.perRound()).as("the pace the sandbox always had").isEqualTo(2);
+        assertThat(new Trickle(0).off()).isTrue();
+        assertThatThrownBy(() -> new Trickle(-1)).hasMessage("--trickle must be a number of operations per minute "
+                + "from 0 (none) to 600, got -1");
     }
 }

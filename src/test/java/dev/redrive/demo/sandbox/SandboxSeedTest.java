@@ -144,7 +144,7 @@ class SandboxSeedTest {
         long before = jdbc().queryLong(seeded);
         long decisions = jdbc().queryLong("SELECT count(*) FROM redrive_commands");
 
-        try (Sandbox console = Sandbox.openForConsole(ns.config(), Clock.systemUTC(), line -> { })) {
+        try (Sandbox console = Sandbox.openForConsole(ns.config(), Clock.systemUTC(), line -> { }, Trickle.DEFAULT)) {
             assertThat(console.lookupEndpoints()).containsKeys("demo.charge", "demo.ship", "demo.notify");
         }
 
@@ -156,7 +156,7 @@ class SandboxSeedTest {
     void theLiveWorkload_keepsDispatchingNewWork() {
         long before = jdbc().queryLong("SELECT count(*) FROM operations WHERE run_id LIKE 'live-%'");
 
-        sandbox.startLiveWorkload();
+        sandbox.startLiveWorkload(Trickle.DEFAULT);
 
         await().atMost(Duration.ofSeconds(15)).untilAsserted(() ->
                 assertThat(jdbc().queryLong("SELECT count(*) FROM operations WHERE run_id LIKE 'live-%' AND status = 'SUCCEEDED'"))

@@ -7,6 +7,7 @@ import dev.redrive.demo.tools.DemoToolServer;
 import dev.redrive.console.main.WindowLayout;
 import dev.redrive.demo.sandbox.Sandbox;
 import dev.redrive.demo.sandbox.SeedSize;
+import dev.redrive.demo.sandbox.Trickle;
 import javafx.application.Platform;
 import dev.redrive.model.DecisionState;
 import dev.redrive.store.Database;
@@ -88,11 +89,11 @@ public final class ConsoleScreenshots {
         int sizeAt = List.of(args).indexOf("--size");
         String size = sizeAt >= 0 && sizeAt + 1 < args.length ? args[sizeAt + 1] : DEFAULT_SIZE;
         int exit;
-        try (Sandbox sandbox = reuse ? Sandbox.openForConsole(config, Clock.systemUTC(), System.out::println)
+        try (Sandbox sandbox = reuse ? Sandbox.openForConsole(config, Clock.systemUTC(), System.out::println, Trickle.DEFAULT)
                 : Sandbox.connect(config, Clock.systemUTC(), System.out::println)) {
             if (!reuse) {
                 System.out.println(sandbox.reseed(SeedSize.FULL).describe());
-                sandbox.startLiveWorkload();
+                sandbox.startLiveWorkload(Trickle.DEFAULT);
             }
             Set<String> recoverable = recoverableEntries(config);
             Map<String, String> lookups = sandbox.lookupEndpointUrls();
