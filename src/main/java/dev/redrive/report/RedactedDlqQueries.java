@@ -47,6 +47,11 @@ public final class RedactedDlqQueries implements DlqQueries {
     }
 
     @Override
+    public Set<String> startedBy(Collection<String> fingerprints, Collection<Long> ids) {
+        return queries.startedBy(fingerprints, ids);
+    }
+
+    @Override
     public List<FingerprintGroup> groups(DlqFilter filter) {
         return queries.groups(filter).stream().map(redactor::redact).toList();
     }

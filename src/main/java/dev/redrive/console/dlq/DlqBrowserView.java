@@ -1,5 +1,6 @@
 package dev.redrive.console.dlq;
 
+import dev.redrive.console.ui.DesktopNotices;
 import dev.redrive.console.ui.Fxml;
 import dev.redrive.console.ui.Clipboards;
 import dev.redrive.console.ui.RelativeTime;
@@ -163,6 +164,9 @@ public final class DlqBrowserView {
     }
 
     private void bindFieldsToModel() {
+        // Once per new kind of failure, not per entry: more of a known failure raises the "N new" count alone.
+        model.onNewGroup(group -> DesktopNotices.warn(root, "Redrive · new failure group", group.describe(),
+                "Several new failure groups: the Groups view lists them."));
         textField.textProperty().bindBidirectional(model.textProperty());
         classBox.valueProperty().bindBidirectional(model.errorClassProperty());
         toolField.textProperty().bindBidirectional(model.toolProperty());

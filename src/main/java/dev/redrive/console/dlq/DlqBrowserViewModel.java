@@ -61,6 +61,8 @@ public final class DlqBrowserViewModel {
     private final FilterFields fields = new FilterFields();
     private final RowWindow window = new RowWindow();
     private final NewEntries newEntries = new NewEntries();
+    private final NewGroups newGroups = new NewGroups();
+    private Consumer<NewGroup> newGroupListener = group -> { };
     private final RowSelection selection = new RowSelection();
     private final ReadOnlyObjectWrapper<FingerprintGroup> openGroup = new ReadOnlyObjectWrapper<>();
     private final ReadOnlyBooleanWrapper grouped = new ReadOnlyBooleanWrapper(false);
@@ -210,10 +212,11 @@ public final class DlqBrowserViewModel {
         polling = true;
         long ticket = generation;
         DlqFilter filter = appliedFilter.get();
-        executor.submit("Reading new DLQ events", () -> arrivedMatching(filter), matching -> {
+        executor.submit("Reading new DLQ events", () -> arrived(filter), arrival -> {
             polling = false;
+            arrival.started().forEach(newGroupListener);
             // A reload since the poll began shows the newest entries anyway and forgets what was new.
-            if (ticket == generation && newEntries.add(matching)) {
+            if (ticket == generation && newEntries.add(arrival.matching())) {
                 if (order.get() == DlqOrder.OLDEST_FIRST && !window.isEmpty() && !grouped.get()) {
                     // Oldest first, new entries lie past the last row: scrolling down reaches them, the list stays put.
                     // An operator already at the bottom gets them appended as if they had scrolled.
@@ -229,11 +232,23 @@ public final class DlqBrowserViewModel {
         });
     }
 
-    /** The ids of the entries announced since the last poll that the filter matches, in the order they arrived. */
-    private List<Long> arrivedMatching(DlqFilter filter) {
-        List<Long> arrived = live.poll().stream().map(DlqEvent::dlqEntryId).toList();
+    /**
+     * What arrived since the last poll: the ids of the entries that the filter matches, in the order they arrived, and
+     * the failure groups any of them started (whatever the filter).
+     */
+    private Arrival arrived(DlqFilter filter) {
+        List<DlqEvent> events = live.poll();
+        List<Long> arrived = events.stream().map(DlqEvent::dlqEntryId).toList();
         Set<Long> matching = queries.matching(filter, arrived);
-        return arrived.stream().filter(matching::contains).toList();
+        return new Arrival(arrived.stream().filter(matching::contains).toList(), newGroups.startedBy(events, queries));
+    }
+
+    private record Arrival(List<Long> matching, List<NewGroup> started) {
+    }
+
+    /** Told of each failure group that starts while the list is watched, once per group (a desktop notice). */
+    public void onNewGroup(Consumer<NewGroup> listener) {
+        this.newGroupListener = listener;
     }
 
     /**

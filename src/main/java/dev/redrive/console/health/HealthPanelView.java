@@ -1,6 +1,7 @@
 package dev.redrive.console.health;
 
 import dev.redrive.console.ui.DialogPlacement;
+import dev.redrive.console.ui.DesktopNotices;
 import dev.redrive.console.ui.Theme;
 import dev.redrive.console.ui.Fxml;
 import dev.redrive.health.HealthAlert;
@@ -17,7 +18,6 @@ import javafx.collections.ListChangeListener;
 import javafx.css.PseudoClass;
 import javafx.fxml.FXML;
 import javafx.geometry.Insets;
-import javafx.geometry.Pos;
 import javafx.scene.Parent;
 import javafx.scene.control.ButtonType;
 import javafx.scene.control.Dialog;
@@ -30,7 +30,6 @@ import javafx.scene.layout.Region;
 import javafx.scene.layout.VBox;
 import javafx.scene.text.Text;
 import javafx.util.Duration;
-import org.controlsfx.control.Notifications;
 
 import java.util.List;
 import java.util.function.Consumer;
@@ -185,27 +184,10 @@ public final class HealthPanelView {
                 .collect(Collectors.joining("\n"));
     }
 
-    /**
-     * A desktop notification at the bottom right, over the status bar's connection text rather than the toolbar's
-     * controls; alerts arriving while one shows collapse into one notification.
-     */
+    /** A desktop notice of an alert; alerts arriving while one shows collapse into one notice. */
     private void notify(HealthAlert alert) {
-        if (root.getScene() == null || root.getScene().getWindow() == null) {
-            return;
-        }
-        Notifications collapsed = styled(Notifications.create()
-                .title("Redrive · DLQ alerts")
-                .text("Several DLQ alerts: the banner above the list shows the current one."));
-        styled(Notifications.create()
-                .title("Redrive · DLQ alert")
-                .text(alert.message())
-                .threshold(1, collapsed))
-                .showWarning();
-    }
-
-    private Notifications styled(Notifications notification) {
-        notification.owner(root.getScene().getWindow()).position(Pos.BOTTOM_RIGHT).hideAfter(Duration.seconds(8));
-        return Theme.isDark() ? notification.darkStyle() : notification;
+        DesktopNotices.warn(root, "Redrive · DLQ alert", alert.message(),
+                "Several DLQ alerts: the banner above the list shows the current one.");
     }
 
     /** Where changed thresholds are saved (the user's preferences). */

@@ -41,6 +41,12 @@ public interface DlqQueries {
      */
     Set<Long> matching(DlqFilter filter, Collection<Long> ids);
 
+    /**
+     * Of these fingerprints, those that no entry but the given ones has: the failure groups these entries started, as
+     * the console tells a new kind of failure from more of a known one.
+     */
+    Set<String> startedBy(Collection<String> fingerprints, Collection<Long> ids);
+
     /** The matching entries grouped by error fingerprint, largest group first. */
     List<FingerprintGroup> groups(DlqFilter filter);
 

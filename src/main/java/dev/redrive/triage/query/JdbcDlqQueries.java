@@ -183,6 +183,19 @@ public final class JdbcDlqQueries implements DlqQueries {
     }
 
     @Override
+    public Set<String> startedBy(Collection<String> fingerprints, Collection<Long> ids) {
+        if (fingerprints.isEmpty()) {
+            return Set.of();
+        }
+        // One probe of the group index per fingerprint: it stops at the first entry that is not one of these.
+        return Set.copyOf(jdbc.query("""
+                SELECT f FROM unnest(?::text[]) AS f
+                WHERE NOT EXISTS (SELECT 1 FROM dlq_entries e
+                                  WHERE e.error_fingerprint = f AND NOT (e.id = ANY (?::bigint[])))""",
+                row -> row.getString(1), (Object) fingerprints.toArray(String[]::new), (Object) idArray(ids)));
+    }
+
+    @Override
     public List<FingerprintGroup> groups(DlqFilter filter) {
         return groups(groupsStatement(filter));
     }

@@ -151,10 +151,14 @@ class DlqBrowserViewModelTest {
 
     /** Announces entries on the DLQ event stream, as the worker does when it dead-letters them. */
     private static void announce(List<Long> ids) {
+        announce(ids, "fp-live-new");
+    }
+
+    private static void announce(List<Long> ids, String fingerprint) {
         for (long id : ids) {
             ns.redis().sync().xadd(ns.redis().keys().dlq(), Map.of("dlq_entry_id", String.valueOf(id),
                     "operation_id", "run-live:node-" + id + ":0", "error_class", "PERMISSION", "tool", "crm.sync",
-                    "fingerprint", "fp-live-new", "entered_at", NOW.toString()));
+                    "fingerprint", fingerprint, "entered_at", NOW.toString()));
         }
     }
 
@@ -254,6 +258,38 @@ class DlqBrowserViewModelTest {
         assertThat(model.rows()).hasSize(7).allMatch(row -> row.fingerprint().equals("fp-possible"));
         model.closeGroup();
         assertThat(model.rows()).hasSize(DlqBrowserViewModel.PAGE_SIZE);
+    }
+
+    @Test
+    void aFailureGroupThatStartsWhileWatched_isToldOnce_andMoreOfAKnownGroupIsNot() {
+        DlqEventTail tail = new DlqEventTail(ns.redis());
+        DlqBrowserViewModel model = model(tail::poll);
+        List<NewGroup> told = new ArrayList<>();
+        model.onNewGroup(told::add);
+        model.applyFilter();
+        model.pollLive();
+        try {
+            DlqFixture.insert(ns.database(), "run-live-known", 2, "PERMISSION", "crm.sync", "fp-permission", "NONE",
+                    "OPEN", NOW);
+            announce(ns.database().jdbc().query("SELECT id FROM dlq_entries WHERE run_id = 'run-live-known'",
+                    row -> row.getLong(1)), "fp-permission");
+            List<Long> started = insertLive(3, "fp-live-started", NOW);
+            announce(started, "fp-live-started");
+            model.pollLive();
+
+            assertThat(told).containsExactly(new NewGroup("fp-live-started", "crm.sync", "PERMISSION", 3));
+            assertThat(told.get(0).describe()).isEqualTo("3 entries of crm.sync failing PERMISSION, fingerprint fp-live-started");
+
+            DlqFixture.insert(ns.database(), "run-live-known", 2, "PERMISSION", "crm.sync", "fp-live-started", "NONE",
+                    "OPEN", NOW.plusSeconds(1));
+            announce(ns.database().jdbc().query("SELECT id FROM dlq_entries WHERE run_id = 'run-live-known' "
+                    + "AND error_fingerprint = 'fp-live-started'", row -> row.getLong(1)), "fp-live-started");
+            model.pollLive();
+            assertThat(told).as("more of a group already told").hasSize(1);
+        } finally {
+            ns.database().jdbc().update("DELETE FROM dlq_entries WHERE run_id = 'run-live-known'");
+            removeLive();
+        }
     }
 
     @Test

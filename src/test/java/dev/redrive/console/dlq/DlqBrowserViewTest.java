@@ -32,7 +32,10 @@ import java.util.concurrent.TimeUnit;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-/** New DLQ entries in the oldest-first list: where the operator finds them, and when the "N new" button goes. */
+/**
+ * New DLQ entries in the oldest-first list: where the operator finds them, when the "N new" button goes, and the notice
+ * a new kind of failure raises.
+ */
 @ExtendWith(ApplicationExtension.class)
 class DlqBrowserViewTest {
     @RegisterExtension
@@ -155,5 +158,18 @@ class DlqBrowserViewTest {
         await().atMost(WAIT).until(() -> shown(table, arrived));
         await().atMost(WAIT).until(() -> !robot.lookup("#newIndicator").query().isVisible());
         assertThat(model.newCountProperty().get()).isZero();
+    }
+
+    @Test
+    void aNewFailureGroup_raisesOneDesktopNotice(FxRobot robot) {
+        List<Long> old = insert("run-notice", "fp-run-notice", 5, Instant.now().minusSeconds(60));
+        oldestFirstOver(robot, "run-notice", old);
+        arrive("run-notice", 2);
+
+        robot.interact(model::pollLive);
+
+        String told = "2 entries of crm.sync failing PERMISSION, fingerprint fp-run-notice-new";
+        await().atMost(WAIT).until(() -> robot.lookup((Node node) -> node instanceof javafx.scene.control.Labeled label
+                && told.equals(label.getText())).tryQuery().isPresent());
     }
 }
