@@ -1,6 +1,7 @@
 package dev.redrive.cli;
 
 import dev.redrive.config.RedriveConfig;
+import dev.redrive.demo.embedded.EmbeddedBinaries;
 import dev.redrive.demo.embedded.EmbeddedServers;
 import dev.redrive.demo.embedded.SandboxDirectory;
 
@@ -30,6 +31,9 @@ final class SandboxServers implements AutoCloseable {
         if (connection.serversGiven()) {
             return new SandboxServers(configured, null);
         }
+        EmbeddedBinaries.unsupportedHere().ifPresent(why -> {
+            throw new IllegalArgumentException(why);
+        });
         Path dir = SandboxDirectory.forCurrentUser();
         out.println("No PostgreSQL or Redis is configured: starting the sandbox's own, data in " + dir);
         out.flush();

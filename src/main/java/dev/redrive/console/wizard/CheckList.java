@@ -36,7 +36,8 @@ final class CheckList {
             title.getStyleClass().addAll("check-title", result.passed() ? "check-passed" : "check-failed");
             title.setId("check-" + result.id().key());
             Label why = wrapped(result.explanation());
-            Label facts = wrapped(result.facts().entrySet().stream()
+            // A fact with no value (no approval, no status reason) is left out, as the report leaves it out.
+            Label facts = wrapped(result.facts().entrySet().stream().filter(fact -> fact.getValue() != null)
                     .map(fact -> fact.getKey() + "=" + fact.getValue()).collect(Collectors.joining("  ")));
             facts.getStyleClass().add("check-facts");
             VBox block = new VBox(2, title, why, facts);

@@ -16,6 +16,7 @@ import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.Locale;
+import java.util.Optional;
 
 /**
  * The PostgreSQL and redis-server binaries that come with the application (zonky's PostgreSQL 16 archives,
@@ -34,12 +35,33 @@ public final class EmbeddedBinaries {
     private EmbeddedBinaries() {
     }
 
+    /**
+     * Why the servers that come with the application cannot run on this platform, or empty when they can: they are
+     * built for Linux and macOS; embedded-redis's Windows binary is Redis 5, older than the 6.2 the worker needs.
+     */
+    public static Optional<String> unsupportedHere() {
+        return unsupported(System.getProperty("os.name", ""), EmbeddedBinaries.class.getClassLoader()
+                .getResource(postgresArchive()) != null);
+    }
+
+    static Optional<String> unsupported(String osName, boolean postgresArchivePresent) {
+        if (osName.toLowerCase(Locale.ROOT).startsWith("windows") || !postgresArchivePresent) {
+            return Optional.of("the sandbox's own PostgreSQL and Redis run on Linux and macOS on x86-64, not on "
+                    + osName + " " + System.getProperty("os.arch") + ": set REDRIVE_PG_URL and REDRIVE_REDIS_URI "
+                    + "(or --pg-url and --redis-uri) to servers of your own, PostgreSQL 13+ and Redis 6.2+");
+        }
+        return Optional.empty();
+    }
+
+    private static String postgresArchive() {
+        return "postgres-" + (isMac() ? "darwin" : "linux") + "-" + arch() + ".txz";
+    }
+
     /** PostgreSQL's bin folder (initdb, pg_ctl, postgres). */
     public static synchronized Path postgresBin() {
         Path home = ROOT.resolve("postgres-" + POSTGRES_VERSION);
         unpackOnce(home, target -> {
-            String resource = "postgres-" + (isMac() ? "darwin" : "linux") + "-" + arch() + ".txz";
-            try (InputStream in = resource(resource);
+            try (InputStream in = resource(postgresArchive());
                  TarArchiveInputStream tar = new TarArchiveInputStream(new XZCompressorInputStream(
                          new BufferedInputStream(in)))) {
                 for (TarArchiveEntry entry = tar.getNextEntry(); entry != null; entry = tar.getNextEntry()) {
@@ -107,7 +129,7 @@ public final class EmbeddedBinaries {
     private static InputStream resource(String name) throws IOException {
         InputStream in = EmbeddedBinaries.class.getClassLoader().getResourceAsStream(name);
         if (in == null) {
-            throw new IOException(name + " is not on the test class path (the embedded server binaries of this "
+            throw new IOException(name + " is not on the class path (the embedded server binaries of this "
                     + "platform: " + System.getProperty("os.name") + " " + System.getProperty("os.arch") + ")");
         }
         return in;

@@ -5,6 +5,7 @@ import dev.redrive.config.RedriveConfig;
 import dev.redrive.console.ConsoleLauncher;
 import dev.redrive.demo.tools.DemoToolServer;
 import dev.redrive.console.main.WindowLayout;
+import dev.redrive.cli.RedriveCommand;
 import dev.redrive.demo.sandbox.Sandbox;
 import dev.redrive.demo.sandbox.SeedSize;
 import dev.redrive.demo.sandbox.Trickle;
@@ -56,13 +57,15 @@ public final class ConsoleScreenshots {
     private final int width;
     private final int height;
     private final Set<String> recoverable;
+    private final RedriveConfig config;
     private final List<String> written = new ArrayList<>();
     private final List<String> skipped = new java.util.concurrent.CopyOnWriteArrayList<>();
     private Stage main;
 
-    private ConsoleScreenshots(Path output, Set<String> recoverable, String size) {
+    private ConsoleScreenshots(Path output, Set<String> recoverable, String size, RedriveConfig config) {
         this.output = output;
         this.recoverable = recoverable;
+        this.config = config;
         String[] parts = size.split("x");
         if (parts.length != 2) {
             throw new IllegalArgumentException("--size must be WIDTHxHEIGHT, e.g. 1280x800, got '" + size + "'");
@@ -100,7 +103,7 @@ public final class ConsoleScreenshots {
             Thread console = new Thread(() -> ConsoleLauncher.launch(config, true, null, lookups, DemoToolServer::lookupEndpoints), "console");
             console.setDaemon(true);
             console.start();
-            exit = new ConsoleScreenshots(output, recoverable, size).takeAll();
+            exit = new ConsoleScreenshots(output, recoverable, size, config).takeAll();
             Platform.exit();
         }
         System.exit(exit);
@@ -154,6 +157,14 @@ public final class ConsoleScreenshots {
         shootDialog("13-connection-profiles", () -> fireMenuItem("#connectionMenu", "Connection profiles…"));
         shootDialog("14-alert-thresholds", () -> fireButton("Alert thresholds…"));
         shootDark("15-dark-theme");
+        runGroupBatch();
+        shootDialog("24-batch-outcomes", () -> fire("#batchesBadge"), ConsoleScreenshots::selectFirstBatch);
+        dark(true);
+        shootWizard(row -> row.sideEffect() == SideEffectState.POSSIBLE && row.decisionState() == DecisionState.OPEN
+                        && row.tool().equals("demo.charge") && !row.runId().startsWith("live-"),
+                "25-dark-wizard-evidence", null, "26-dark-wizard-preconditions");
+        shootDialog("27-dark-batch-outcomes", () -> fire("#batchesBadge"), ConsoleScreenshots::selectFirstBatch);
+        dark(false);
 
         System.out.println("wrote " + written.size() + " screenshot(s) to " + output.toAbsolutePath() + ": " + written);
         if (!skipped.isEmpty()) {
@@ -447,16 +458,46 @@ public final class ConsoleScreenshots {
     }
 
     private void shootDark(String name) {
-        Optional<Node> toggle = Fx.lookup(main, "#darkSwitch");
-        if (toggle.isEmpty()) {
-            skipped.add(name + " (no #darkSwitch)");
+        dark(true);
+        shoot(name, main);
+        dark(false);
+    }
+
+    /** Turns the dark theme on or off with the toolbar's switch, as an operator does. */
+    private void dark(boolean on) {
+        Fx.lookup(main, "#darkSwitch").map(atlantafx.base.controls.ToggleSwitch.class::cast)
+                .ifPresentOrElse(toggle -> Fx.run(() -> toggle.setSelected(on)), () -> skipped.add("dark theme (no #darkSwitch)"));
+        Fx.pause(Duration.ofSeconds(1));
+    }
+
+    /**
+     * Redrives the largest open group of operations as {@code redrive --group} does, from this process, so the batches
+     * list has a batch whose items the worker then runs: some succeed, some fail again, some are blocked.
+     */
+    private void runGroupBatch() {
+        Optional<String> fingerprint;
+        try (Database database = Database.open(config, 1)) {
+            fingerprint = database.jdbc().queryOne("""
+                    SELECT error_fingerprint FROM dlq_entries
+                     WHERE decision_state = 'OPEN' AND operation_id IS NOT NULL AND run_id LIKE 'billing-%'
+                     GROUP BY error_fingerprint ORDER BY count(*) DESC LIMIT 1""", row -> row.getString(1));
+        }
+        if (fingerprint.isEmpty()) {
+            skipped.add("24-batch-outcomes (no open group)");
             return;
         }
-        atlantafx.base.controls.ToggleSwitch dark = (atlantafx.base.controls.ToggleSwitch) toggle.get();
-        Fx.run(() -> dark.setSelected(true));
-        Fx.pause(Duration.ofSeconds(1));
-        shoot(name, main);
-        Fx.run(() -> dark.setSelected(false));
+        int exit = RedriveCommand.commandLine().execute("-n", config.namespace(), "redrive", "--group",
+                fingerprint.get(), "--reason", "ledger is back: redrive the group", "--operator", "ana");
+        System.out.println("redrive --group " + fingerprint.get() + " exited " + exit);
+        // Time for the worker to run the redriven items, so the outcomes are more than "still running".
+        Fx.pause(Duration.ofSeconds(8));
+    }
+
+    /** Selects the newest batch of the batches list, whose items' outcomes then show under it. */
+    private static void selectFirstBatch(Window dialog) {
+        if (dialog.getScene().lookup("#batchesTable") instanceof TableView<?> table && !table.getItems().isEmpty()) {
+            table.getSelectionModel().select(0);
+        }
     }
 
     private void awaitText(String selector, String what) {
