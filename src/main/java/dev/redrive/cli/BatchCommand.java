@@ -25,7 +25,7 @@ final class BatchCommand {
     }
 
     @Command(name = "list", mixinStandardHelpOptions = true,
-            description = "The newest 50 durable batches, as redrive --batches lists them.")
+            description = "The newest 50 durable batches, as redrive batch list and redrive --batches list them.")
     static final class ListBatches extends NamespaceCommand {
         @Mixin
         JsonOption json;

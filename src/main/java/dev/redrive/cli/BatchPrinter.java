@@ -77,9 +77,9 @@ final class BatchPrinter {
                 batch.fraction() * 100);
     }
 
-    /** "batch 7: redrive of fingerprint fp-1, 12,000 item(s); if it stops, go on with: redrive --resume 7". */
+    /** "batch 7: redrive of fingerprint fp-1, 12,000 item(s); if it stops, go on with: redrive batch resume 7". */
     static String started(DurableBatch batch) {
-        return String.format(Locale.ROOT, "batch %d: %s of %s, %,d item(s); if it stops, go on with: redrive --resume %d",
+        return String.format(Locale.ROOT, "batch %d: %s of %s, %,d item(s); if it stops, go on with: redrive batch resume %d",
                 batch.id(), batch.kind().name().toLowerCase(Locale.ROOT), batch.selection().describe(), batch.total(),
                 batch.id());
     }
@@ -99,7 +99,7 @@ final class BatchPrinter {
             line += " (" + batch.error() + ")";
         }
         return switch (batch.state()) {
-            case STOPPED, FAILED, RUNNING -> line + "; go on with: redrive --resume " + batch.id();
+            case STOPPED, FAILED, RUNNING -> line + "; go on with: redrive batch resume " + batch.id();
             case DONE -> line;
         };
     }

@@ -4,7 +4,6 @@ import dev.redrive.triage.redaction.Redactor;
 import dev.redrive.triage.correction.CorrectionResult;
 import dev.redrive.triage.correction.Corrections;
 import dev.redrive.triage.precondition.DecisionTarget;
-import dev.redrive.triage.precondition.PreconditionResult;
 import picocli.CommandLine.Option;
 
 import java.io.IOException;
@@ -65,14 +64,8 @@ final class CorrectionOptions {
     }
 
     private static void print(PrintWriter out, CorrectionResult result, boolean everyCheck) {
-        out.printf("%s: %s %s%n", result.operationId(), result.outcome(), result.message());
-        if (result.preconditions() != null) {
-            for (PreconditionResult check : result.preconditions().results()) {
-                if (everyCheck || !check.passed()) {
-                    out.println("  " + check.line());
-                }
-            }
-        }
+        DecisionPrinter.print(out, result.operationId(), result.outcome(), result.message(), result.preconditions(),
+                everyCheck);
         if (result.diff() != null && (result.outcome().recorded() || everyCheck)) {
             out.println("payload changes (secrets masked):");
             result.diff().lines().forEach(line -> out.println("  " + line));

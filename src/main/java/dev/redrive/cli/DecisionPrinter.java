@@ -4,11 +4,13 @@ import dev.redrive.triage.decision.DecisionOutcome;
 import dev.redrive.triage.decision.DecisionResult;
 import dev.redrive.triage.decision.batch.BatchReport;
 import dev.redrive.triage.json.TriageJson;
+import dev.redrive.triage.precondition.PreconditionReport;
 import dev.redrive.triage.precondition.PreconditionResult;
 
 import java.io.PrintWriter;
 import java.util.Collection;
 import java.util.List;
+import java.util.Locale;
 
 /** Prints decision results and turns them into the command's exit code. */
 final class DecisionPrinter {
@@ -16,14 +18,39 @@ final class DecisionPrinter {
     }
 
     static void print(PrintWriter out, DecisionResult result, boolean everyCheck) {
-        out.printf("%s: %s %s%n", result.subject(), result.outcome(), result.message());
-        if (result.preconditions() != null) {
-            for (PreconditionResult check : result.preconditions().results()) {
+        print(out, result.subject(), result.outcome(), result.message(), result.preconditions(), everyCheck);
+    }
+
+    /** A result's line, then its failed checks (every check with {@code everyCheck}, as a dry run shows them). */
+    static void print(PrintWriter out, String subject, Enum<?> outcome, String message, PreconditionReport checks,
+                      boolean everyCheck) {
+        out.println(line(subject, outcome, message));
+        if (checks != null) {
+            for (PreconditionResult check : checks.results()) {
                 if (everyCheck || !check.passed()) {
                     out.println("  " + check.line());
                 }
             }
         }
+    }
+
+    /**
+     * "SUBJECT: OUTCOME message", leaving out what the message repeats of the two: "entry 12: DONE discarded by bob"
+     * and "r:n:0: REFUSED by the database: …", not "DONE entry 12 discarded" or "REFUSED refused by". The outcome
+     * keeps its name, which scripts match.
+     */
+    static String line(String subject, Enum<?> outcome, String message) {
+        String rest = message == null ? "" : message;
+        return subject + ": " + outcome(outcome, rest.startsWith(subject + " ") ? rest.substring(subject.length() + 1)
+                : rest);
+    }
+
+    /** "OUTCOME message", leaving out the message's first words when they only repeat the outcome. */
+    static String outcome(Enum<?> outcome, String message) {
+        String words = outcome.name().toLowerCase(Locale.ROOT).replace('_', ' ');
+        boolean repeats = message.toLowerCase(Locale.ROOT).startsWith(words)
+                && (message.length() == words.length() || !Character.isLetterOrDigit(message.charAt(words.length())));
+        return outcome + (repeats ? message.substring(words.length()) : " " + message);
     }
 
     static void print(PrintWriter out, BatchReport report) {

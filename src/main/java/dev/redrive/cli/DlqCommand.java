@@ -14,6 +14,7 @@ import dev.redrive.triage.query.DlqFilter;
 import dev.redrive.triage.query.DlqOrder;
 import dev.redrive.triage.query.DlqPage;
 import dev.redrive.triage.query.DlqQueries;
+import dev.redrive.triage.query.JdbcDlqQueries;
 import dev.redrive.triage.query.DlqRow;
 import dev.redrive.triage.query.FingerprintGroup;
 import dev.redrive.triage.query.PageDirection;
@@ -63,6 +64,10 @@ final class DlqCommand {
 
         @Override
         public Integer call() {
+            if (limit < 1 || limit > JdbcDlqQueries.MAX_PAGE_SIZE) {
+                throw new IllegalArgumentException("--limit must be 1 to " + JdbcDlqQueries.MAX_PAGE_SIZE
+                        + " entries per page, got " + limit);
+            }
             DlqFilter filter = filters.filter();
             DlqCursor cursor = position == null ? null : DlqCursor.parse(position.after != null ? position.after : position.before);
             PageDirection direction = position != null && position.before != null ? PageDirection.PREVIOUS : PageDirection.NEXT;
@@ -98,10 +103,10 @@ final class DlqCommand {
         }
 
         private static void text(PrintWriter out, DlqPage page, DlqCount count, DlqOrder order) {
-            out.printf("%-27s %9s  %-34s %-19s %-17s %-11s %-9s %s%n", "ENTERED", "ID", "OPERATION", "CLASS", "TOOL",
+            out.printf("%-27s %9s  %-34s %-19s %-17s %-11s %-10s %s%n", "ENTERED", "ID", "OPERATION", "CLASS", "TOOL",
                     "SIDE-EFFECT", "STATE", "ERROR");
             for (DlqRow row : page.rows()) {
-                out.printf("%-27s %9d  %-34s %-19s %-17s %-11s %-9s %s%n", row.enteredAt(), row.id(),
+                out.printf("%-27s %9d  %-34s %-19s %-17s %-11s %-10s %s%n", row.enteredAt(), row.id(),
                         Cells.cut(row.operationId(), 34), row.errorClass(), Cells.cut(row.tool(), 17), row.sideEffect(),
                         row.decisionState(), Cells.cut(row.errorMessage(), 70));
             }

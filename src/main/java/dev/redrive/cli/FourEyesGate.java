@@ -37,10 +37,10 @@ final class FourEyesGate {
                     : Map.of("outcome", submission.outcome(), "message", submission.message(), "failed",
                     submission.failed()));
         } else if (submission.recorded()) {
-            out.println(submission.message() + "; a second operator approves it with: request approve "
+            out.println(submission.message() + "; a second operator approves it with: redrive request approve "
                     + submission.request().id() + " --operator NAME");
         } else {
-            out.println(submission.outcome() + " " + submission.message());
+            out.println(DecisionPrinter.outcome(submission.outcome(), submission.message()));
             submission.failed().stream().map(PreconditionResult::line).forEach(line -> out.println("  " + line));
         }
         out.flush();

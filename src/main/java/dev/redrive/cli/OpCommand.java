@@ -100,7 +100,8 @@ final class OpCommand {
         private static void text(PrintWriter out, EntryDetails details) {
             DlqEntryRecord entry = details.entry();
             out.printf("dlq entry   %d (version %d)%n", entry.id(), entry.version());
-            out.printf("error       %s %s: %s%n", entry.errorClass(), Objects.toString(entry.errorCode(), ""), entry.errorMessage());
+            out.printf("error       %s%s: %s%n", entry.errorClass(), entry.errorCode() == null ? "" : " " + entry.errorCode(),
+                    entry.errorMessage());
             out.printf("received    %s on %s entry %s, delivery %s, consumer %s%n", entry.enteredAt(), entry.stream(),
                     entry.entryId(), entry.deliveryCount(), entry.consumer());
             out.printf("decision    %s%s%s%n", entry.decisionState(), correction(entry), entry.decidedBy() == null ? ""
@@ -161,9 +162,11 @@ final class OpCommand {
             if (lineage.correctedBy() != null) {
                 out.printf("corrected by %s (it replaced this operation, which never runs again)%n", lineage.correctedBy());
             }
-            out.printf("tool        %s schema %s (current %s)%n", op.tool(), op.toolSchemaVersion(), details.currentToolSchemaVersion());
+            out.printf("tool        %s schema %s (current %s)%n", op.tool(), op.toolSchemaVersion(),
+                    Objects.toString(details.currentToolSchemaVersion(), "none registered"));
             out.printf("key         %s%n", op.idempotencyKey());
-            out.printf("trace       %s  correlation %s%n", op.traceId(), op.correlationId());
+            out.printf("trace       %s  correlation %s%n", Objects.toString(op.traceId(), "none sent"),
+                    Objects.toString(op.correlationId(), "none sent"));
             if (op.traceparent() != null) {
                 out.printf("traceparent %s (W3C trace id %s)%n", op.traceparent(), Traceparent.traceId(op.traceparent()));
             }

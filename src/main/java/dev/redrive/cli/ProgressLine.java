@@ -1,5 +1,7 @@
 package dev.redrive.cli;
 
+import dev.redrive.triage.decision.durable.DurableBatch;
+
 import java.io.PrintWriter;
 import java.util.Locale;
 import java.util.function.LongSupplier;
@@ -68,7 +70,7 @@ final class ProgressLine {
         int filled = total <= 0 ? WIDTH : (int) Math.min(WIDTH, done * WIDTH / total);
         double seconds = Math.max(1e-9, (now - startedAt) / 1e9);
         double rate = done / seconds;
-        String left = done >= total || rate <= 0 ? "" : " · " + Math.round((total - done) / rate) + " s left";
+        String left = done >= total || rate <= 0 ? "" : " · " + DurableBatch.duration((total - done) / rate) + " left";
         return String.format(Locale.ROOT, "[%s%s] %,d of %,d · %,.0f/s%s", "#".repeat(filled), "-".repeat(WIDTH - filled),
                 done, total, rate, left);
     }

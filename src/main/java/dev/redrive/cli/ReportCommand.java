@@ -65,7 +65,7 @@ final class ReportCommand extends NamespaceCommand {
                     : trace != null ? reports.trace(trace)
                     : operationIds.size() == 1 ? reports.operation(operationIds.get(0)) : reports.selection(operationIds);
             reports.write(report, reportFormat, out);
-            spec.commandLine().getOut().printf("%s report on %s written to %s%n", reportFormat.extension(),
+            spec.commandLine().getOut().printf("%s report on %s written to %s%n", reportFormat.title(),
                     subjects(report), out.toAbsolutePath());
             spec.commandLine().getOut().flush();
             return 0;

@@ -116,7 +116,7 @@ final class RequestCommand {
         if (json) {
             DecisionPrinter.json(out, result);
         } else {
-            out.println("request " + result.requestId() + ": " + result.outcome() + " " + result.message());
+            out.println(DecisionPrinter.line("request " + result.requestId(), result.outcome(), result.message()));
             if (result.items().size() > 1) {
                 for (DecisionResult item : result.items()) {
                     DecisionPrinter.print(out, item, false);

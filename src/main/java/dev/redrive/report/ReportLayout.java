@@ -85,8 +85,8 @@ final class ReportLayout {
             List<List<String>> rows = new ArrayList<>();
             for (EntryReport entry : report.entries()) {
                 DlqEntryRecord record = entry.details().entry();
-                rows.add(row("DLQ entry " + record.id() + " (no operation)", record.errorClass() + " "
-                        + record.errorCode(), record.sideEffect() + " (nothing ran)", decision(record)));
+                rows.add(row("DLQ entry " + record.id() + " (no operation)", record.errorClass()
+                        + (record.errorCode() == null ? "" : " " + record.errorCode()), record.sideEffect() + " (nothing ran)", decision(record)));
             }
             return List.of(new Table(List.of("entry", "error", "side effect", "decision"), rows));
         }
@@ -343,7 +343,7 @@ final class ReportLayout {
     private Table preconditions(List<PreconditionResult> results) {
         List<List<String>> rows = new ArrayList<>();
         for (PreconditionResult result : results) {
-            rows.add(row(result.id().key(), result.passed() ? "PASS" : "FAIL", result.explanation(), facts(result.facts())));
+            rows.add(row(result.id().title(), result.passed() ? "PASS" : "FAIL", result.explanation(), facts(result.facts())));
         }
         return new Table(List.of("check", "result", "why", "facts"), rows);
     }

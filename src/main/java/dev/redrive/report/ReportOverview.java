@@ -91,7 +91,7 @@ final class ReportOverview {
                 kv("batch", batch.id() + ": " + batch.kind().name().toLowerCase(Locale.ROOT) + " of "
                         + batch.selection().describe()),
                 kv("state", batch.state() + (batch.error() == null ? "" : ": " + batch.error())),
-                kv("operator", batch.operator() + " (login " + batch.dbLogin() + ")"),
+                kv("operator", batch.operator() + (batch.dbLogin() == null ? "" : " (login " + batch.dbLogin() + ")")),
                 kv("reason", batch.reason()),
                 kv("started", batch.createdAt()),
                 kv("finished", batch.finishedAt() == null ? "not yet" : batch.finishedAt()),

@@ -66,7 +66,7 @@ class BatchCliTest {
                 .containsPattern("b-ok:charge:0\\s+\\d+\\s+SUCCEEDED\\s+redriven as attempt 2, then SUCCEEDED")
                 .containsPattern("b-again:charge:0\\s+\\d+\\s+FAILED_AGAIN\\s+redriven as attempt 2, then failed "
                         + "again: DLQ entry " + newEntry)
-                .containsPattern("b-cancelled:charge:0\\s+\\d+\\s+BLOCKED\\s+blocked by run_active: blocked: run "
+                .containsPattern("b-cancelled:charge:0\\s+\\d+\\s+BLOCKED\\s+blocked by run_active: run "
                         + "b-cancelled is CANCELLED")
                 .contains("3 item(s): 1 blocked (run_active 1), 1 succeeded, 1 failed again");
         JsonNode json = TriageJson.parse(CliRun.in(ns, "batch", "show", id, "--json").out());
@@ -82,7 +82,7 @@ class BatchCliTest {
         Path markdown = Files.createTempFile("batch-report", ".md");
         CliRun report = CliRun.in(ns, "report", "--batch", id, "--format", "md", "--out", markdown.toString());
         assertThat(report.exit()).as(report.err()).isZero();
-        assertThat(report.out()).startsWith("md report on batch " + id + " (3 item(s)) written to ");
+        assertThat(report.out()).startsWith("Markdown report on batch " + id + " (3 item(s)) written to ");
         String written = Files.readString(markdown);
         assertThat(written).contains("Batch " + id, "outcomes now", "3 item(s): 1 blocked (run_active 1), 1 succeeded, "
                         + "1 failed again", "redriven as attempt 2, then failed again: DLQ entry " + newEntry,

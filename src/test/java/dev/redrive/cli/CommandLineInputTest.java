@@ -187,7 +187,7 @@ class CommandLineInputTest {
             Run look = run(concat(new String[]{"dlq", "list", "--run", "run-input-viewer", "--json"}, asViewer));
 
             assertThat(discard.exit()).isEqualTo(ExitCode.REFUSED);
-            assertThat(discard.out()).contains("REFUSED refused by the database: read-only: role " + viewer.login() + " is a viewer");
+            assertThat(discard.out()).contains("REFUSED by the database: read-only: role " + viewer.login() + " is a viewer");
             assertThat(redrive.exit()).isEqualTo(ExitCode.REFUSED);
             assertThat(reconcile.exit()).isEqualTo(ExitCode.REFUSED);
             assertThat(reconcile.errLine()).startsWith("reconcile: refused by the database: read-only: role " + viewer.login());

@@ -132,7 +132,7 @@ class DeadLetterWithoutOperationCliTest {
                 "--operator", "alice");
 
         assertThat(discarded.exit()).isZero();
-        assertThat(discarded.out()).startsWith("entry " + toDiscard + ": DONE entry " + toDiscard + " discarded by alice");
+        assertThat(discarded.out()).startsWith("entry " + toDiscard + ": DONE discarded by alice");
         assertThat(query("SELECT decision_state || '/' || decided_by || '/' || decision_reason FROM dlq_entries WHERE id = ?",
                 toDiscard)).isEqualTo("DISCARDED/alice/legacy runtime fixed");
         assertThat(query("""
@@ -141,7 +141,7 @@ class DeadLetterWithoutOperationCliTest {
 
         CliRun again = run("resolve", "--entry", String.valueOf(toDiscard), "--reason", "me too", "--operator", "bob");
         assertThat(again.exit()).isEqualTo(ExitCode.BLOCKED);
-        assertThat(again.out()).contains("ALREADY_DECIDED already decided by alice at ", "(DISCARDED: legacy runtime fixed)");
+        assertThat(again.out()).contains("ALREADY_DECIDED by alice at ", "(DISCARDED: legacy runtime fixed)");
         assertThat(query("SELECT count(*) FROM audit_log WHERE dlq_entry_id = ?", toDiscard)).isEqualTo("1");
         assertThat(run("op", "show", "--entry", String.valueOf(toDiscard)).out())
                 .contains("decision    DISCARDED by alice at ", "alice (login " + ns.config().pgUser() + ") DISCARD");

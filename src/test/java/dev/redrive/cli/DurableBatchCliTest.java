@@ -37,7 +37,7 @@ class DurableBatchCliTest {
 
         assertThat(run.exit()).as(run.err()).isZero();
         Matcher started = Pattern.compile("batch (\\d+): redrive of tool demo.charge, run id run-big, 10,500 item\\(s\\); "
-                + "if it stops, go on with: redrive --resume (\\d+)").matcher(run.out());
+                + "if it stops, go on with: redrive batch resume (\\d+)").matcher(run.out());
         assertThat(started.find()).as(run.out().lines().limit(3).toList().toString()).isTrue();
         String id = started.group(1);
         assertThat(run.out()).contains("batch " + id + " DONE: 10,500/10,500 (100%) taken: 10,500 decided, 0 blocked, 0 failed");
@@ -80,10 +80,10 @@ class DurableBatchCliTest {
         assertThat(group.exit()).isEqualTo(ExitCode.USAGE);
         assertThat(group.out()).isEmpty();
         assertThat(group.err().strip()).isEqualTo("redrive: no open entries in group nosuchfp: nothing to redrive; "
-                + "dlq groups lists the groups and their open entries (see redrive redrive --help)");
+                + "redrive dlq groups lists the groups and their open entries (see redrive redrive --help)");
         assertThat(filter.exit()).isEqualTo(ExitCode.USAGE);
         assertThat(filter.err().strip()).isEqualTo("redrive: no open entry matches run id nosuchrun: nothing to "
-                + "redrive; dlq list with the same filters shows what they match (see redrive redrive --help)");
+                + "redrive; redrive dlq list with the same filters shows what they match (see redrive redrive --help)");
         assertThat(dryRun.exit()).isEqualTo(ExitCode.USAGE);
         assertThat(dryRun.err()).contains("no open entries in group nosuchfp");
         assertThat(ns.database().jdbc().queryLong("SELECT count(*) FROM redrive_batches")).isEqualTo(batchesBefore);
@@ -93,7 +93,7 @@ class DurableBatchCliTest {
     void aBatchThatDoesNotExist_orOptionsThatDoNotGoTogether_areBadInputInOneLine() {
         CliRun unknown = CliRun.in(ns, "redrive", "--resume", "999999");
         assertThat(unknown.exit()).isEqualTo(ExitCode.USAGE);
-        assertThat(unknown.err()).contains("no batch 999999; redrive --batches lists them");
+        assertThat(unknown.err()).contains("no batch 999999; redrive batch list shows them");
 
         CliRun mixed = CliRun.in(ns, "redrive", "--batches", "--reason", "why");
         assertThat(mixed.exit()).isEqualTo(ExitCode.USAGE);

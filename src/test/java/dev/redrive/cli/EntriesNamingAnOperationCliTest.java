@@ -78,7 +78,7 @@ class EntriesNamingAnOperationCliTest {
         CliRun again = run("discard", discarded.operationId(), "--reason", "customer withdrew", "--operator", "alice");
         assertThat(again.exit()).isEqualTo(ExitCode.BLOCKED);
         assertThat(again.out().lines().findFirst().orElseThrow()).startsWith(discarded.operationId() + ": ALREADY_DECIDED "
-                + "already decided by alice").endsWith("; open entries that only name it: " + discarded.conflictEntry()
+                + "by alice").endsWith("; open entries that only name it: " + discarded.conflictEntry()
                 + "; decide them with --entry ID");
 
         CliRun conflict = run("discard", "--entry", String.valueOf(discarded.conflictEntry()), "--reason", "duplicate publish",

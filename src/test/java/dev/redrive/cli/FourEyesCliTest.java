@@ -137,7 +137,7 @@ class FourEyesCliTest {
                 "obsolete: none of its items is open any more (another path decided them)");
         assertThat(List.of(approve, again)).allSatisfy(run -> {
             assertThat(run.exit()).isEqualTo(ExitCode.BLOCKED);
-            assertThat(run.out().strip()).isEqualTo("request " + id + ": ALREADY_DECIDED request " + id + " is "
+            assertThat(run.out().strip()).isEqualTo("request " + id + ": ALREADY_DECIDED is "
                     + "obsolete: none of its items is open any more (another path decided them meanwhile), so there "
                     + "is nothing left to approve or reject");
         });

@@ -60,7 +60,7 @@ class InterruptedBatchCliTest {
         assertThat(count("SELECT count(*) FROM redrive_commands")).as("every chunk taken was decided whole")
                 .isEqualTo(count("SELECT succeeded FROM redrive_batches")).isEqualTo(done);
         assertThat(output).contains("stopping batch " + id + " after the chunk in hand",
-                "batch " + id + " STOPPED: ", "go on with: redrive --resume " + id);
+                "batch " + id + " STOPPED: ", "go on with: redrive batch resume " + id);
         assertThat(count("SELECT count(*) FROM audit_log WHERE action = 'BATCH_STOPPED'")).isEqualTo(1);
 
         CliRun resumed = CliRun.in(ns, "redrive", "--resume", String.valueOf(id));

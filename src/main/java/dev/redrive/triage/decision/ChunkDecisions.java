@@ -284,7 +284,7 @@ public final class ChunkDecisions {
         if (needsResult) {
             return new DecisionResult(DecisionKind.RESOLVE, DecisionOutcome.BLOCKED, report.operationId(),
                     report.dlqEntryId(), "resolving needs the reconciled result: record an APPLIED reconciliation with "
-                    + "its result, or give the result", report, null, null, null, null);
+                    + "its result, or give the result (CLI: --result JSON; console: the Result field)", report, null, null, null, null);
         }
         return report.allPassed() ? null : refused(kind, report);
     }

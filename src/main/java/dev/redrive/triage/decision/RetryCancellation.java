@@ -71,7 +71,8 @@ final class RetryCancellation {
                 .get(operationId));
         if (kind == DecisionKind.RESOLVE && resolved == null) {
             return Optional.of(result(kind, DecisionOutcome.BLOCKED, operationId, "resolving needs the result: the "
-                    + "operation waits for its retry and has no APPLIED reconciliation; give the result", null, null));
+                    + "operation waits for its retry and has no APPLIED reconciliation; give the result (CLI: --result JSON; "
+                    + "console: the Result field)", null, null));
         }
         OperationStatus to = kind == DecisionKind.RESOLVE ? OperationStatus.SUCCEEDED : OperationStatus.DISCARDED;
         Instant at = clock.instant();

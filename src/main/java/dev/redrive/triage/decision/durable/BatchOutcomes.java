@@ -52,7 +52,9 @@ public final class BatchOutcomes {
         /** What the facts say about the item, in a few words, as the CLI and the batch's report say it. */
         public String whatHappened() {
             return switch (outcome) {
-                case BLOCKED -> "blocked by " + String.join(", ", blockedBy) + ": " + message;
+                // The stored message of a blocked item says "blocked: ..." itself.
+                case BLOCKED -> "blocked by " + String.join(", ", blockedBy) + ": "
+                        + (message.startsWith("blocked: ") ? message.substring("blocked: ".length()) : message);
                 case DECIDED_ELSEWHERE -> "skipped: " + message;
                 case REFUSED, RESOLVED, DISCARDED -> message;
                 case STILL_RUNNING -> "redriven as attempt " + redrivenAttempt + ", now " + operationStatus;

@@ -67,9 +67,9 @@ public record BatchSelection(List<String> operationIds, DlqFilter filter) {
                 && filter.equals(DlqFilter.builder().fingerprint(filter.fingerprint()).build());
         return groupAlone
                 ? "no open entries in group " + filter.fingerprint() + ": nothing to " + verb
-                        + "; dlq groups lists the groups and their open entries"
+                        + "; redrive dlq groups lists the groups and their open entries"
                 : "no open entry matches " + describe() + ": nothing to " + verb
-                        + "; dlq list with the same filters shows what they match";
+                        + "; redrive dlq list with the same filters shows what they match";
     }
 
     /**

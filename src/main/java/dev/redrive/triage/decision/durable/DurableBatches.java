@@ -268,7 +268,7 @@ public final class DurableBatches {
 
     private BatchHeldException refusal(long id) {
         DurableBatch batch = find(id).orElseThrow(() -> new IllegalArgumentException(
-                "no batch " + id + "; redrive --batches lists them"));
+                "no batch " + id + "; redrive batch list shows them"));
         if (batch.state() == BatchState.DONE) {
             return new BatchHeldException("batch " + id + " is done (" + batch.done() + " items taken): nothing to resume");
         }
