@@ -28,6 +28,7 @@ import dev.redrive.worker.client.WorkerClient;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.nio.charset.CharacterCodingException;
+import java.time.Clock;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -112,7 +113,7 @@ final class DispatchFile {
      *
      * @throws IllegalArgumentException naming the first bad line, what is wrong and what is expected
      */
-    static List<Numbered> read(BufferedReader reader, String source, WorkerClient client,
+    static List<Numbered> read(BufferedReader reader, String source, Clock clock,
                                Function<String, Optional<String>> currentVersion) throws IOException {
         Map<String, String> versions = new HashMap<>();
         EnvelopeCodec codec = new EnvelopeCodec();
@@ -135,8 +136,8 @@ final class DispatchFile {
                 OperationId id = new OperationId(line.run(), line.node(),
                         line.logicalAttempt() == null ? 0 : line.logicalAttempt());
                 JsonPayload payload = JsonPayload.of((ObjectNode) line.payload(), codec.maxPayloadBytes());
-                DispatchEnvelope envelope = client.newDispatch(id, line.tool(), version, payload.text(),
-                        line.traceId(), line.correlationId(), line.approvalId());
+                DispatchEnvelope envelope = WorkerClient.firstDispatch(clock, id, line.tool(), version,
+                        payload.text(), line.traceId(), line.correlationId(), line.approvalId());
                 if (line.traceparent() != null) {
                     envelope = envelope.withTraceparent(Traceparent.parse(line.traceparent()).orElseThrow(() ->
                             new IllegalArgumentException("traceparent must look like 00-<32 hex trace id>-<16 hex "

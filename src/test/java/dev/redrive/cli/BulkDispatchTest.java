@@ -192,6 +192,23 @@ class BulkDispatchTest {
         assertThat(refusal(start + "{\"n\":1e-16384}}")).startsWith("payload.n is a number out of range");
     }
 
+    @Test
+    void redisUnreachable_isWhatTheRunSays_evenOfABadFile_asWhenItConnectedBeforeReading() throws IOException {
+        Path good = file("good.jsonl", List.of(
+                "{\"run\":\"bulk-no-redis\",\"node\":\"a\",\"tool\":\"demo.charge\",\"payload\":{}}"));
+        Path bad = file("bad-no-redis.jsonl", List.of("{\"run\": "));
+        String unreachable = "redis://127.0.0.1:1";
+
+        CliRun ofGood = run("dispatch", "--file", good.toString(), "--redis-uri", unreachable);
+        CliRun ofBad = run("dispatch", "--file", bad.toString(), "--redis-uri", unreachable);
+
+        assertThat(ofGood.exit()).isNotZero();
+        assertThat(ofGood.err()).contains("127.0.0.1:1").hasLineCount(1);
+        assertThat(ofBad.exit()).isEqualTo(ofGood.exit());
+        assertThat(ofBad.err()).isEqualTo(ofGood.err());
+        assertThat(count("SELECT count(*) FROM operations WHERE run_id = 'bulk-no-redis'")).isZero();
+    }
+
     /** The one line a file of this one line is refused with, after "dispatch: FILE line 1: ". */
     private String refusal(String line) throws IOException {
         Path dispatches = file("refused.jsonl", List.of(line));
