@@ -24,6 +24,7 @@ import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Supplier;
 
 /**
  * A dispatch payload: a JSON object that PostgreSQL's jsonb can hold, and its canonical form. The checks are
@@ -50,6 +51,12 @@ public final class JsonPayload {
      * 1,001 digits), so a recorded payload may hold a number longer than a dispatch may spell it.
      */
     private static final ObjectMapper RECORDED = mapper(MAX_INTEGER_DIGITS + MAX_FRACTION_DIGITS + 2);
+
+    /**
+     * Where in the payload a value is, as the refusal names it: written only for a refusal, not for every value of
+     * every payload checked.
+     */
+    private static final Supplier<String> ROOT = () -> "payload";
 
     private final JsonNode tree;
     private final String text;
@@ -78,7 +85,7 @@ public final class JsonPayload {
     public static JsonPayload of(ObjectNode tree, int maxBytes) {
         String text = tree.toString();
         requireAtMost(text, maxBytes);
-        checkStorable(tree, "payload");
+        checkStorable(tree, ROOT);
         return new JsonPayload(tree, text);
     }
 
@@ -140,7 +147,7 @@ public final class JsonPayload {
         if (tree == null || !tree.isObject()) {
             throw new InvalidEnvelopeException("payload must be a JSON object");
         }
-        checkStorable(tree, "payload");
+        checkStorable(tree, ROOT);
         return new JsonPayload(tree, text);
     }
 
@@ -189,16 +196,17 @@ public final class JsonPayload {
         }
     }
 
-    private static void checkStorable(JsonNode node, String path) {
+    private static void checkStorable(JsonNode node, Supplier<String> path) {
         if (node.isObject()) {
             for (Iterator<Map.Entry<String, JsonNode>> it = node.fields(); it.hasNext(); ) {
                 Map.Entry<String, JsonNode> field = it.next();
-                checkString(field.getKey(), path + " key '" + printable(field.getKey()) + "'");
-                checkStorable(field.getValue(), path + "." + printable(field.getKey()));
+                checkString(field.getKey(), () -> path.get() + " key '" + printable(field.getKey()) + "'");
+                checkStorable(field.getValue(), () -> path.get() + "." + printable(field.getKey()));
             }
         } else if (node.isArray()) {
             for (int i = 0; i < node.size(); i++) {
-                checkStorable(node.get(i), path + "[" + i + "]");
+                int index = i;
+                checkStorable(node.get(i), () -> path.get() + "[" + index + "]");
             }
         } else if (node.isTextual()) {
             checkString(node.textValue(), path);
@@ -207,19 +215,19 @@ public final class JsonPayload {
         }
     }
 
-    private static void checkString(String value, String where) {
+    private static void checkString(String value, Supplier<String> where) {
         int offset = WireText.firstUnstorableInJson(value);
         if (offset >= 0) {
-            throw new InvalidEnvelopeException(InvalidEnvelopeException.UNSTORABLE_PAYLOAD, where + " holds "
+            throw new InvalidEnvelopeException(InvalidEnvelopeException.UNSTORABLE_PAYLOAD, where.get() + " holds "
                     + WireText.describe(value, offset) + " at character " + offset
                     + "; expected JSON text without NUL or unpaired surrogates");
         }
     }
 
-    private static void checkNumber(BigDecimal value, String where) {
+    private static void checkNumber(BigDecimal value, Supplier<String> where) {
         long integerDigits = (long) value.precision() - value.scale();
         if (integerDigits > MAX_INTEGER_DIGITS || value.scale() > MAX_FRACTION_DIGITS) {
-            throw new InvalidEnvelopeException(InvalidEnvelopeException.UNSTORABLE_PAYLOAD, where
+            throw new InvalidEnvelopeException(InvalidEnvelopeException.UNSTORABLE_PAYLOAD, where.get()
                     + " is a number out of range; expected at most " + MAX_INTEGER_DIGITS
                     + " digits before the decimal point and " + MAX_FRACTION_DIGITS + " after it");
         }
