@@ -3,6 +3,8 @@
 #   installer/linux/build.sh            -> target/installer/linux/Redrive/ (app image) and target/installer/linux/redrive_<version>_<arch>.deb
 #                                          (with /usr/bin/redrive and the redrive-worker@.service unit: add-system-files.sh)
 #   SKIP_DEB=1 installer/linux/build.sh -> the app image only
+# Both start from a class-data-sharing archive (installer/cds-archive.sh): the image's made here, after the .deb is
+# built from the image without one, the installed one's by the .deb's postinst, where it runs.
 # Needs JDK 17+ (jpackage), and for the .deb: fakeroot and binutils (apt-get install -y fakeroot binutils).
 # Builds target/redrive.jar first when it is missing (mvn -B -DskipTests package). JPACKAGE=/path/to/jpackage picks
 # another JDK's jpackage (17 ignores linux-shortcut=false, so its .deb also lists redrive-cli in the menu; 18+ does not).
@@ -43,3 +45,4 @@ if [[ "${SKIP_DEB:-0}" != "1" ]]; then
     installer/linux/add-system-files.sh "$dest"/*.deb
     echo "package: $(ls "$dest"/*.deb)"
 fi
+installer/cds-archive.sh "$dest/Redrive"

@@ -3,17 +3,23 @@ package dev.redrive.cli;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.DeserializationContext;
 import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonDeserializer;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.annotation.JsonDeserialize;
 import com.fasterxml.jackson.databind.cfg.CoercionAction;
 import com.fasterxml.jackson.databind.cfg.CoercionInputShape;
 import com.fasterxml.jackson.databind.exc.MismatchedInputException;
 import com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException;
+import com.fasterxml.jackson.databind.node.NullNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.databind.type.LogicalType;
 import dev.redrive.envelope.DispatchEnvelope;
 import dev.redrive.envelope.EnvelopeCodec;
 import dev.redrive.envelope.InvalidEnvelopeException;
+import dev.redrive.envelope.JsonPayload;
 import dev.redrive.envelope.Traceparent;
 import dev.redrive.identity.OperationId;
 import dev.redrive.secret.JsonErrors;
@@ -22,6 +28,7 @@ import dev.redrive.worker.client.WorkerClient;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.nio.charset.CharacterCodingException;
+import java.time.Clock;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -67,12 +74,30 @@ final class DispatchFile {
     }
 
     private record Line(@JsonProperty("run") String run, @JsonProperty("node") String node,
-                        @JsonProperty("tool") String tool, @JsonProperty("payload") JsonNode payload,
+                        @JsonProperty("tool") String tool,
+                        @JsonProperty("payload") @JsonDeserialize(using = ExactPayload.class) JsonNode payload,
                         @JsonProperty("logical_attempt") Integer logicalAttempt,
                         @JsonProperty("trace_id") String traceId, @JsonProperty("traceparent") String traceparent,
                         @JsonProperty("correlation_id") String correlationId,
                         @JsonProperty("approval_id") String approvalId,
                         @JsonProperty("schema_version") String schemaVersion) {
+    }
+
+    /**
+     * Reads the payload as the wire contract does, numbers as exact decimals, in the line's one pass: the tree is the
+     * payload that {@link JsonPayload#of} checks and writes out, never parsed again.
+     */
+    static final class ExactPayload extends JsonDeserializer<JsonNode> {
+        @Override
+        public JsonNode deserialize(JsonParser parser, DeserializationContext context) throws IOException {
+            return JsonPayload.readTree(parser);
+        }
+
+        /** {@code "payload":null} is a payload that is no object, as Jackson's own tree reader has it. */
+        @Override
+        public JsonNode getNullValue(DeserializationContext context) {
+            return NullNode.getInstance();
+        }
     }
 
     /** A dispatch and the line it came from. */
@@ -88,7 +113,7 @@ final class DispatchFile {
      *
      * @throws IllegalArgumentException naming the first bad line, what is wrong and what is expected
      */
-    static List<Numbered> read(BufferedReader reader, String source, WorkerClient client,
+    static List<Numbered> read(BufferedReader reader, String source, Clock clock,
                                Function<String, Optional<String>> currentVersion) throws IOException {
         Map<String, String> versions = new HashMap<>();
         EnvelopeCodec codec = new EnvelopeCodec();
@@ -108,15 +133,17 @@ final class DispatchFile {
                 Line line = parse(text);
                 String version = line.schemaVersion() != null ? line.schemaVersion()
                         : versions.computeIfAbsent(line.tool(), tool -> currentVersion.apply(tool).orElse("1"));
-                DispatchEnvelope envelope = client.newDispatch(new OperationId(line.run(), line.node(),
-                                line.logicalAttempt() == null ? 0 : line.logicalAttempt()), line.tool(), version,
-                        line.payload().toString(), line.traceId(), line.correlationId(), line.approvalId());
+                OperationId id = new OperationId(line.run(), line.node(),
+                        line.logicalAttempt() == null ? 0 : line.logicalAttempt());
+                JsonPayload payload = JsonPayload.of((ObjectNode) line.payload(), codec.maxPayloadBytes());
+                DispatchEnvelope envelope = WorkerClient.firstDispatch(clock, id, line.tool(), version,
+                        payload.text(), line.traceId(), line.correlationId(), line.approvalId());
                 if (line.traceparent() != null) {
                     envelope = envelope.withTraceparent(Traceparent.parse(line.traceparent()).orElseThrow(() ->
                             new IllegalArgumentException("traceparent must look like 00-<32 hex trace id>-<16 hex "
                                     + "span id>-<2 hex flags>, got '" + line.traceparent() + "'")));
                 }
-                codec.decode(codec.encode(envelope));
+                codec.checkFirstDispatch(envelope, payload);
                 dispatches.add(new Numbered(number, envelope));
             } catch (IllegalArgumentException e) {
                 throw new IllegalArgumentException(source + " line " + number + ": " + e.getMessage());
@@ -153,6 +180,10 @@ final class DispatchFile {
             throw new IllegalArgumentException(field + " must be " + EXPECTED.getOrDefault(field, "a text")
                     + ", got " + given(text, field) + "; expected " + FIELDS);
         } catch (JsonProcessingException e) {
+            if (e.getCause() instanceof InvalidEnvelopeException payload) {
+                // What ExactPayload found wrong with the payload, which Jackson wraps as it binds the line.
+                throw payload;
+            }
             String duplicate = e.getOriginalMessage().startsWith("Duplicate field") ? e.getOriginalMessage() : null;
             if (duplicate != null) {
                 throw new IllegalArgumentException(duplicate.replace("Duplicate field", "field")

@@ -2,14 +2,17 @@ package dev.redrive.envelope;
 
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.StreamReadConstraints;
 import com.fasterxml.jackson.core.exc.StreamConstraintsException;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.ObjectReader;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.redrive.secret.JsonErrors;
 
 import java.io.IOException;
@@ -21,6 +24,7 @@ import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Supplier;
 
 /**
  * A dispatch payload: a JSON object that PostgreSQL's jsonb can hold, and its canonical form. The checks are
@@ -39,16 +43,27 @@ public final class JsonPayload {
     static final int MAX_NUMBER_LENGTH = 1000;
 
     private static final ObjectMapper JSON = mapper(MAX_NUMBER_LENGTH);
+    /** {@link #JSON} for a value followed by more of its document. */
+    private static final ObjectReader IN_DOCUMENT = JSON.reader()
+            .without(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
     /**
      * For payloads as the operation store renders them: jsonb writes a number out in full ({@code 1e1000} comes back as
      * 1,001 digits), so a recorded payload may hold a number longer than a dispatch may spell it.
      */
     private static final ObjectMapper RECORDED = mapper(MAX_INTEGER_DIGITS + MAX_FRACTION_DIGITS + 2);
 
-    private final JsonNode tree;
+    /**
+     * Where in the payload a value is, as the refusal names it: written only for a refusal, not for every value of
+     * every payload checked.
+     */
+    private static final Supplier<String> ROOT = () -> "payload";
 
-    private JsonPayload(JsonNode tree) {
+    private final JsonNode tree;
+    private final String text;
+
+    private JsonPayload(JsonNode tree, String text) {
         this.tree = tree;
+        this.text = text;
     }
 
     /**
@@ -57,12 +72,52 @@ public final class JsonPayload {
      * the parser cannot read, which it reports as a {@link NumberFormatException}, is refused like any other.
      */
     public static JsonPayload parse(String text, int maxBytes) {
+        requireAtMost(text, maxBytes);
+        return parse(text, JSON);
+    }
+
+    /**
+     * Checks a payload that a larger JSON document held (a line of a dispatch file), read with
+     * {@link #readTree(JsonParser)}: the rules of {@link #parse(String, int)} on its text ({@link #text()}, written
+     * once here) and on the tree itself, without parsing it again. The nesting and number limits are those of the
+     * document's parser.
+     */
+    public static JsonPayload of(ObjectNode tree, int maxBytes) {
+        String text = tree.toString();
+        requireAtMost(text, maxBytes);
+        checkStorable(tree, ROOT);
+        return new JsonPayload(tree, text);
+    }
+
+    /**
+     * Reads the JSON value at {@code parser}'s current token as {@link #parse(String, int)} does, numbers as exact
+     * decimals (never rounded through a double), leaving the rest of the document to its reader: for a payload inside
+     * a larger document, which {@link #of(ObjectNode, int)} then checks.
+     */
+    public static JsonNode readTree(JsonParser parser) throws IOException {
+        try {
+            return IN_DOCUMENT.readTree(parser);
+        } catch (NumberFormatException | ArithmeticException e) {
+            throw unreadableNumber();
+        }
+    }
+
+    /**
+     * An exponent past 32 bits (1e2147483648, 1e-2147483649): no BigDecimal, and no jsonb numeric, holds it. The
+     * parser's words would quote the input, so the line says what is expected instead.
+     */
+    private static InvalidEnvelopeException unreadableNumber() {
+        return new InvalidEnvelopeException(InvalidEnvelopeException.UNREADABLE_NUMBER, "payload holds a number "
+                + "no decimal can hold; expected at most " + MAX_INTEGER_DIGITS
+                + " digits before the decimal point and " + MAX_FRACTION_DIGITS + " after it");
+    }
+
+    private static void requireAtMost(String text, int maxBytes) {
         int size = text.getBytes(StandardCharsets.UTF_8).length;
         if (size > maxBytes) {
             throw new InvalidEnvelopeException(InvalidEnvelopeException.PAYLOAD_TOO_LARGE,
                     "payload is " + size + " bytes, over the limit of " + maxBytes);
         }
-        return parse(text, JSON);
     }
 
     /**
@@ -87,17 +142,18 @@ public final class JsonPayload {
         } catch (JsonProcessingException e) {
             throw new InvalidEnvelopeException("payload is not JSON: " + JsonErrors.describe(e));
         } catch (NumberFormatException | ArithmeticException e) {
-            // An exponent past 32 bits (1e2147483648, 1e-2147483649): no BigDecimal, and no jsonb numeric, holds it.
-            // The parser's words would quote the input, so the line says what is expected instead.
-            throw new InvalidEnvelopeException(InvalidEnvelopeException.UNREADABLE_NUMBER, "payload holds a number "
-                    + "no decimal can hold; expected at most " + MAX_INTEGER_DIGITS
-                    + " digits before the decimal point and " + MAX_FRACTION_DIGITS + " after it");
+            throw unreadableNumber();
         }
         if (tree == null || !tree.isObject()) {
             throw new InvalidEnvelopeException("payload must be a JSON object");
         }
-        checkStorable(tree, "payload");
-        return new JsonPayload(tree);
+        checkStorable(tree, ROOT);
+        return new JsonPayload(tree, text);
+    }
+
+    /** The payload's text: as given to {@link #parse(String, int)}, or as {@link #of(ObjectNode, int)} wrote it. */
+    public String text() {
+        return text;
     }
 
     /**
@@ -140,16 +196,17 @@ public final class JsonPayload {
         }
     }
 
-    private static void checkStorable(JsonNode node, String path) {
+    private static void checkStorable(JsonNode node, Supplier<String> path) {
         if (node.isObject()) {
             for (Iterator<Map.Entry<String, JsonNode>> it = node.fields(); it.hasNext(); ) {
                 Map.Entry<String, JsonNode> field = it.next();
-                checkString(field.getKey(), path + " key '" + printable(field.getKey()) + "'");
-                checkStorable(field.getValue(), path + "." + printable(field.getKey()));
+                checkString(field.getKey(), () -> path.get() + " key '" + printable(field.getKey()) + "'");
+                checkStorable(field.getValue(), () -> path.get() + "." + printable(field.getKey()));
             }
         } else if (node.isArray()) {
             for (int i = 0; i < node.size(); i++) {
-                checkStorable(node.get(i), path + "[" + i + "]");
+                int index = i;
+                checkStorable(node.get(i), () -> path.get() + "[" + index + "]");
             }
         } else if (node.isTextual()) {
             checkString(node.textValue(), path);
@@ -158,19 +215,19 @@ public final class JsonPayload {
         }
     }
 
-    private static void checkString(String value, String where) {
+    private static void checkString(String value, Supplier<String> where) {
         int offset = WireText.firstUnstorableInJson(value);
         if (offset >= 0) {
-            throw new InvalidEnvelopeException(InvalidEnvelopeException.UNSTORABLE_PAYLOAD, where + " holds "
+            throw new InvalidEnvelopeException(InvalidEnvelopeException.UNSTORABLE_PAYLOAD, where.get() + " holds "
                     + WireText.describe(value, offset) + " at character " + offset
                     + "; expected JSON text without NUL or unpaired surrogates");
         }
     }
 
-    private static void checkNumber(BigDecimal value, String where) {
+    private static void checkNumber(BigDecimal value, Supplier<String> where) {
         long integerDigits = (long) value.precision() - value.scale();
         if (integerDigits > MAX_INTEGER_DIGITS || value.scale() > MAX_FRACTION_DIGITS) {
-            throw new InvalidEnvelopeException(InvalidEnvelopeException.UNSTORABLE_PAYLOAD, where
+            throw new InvalidEnvelopeException(InvalidEnvelopeException.UNSTORABLE_PAYLOAD, where.get()
                     + " is a number out of range; expected at most " + MAX_INTEGER_DIGITS
                     + " digits before the decimal point and " + MAX_FRACTION_DIGITS + " after it");
         }

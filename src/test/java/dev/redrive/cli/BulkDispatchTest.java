@@ -174,6 +174,41 @@ class BulkDispatchTest {
         assertThat(count("SELECT count(*) FROM operations WHERE run_id IN ('bulk-type', '5', 'other')")).isZero();
     }
 
+    @Test
+    void aPayloadsNumbers_areRecordedAsWritten_neverRoundedThroughADouble() throws IOException {
+        Path dispatches = file("numbers.jsonl", List.of(
+                "{\"run\":\"bulk-number\",\"node\":\"a\",\"tool\":\"demo.charge\",\"payload\":"
+                        + "{\"fine\":1.000000000000000000001,\"huge\":1e400}}"));
+
+        CliRun outcome = run("dispatch", "--file", dispatches.toString());
+
+        assertThat(outcome.exit()).as(outcome.err()).isZero();
+        assertThat(ns.database().jdbc().queryOne("SELECT (payload->>'fine') || ' ' || (payload->'huge' = '1e400') "
+                        + "FROM operations WHERE operation_id = 'bulk-number:a:0'", row -> row.getString(1)))
+                .contains("1.000000000000000000001 true");
+        String start = "{\"run\":\"bulk-number\",\"node\":\"b\",\"tool\":\"demo.charge\",\"payload\":";
+        assertThat(refusal(start + "{\"n\":1e2147483648}}")).startsWith("payload holds a number no decimal can "
+                + "hold; expected at most 131072 digits before the decimal point");
+        assertThat(refusal(start + "{\"n\":1e-16384}}")).startsWith("payload.n is a number out of range");
+    }
+
+    @Test
+    void redisUnreachable_isWhatTheRunSays_evenOfABadFile_asWhenItConnectedBeforeReading() throws IOException {
+        Path good = file("good.jsonl", List.of(
+                "{\"run\":\"bulk-no-redis\",\"node\":\"a\",\"tool\":\"demo.charge\",\"payload\":{}}"));
+        Path bad = file("bad-no-redis.jsonl", List.of("{\"run\": "));
+        String unreachable = "redis://127.0.0.1:1";
+
+        CliRun ofGood = run("dispatch", "--file", good.toString(), "--redis-uri", unreachable);
+        CliRun ofBad = run("dispatch", "--file", bad.toString(), "--redis-uri", unreachable);
+
+        assertThat(ofGood.exit()).isNotZero();
+        assertThat(ofGood.err()).contains("127.0.0.1:1").hasLineCount(1);
+        assertThat(ofBad.exit()).isEqualTo(ofGood.exit());
+        assertThat(ofBad.err()).isEqualTo(ofGood.err());
+        assertThat(count("SELECT count(*) FROM operations WHERE run_id = 'bulk-no-redis'")).isZero();
+    }
+
     /** The one line a file of this one line is refused with, after "dispatch: FILE line 1: ". */
     private String refusal(String line) throws IOException {
         Path dispatches = file("refused.jsonl", List.of(line));

@@ -11,6 +11,7 @@ import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.catchThrowable;
 
 class EnvelopeCodecTest {
     private final EnvelopeCodec codec = new EnvelopeCodec(1024);
@@ -156,6 +157,34 @@ class EnvelopeCodecTest {
             wire.put(field, "t".repeat(EnvelopeCodec.MAX_TEXT_LENGTH));
             assertThat(codec.decode(wire)).as(field + " at the limit").isNotNull();
         }
+    }
+
+    @Test
+    void aFirstDispatchChecked_isRefusedAsItsRoundTripIs_withTheSameWords() {
+        JsonPayload payload = JsonPayload.parse(envelope.payload(), 1024);
+        String control = "t\u0007";
+        List<DispatchEnvelope> bad = List.of(
+                first("", "1", null, null, null), first("bad tool", "1", null, null, null),
+                first("demo.charge", "", null, null, null), first("demo.charge", control, null, null, null),
+                first("demo.charge", "1", control, null, null), first("demo.charge", "1", null, control, null),
+                first("demo.charge", "1", null, null, "a".repeat(EnvelopeCodec.MAX_TEXT_LENGTH + 1)),
+                first("bad tool", control, control, null, null));
+        for (DispatchEnvelope dispatch : bad) {
+            Throwable roundTrip = catchThrowable(() -> codec.decode(codec.encode(dispatch)));
+            assertThat(roundTrip).isInstanceOf(InvalidEnvelopeException.class);
+            assertThatThrownBy(() -> codec.checkFirstDispatch(dispatch, payload))
+                    .isInstanceOf(InvalidEnvelopeException.class).hasMessage(roundTrip.getMessage());
+        }
+        DispatchEnvelope good = first("demo.charge", "1", "", "", "");
+        codec.checkFirstDispatch(good, payload);
+        assertThat(codec.decode(codec.encode(good))).isNotNull();
+    }
+
+    /** A first dispatch of {@code id} carrying {@link #envelope}'s payload text and what an author gives. */
+    private DispatchEnvelope first(String tool, String schemaVersion, String traceId, String correlationId,
+                                   String approvalId) {
+        return new DispatchEnvelope(id, 1, tool, schemaVersion, id.idempotencyKey(), envelope.payload(), traceId,
+                correlationId, "redrive-java/test", envelope.dispatchedAt(), null, null, null, approvalId, null);
     }
 
     private void assertCode(String field, String value, String code, String message) {

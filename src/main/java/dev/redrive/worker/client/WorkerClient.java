@@ -71,6 +71,16 @@ public final class WorkerClient {
      */
     public DispatchEnvelope newDispatch(OperationId id, String tool, String toolSchemaVersion, String payload,
                                         String traceId, String correlationId, String approvalId) {
+        return firstDispatch(clock, id, tool, toolSchemaVersion, payload, traceId, correlationId, approvalId);
+    }
+
+    /**
+     * {@link #newDispatch}, dispatched at {@code clock}'s time, for a caller that builds its dispatches before it has
+     * a client (a bulk dispatch reads its file while Redis connects).
+     */
+    public static DispatchEnvelope firstDispatch(Clock clock, OperationId id, String tool, String toolSchemaVersion,
+                                                 String payload, String traceId, String correlationId,
+                                                 String approvalId) {
         return new DispatchEnvelope(id, 1, tool, toolSchemaVersion, id.idempotencyKey(), payload, traceId,
                 correlationId, RuntimeVersion.wireValue(), clock.instant(), null, null, null, approvalId,
                 Traceparent.current());
