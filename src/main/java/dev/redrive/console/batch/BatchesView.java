@@ -1,6 +1,7 @@
 package dev.redrive.console.batch;
 
 import dev.redrive.console.ui.ActButton;
+import dev.redrive.console.ui.CountText;
 import dev.redrive.console.ui.DialogPlacement;
 import dev.redrive.console.ui.DialogSize;
 import dev.redrive.console.ui.Fxml;
@@ -202,7 +203,7 @@ public final class BatchesView {
         dialog.setHeaderText("Redrive every open entry of group " + fingerprint + " (" + openEntries + " now) as a "
                 + "durable batch: each entry is checked again as its chunk is recorded, and one that fails a check is "
                 + "left open. Closing the console stops it between chunks; Batches ▸ Resume here goes on with it.");
-        ButtonType start = new ButtonType("Redrive " + openEntries + " entries", ButtonBar.ButtonData.OK_DONE);
+        ButtonType start = new ButtonType("Redrive " + CountText.of(openEntries, "entry", "entries"), ButtonBar.ButtonData.OK_DONE);
         dialog.getDialogPane().getButtonTypes().addAll(start, ButtonType.CANCEL);
         dialog.getDialogPane().setContent(grid);
         dialog.getDialogPane().getStylesheets().add(Theme.stylesheet());
