@@ -99,8 +99,8 @@ public final class BatchesView {
                 TextColumn.of("Pace", 160, BatchRow::pace)));
         // The columns share the list's width, the pace takes what is left: nothing runs past the list.
         batchesTable.setColumnResizePolicy(TableView.CONSTRAINED_RESIZE_POLICY_FLEX_LAST_COLUMN);
-        batchesTable.setPlaceholder(new Label("No batch yet: a group or filter redrive (redrive --group, or an "
-                + "approved batch request) shows here."));
+        batchesTable.setPlaceholder(new Label("No batch yet. Redrive a whole group (Groups ▸ Redrive whole "
+                + "group as a batch…) or run redrive --group FP; it shows here."));
         BatchOutcomesTable.setUp(outcomesTable, item -> entryShower.accept(item.operationId(), item.newDlqEntryId()));
     }
 
