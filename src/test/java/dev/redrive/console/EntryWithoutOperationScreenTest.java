@@ -111,6 +111,9 @@ class EntryWithoutOperationScreenTest {
                 .match((Button button) -> "Discard".equals(button.getText())).queryButton());
 
         await().atMost(WAIT).until(() -> robot.lookup("Recorded").tryQuery().isPresent());
+        assertThat(robot.listWindows()).as("the result is titled as the dialog that asked")
+                .anyMatch(window -> window instanceof Stage stage
+                        && ("Discard DLQ entry " + malformed).equals(stage.getTitle()));
         robot.clickOn("OK");
         Label decision = robot.lookup("#detailDecision").queryAs(Label.class);
         await().atMost(WAIT).untilAsserted(() -> assertThat(decision.getText()).startsWith("DISCARDED by ")
