@@ -97,6 +97,8 @@ class EntryWithoutOperationScreenTest {
         assertThat(robot.lookup("#detailLastError").queryAs(Label.class).getText())
                 .isEqualTo("INVALID_INPUT invalid_envelope: tool is missing");
         assertThat(robot.lookup("#detailNoOperation").queryAs(Label.class).isVisible()).isTrue();
+        assertThat(robot.lookup("#detailNoOperation").queryAs(Label.class).getText())
+                .startsWith("No operation: the worker could not take this message as a dispatch, so nothing ran");
         assertThat(robot.lookup("#detailClaimedOperation").queryAs(Label.class).getText()).startsWith("legacy:charge:0");
         assertThat(robot.lookup("#rawMessage").queryAs(TextArea.class).getText()).contains("[redacted]")
                 .doesNotContain(SECRET);
