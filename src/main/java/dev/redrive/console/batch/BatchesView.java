@@ -130,7 +130,7 @@ public final class BatchesView {
         model.selectedProperty().addListener((obs, was, now) -> outcomes.show(now));
     }
 
-    /** What "Export report…" does with the chosen batch: its report, each item's outcome before the evidence. */
+    /** What "Export incident report…" does with the chosen batch: its report, each item's outcome before the evidence. */
     public void onExportReport(LongConsumer exporter) {
         this.reportExporter = exporter;
     }
