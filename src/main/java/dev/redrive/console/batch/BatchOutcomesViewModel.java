@@ -91,11 +91,13 @@ public final class BatchOutcomesViewModel {
     public static String describe(BatchOutcomes.Item item) {
         String attempt = item.redrivenAttempt() == null ? "" : "attempt " + item.redrivenAttempt();
         return switch (item.outcome()) {
-            case BLOCKED -> "blocked by" + (item.blockedBy().isEmpty() ? " " + Objects.toString(item.message(), "a check")
+            case BLOCKED -> "blocked by" + (item.blockedBy().isEmpty()
+                    ? " " + Objects.toString(item.message(), "a check")
                     : ": " + item.blockedBy().stream().map(BatchOutcomesViewModel::checkTitle)
                     .collect(Collectors.joining(", ")));
             case SUCCEEDED -> "redriven, then succeeded (" + attempt + ")";
-            case FAILED_AGAIN -> "redriven as " + attempt + ", then failed again: new DLQ entry " + item.newDlqEntryId();
+            case FAILED_AGAIN -> "redriven as " + attempt + ", then failed again: new DLQ entry "
+                    + item.newDlqEntryId();
             case STILL_RUNNING -> "redriven, still running (" + attempt + ", " + item.operationStatus() + ")";
             case ENDED_OTHERWISE -> "redriven, then ended " + item.operationStatus();
             case DECIDED_ELSEWHERE, REFUSED -> item.outcome().words() + ": " + Objects.toString(item.message(), "");

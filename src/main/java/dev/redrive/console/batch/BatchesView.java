@@ -130,7 +130,9 @@ public final class BatchesView {
         model.selectedProperty().addListener((obs, was, now) -> outcomes.show(now));
     }
 
-    /** What "Export incident report…" does with the chosen batch: its report, each item's outcome before the evidence. */
+    /**
+     * What "Export incident report…" does with the chosen batch: its report, each item's outcome before the evidence.
+     */
     public void onExportReport(LongConsumer exporter) {
         this.reportExporter = exporter;
     }
@@ -203,7 +205,8 @@ public final class BatchesView {
         dialog.setHeaderText("Redrive every open entry of group " + fingerprint + " (" + openEntries + " now) as a "
                 + "durable batch: each entry is checked again as its chunk is recorded, and one that fails a check is "
                 + "left open. Closing the console stops it between chunks; Batches ▸ Resume here goes on with it.");
-        ButtonType start = new ButtonType("Redrive " + CountText.of(openEntries, "entry", "entries"), ButtonBar.ButtonData.OK_DONE);
+        ButtonType start = new ButtonType("Redrive " + CountText.of(openEntries, "entry", "entries"),
+                ButtonBar.ButtonData.OK_DONE);
         dialog.getDialogPane().getButtonTypes().addAll(start, ButtonType.CANCEL);
         dialog.getDialogPane().setContent(grid);
         dialog.getDialogPane().getStylesheets().add(Theme.stylesheet());

@@ -112,7 +112,8 @@ public final class BatchesViewModel {
                     }
                     DurableBatch batch = started.batch();
                     runHere(batch.id(), "Batch " + batch.id() + " started here: redrive of "
-                            + CountText.of(batch.total(), "open entry", "open entries") + " of group " + fingerprint + ".");
+                            + CountText.of(batch.total(), "open entry", "open entries") + " of group " + fingerprint
+                            + ".");
                 }, failure -> message.set(failure.message()));
     }
 

@@ -73,7 +73,8 @@ final class DecisionPlan {
                     (eligible.size() + perSecond - 1) / perSecond)) + "). Each is checked again as it is issued; Stop "
                     + "halts the batch between chunks, each item decided in full or left as it is." + rest;
             case RESOLVE -> resolveMany(eligible) + rest;
-            case DISCARD -> "Gives up " + CountText.of(eligible.size(), "entry", "entries") + ": their operations never run again." + rest;
+            case DISCARD -> "Gives up " + CountText.of(eligible.size(), "entry", "entries")
+                    + ": their operations never run again." + rest;
             case CORRECT -> "A correction takes one entry at a time.";
         };
     }
