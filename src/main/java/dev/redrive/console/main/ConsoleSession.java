@@ -65,8 +65,8 @@ public final class ConsoleSession implements AutoCloseable {
 
     /**
      * For the status bar: whether this session is read-only, its profile and namespace and as which login (the one the
-     * audit records for every decision made here). With the servers and the reason it ran to some 200 characters and
-     * was cut at 1280 px, read-only reason first: those are in {@link #details()}.
+     * audit records for every decision made here). With the servers and the read-only reason it ran to some 200
+     * characters, and at 1280 px the reason was cut off: those are in {@link #details()}, for its tooltip.
      */
     public String describe() {
         return (access.canDecide() ? "" : "READ-ONLY · ") + profile.name() + " · namespace " + config.namespace()
