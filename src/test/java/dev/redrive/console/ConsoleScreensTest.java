@@ -18,6 +18,7 @@ import javafx.scene.control.Button;
 import javafx.scene.control.ButtonBar;
 import javafx.scene.control.ComboBox;
 import javafx.scene.control.ContextMenu;
+import javafx.scene.control.MenuItem;
 import javafx.scene.control.TableView;
 import javafx.scene.control.skin.TableColumnHeader;
 import javafx.scene.control.skin.VirtualFlow;
@@ -171,6 +172,7 @@ class ConsoleScreensTest {
 
         await().atMost(WAIT).until(menu::isShowing);
         assertThat(table.getSelectionModel().getSelectedIndex()).as("the right-clicked row is selected").isZero();
+        assertThat(menu.getItems()).extracting(MenuItem::getText).contains("Export incident report of the selection…");
         Node drawn = menu.getSkin().getNode();
         assertThat(drawn.getEffect()).as("no shadow drawn outside the menu").isNull();
         assertThat(menu.getWidth()).as("the menu's window is as wide as the menu").isEqualTo(drawn.getBoundsInParent().getWidth());

@@ -9,6 +9,7 @@ import dev.redrive.triage.query.FingerprintGroup;
 import javafx.geometry.Rectangle2D;
 import javafx.geometry.Side;
 import javafx.scene.Node;
+import javafx.scene.control.MenuItem;
 import javafx.scene.control.TableView;
 import javafx.scene.input.KeyCode;
 import javafx.stage.Stage;
@@ -90,6 +91,8 @@ class DialogPlacementTest {
         robot.clickOn(row);
         // Headless, a right click opens no context menu: ask for it as the platform does.
         robot.interact(() -> groups.getContextMenu().show(row, Side.BOTTOM, 0, 0));
+        assertThat(groups.getContextMenu().getItems()).extracting(MenuItem::getText)
+                .contains("Export incident report of the group…");
         robot.clickOn("Redrive whole group as a batch…");
 
         await().atMost(WAIT).until(() -> robot.lookup("#groupBatchReason").tryQuery().isPresent());

@@ -97,6 +97,8 @@ class EntryWithoutOperationScreenTest {
         assertThat(robot.lookup("#detailLastError").queryAs(Label.class).getText())
                 .isEqualTo("INVALID_INPUT invalid_envelope: tool is missing");
         assertThat(robot.lookup("#detailNoOperation").queryAs(Label.class).isVisible()).isTrue();
+        assertThat(robot.lookup("#detailNoOperation").queryAs(Label.class).getText())
+                .startsWith("No operation: the worker could not take this message as a dispatch, so nothing ran");
         assertThat(robot.lookup("#detailClaimedOperation").queryAs(Label.class).getText()).startsWith("legacy:charge:0");
         assertThat(robot.lookup("#rawMessage").queryAs(TextArea.class).getText()).contains("[redacted]")
                 .doesNotContain(SECRET);
@@ -111,6 +113,9 @@ class EntryWithoutOperationScreenTest {
                 .match((Button button) -> "Discard".equals(button.getText())).queryButton());
 
         await().atMost(WAIT).until(() -> robot.lookup("Recorded").tryQuery().isPresent());
+        assertThat(robot.listWindows()).as("the result is titled as the dialog that asked")
+                .anyMatch(window -> window instanceof Stage stage
+                        && ("Discard DLQ entry " + malformed).equals(stage.getTitle()));
         robot.clickOn("OK");
         Label decision = robot.lookup("#detailDecision").queryAs(Label.class);
         await().atMost(WAIT).untilAsserted(() -> assertThat(decision.getText()).startsWith("DISCARDED by ")

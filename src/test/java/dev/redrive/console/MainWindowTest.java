@@ -164,6 +164,8 @@ class MainWindowTest {
             assertThat(table.getItems()).hasSize(100);
             assertThat(robot.lookup("#statusLabel").queryLabeled().getText()).isEqualTo("Connected to viewer (read-only)");
             assertThat(robot.lookup("#connectionLabel").queryLabeled().getText())
+                    .isEqualTo("READ-ONLY · viewer · namespace " + ns.name() + " · login " + viewer.config().pgUser());
+            assertThat(robot.lookup("#connectionLabel").queryLabeled().getTooltip().getText())
                     .endsWith("read-only: role " + viewer.login() + " is a viewer: it may look but not decide (no "
                             + "UPDATE on operations, UPDATE on dlq_entries, INSERT on redrive_commands, "
                             + "INSERT on reconciliations, INSERT on audit_log)");

@@ -89,6 +89,9 @@ class PendingRetryDetailTest {
                 .match((Button button) -> "Discard".equals(button.getText())).queryButton());
 
         await().atMost(WAIT).until(() -> robot.lookup("Recorded").tryQuery().isPresent());
+        assertThat(robot.listWindows()).as("the result is titled as the dialog that asked")
+                .anyMatch(window -> window instanceof Stage stage
+                        && ("Discard " + operationId).equals(stage.getTitle()));
         robot.clickOn("OK");
         await().atMost(WAIT).until(() -> status.getText().startsWith("DISCARDED"));
         assertThat(ns.database().jdbc().queryOne("SELECT action || ' ' || reason || ' ' "

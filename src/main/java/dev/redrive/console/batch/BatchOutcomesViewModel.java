@@ -4,6 +4,7 @@ import dev.redrive.console.concurrent.UiExecutor;
 import dev.redrive.triage.decision.durable.BatchOutcomes;
 import dev.redrive.triage.decision.durable.BatchState;
 import dev.redrive.triage.decision.durable.ItemOutcome;
+import dev.redrive.triage.precondition.PreconditionId;
 import javafx.beans.property.ReadOnlyBooleanProperty;
 import javafx.beans.property.ReadOnlyBooleanWrapper;
 import javafx.beans.property.ReadOnlyStringProperty;
@@ -11,7 +12,9 @@ import javafx.beans.property.ReadOnlyStringWrapper;
 import javafx.collections.FXCollections;
 import javafx.collections.ObservableList;
 
+import java.util.Locale;
 import java.util.Objects;
+import java.util.stream.Collectors;
 
 /**
  * What became of each item of the chosen batch, told from the facts as {@code redrive batch show} tells it: blocked by
@@ -81,19 +84,30 @@ public final class BatchOutcomesViewModel {
                 : running > 0 ? "; following the " + running + " still running" : "; every item has settled"));
     }
 
-    /** One item's outcome in words: "failed again: attempt 2 is DLQ entry 812", "blocked by run_active". */
+    /**
+     * One item's outcome in words: "redriven as attempt 2, then failed again: new DLQ entry 812", "blocked by: run is
+     * active".
+     */
     public static String describe(BatchOutcomes.Item item) {
         String attempt = item.redrivenAttempt() == null ? "" : "attempt " + item.redrivenAttempt();
         return switch (item.outcome()) {
-            case BLOCKED -> "blocked by " + (item.blockedBy().isEmpty() ? Objects.toString(item.message(), "a check")
-                    : String.join(", ", item.blockedBy()));
+            case BLOCKED -> "blocked by" + (item.blockedBy().isEmpty()
+                    ? " " + Objects.toString(item.message(), "a check")
+                    : ": " + item.blockedBy().stream().map(BatchOutcomesViewModel::checkTitle)
+                    .collect(Collectors.joining(", ")));
             case SUCCEEDED -> "redriven, then succeeded (" + attempt + ")";
-            case FAILED_AGAIN -> "failed again: " + attempt + " is DLQ entry " + item.newDlqEntryId();
+            case FAILED_AGAIN -> "redriven as " + attempt + ", then failed again: new DLQ entry "
+                    + item.newDlqEntryId();
             case STILL_RUNNING -> "redriven, still running (" + attempt + ", " + item.operationStatus() + ")";
             case ENDED_OTHERWISE -> "redriven, then ended " + item.operationStatus();
             case DECIDED_ELSEWHERE, REFUSED -> item.outcome().words() + ": " + Objects.toString(item.message(), "");
             case RESOLVED, DISCARDED -> item.outcome().words();
         };
+    }
+
+    /** A batch item keeps its failed checks by key ("run_active"); an operator reads the check's title. */
+    private static String checkTitle(String key) {
+        return PreconditionId.valueOf(key.toUpperCase(Locale.ROOT)).title();
     }
 
     public ObservableList<BatchOutcomes.Item> items() {

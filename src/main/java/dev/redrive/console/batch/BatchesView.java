@@ -1,6 +1,7 @@
 package dev.redrive.console.batch;
 
 import dev.redrive.console.ui.ActButton;
+import dev.redrive.console.ui.CountText;
 import dev.redrive.console.ui.DialogPlacement;
 import dev.redrive.console.ui.DialogSize;
 import dev.redrive.console.ui.Fxml;
@@ -98,8 +99,8 @@ public final class BatchesView {
                 TextColumn.of("Pace", 160, BatchRow::pace)));
         // The columns share the list's width, the pace takes what is left: nothing runs past the list.
         batchesTable.setColumnResizePolicy(TableView.CONSTRAINED_RESIZE_POLICY_FLEX_LAST_COLUMN);
-        batchesTable.setPlaceholder(new Label("No batch yet: a group or filter redrive (redrive --group, or an "
-                + "approved batch request) shows here."));
+        batchesTable.setPlaceholder(new Label("No batch yet. Redrive a whole group (Groups ▸ Redrive whole "
+                + "group as a batch…) or run redrive --group FP; it shows here."));
         BatchOutcomesTable.setUp(outcomesTable, item -> entryShower.accept(item.operationId(), item.newDlqEntryId()));
     }
 
@@ -129,7 +130,9 @@ public final class BatchesView {
         model.selectedProperty().addListener((obs, was, now) -> outcomes.show(now));
     }
 
-    /** What "Export report…" does with the chosen batch: its report, each item's outcome before the evidence. */
+    /**
+     * What "Export incident report…" does with the chosen batch: its report, each item's outcome before the evidence.
+     */
     public void onExportReport(LongConsumer exporter) {
         this.reportExporter = exporter;
     }
@@ -202,7 +205,8 @@ public final class BatchesView {
         dialog.setHeaderText("Redrive every open entry of group " + fingerprint + " (" + openEntries + " now) as a "
                 + "durable batch: each entry is checked again as its chunk is recorded, and one that fails a check is "
                 + "left open. Closing the console stops it between chunks; Batches ▸ Resume here goes on with it.");
-        ButtonType start = new ButtonType("Redrive " + openEntries + " entries", ButtonBar.ButtonData.OK_DONE);
+        ButtonType start = new ButtonType("Redrive " + CountText.of(openEntries, "entry", "entries"),
+                ButtonBar.ButtonData.OK_DONE);
         dialog.getDialogPane().getButtonTypes().addAll(start, ButtonType.CANCEL);
         dialog.getDialogPane().setContent(grid);
         dialog.getDialogPane().getStylesheets().add(Theme.stylesheet());

@@ -1,6 +1,7 @@
 package dev.redrive.console.batch;
 
 import dev.redrive.console.concurrent.UiExecutor;
+import dev.redrive.console.ui.CountText;
 import dev.redrive.triage.decision.DecisionResult;
 import dev.redrive.triage.decision.durable.BatchState;
 import dev.redrive.triage.decision.durable.DurableBatch;
@@ -93,7 +94,8 @@ public final class BatchesViewModel {
             message.set("Choose a stopped, failed or abandoned batch to resume it.");
             return;
         }
-        runHere(row.id(), "Batch " + row.id() + " resumed here: " + row.batch().remaining() + " items to go.");
+        runHere(row.id(), "Batch " + row.id() + " resumed here: "
+                + CountText.of(row.batch().remaining(), "item", "items") + " to go.");
     }
 
     /**
@@ -109,8 +111,9 @@ public final class BatchesViewModel {
                         return;
                     }
                     DurableBatch batch = started.batch();
-                    runHere(batch.id(), "Batch " + batch.id() + " started here: redrive of " + batch.total()
-                            + " open entries of group " + fingerprint + ".");
+                    runHere(batch.id(), "Batch " + batch.id() + " started here: redrive of "
+                            + CountText.of(batch.total(), "open entry", "open entries") + " of group " + fingerprint
+                            + ".");
                 }, failure -> message.set(failure.message()));
     }
 

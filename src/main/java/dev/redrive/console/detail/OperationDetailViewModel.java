@@ -53,7 +53,8 @@ public final class OperationDetailViewModel {
     }
 
     /** Why an entry without an operation offers only discard and resolve. */
-    public static final String NO_OPERATION = "No operation: this message could not be recorded; discard or resolve it.";
+    public static final String NO_OPERATION = "No operation: the worker could not take this message as a dispatch, so "
+            + "nothing ran and nothing can be redriven; discard or resolve the entry.";
 
     private final DetailSource source;
     private final EntrySource entries;

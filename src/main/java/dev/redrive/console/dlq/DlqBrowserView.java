@@ -129,7 +129,7 @@ public final class DlqBrowserView {
         table.setContextMenu(new ContextMenu(
                 item("Copy operation id", this::copyOperationId),
                 item("Reconcile / redrive…", this::openWizard),
-                item("Export report of the selection…", () -> {
+                item("Export incident report of the selection…", () -> {
                     if (!model.selection().isEmpty()) {
                         selectionExporter.accept(List.copyOf(model.selection()));
                     }
@@ -155,7 +155,8 @@ public final class DlqBrowserView {
                 item("Open group", () -> withSelectedGroup(model::openGroup)),
                 item("Reconcile / redrive group…", () -> withSelectedGroup(group -> groupWizardOpener.accept(group))),
                 item("Redrive whole group as a batch…", () -> withSelectedGroup(group -> groupBatchStarter.accept(group))),
-                item("Export group report…", () -> withSelectedGroup(group -> groupExporter.accept(group)))));
+                item("Export incident report of the group…",
+                        () -> withSelectedGroup(group -> groupExporter.accept(group)))));
         groupTable.setOnKeyPressed(event -> {
             if (event.getCode() == KeyCode.ENTER) {
                 withSelectedGroup(model::openGroup);

@@ -1,6 +1,7 @@
 package dev.redrive.console.dlq;
 
 import dev.redrive.console.concurrent.UiExecutor;
+import dev.redrive.console.ui.CountText;
 import dev.redrive.health.DlqEvent;
 import dev.redrive.model.DecisionState;
 import dev.redrive.model.FailureClass;
@@ -126,8 +127,8 @@ public final class DlqBrowserViewModel {
                 if (ticket == generation) {
                     loading.set(false);
                     groups.setAll(loaded);
-                    countText.set(loaded.size() + " groups · " + loaded.stream().mapToLong(FingerprintGroup::count).sum()
-                            + " entries");
+                    countText.set(CountText.of(loaded.size(), "group", "groups") + " · " + CountText.of(
+                            loaded.stream().mapToLong(FingerprintGroup::count).sum(), "entry", "entries"));
                 }
             }, this::failed);
             return;

@@ -157,7 +157,8 @@ public final class HealthPanelViewModel {
         dispatchLength.set(String.valueOf(reading.dispatchLength()));
         lag.set(reading.groupLag() == null ? "?" : String.valueOf(reading.groupLag()));
         pending.set(String.valueOf(reading.pendingCount()));
-        pendingDetail.set(reading.oldestPendingIdle() == null ? "none pending"
+        // "Pending" alone did not say of what: with none to time, the line says what the tile counts.
+        pendingDetail.set(reading.oldestPendingIdle() == null ? "delivered, not acked"
                 : "oldest idle " + Durations.human(reading.oldestPendingIdle()));
         retrySet.set(String.valueOf(reading.retrySetSize()));
         nextRetry.set(reading.nextRetryDue() == null ? "none scheduled"

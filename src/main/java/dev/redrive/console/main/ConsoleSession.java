@@ -64,14 +64,19 @@ public final class ConsoleSession implements AutoCloseable {
     }
 
     /**
-     * For the status bar: where this session is connected and as which login (the one the audit records for every
-     * decision made here), without the password, and whether it is read-only.
+     * For the status bar: whether this session is read-only, its profile and namespace and as which login (the one the
+     * audit records for every decision made here). With the servers and the read-only reason it ran to some 200
+     * characters, and at 1280 px the reason was cut off: those are in {@link #details()}, for its tooltip.
      */
     public String describe() {
-        return profile.name() + " · namespace " + config.namespace() + " · login " + config.pgUser() + " · "
-                + UrlCredentials.mask(config.pgUrl()) + " · "
-                + UrlCredentials.mask(config.redisUri())
-                + (access.canDecide() ? "" : " · " + access.readOnlyReason());
+        return (access.canDecide() ? "" : "READ-ONLY · ") + profile.name() + " · namespace " + config.namespace()
+                + " · login " + config.pgUser();
+    }
+
+    /** For the status bar's tooltip: both servers, without the password, and why the session is read-only. */
+    public String details() {
+        return "PostgreSQL " + UrlCredentials.mask(config.pgUrl()) + "\nRedis " + UrlCredentials.mask(config.redisUri())
+                + (access.canDecide() ? "" : "\n" + access.readOnlyReason());
     }
 
     @Override

@@ -14,6 +14,7 @@ import javafx.scene.control.ListView;
 import javafx.scene.control.MenuItem;
 import javafx.scene.control.ProgressIndicator;
 import javafx.scene.control.SplitPane;
+import javafx.scene.control.Tooltip;
 import javafx.scene.layout.HBox;
 import javafx.scene.layout.StackPane;
 import javafx.stage.Screen;
@@ -62,6 +63,9 @@ public final class MainWindowView {
 
     private void bind() {
         connectionLabel.textProperty().bind(model.connectionProperty());
+        Tooltip connectionTip = new Tooltip();
+        connectionTip.textProperty().bind(model.connectionDetailsProperty());
+        connectionLabel.setTooltip(connectionTip);
         statusLabel.textProperty().bind(model.statusProperty());
         errorLabel.textProperty().bind(model.errorProperty());
         errorBox.visibleProperty().bind(model.errorProperty().isNotNull());

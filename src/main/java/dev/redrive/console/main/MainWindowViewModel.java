@@ -33,6 +33,7 @@ public final class MainWindowViewModel {
     private final Clock clock;
     private final ReadOnlyObjectWrapper<ConsoleSession> session = new ReadOnlyObjectWrapper<>();
     private final ReadOnlyStringWrapper connection = new ReadOnlyStringWrapper("Not connected");
+    private final ReadOnlyStringWrapper connectionDetails = new ReadOnlyStringWrapper("Not connected");
     private final ReadOnlyStringWrapper status = new ReadOnlyStringWrapper("Ready");
     private final ReadOnlyStringWrapper error = new ReadOnlyStringWrapper();
     private final ReadOnlyBooleanWrapper connecting = new ReadOnlyBooleanWrapper();
@@ -65,6 +66,7 @@ public final class MainWindowViewModel {
                     ConsoleSession previous = session.get();
                     session.set(opened);
                     connection.set(opened.describe());
+                    connectionDetails.set(opened.details());
                     status.set("Connected to " + profile.name() + (opened.access().canDecide() ? "" : " (read-only)"));
                     error.set(null);
                     if (previous != null) {
@@ -124,6 +126,11 @@ public final class MainWindowViewModel {
 
     public ReadOnlyStringProperty connectionProperty() {
         return connection.getReadOnlyProperty();
+    }
+
+    /** The servers and the read-only reason the status bar's connection line leaves to its tooltip. */
+    public ReadOnlyStringProperty connectionDetailsProperty() {
+        return connectionDetails.getReadOnlyProperty();
     }
 
     public ReadOnlyStringProperty statusProperty() {

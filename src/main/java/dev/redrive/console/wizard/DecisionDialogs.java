@@ -6,6 +6,7 @@ import dev.redrive.console.ui.ActButton;
 import dev.redrive.console.ui.DialogPlacement;
 import dev.redrive.console.ui.TabMovesFocus;
 import dev.redrive.triage.decision.DecisionKind;
+import dev.redrive.triage.decision.DecisionOutcome;
 import dev.redrive.triage.decision.DecisionResult;
 import dev.redrive.triage.request.RequestOptions;
 import dev.redrive.triage.request.Submission;
@@ -53,7 +54,7 @@ public final class DecisionDialogs {
                         showRequest(owner, kind, item, outcome.requested());
                         return;
                     }
-                    show(owner, outcome.decided());
+                    show(owner, kind, item, outcome.decided());
                     done.accept(outcome.decided());
                 }));
     }
@@ -142,11 +143,11 @@ public final class DecisionDialogs {
                 : "Give the operation up. It will never run again.";
     }
 
-    private static void show(Window owner, DecisionResult result) {
+    private static void show(Window owner, DecisionKind kind, WizardItem item, DecisionResult result) {
         Alert alert = new Alert(result.recorded() ? Alert.AlertType.INFORMATION : Alert.AlertType.WARNING);
         DialogPlacement.over(alert, owner);
-        alert.setTitle(result.kind() + " " + result.subject());
-        alert.setHeaderText(result.recorded() ? "Recorded" : "Not recorded: " + result.outcome());
+        alert.setTitle(verb(kind) + " " + subject(item));
+        alert.setHeaderText(headline(result.outcome()));
         alert.setContentText(result.message());
         alert.show();
     }
@@ -156,10 +157,22 @@ public final class DecisionDialogs {
         DialogPlacement.over(alert, owner);
         alert.setTitle(verb(kind) + " " + subject(item));
         alert.setHeaderText(submission.recorded() ? "Waiting for a second operator's approval"
-                : "Not recorded: " + submission.outcome());
+                : headline(submission.outcome()));
         alert.setContentText(submission.message() + (submission.recorded()
                 ? ". Nothing is decided until someone else approves it under Requests." : ""));
         alert.show();
+    }
+
+    /** What became of the decision, in words: the enum's name told an operator little ("ALREADY_DECIDED"). */
+    private static String headline(DecisionOutcome outcome) {
+        return switch (outcome) {
+            case DONE -> "Recorded";
+            case NOT_PUBLISHED -> "Recorded; its dispatch is not published yet";
+            case BLOCKED -> "Not recorded: a check blocks it";
+            case ALREADY_DECIDED -> "Not recorded: someone else decided it first";
+            case REFUSED -> "Not recorded: the database refused it";
+            case WOULD_PASS -> throw new IllegalArgumentException("a dry run is not a decision");
+        };
     }
 
     private static String verb(DecisionKind kind) {

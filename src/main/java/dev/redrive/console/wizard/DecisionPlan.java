@@ -1,8 +1,10 @@
 package dev.redrive.console.wizard;
 
+import dev.redrive.console.ui.CountText;
 import dev.redrive.identity.OperationId;
 import dev.redrive.triage.correction.CorrectionResult;
 import dev.redrive.triage.decision.DecisionKind;
+import dev.redrive.triage.decision.durable.DurableBatch;
 import dev.redrive.triage.detail.OperationDetails;
 import dev.redrive.triage.precondition.PreconditionReport;
 import dev.redrive.triage.redaction.Redactor;
@@ -20,9 +22,9 @@ final class DecisionPlan {
     /** "Redrive 1 operation", "Discard 12 entries", "Resolve as succeeded". */
     static String action(DecisionKind kind, int count, boolean batch) {
         return switch (kind) {
-            case REDRIVE -> "Redrive " + count + (count == 1 ? " operation" : " operations");
+            case REDRIVE -> "Redrive " + CountText.of(count, "operation", "operations");
             case RESOLVE -> batch ? "Resolve " + count + " as succeeded" : "Resolve as succeeded";
-            case DISCARD -> "Discard " + count + (count == 1 ? " entry" : " entries");
+            case DISCARD -> "Discard " + CountText.of(count, "entry", "entries");
             case CORRECT -> correctAction(null);
         };
     }
@@ -65,12 +67,14 @@ final class DecisionPlan {
             return single(kind, eligible.get(0));
         }
         return switch (kind) {
-            case REDRIVE -> "Records a redrive command for each of " + eligible.size() + " operations and dispatches its "
-                    + "next attempt with its own idempotency key, " + perSecond + " per second (about "
-                    + Math.max(1, (eligible.size() + perSecond - 1) / perSecond) + " s). Each is checked again as it is "
-                    + "issued; Stop halts the batch between chunks, each item decided in full or left as it is." + rest;
+            case REDRIVE -> "Records a redrive command for each of " + CountText.of(eligible.size(), "operation",
+                    "operations") + " and dispatches each one's next attempt under that operation's same idempotency "
+                    + "key, " + perSecond + " per second (about " + DurableBatch.duration(Math.max(1,
+                    (eligible.size() + perSecond - 1) / perSecond)) + "). Each is checked again as it is issued; Stop "
+                    + "halts the batch between chunks, each item decided in full or left as it is." + rest;
             case RESOLVE -> resolveMany(eligible) + rest;
-            case DISCARD -> "Gives up " + eligible.size() + " entries: their operations never run again." + rest;
+            case DISCARD -> "Gives up " + CountText.of(eligible.size(), "entry", "entries")
+                    + ": their operations never run again." + rest;
             case CORRECT -> "A correction takes one entry at a time.";
         };
     }
@@ -78,10 +82,10 @@ final class DecisionPlan {
     private static String resolveMany(List<WizardItem> eligible) {
         long alone = eligible.stream().filter(WizardItem::entryOnly).count();
         long operations = eligible.size() - alone;
-        String ops = operations == 0 ? "" : "Marks " + operations + " operations SUCCEEDED with the result of their "
-                + "APPLIED reconciliation; they never run again.";
-        String entries = alone == 0 ? "" : (ops.isEmpty() ? "" : " ") + "Marks " + alone + " entries without an "
-                + "operation RESOLVED; nothing else changes.";
+        String ops = operations == 0 ? "" : "Marks " + CountText.of(operations, "operation", "operations")
+                + " SUCCEEDED with the result of their APPLIED reconciliation; they never run again.";
+        String entries = alone == 0 ? "" : (ops.isEmpty() ? "" : " ") + "Marks " + CountText.of(alone, "entry",
+                "entries") + " without an operation RESOLVED; nothing else changes.";
         return ops + entries;
     }
 

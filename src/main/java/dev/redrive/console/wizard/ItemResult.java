@@ -42,8 +42,8 @@ public record ItemResult(Kind kind, String text, Long newEntryId) {
             case BLOCKED -> new ItemResult(Kind.BLOCKED, "Not " + past(result.kind()) + ": blocked by "
                     + (result.preconditions() == null ? result.message() : result.preconditions().failed().stream()
                     .map(PreconditionResult::found).collect(Collectors.joining(", "))), null);
-            case ALREADY_DECIDED -> new ItemResult(Kind.BLOCKED, "Not " + past(result.kind()) + ": " + result.message(), null);
-            case REFUSED -> new ItemResult(Kind.BLOCKED, "Refused: " + result.message(), null);
+            case ALREADY_DECIDED, REFUSED -> new ItemResult(Kind.BLOCKED, "Not " + past(result.kind()) + ": "
+                    + result.message(), null);
             case WOULD_PASS -> throw new IllegalArgumentException("a dry run is not a decision");
         };
     }
@@ -56,8 +56,8 @@ public record ItemResult(Kind kind, String text, Long newEntryId) {
                     + " is superseded and never runs again.", null);
             case NOT_PUBLISHED -> new ItemResult(Kind.WAITING, "Correction " + result.correctionId() + " recorded, but "
                     + "its dispatch could not be published: a worker's sweep publishes it", null);
-            case BLOCKED, ALREADY_DECIDED -> new ItemResult(Kind.BLOCKED, "Not corrected: " + result.message(), null);
-            case REFUSED -> new ItemResult(Kind.BLOCKED, "Refused: " + result.message(), null);
+            case BLOCKED, ALREADY_DECIDED, REFUSED -> new ItemResult(Kind.BLOCKED, "Not corrected: " + result.message(),
+                    null);
             case WOULD_PASS -> throw new IllegalArgumentException("a dry run is not a decision");
         };
     }

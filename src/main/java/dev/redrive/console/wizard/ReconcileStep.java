@@ -32,7 +32,7 @@ final class ReconcileStep {
         String who = operator.get();
         work.run("Asking the tool", open, item -> {
             ReconciliationResult answer = work.backend().reconcileWithTool(item.operationId(), who);
-            work.executor().onUi(() -> reconciled(item, answer, "tool answered " + answer.outcome()
+            work.executor().onUi(() -> reconciled(item, answer, "tool answered: " + words(answer.outcome())
                     + (answer.result() == null ? "" : " with " + answer.result())));
         }, this::countUnsettled);
     }
@@ -44,7 +44,7 @@ final class ReconcileStep {
             return;
         }
         if (evidence == null || evidence.isBlank()) {
-            reconcileText.set("Say what shows the effect was " + outcome.name().replace('_', ' ').toLowerCase()
+            reconcileText.set("Say what shows the effect was " + words(outcome)
                     + ": the evidence is kept with the decision.");
             return;
         }
@@ -58,9 +58,14 @@ final class ReconcileStep {
         work.run("Recording the reconciliation", List.of(item), one -> {
             ReconciliationResult answer = work.backend().recordReconciliation(one.operationId(), outcome, evidence,
                     result, who);
-            work.executor().onUi(() -> reconciled(one, answer, "recorded by " + who + ": " + outcome + " · " + evidence
-                    + (result == null ? "" : " · result " + TriageJson.compact(result))));
+            work.executor().onUi(() -> reconciled(one, answer, "recorded by " + who + ": " + words(outcome) + " · "
+                    + evidence + (result == null ? "" : " · result " + TriageJson.compact(result))));
         }, this::countUnsettled);
+    }
+
+    /** "not applied": an operator reads the outcome, not the enum. */
+    private static String words(ReconciliationOutcome outcome) {
+        return outcome.name().replace('_', ' ').toLowerCase();
     }
 
     private static void reconciled(WizardItem item, ReconciliationResult answer, String what) {

@@ -119,7 +119,7 @@ class BatchOutcomesViewTest {
                 + ": 3 item(s): 1 blocked (run_active 1), 2 still running; following the 2 still running"));
         // The rows are drawn a moment after the items arrive.
         await().atMost(WAIT).untilAsserted(() -> {
-            assertThat(text(robot, "o-cancelled:charge:0")).isEqualTo("blocked by run_active");
+            assertThat(text(robot, "o-cancelled:charge:0")).isEqualTo("blocked by: run is active");
             assertThat(text(robot, "o-ok:charge:0")).startsWith("redriven, still running (attempt 2, ");
         });
 
@@ -131,7 +131,8 @@ class BatchOutcomesViewTest {
                 "SELECT id FROM dlq_entries WHERE operation_id = 'o-again:charge:0' AND attempt = 2");
         await().atMost(WAIT).untilAsserted(() -> {
             assertThat(text(robot, "o-ok:charge:0")).isEqualTo("redriven, then succeeded (attempt 2)");
-            assertThat(text(robot, "o-again:charge:0")).isEqualTo("failed again: attempt 2 is DLQ entry " + newEntry);
+            assertThat(text(robot, "o-again:charge:0")).isEqualTo("redriven as attempt 2, then failed again: "
+                    + "new DLQ entry " + newEntry);
         });
 
         assertThat(Truncations.under(robot.lookup("#batchOutcomes").query().getScene().getRoot()))

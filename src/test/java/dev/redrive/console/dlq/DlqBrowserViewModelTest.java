@@ -56,6 +56,8 @@ class DlqBrowserViewModelTest {
         assertThat(model.rows()).hasSize(40).allMatch(row -> row.errorClass() == FailureClass.PERMISSION);
         assertThat(model.countTextProperty().get()).isEqualTo("40 entries");
         assertThat(model.hasNextProperty().get()).isFalse();
+        model.setGrouped(true);
+        assertThat(model.countTextProperty().get()).isEqualTo("1 group · 40 entries");
     }
 
     @Test

@@ -18,9 +18,11 @@ class HealthPanelViewModelTest {
 
     private long open = 5;
     private Instant at = NOW;
+    private long pending = 2;
+    private Duration oldestPendingIdle = Duration.ofSeconds(95);
 
     private QueueHealth reading() {
-        return new QueueHealth(at, 42, 3L, 2, Duration.ofSeconds(95), List.of(), 1, NOW.plusSeconds(30), open, 1, 9,
+        return new QueueHealth(at, 42, 3L, pending, oldestPendingIdle, List.of(), 1, NOW.plusSeconds(30), open, 1, 9,
                 NOW.minus(Duration.ofMinutes(3)), List.of());
     }
 
@@ -76,6 +78,19 @@ class HealthPanelViewModelTest {
         }
 
         assertThat(notified).hasSize(1);
+    }
+
+    @Test
+    void withNonePending_thePendingTileSaysWhatItCounts() {
+        HealthPanelViewModel model = new HealthPanelViewModel(this::reading, UiExecutor.inline(),
+                HealthThresholds.DEFAULTS);
+        pending = 0;
+        oldestPendingIdle = null;
+
+        model.refresh();
+
+        assertThat(model.pendingProperty().get()).isEqualTo("0");
+        assertThat(model.pendingDetailProperty().get()).isEqualTo("delivered, not acked");
     }
 
     @Test

@@ -24,8 +24,8 @@ class ConsoleSessionTest {
 
         try (ConsoleSession session = ConsoleSession.open(ConnectionProfile.of("prod", config), config, Clock.systemUTC(),
                 DemoToolServer::lookupEndpoints)) {
-            assertThat(session.describe()).startsWith("prod · namespace " + ns.name() + " · login " + config.pgUser())
-                    .contains("password=***")
+            assertThat(session.describe()).isEqualTo("prod · namespace " + ns.name() + " · login " + config.pgUser());
+            assertThat(session.details()).as("the label's tooltip").contains("password=***")
                     .doesNotContain(secret);
         }
     }

@@ -195,6 +195,7 @@ class ReconciliationWizardViewModelTest {
         model.askToolForUnsettled();
 
         assertThat(item.sideEffectProperty().get()).isEqualTo(SideEffectState.NOT_APPLIED);
+        assertThat(item.reconciliationProperty().get()).startsWith("tool answered: not applied");
         assertThat(model.canLeaveReconcile().get()).isTrue();
         model.recheck();
         assertThat(model.canLeavePreconditions().get()).isTrue();

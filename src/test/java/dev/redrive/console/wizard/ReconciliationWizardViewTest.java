@@ -551,7 +551,7 @@ class ReconciliationWizardViewTest {
             issue(robot, "Redrive 1 operation");
 
             await().atMost(WAIT).until(() -> text(robot, "#result-blocked").equals("1 blocked"));
-            assertThat(text(robot, "#itemOutcome")).startsWith("Refused: refused by the database: " + readOnly)
+            assertThat(text(robot, "#itemOutcome")).startsWith("Not redriven: refused by the database: " + readOnly)
                     .contains("permission denied");
         }
         assertThat(dispatched()).isEqualTo(before);

@@ -94,7 +94,8 @@ class StopPacedBatchWizardTest {
             robot.clickOn(robot.from(rate).lookup(".decrement-arrow-button").<Node>query());
         }
         assertThat(rate.getValue()).isEqualTo(1);
-        assertThat(text(robot, "#decisionPlan")).contains("1 per second");
+        assertThat(text(robot, "#decisionPlan")).contains("for each of " + ENTRIES + " operations and dispatches each "
+                + "one's next attempt under that operation's same idempotency key, 1 per second (about 10 s).");
         clickOnDecisionPage(robot, "#decisionReason");
         robot.write("permission restored for the merchant");
         issue(robot, "Redrive " + ENTRIES + " operations");
