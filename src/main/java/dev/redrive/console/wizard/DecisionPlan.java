@@ -62,7 +62,8 @@ final class DecisionPlan {
         if (eligible.isEmpty()) {
             return "No entry can get this decision.";
         }
-        String rest = eligible.size() == total ? "" : " The other " + (total - eligible.size()) + " are left as they are.";
+        String rest = eligible.size() == total ? "" : total - eligible.size() == 1 ? " The other one is left as it is."
+                : " The other " + (total - eligible.size()) + " are left as they are.";
         if (total == 1) {
             return single(kind, eligible.get(0));
         }
