@@ -262,8 +262,9 @@ class ReconciliationWizardViewModelTest {
         ReconciliationWizardViewModel model = wizard(items);
         model.recheck();
         model.choose(DecisionKind.REDRIVE);
-        // A chunk holds a tenth of a second's redrives: at 5 per second one, so Stop lands after the first.
-        model.redrivesPerSecondProperty().set(5);
+        // A chunk holds a tenth of a second's redrives, at least one: at 1 per second one, then a second's pause, so
+        // Stop lands after the first even on a loaded machine (at 5 per second, 200 ms was sometimes too short).
+        model.redrivesPerSecondProperty().set(1);
         model.reasonProperty().set("stopped after the first");
         // The operator presses Stop as soon as the first redrive is recorded.
         items.get(0).resultProperty().addListener((obs, was, now) -> model.stop());
