@@ -4,6 +4,7 @@ import dev.redrive.console.RecordingDesktop;
 import dev.redrive.console.concurrent.UiExecutor;
 import dev.redrive.console.ui.Theme;
 import dev.redrive.identity.OperationId;
+import dev.redrive.testing.TestTool;
 import dev.redrive.triage.redaction.Redactor;
 import dev.redrive.testing.TestNamespace;
 import dev.redrive.triage.detail.AttemptRecord;
@@ -13,7 +14,6 @@ import dev.redrive.worker.Worker;
 import dev.redrive.worker.client.WorkerClient;
 import dev.redrive.worker.retry.BackoffRetryPolicy;
 import dev.redrive.worker.tool.InvalidInputFailure;
-import dev.redrive.worker.tool.Tool;
 import dev.redrive.worker.tool.ToolCall;
 import dev.redrive.worker.tool.ToolFailure;
 import dev.redrive.worker.tool.TransientFailure;
@@ -64,17 +64,11 @@ class AttemptSpanLinkTest {
     private Stage stage;
 
     /** Fails the first call of a key as transient, the second as invalid input: two attempts, then the DLQ. */
-    private static final class FailingTwiceTool implements Tool {
+    private static final class FailingTwiceTool extends TestTool {
         private final AtomicInteger calls = new AtomicInteger();
 
-        @Override
-        public String name() {
-            return "test.traced";
-        }
-
-        @Override
-        public String schemaVersion() {
-            return "1";
+        FailingTwiceTool() {
+            super("test.traced");
         }
 
         @Override
