@@ -51,8 +51,9 @@ class ViewerRoleTest {
         assertThat(new JdbcDlqQueries(viewer.database()).firstPage(DlqFilter.none(), 50).rows())
                 .anyMatch(row -> row.operationId().equals(op.operationId()));
         assertThat(new OperationDetailsLoader(viewer.database()).require(op.operationId()).attempts()).isNotEmpty();
-        assertThat(new ReportService(viewer.database(), Clock.systemUTC(), Redactor.defaults()).operation(op.operationId()))
-                .isNotNull();
+        assertThat(new ReportService(viewer.database(), Clock.systemUTC(), Redactor.defaults()).operation(op.operationId())
+                .operations()).singleElement().extracting(report -> report.details().operation().operationId())
+                .isEqualTo(op.operationId());
         assertThat(asViewer.checkRedrive(DecisionTarget.operation(op.operationId())).outcome())
                 .isEqualTo(DecisionOutcome.WOULD_PASS);
     }
