@@ -1,6 +1,7 @@
 package dev.redrive.console.detail;
 
 import dev.redrive.console.RecordingDesktop;
+import dev.redrive.console.ThemedStage;
 import dev.redrive.console.concurrent.UiExecutor;
 import dev.redrive.console.ui.Theme;
 import dev.redrive.identity.OperationId;
@@ -22,7 +23,6 @@ import io.opentelemetry.sdk.testing.exporter.InMemorySpanExporter;
 import io.opentelemetry.sdk.trace.SdkTracerProvider;
 import io.opentelemetry.sdk.trace.export.SimpleSpanProcessor;
 import javafx.scene.Node;
-import javafx.scene.Scene;
 import javafx.scene.control.Hyperlink;
 import javafx.scene.control.Labeled;
 import javafx.scene.layout.VBox;
@@ -111,10 +111,7 @@ class AttemptSpanLinkTest {
         OperationDetailViewModel model = new OperationDetailViewModel(loader::require,
                 new EntryDetailsLoader(ns.database())::require, executor, Redactor.defaults(), links);
         robot.interact(() -> {
-            Scene scene = new Scene(OperationDetailView.load(model, desktop).root(), 900, 900);
-            scene.getStylesheets().add(Theme.stylesheet());
-            stage.setScene(scene);
-            stage.show();
+            ThemedStage.show(stage, OperationDetailView.load(model, desktop).root(), 900, 900);
             model.show(OPERATION.value(), 0);
         });
         VBox list = robot.lookup("#attemptList").queryAs(VBox.class);

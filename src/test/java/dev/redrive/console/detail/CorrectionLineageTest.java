@@ -1,6 +1,7 @@
 package dev.redrive.console.detail;
 
 import dev.redrive.console.RecordingDesktop;
+import dev.redrive.console.ThemedStage;
 import dev.redrive.console.concurrent.UiExecutor;
 import dev.redrive.console.main.WindowLayout;
 import dev.redrive.console.ui.Theme;
@@ -19,7 +20,6 @@ import dev.redrive.triage.detail.OperationDetailsLoader;
 import dev.redrive.triage.precondition.DecisionTarget;
 import dev.redrive.triage.redaction.Redactor;
 import javafx.scene.Parent;
-import javafx.scene.Scene;
 import javafx.scene.control.Hyperlink;
 import javafx.stage.Stage;
 import org.apache.pdfbox.Loader;
@@ -84,10 +84,7 @@ class CorrectionLineageTest {
         model = new OperationDetailViewModel(new OperationDetailsLoader(ns.database())::require,
                 new EntryDetailsLoader(ns.database())::require, executor, Redactor.defaults(), TracerLinks.NONE);
         root = OperationDetailView.load(model, new RecordingDesktop()).root();
-        Scene scene = new Scene(root, DEFAULT_PANE_WIDTH, 760);
-        scene.getStylesheets().add(Theme.stylesheet());
-        stage.setScene(scene);
-        stage.show();
+        ThemedStage.show(stage, root, DEFAULT_PANE_WIDTH, 760);
     }
 
     @AfterEach

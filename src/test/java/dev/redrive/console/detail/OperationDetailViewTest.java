@@ -1,6 +1,7 @@
 package dev.redrive.console.detail;
 
 import dev.redrive.console.RecordingDesktop;
+import dev.redrive.console.ThemedStage;
 import dev.redrive.console.concurrent.UiExecutor;
 import dev.redrive.console.ui.Theme;
 import dev.redrive.console.main.WindowLayout;
@@ -13,7 +14,6 @@ import dev.redrive.triage.detail.OperationDetailsLoader;
 import dev.redrive.bench.generate.DlqGenerator;
 import javafx.scene.Node;
 import javafx.scene.Parent;
-import javafx.scene.Scene;
 import javafx.scene.control.Label;
 import javafx.scene.control.ScrollPane;
 import javafx.scene.control.Tooltip;
@@ -59,10 +59,7 @@ class OperationDetailViewTest {
                 new EntryDetailsLoader(ns.database())::require, executor,
                 Redactor.defaults(), TracerLinks.NONE);
         root = OperationDetailView.load(model, new RecordingDesktop()).root();
-        Scene scene = new Scene(root, DEFAULT_PANE_WIDTH, 760);
-        scene.getStylesheets().add(Theme.stylesheet());
-        stage.setScene(scene);
-        stage.show();
+        ThemedStage.show(stage, root, DEFAULT_PANE_WIDTH, 760);
     }
 
     @AfterEach
