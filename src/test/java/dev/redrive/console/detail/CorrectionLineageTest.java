@@ -15,8 +15,6 @@ import dev.redrive.testing.TestCorrections;
 import dev.redrive.testing.TestNamespace;
 import dev.redrive.triage.correction.CorrectionResult;
 import dev.redrive.triage.decision.DecisionOutcome;
-import dev.redrive.triage.detail.EntryDetailsLoader;
-import dev.redrive.triage.detail.OperationDetailsLoader;
 import dev.redrive.triage.precondition.DecisionTarget;
 import dev.redrive.triage.redaction.Redactor;
 import javafx.scene.Parent;
@@ -81,8 +79,7 @@ class CorrectionLineageTest {
     @Start
     void start(Stage stage) {
         Theme.apply(false);
-        model = new OperationDetailViewModel(new OperationDetailsLoader(ns.database())::require,
-                new EntryDetailsLoader(ns.database())::require, executor, Redactor.defaults(), TracerLinks.NONE);
+        model = DetailModels.over(ns.database(), executor, TracerLinks.NONE);
         root = OperationDetailView.load(model, new RecordingDesktop()).root();
         ThemedStage.show(stage, root, DEFAULT_PANE_WIDTH, 760);
     }

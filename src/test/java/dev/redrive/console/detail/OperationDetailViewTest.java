@@ -6,11 +6,8 @@ import dev.redrive.console.concurrent.UiExecutor;
 import dev.redrive.console.ui.Theme;
 import dev.redrive.console.main.WindowLayout;
 import dev.redrive.console.ui.Truncations;
-import dev.redrive.triage.redaction.Redactor;
 import dev.redrive.testing.TestNamespace;
 import dev.redrive.triage.detail.AttemptRecord;
-import dev.redrive.triage.detail.EntryDetailsLoader;
-import dev.redrive.triage.detail.OperationDetailsLoader;
 import dev.redrive.bench.generate.DlqGenerator;
 import javafx.scene.Node;
 import javafx.scene.Parent;
@@ -55,9 +52,7 @@ class OperationDetailViewTest {
     @Start
     void start(Stage stage) {
         Theme.apply(false);
-        model = new OperationDetailViewModel(new OperationDetailsLoader(ns.database())::require,
-                new EntryDetailsLoader(ns.database())::require, executor,
-                Redactor.defaults(), TracerLinks.NONE);
+        model = DetailModels.over(ns.database(), executor, TracerLinks.NONE);
         root = OperationDetailView.load(model, new RecordingDesktop()).root();
         ThemedStage.show(stage, root, DEFAULT_PANE_WIDTH, 760);
     }
