@@ -1,9 +1,6 @@
 package dev.redrive.console.detail;
 
-import dev.redrive.console.RecordingDesktop;
-import dev.redrive.console.ThemedStage;
 import dev.redrive.console.concurrent.UiExecutor;
-import dev.redrive.console.main.WindowLayout;
 import dev.redrive.console.ui.Theme;
 import dev.redrive.console.ui.Truncations;
 import dev.redrive.identity.OperationId;
@@ -55,8 +52,6 @@ class CorrectionLineageTest {
 
     private static DemoChargeWorker worker;
     private final UiExecutor executor = UiExecutor.forFx(2);
-    private static final double DEFAULT_PANE_WIDTH = WindowLayout.DEFAULT.width() * (1 - WindowLayout.DEFAULT.browserDivider());
-    private static final double NARROW_PANE_WIDTH = 1280 * (1 - WindowLayout.DEFAULT.browserDivider());
     private OperationDetailViewModel model;
     private Parent root;
 
@@ -80,8 +75,7 @@ class CorrectionLineageTest {
     void start(Stage stage) {
         Theme.apply(false);
         model = DetailModels.over(ns.database(), executor, TracerLinks.NONE);
-        root = OperationDetailView.load(model, new RecordingDesktop()).root();
-        ThemedStage.show(stage, root, DEFAULT_PANE_WIDTH, 760);
+        root = DetailPane.show(stage, model);
     }
 
     @AfterEach
@@ -111,7 +105,7 @@ class CorrectionLineageTest {
         assertThat(link(robot, "#detailCorrectedBy").getText()).contains("corrected by " + CORRECTION.value());
         assertThat(link(robot, "#detailCorrects").isVisible()).isFalse();
         assertThat(robot.lookup("#detailDecision").queryLabeled().getText()).startsWith("SUPERSEDED by alice");
-        for (double width : new double[]{DEFAULT_PANE_WIDTH, NARROW_PANE_WIDTH}) {
+        for (double width : new double[]{DetailPane.DEFAULT_WIDTH, DetailPane.NARROW_WIDTH}) {
             robot.interact(() -> root.getScene().getWindow().setWidth(width));
             robot.interact(() -> { });
             assertThat(Truncations.under(root)).as("at %s px", width).isEmpty();

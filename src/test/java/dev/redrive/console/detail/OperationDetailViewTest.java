@@ -1,10 +1,7 @@
 package dev.redrive.console.detail;
 
-import dev.redrive.console.RecordingDesktop;
-import dev.redrive.console.ThemedStage;
 import dev.redrive.console.concurrent.UiExecutor;
 import dev.redrive.console.ui.Theme;
-import dev.redrive.console.main.WindowLayout;
 import dev.redrive.console.ui.Truncations;
 import dev.redrive.testing.TestNamespace;
 import dev.redrive.triage.detail.AttemptRecord;
@@ -37,8 +34,6 @@ import static org.awaitility.Awaitility.await;
 class OperationDetailViewTest {
     @RegisterExtension
     static final TestNamespace ns = new TestNamespace();
-    private static final double DEFAULT_PANE_WIDTH = WindowLayout.DEFAULT.width() * (1 - WindowLayout.DEFAULT.browserDivider());
-    private static final double NARROW_PANE_WIDTH = 1280 * (1 - WindowLayout.DEFAULT.browserDivider());
 
     private final UiExecutor executor = UiExecutor.forFx(2);
     private OperationDetailViewModel model;
@@ -53,8 +48,7 @@ class OperationDetailViewTest {
     void start(Stage stage) {
         Theme.apply(false);
         model = DetailModels.over(ns.database(), executor, TracerLinks.NONE);
-        root = OperationDetailView.load(model, new RecordingDesktop()).root();
-        ThemedStage.show(stage, root, DEFAULT_PANE_WIDTH, 760);
+        root = DetailPane.show(stage, model);
     }
 
     @AfterEach
@@ -83,7 +77,7 @@ class OperationDetailViewTest {
         VBox list = showAndWait(robot, entries().get(0));
 
         try {
-            for (double width : new double[]{DEFAULT_PANE_WIDTH, NARROW_PANE_WIDTH}) {
+            for (double width : new double[]{DetailPane.DEFAULT_WIDTH, DetailPane.NARROW_WIDTH}) {
                 robot.interact(() -> root.getScene().getWindow().setWidth(width));
                 assertThat(Truncations.under(root)).as("at %s px", width).isEmpty();
             }
