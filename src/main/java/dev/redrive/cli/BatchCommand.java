@@ -24,6 +24,15 @@ final class BatchCommand {
         long id;
     }
 
+    /** A subcommand about one batch, named by its id, that answers in text or in JSON. */
+    abstract static class OneBatch extends NamespaceCommand {
+        @Mixin
+        BatchId batch;
+
+        @Mixin
+        JsonOption json;
+    }
+
     @Command(name = "list", mixinStandardHelpOptions = true,
             description = "The newest 50 durable batches, as redrive batch list and redrive --batches list them.")
     static final class ListBatches extends NamespaceCommand {
@@ -42,13 +51,7 @@ final class BatchCommand {
             description = "One batch and what became of each item, read from the facts now: blocked (by which "
                     + "precondition), redriven then succeeded, redriven then failed again (with the new DLQ entry), "
                     + "still running, skipped because someone else decided it, resolved, discarded.")
-    static final class Show extends NamespaceCommand {
-        @Mixin
-        BatchId batch;
-
-        @Mixin
-        JsonOption json;
-
+    static final class Show extends OneBatch {
         @Override
         public Integer call() {
             PrintWriter out = spec.commandLine().getOut();
@@ -75,13 +78,7 @@ final class BatchCommand {
             description = "Stop a running batch wherever it runs (another terminal, another host): its process sees "
                     + "it within a second, finishes the chunk in hand and exits saying so; audited as BATCH_STOPPED. "
                     + "Exit 3 when the batch is not running.")
-    static final class Stop extends NamespaceCommand {
-        @Mixin
-        BatchId batch;
-
-        @Mixin
-        JsonOption json;
-
+    static final class Stop extends OneBatch {
         @Override
         public Integer call() {
             PrintWriter out = spec.commandLine().getOut();
@@ -109,13 +106,7 @@ final class BatchCommand {
 
     @Command(name = "resume", mixinStandardHelpOptions = true,
             description = "Go on with a durable batch where it stopped, in this process, as redrive --resume does.")
-    static final class Resume extends NamespaceCommand {
-        @Mixin
-        BatchId batch;
-
-        @Mixin
-        JsonOption json;
-
+    static final class Resume extends OneBatch {
         @Mixin
         BatchOutputOptions output;
 

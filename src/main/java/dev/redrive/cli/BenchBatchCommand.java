@@ -17,9 +17,7 @@ final class BenchBatchCommand extends NamespaceCommand {
 
     @Override
     public Integer call() throws Exception {
-        String given = connection.config().namespace();
-        String namespace = given.equals("redrive") ? "bench_batch" : given;
-        new BatchBenchmark(connection.config().withNamespace(namespace), entries, rounds, spec.commandLine().getOut()).run();
+        new BatchBenchmark(connection.benchConfig("bench_batch"), entries, rounds, spec.commandLine().getOut()).run();
         return 0;
     }
 }

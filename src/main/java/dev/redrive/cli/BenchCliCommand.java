@@ -20,9 +20,7 @@ final class BenchCliCommand extends NamespaceCommand {
 
     @Override
     public Integer call() throws Exception {
-        String given = connection.config().namespace();
-        String namespace = given.equals("redrive") ? "bench_cli" : given;
-        new ColdCliBenchmark(connection.config().withNamespace(namespace), deadLetters, dispatches,
+        new ColdCliBenchmark(connection.benchConfig("bench_cli"), deadLetters, dispatches,
                 spec.commandLine().getOut()).run();
         return 0;
     }

@@ -33,9 +33,7 @@ final class BenchCommand {
                 throw new ParameterException(spec.commandLine(), "--operations, --concurrency and --drains take a "
                         + "number of at least 1");
             }
-            String given = connection.config().namespace();
-            String namespace = given.equals("redrive") ? "bench_worker" : given;
-            new WorkerBenchmark(connection.config().withNamespace(namespace), operations, concurrency, drains,
+            new WorkerBenchmark(connection.benchConfig("bench_worker"), operations, concurrency, drains,
                     spec.commandLine().getOut()).run();
             return 0;
         }

@@ -21,9 +21,7 @@ final class BenchDlqCommand extends NamespaceCommand {
         if (entries < 1 || runs < 2) {
             throw new ParameterException(spec.commandLine(), "--entries takes a number of at least 1 and --runs of at least 2");
         }
-        String given = connection.config().namespace();
-        String namespace = given.equals("redrive") ? "bench_dlq" : given;
-        new DlqBenchmark(connection.config().withNamespace(namespace), entries, runs, spec.commandLine().getOut()).run();
+        new DlqBenchmark(connection.benchConfig("bench_dlq"), entries, runs, spec.commandLine().getOut()).run();
         return 0;
     }
 }

@@ -70,6 +70,15 @@ public final class ConnectionOptions {
     }
 
     /**
+     * The settings for a benchmark, which fills its namespace with generated work: left at the default namespace, where
+     * an operator's work may be, it runs in {@code throwAway} instead.
+     */
+    RedriveConfig benchConfig(String throwAway) {
+        RedriveConfig config = config();
+        return config.namespace().equals(RedriveConfig.DEFAULT_NAMESPACE) ? config.withNamespace(throwAway) : config;
+    }
+
+    /**
      * As given (a value or a file), else as typed at the prompt. A value on the command line works, but any user of
      * the machine sees it in {@code ps} for as long as the command runs: stderr says so, once.
      */

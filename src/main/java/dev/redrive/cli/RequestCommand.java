@@ -3,6 +3,7 @@ package dev.redrive.cli;
 import dev.redrive.triage.decision.DecisionResult;
 import dev.redrive.triage.request.ApprovalResult;
 import dev.redrive.triage.request.DecisionRequest;
+import dev.redrive.triage.request.DecisionRequests;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -54,32 +55,29 @@ final class RequestCommand {
                     "Refused (exit 5) for the login that asked for it, and for a viewer; exit 3 when a precondition "
                             + "fails now (the request stays pending), when it expired or was decided already, or is "
                             + "obsolete (another path decided its items)."})
-    static final class Approve extends NamespaceCommand {
-        @Parameters(index = "0", paramLabel = "ID", description = "the request's id (request list)")
-        long id;
-
-        @Mixin
-        RequiredOperatorOption operator;
-
-        @Mixin
-        JsonOption json;
-
+    static final class Approve extends Settle {
         @Override
-        public Integer call() {
-            try (TriageSession session = new TriageSession(connection)) {
-                return print(spec.commandLine().getOut(), session.requests().approve(id, operator.name()), json.on());
-            }
+        ApprovalResult settle(DecisionRequests requests) {
+            return requests.approve(id, operator.name());
         }
     }
 
     @Command(name = "reject", mixinStandardHelpOptions = true,
             description = "Reject a request: its decision is never taken. The one who asked may withdraw her own so.")
-    static final class Reject extends NamespaceCommand {
-        @Parameters(index = "0", paramLabel = "ID", description = "the request's id (request list)")
-        long id;
-
+    static final class Reject extends Settle {
         @Option(names = "--reason", required = true, paramLabel = "TEXT", description = "why")
         String reason;
+
+        @Override
+        ApprovalResult settle(DecisionRequests requests) {
+            return requests.reject(id, operator.name(), reason);
+        }
+    }
+
+    /** Approve or reject: one request, settled under the operator's name, the result printed as text or JSON. */
+    abstract static class Settle extends NamespaceCommand {
+        @Parameters(index = "0", paramLabel = "ID", description = "the request's id (request list)")
+        long id;
 
         @Mixin
         RequiredOperatorOption operator;
@@ -87,10 +85,12 @@ final class RequestCommand {
         @Mixin
         JsonOption json;
 
+        abstract ApprovalResult settle(DecisionRequests requests);
+
         @Override
         public Integer call() {
             try (TriageSession session = new TriageSession(connection)) {
-                return print(spec.commandLine().getOut(), session.requests().reject(id, operator.name(), reason), json.on());
+                return print(spec.commandLine().getOut(), settle(session.requests()), json.on());
             }
         }
     }

@@ -3,12 +3,12 @@ package dev.redrive.cli;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.redrive.identity.OperationId;
 import dev.redrive.testing.TestNamespace;
+import dev.redrive.testing.TestTool;
 import dev.redrive.triage.json.TriageJson;
 import dev.redrive.worker.Worker;
 import dev.redrive.worker.client.WorkerClient;
 import dev.redrive.worker.telemetry.AttemptSpans;
 import dev.redrive.worker.tool.InvalidInputFailure;
-import dev.redrive.worker.tool.Tool;
 import dev.redrive.worker.tool.ToolCall;
 import io.opentelemetry.api.trace.Span;
 import io.opentelemetry.context.Scope;
@@ -39,15 +39,9 @@ class AttemptSpanCliTest {
     static final TestNamespace ns = new TestNamespace();
 
     /** Refuses every payload: one attempt, straight to the DLQ. */
-    private static final class RefusingTool implements Tool {
-        @Override
-        public String name() {
-            return "test.refusing";
-        }
-
-        @Override
-        public String schemaVersion() {
-            return "1";
+    private static final class RefusingTool extends TestTool {
+        RefusingTool() {
+            super("test.refusing");
         }
 
         @Override

@@ -3,11 +3,11 @@ package dev.redrive.cli;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.redrive.store.Jdbc;
 import dev.redrive.testing.DatabaseLogin;
+import dev.redrive.testing.LoginsFixture;
 import dev.redrive.testing.TestNamespace;
 import dev.redrive.triage.DeadLetterFixture;
 import dev.redrive.triage.DeadLetterFixture.Created;
 import dev.redrive.triage.json.TriageJson;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -25,8 +25,9 @@ import static org.assertj.core.api.Assertions.assertThat;
  * by the typed names.
  */
 class FourEyesCliTest {
-    @RegisterExtension
     static final TestNamespace ns = new TestNamespace();
+    @RegisterExtension
+    static final LoginsFixture logins = new LoginsFixture(ns);
 
     private static final Pattern REQUEST_ID = Pattern.compile("request (\\d+) waits for a second operator's approval");
     private static DeadLetterFixture fixture;
@@ -37,18 +38,11 @@ class FourEyesCliTest {
 
     @BeforeAll
     static void start() {
-        admin = ns.database().jdbc();
-        fixture = new DeadLetterFixture(ns.database());
-        fixture.toolSchema("demo.charge", "1");
+        admin = logins.admin();
+        fixture = logins.deadLetters();
         fixture.toolSchema("demo.ship", "2");
-        alice = DatabaseLogin.operator(ns, "alice");
-        bob = DatabaseLogin.operator(ns, "bob");
-    }
-
-    @AfterAll
-    static void stop() {
-        alice.close();
-        bob.close();
+        alice = logins.operator("alice");
+        bob = logins.operator("bob");
     }
 
     private static CliRun as(DatabaseLogin login, String... args) {

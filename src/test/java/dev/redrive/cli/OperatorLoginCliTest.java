@@ -2,10 +2,10 @@ package dev.redrive.cli;
 
 import dev.redrive.store.Jdbc;
 import dev.redrive.testing.DatabaseLogin;
+import dev.redrive.testing.LoginsFixture;
 import dev.redrive.testing.TestNamespace;
 import dev.redrive.triage.DeadLetterFixture;
 import dev.redrive.triage.DeadLetterFixture.Created;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -17,8 +17,9 @@ import static org.assertj.core.api.Assertions.assertThat;
  * name, and every row the decision writes is alice's.
  */
 class OperatorLoginCliTest {
-    @RegisterExtension
     static final TestNamespace ns = new TestNamespace();
+    @RegisterExtension
+    static final LoginsFixture logins = new LoginsFixture(ns);
 
     private static DeadLetterFixture fixture;
     private static Jdbc admin;
@@ -26,15 +27,9 @@ class OperatorLoginCliTest {
 
     @BeforeAll
     static void start() {
-        admin = ns.database().jdbc();
-        fixture = new DeadLetterFixture(ns.database());
-        fixture.toolSchema("demo.charge", "1");
-        alice = DatabaseLogin.operator(ns, "alice");
-    }
-
-    @AfterAll
-    static void stop() {
-        alice.close();
+        admin = logins.admin();
+        fixture = logins.deadLetters();
+        alice = logins.operator("alice");
     }
 
     @Test

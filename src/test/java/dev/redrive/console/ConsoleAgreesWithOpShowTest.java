@@ -23,7 +23,6 @@ import org.testfx.framework.junit5.ApplicationExtension;
 import org.testfx.framework.junit5.Start;
 
 import java.time.Duration;
-import java.util.prefs.Preferences;
 import java.util.stream.StreamSupport;
 
 import static dev.redrive.console.wizard.WizardClicks.WAIT;
@@ -43,7 +42,8 @@ import static org.awaitility.Awaitility.await;
 class ConsoleAgreesWithOpShowTest {
     @RegisterExtension
     static final TestNamespace ns = new TestNamespace();
-    private static final Preferences PREFERENCES = Preferences.userRoot().node("dev/redrive/console-test-op-show");
+    @RegisterExtension
+    static final ScreensFixture onStage = new ScreensFixture(ns, "console-test-op-show");
     private static final OperationId ONCE = new OperationId("agree-once", "charge", 0);
     private static final OperationId AGAIN = new OperationId("agree-again", "charge", 0);
 
@@ -59,9 +59,8 @@ class ConsoleAgreesWithOpShowTest {
     }
 
     @AfterAll
-    static void stopWorker() throws java.util.prefs.BackingStoreException {
+    static void stopWorker() {
         worker.close();
-        PREFERENCES.removeNode();
     }
 
     /** A charge the tool refuses (PERMISSION, never retried): once, or every time. */
@@ -75,14 +74,13 @@ class ConsoleAgreesWithOpShowTest {
     @Start
     void start(Stage stage) {
         this.stage = stage;
-        screens = ScreensOnStage.show(stage, ns, PREFERENCES, new RecordingDesktop());
+        screens = onStage.show(stage, new RecordingDesktop());
     }
 
     @AfterEach
     void close(FxRobot robot) {
         robot.interact(() -> robot.listTargetWindows().stream().filter(w -> w != stage).toList()
                 .forEach(javafx.stage.Window::hide));
-        screens.close();
     }
 
     /** Selects the operation's entry, opens the wizard from the detail pane and redrives it. */

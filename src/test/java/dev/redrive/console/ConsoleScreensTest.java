@@ -24,8 +24,6 @@ import javafx.scene.control.skin.TableColumnHeader;
 import javafx.scene.control.skin.VirtualFlow;
 import javafx.scene.input.KeyCode;
 import javafx.stage.Stage;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -42,7 +40,6 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.prefs.Preferences;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -52,8 +49,9 @@ import static org.awaitility.Awaitility.await;
 class ConsoleScreensTest {
     @RegisterExtension
     static final TestNamespace ns = new TestNamespace();
+    @RegisterExtension
+    static final ScreensFixture onStage = new ScreensFixture(ns, "console-test-screens");
     private static final Duration WAIT = Duration.ofSeconds(15);
-    private static final Preferences PREFERENCES = Preferences.userRoot().node("dev/redrive/console-test-screens");
 
     private ScreensOnStage screens;
 
@@ -62,19 +60,9 @@ class ConsoleScreensTest {
         new DlqGenerator(ns.database(), Clock.systemUTC()).generate(400, "screens");
     }
 
-    @AfterAll
-    static void forgetPreferences() throws java.util.prefs.BackingStoreException {
-        PREFERENCES.removeNode();
-    }
-
     @Start
     void start(Stage stage) {
-        screens = ScreensOnStage.show(stage, ns, PREFERENCES, new RecordingDesktop());
-    }
-
-    @AfterEach
-    void close() {
-        screens.close();
+        screens = onStage.show(stage, new RecordingDesktop());
     }
 
     @Test

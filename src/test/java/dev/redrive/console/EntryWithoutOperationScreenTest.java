@@ -17,8 +17,6 @@ import javafx.scene.control.ListView;
 import javafx.scene.control.TableView;
 import javafx.scene.control.TextArea;
 import javafx.stage.Stage;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -28,7 +26,6 @@ import org.testfx.framework.junit5.ApplicationExtension;
 import org.testfx.framework.junit5.Start;
 
 import java.time.Duration;
-import java.util.prefs.Preferences;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -41,8 +38,9 @@ import static org.awaitility.Awaitility.await;
 class EntryWithoutOperationScreenTest {
     @RegisterExtension
     static final TestNamespace ns = new TestNamespace();
+    @RegisterExtension
+    static final ScreensFixture onStage = new ScreensFixture(ns, "console-test-entry-alone");
     private static final Duration WAIT = Duration.ofSeconds(15);
-    private static final Preferences PREFERENCES = Preferences.userRoot().node("dev/redrive/console-test-entry-alone");
     private static final String SECRET = "hunter2-never-on-screen";
 
     private static String operationId;
@@ -65,19 +63,9 @@ class EntryWithoutOperationScreenTest {
         }
     }
 
-    @AfterAll
-    static void forgetPreferences() throws java.util.prefs.BackingStoreException {
-        PREFERENCES.removeNode();
-    }
-
     @Start
     void start(Stage stage) {
-        screens = ScreensOnStage.show(stage, ns, PREFERENCES, new RecordingDesktop());
-    }
-
-    @AfterEach
-    void close() {
-        screens.close();
+        screens = onStage.show(stage, new RecordingDesktop());
     }
 
     @Test

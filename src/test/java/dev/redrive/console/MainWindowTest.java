@@ -12,7 +12,6 @@ import dev.redrive.testing.DatabaseLogin;
 import dev.redrive.bench.generate.DlqGenerator;
 import dev.redrive.triage.query.DlqRow;
 import javafx.embed.swing.SwingFXUtils;
-import javafx.scene.Scene;
 import javafx.scene.control.TableView;
 import javafx.geometry.Rectangle2D;
 import javafx.stage.Screen;
@@ -67,10 +66,7 @@ class MainWindowTest {
         executor = UiExecutor.forFx(2);
         model = new MainWindowViewModel(executor, Clock.systemUTC(), ToolEndpointDiscovery.NONE);
         view = MainWindowView.load(model, session -> new ConsoleScreens(session, executor, PREFERENCES, new RecordingDesktop()));
-        Scene scene = new Scene(view.root(), 1260, 780);
-        scene.getStylesheets().add(Theme.stylesheet());
-        stage.setScene(scene);
-        stage.show();
+        ThemedStage.show(stage, view.root(), 1260, 780);
     }
 
     @AfterEach

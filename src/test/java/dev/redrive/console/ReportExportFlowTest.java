@@ -14,7 +14,6 @@ import javafx.stage.Stage;
 import javafx.stage.Window;
 import org.apache.pdfbox.Loader;
 import org.apache.pdfbox.text.PDFTextStripper;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -30,8 +29,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.prefs.BackingStoreException;
-import java.util.prefs.Preferences;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -41,8 +38,9 @@ import static org.awaitility.Awaitility.await;
 class ReportExportFlowTest {
     @RegisterExtension
     static final TestNamespace ns = new TestNamespace();
+    @RegisterExtension
+    static final ScreensFixture onStage = new ScreensFixture(ns, "console-test-export");
     private static final Duration WAIT = Duration.ofSeconds(20);
-    private static final Preferences PREFERENCES = Preferences.userRoot().node("dev/redrive/console-test-export");
     private static final String REASON = "duplicate of an order already shipped";
     private static String operationId;
     private static String traceId;
@@ -65,14 +63,9 @@ class ReportExportFlowTest {
                 .discard(DecisionTarget.operation(operationId), "ana", REASON);
     }
 
-    @AfterAll
-    static void forgetPreferences() throws BackingStoreException {
-        PREFERENCES.removeNode();
-    }
-
     @Start
     void start(Stage stage) {
-        screens = ScreensOnStage.show(stage, ns, PREFERENCES, desktop);
+        screens = onStage.show(stage, desktop);
     }
 
     @AfterEach
@@ -80,7 +73,6 @@ class ReportExportFlowTest {
         // The "Report saved" note stays until closed: one left over would cover the next test's buttons.
         robot.interact(() -> robot.listTargetWindows().stream().filter(Stage.class::isInstance)
                 .filter(window -> "Report saved".equals(((Stage) window).getTitle())).toList().forEach(Window::hide));
-        screens.close();
     }
 
     @Test

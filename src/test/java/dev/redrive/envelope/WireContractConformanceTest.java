@@ -7,9 +7,9 @@ import dev.redrive.broker.StreamKeys;
 import dev.redrive.identity.OperationId;
 import dev.redrive.model.FailureClass;
 import dev.redrive.testing.TestNamespace;
+import dev.redrive.testing.TestTool;
 import dev.redrive.worker.Worker;
 import dev.redrive.worker.retry.BackoffRetryPolicy;
-import dev.redrive.worker.tool.Tool;
 import dev.redrive.worker.tool.ToolCall;
 import dev.redrive.worker.tool.TransientFailure;
 import io.lettuce.core.Range;
@@ -467,17 +467,11 @@ class WireContractConformanceTest {
     // ---- helpers ---------------------------------------------------------------------------------------------
 
     /** Answers at once; fails the first call of an operation whose payload asks for it with a TRANSIENT failure. */
-    private static final class RecordingTool implements Tool {
+    private static final class RecordingTool extends TestTool {
         private final Queue<ToolCall> calls = new ConcurrentLinkedQueue<>();
 
-        @Override
-        public String name() {
-            return "demo.charge";
-        }
-
-        @Override
-        public String schemaVersion() {
-            return "1";
+        RecordingTool() {
+            super("demo.charge");
         }
 
         @Override

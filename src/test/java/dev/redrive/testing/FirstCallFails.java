@@ -1,6 +1,5 @@
 package dev.redrive.testing;
 
-import dev.redrive.worker.tool.Tool;
 import dev.redrive.worker.tool.ToolCall;
 import dev.redrive.worker.tool.TransientFailure;
 
@@ -11,22 +10,11 @@ import java.util.Set;
  * A tool that fails the first call of every idempotency key with a transient failure and answers the next at once:
  * each operation takes two attempts, one of them failed.
  */
-public final class FirstCallFails implements Tool {
-    private final String name;
+public final class FirstCallFails extends TestTool {
     private final Set<String> seen = new HashSet<>();
 
     public FirstCallFails(String name) {
-        this.name = name;
-    }
-
-    @Override
-    public String name() {
-        return name;
-    }
-
-    @Override
-    public String schemaVersion() {
-        return "1";
+        super(name);
     }
 
     @Override

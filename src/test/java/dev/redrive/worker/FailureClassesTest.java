@@ -2,8 +2,6 @@ package dev.redrive.worker;
 
 import dev.redrive.identity.OperationId;
 import dev.redrive.testing.TestNamespace;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -16,103 +14,91 @@ import static org.awaitility.Awaitility.await;
 
 /** Each failure class handled as the seed's table says, with the demo tools' faults over real HTTP. */
 class FailureClassesTest {
-    @RegisterExtension
     static final TestNamespace ns = new TestNamespace();
-
-    private static WorkerTestKit kit;
-
-    @BeforeAll
-    static void startWorker() {
-        kit = new WorkerTestKit(ns);
-        kit.start(kit.worker("classes-worker", kit.charge(Duration.ofMillis(1500))));
-    }
-
-    @AfterAll
-    static void stopWorker() {
-        kit.close();
-    }
+    @RegisterExtension
+    static final ChargeWorkerFixture charging = new ChargeWorkerFixture(ns, "classes-worker", Duration.ofMillis(1500));
 
     @Test
     void answerLostAfterTheEffect_reconciledAsApplied_succeedsWithTheStoredResult() {
-        OperationId id = kit.dispatch("lost-after", "charge", "{\"amount\":7,\"fault\":\"timeout_after_apply:1\"}").operationId();
+        OperationId id = charging.kit().dispatch("lost-after", "charge", "{\"amount\":7,\"fault\":\"timeout_after_apply:1\"}").operationId();
 
-        kit.awaitStatus(id, "SUCCEEDED", Duration.ofSeconds(10));
+        charging.kit().awaitStatus(id, "SUCCEEDED", Duration.ofSeconds(10));
 
-        assertThat(kit.effectsFor(id)).isEqualTo(1);
-        assertThat(kit.jdbc().queryOne("SELECT side_effect || ' ' || (result->>'idempotency_key') FROM operations WHERE operation_id = ?",
+        assertThat(charging.kit().effectsFor(id)).isEqualTo(1);
+        assertThat(charging.kit().jdbc().queryOne("SELECT side_effect || ' ' || (result->>'idempotency_key') FROM operations WHERE operation_id = ?",
                 row -> row.getString(1), id.value())).contains("APPLIED " + id.idempotencyKey());
-        assertThat(kit.jdbc().query("SELECT outcome || '/' || source FROM reconciliations WHERE operation_id = ?",
+        assertThat(charging.kit().jdbc().query("SELECT outcome || '/' || source FROM reconciliations WHERE operation_id = ?",
                 row -> row.getString(1), id.value())).containsExactly("APPLIED/TOOL");
-        assertThat(kit.jdbc().queryOne("SELECT outcome || '/' || error_class || '/' || side_effect FROM attempts WHERE operation_id = ?",
+        assertThat(charging.kit().jdbc().queryOne("SELECT outcome || '/' || error_class || '/' || side_effect FROM attempts WHERE operation_id = ?",
                 row -> row.getString(1), id.value())).contains("SUCCEEDED/UNKNOWN_SIDE_EFFECT/APPLIED");
     }
 
     @Test
     void answerLostBeforeTheEffect_reconciledAsNotApplied_retriedOnce() {
-        OperationId id = kit.dispatch("lost-before", "charge", "{\"amount\":7,\"fault\":\"timeout_before_apply:1\"}").operationId();
+        OperationId id = charging.kit().dispatch("lost-before", "charge", "{\"amount\":7,\"fault\":\"timeout_before_apply:1\"}").operationId();
 
-        kit.awaitStatus(id, "SUCCEEDED", Duration.ofSeconds(10));
+        charging.kit().awaitStatus(id, "SUCCEEDED", Duration.ofSeconds(10));
 
-        assertThat(kit.effectsFor(id)).isEqualTo(1);
-        assertThat(kit.jdbc().query("SELECT outcome FROM reconciliations WHERE operation_id = ?", row -> row.getString(1), id.value()))
+        assertThat(charging.kit().effectsFor(id)).isEqualTo(1);
+        assertThat(charging.kit().jdbc().query("SELECT outcome FROM reconciliations WHERE operation_id = ?", row -> row.getString(1), id.value()))
                 .containsExactly("NOT_APPLIED");
-        assertThat(kit.jdbc().query("SELECT outcome || '/' || coalesce(error_class, '-') FROM attempts WHERE operation_id = ? ORDER BY attempt",
+        assertThat(charging.kit().jdbc().query("SELECT outcome || '/' || coalesce(error_class, '-') FROM attempts WHERE operation_id = ? ORDER BY attempt",
                 row -> row.getString(1), id.value())).containsExactly("RETRY_SCHEDULED/UNKNOWN_SIDE_EFFECT", "SUCCEEDED/-");
     }
 
     @Test
     void effectCannotBeToldApart_deadLetteredWithSideEffectPossible() {
-        OperationId id = kit.dispatch("cannot-tell", "charge",
+        OperationId id = charging.kit().dispatch("cannot-tell", "charge",
                 "{\"amount\":7,\"fault\":\"timeout_after_apply:1;lookup_down:1\"}").operationId();
 
-        kit.awaitStatus(id, "DEAD_LETTERED", Duration.ofSeconds(10));
+        charging.kit().awaitStatus(id, "DEAD_LETTERED", Duration.ofSeconds(10));
 
-        assertThat(kit.jdbc().queryOne("SELECT error_class || '/' || side_effect FROM dlq_entries WHERE operation_id = ?",
+        assertThat(charging.kit().jdbc().queryOne("SELECT error_class || '/' || side_effect FROM dlq_entries WHERE operation_id = ?",
                 row -> row.getString(1), id.value())).contains("UNKNOWN_SIDE_EFFECT/POSSIBLE");
-        assertThat(kit.jdbc().query("SELECT outcome FROM reconciliations WHERE operation_id = ?", row -> row.getString(1), id.value()))
+        assertThat(charging.kit().jdbc().query("SELECT outcome FROM reconciliations WHERE operation_id = ?", row -> row.getString(1), id.value()))
                 .containsExactly("UNKNOWN");
     }
 
     @Test
     void transientFailures_retriedWithBackoff_untilSuccess() {
-        OperationId id = kit.dispatch("transient", "charge", "{\"amount\":7,\"fault\":\"transient:2\"}").operationId();
+        OperationId id = charging.kit().dispatch("transient", "charge", "{\"amount\":7,\"fault\":\"transient:2\"}").operationId();
 
-        kit.awaitStatus(id, "SUCCEEDED", Duration.ofSeconds(10));
+        charging.kit().awaitStatus(id, "SUCCEEDED", Duration.ofSeconds(10));
 
-        assertThat(kit.callsFor(id)).isEqualTo(3);
-        assertThat(kit.effectsFor(id)).isEqualTo(1);
-        assertThat(kit.jdbc().query("SELECT coalesce(error_class, '-') FROM attempts WHERE operation_id = ? ORDER BY attempt",
+        assertThat(charging.kit().callsFor(id)).isEqualTo(3);
+        assertThat(charging.kit().effectsFor(id)).isEqualTo(1);
+        assertThat(charging.kit().jdbc().query("SELECT coalesce(error_class, '-') FROM attempts WHERE operation_id = ? ORDER BY attempt",
                 row -> row.getString(1), id.value())).containsExactly("TRANSIENT", "TRANSIENT", "-");
     }
 
     @Test
     void permissionRefused_deadLetteredAfterOneAttempt() {
-        OperationId id = kit.dispatch("forbidden", "charge", "{\"amount\":7,\"fault\":\"forbidden\"}").operationId();
+        OperationId id = charging.kit().dispatch("forbidden", "charge", "{\"amount\":7,\"fault\":\"forbidden\"}").operationId();
 
-        kit.awaitStatus(id, "DEAD_LETTERED", Duration.ofSeconds(10));
+        charging.kit().awaitStatus(id, "DEAD_LETTERED", Duration.ofSeconds(10));
 
-        assertThat(kit.callsFor(id)).isEqualTo(1);
-        assertThat(kit.jdbc().queryOne("SELECT error_class || '/' || error_code FROM dlq_entries WHERE operation_id = ?",
+        assertThat(charging.kit().callsFor(id)).isEqualTo(1);
+        assertThat(charging.kit().jdbc().queryOne("SELECT error_class || '/' || error_code FROM dlq_entries WHERE operation_id = ?",
                 row -> row.getString(1), id.value())).contains("PERMISSION/http_403");
     }
 
     @Test
     void dependencyDown_defersTheWholeTool_untilTheRetryIsDue() {
-        OperationId first = kit.dispatch("down", "first", "{\"amount\":7,\"fault\":\"dependency_down:1\"}").operationId();
+        OperationId first = charging.kit().dispatch("down", "first", "{\"amount\":7,\"fault\":\"dependency_down:1\"}").operationId();
         await().atMost(Duration.ofSeconds(10)).until(() ->
-                kit.count("SELECT count(*) FROM attempts WHERE operation_id = ?", first.value()) == 1);
-        Instant reopensAt = kit.jdbc().queryOne("SELECT next_eligible_at FROM attempts WHERE operation_id = ?",
+                charging.kit().count("SELECT count(*) FROM attempts WHERE operation_id = ?", first.value()) == 1);
+        Instant reopensAt = charging.kit().jdbc().queryOne("SELECT next_eligible_at FROM attempts WHERE operation_id = ?",
                 row -> row.getTimestamp(1).toInstant(), first.value()).orElseThrow();
 
-        OperationId second = kit.dispatch("down", "second", "{\"amount\":3}").operationId();
+        OperationId second = charging.kit().dispatch("down", "second", "{\"amount\":3}").operationId();
 
-        kit.awaitStatus(first, "SUCCEEDED", Duration.ofSeconds(10));
-        kit.awaitStatus(second, "SUCCEEDED", Duration.ofSeconds(10));
-        List<Instant> secondCalls = kit.jdbc().query("SELECT received_at FROM demo_tool_calls WHERE idempotency_key = ?",
+        charging.kit().awaitStatus(first, "SUCCEEDED", Duration.ofSeconds(10));
+        charging.kit().awaitStatus(second, "SUCCEEDED", Duration.ofSeconds(10));
+        List<Instant> secondCalls = charging.kit().jdbc().query("SELECT received_at FROM demo_tool_calls WHERE idempotency_key = ?",
                 row -> row.getTimestamp(1).toInstant(), second.idempotencyKey());
         assertThat(secondCalls).hasSize(1);
         assertThat(secondCalls.get(0)).isAfterOrEqualTo(reopensAt);
-        assertThat(kit.count("SELECT count(*) FROM attempts WHERE operation_id = ?", second.value()))
+        assertThat(charging.kit().count("SELECT count(*) FROM attempts WHERE operation_id = ?", second.value()))
                 .as("a deferral spends no attempt").isEqualTo(1);
     }
 }

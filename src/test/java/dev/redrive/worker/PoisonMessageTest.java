@@ -4,8 +4,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.redrive.identity.OperationId;
 import dev.redrive.testing.TestNamespace;
+import dev.redrive.testing.TestTool;
 import dev.redrive.worker.client.WorkerClient;
-import dev.redrive.worker.tool.Tool;
 import dev.redrive.worker.tool.ToolCall;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -25,17 +25,11 @@ class PoisonMessageTest {
     static final TestNamespace ns = new TestNamespace();
 
     /** A handler bug: every call blows up with an exception that is not a classified failure. */
-    private static final class CrashingTool implements Tool {
+    private static final class CrashingTool extends TestTool {
         final AtomicInteger calls = new AtomicInteger();
 
-        @Override
-        public String name() {
-            return "test.crashing";
-        }
-
-        @Override
-        public String schemaVersion() {
-            return "1";
+        CrashingTool() {
+            super("test.crashing");
         }
 
         @Override

@@ -10,8 +10,6 @@ import dev.redrive.triage.decision.DecisionResult;
 import dev.redrive.triage.decision.Decisions;
 import dev.redrive.triage.precondition.DecisionTarget;
 import io.lettuce.core.XAddArgs;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -30,45 +28,33 @@ import static org.awaitility.Awaitility.await;
 
 /** The seed note's "how to verify" table, against real PostgreSQL, Redis and the demo tools over HTTP. */
 class SeedScenariosTest {
-    @RegisterExtension
     static final TestNamespace ns = new TestNamespace();
-
-    private static WorkerTestKit kit;
-
-    @BeforeAll
-    static void startWorker() {
-        kit = new WorkerTestKit(ns);
-        kit.start(kit.worker("seed-worker", kit.charge(Duration.ofSeconds(5))));
-    }
-
-    @AfterAll
-    static void stopWorker() {
-        kit.close();
-    }
+    @RegisterExtension
+    static final ChargeWorkerFixture charging = new ChargeWorkerFixture(ns, "seed-worker", Duration.ofSeconds(5));
 
     @Test
     void sameMessageRedeliveredThreeTimes_oneToolCallOneEffect() {
-        DispatchEnvelope envelope = kit.dispatch("redelivered", "charge", "{\"amount\":10}");
-        kit.client().publish(envelope);
-        kit.client().publish(envelope);
+        DispatchEnvelope envelope = charging.kit().dispatch("redelivered", "charge", "{\"amount\":10}");
+        charging.kit().client().publish(envelope);
+        charging.kit().client().publish(envelope);
         OperationId id = envelope.operationId();
 
-        kit.awaitStatus(id, "SUCCEEDED", Duration.ofSeconds(10));
-        await().atMost(Duration.ofSeconds(10)).until(() -> kit.pendingEntries() == 0);
+        charging.kit().awaitStatus(id, "SUCCEEDED", Duration.ofSeconds(10));
+        await().atMost(Duration.ofSeconds(10)).until(() -> charging.kit().pendingEntries() == 0);
 
-        assertThat(kit.callsFor(id)).isEqualTo(1);
-        assertThat(kit.effectsFor(id)).isEqualTo(1);
-        assertThat(kit.count("SELECT count(*) FROM attempts WHERE operation_id = ?", id.value())).isEqualTo(1);
+        assertThat(charging.kit().callsFor(id)).isEqualTo(1);
+        assertThat(charging.kit().effectsFor(id)).isEqualTo(1);
+        assertThat(charging.kit().count("SELECT count(*) FROM attempts WHERE operation_id = ?", id.value())).isEqualTo(1);
     }
 
     @Test
     void rateLimitedThenSuccess_sameOperationHigherAttemptDelayRespected() {
-        DispatchEnvelope envelope = kit.dispatch("limited", "charge", "{\"amount\":10,\"fault\":\"rate_limit:1:1\"}");
+        DispatchEnvelope envelope = charging.kit().dispatch("limited", "charge", "{\"amount\":10,\"fault\":\"rate_limit:1:1\"}");
         OperationId id = envelope.operationId();
 
-        kit.awaitStatus(id, "SUCCEEDED", Duration.ofSeconds(10));
+        charging.kit().awaitStatus(id, "SUCCEEDED", Duration.ofSeconds(10));
 
-        List<Map<String, Object>> attempts = kit.jdbc().query("""
+        List<Map<String, Object>> attempts = charging.kit().jdbc().query("""
                 SELECT attempt, outcome, error_class, finished_at, next_eligible_at, retry_after_ms
                   FROM attempts WHERE operation_id = ? ORDER BY attempt""", row -> {
             Map<String, Object> attempt = new LinkedHashMap<>();
@@ -86,31 +72,31 @@ class SeedScenariosTest {
         Instant eligibleAt = ((Timestamp) attempts.get(0).get("next_eligible_at")).toInstant();
         assertThat(Duration.between(failedAt, eligibleAt)).isGreaterThanOrEqualTo(Duration.ofSeconds(1));
 
-        List<Instant> calls = kit.jdbc().query("SELECT received_at FROM demo_tool_calls WHERE idempotency_key = ? ORDER BY id",
+        List<Instant> calls = charging.kit().jdbc().query("SELECT received_at FROM demo_tool_calls WHERE idempotency_key = ? ORDER BY id",
                 row -> row.getTimestamp(1).toInstant(), id.idempotencyKey());
         assertThat(calls).hasSize(2);
         assertThat(Duration.between(calls.get(0), calls.get(1))).isGreaterThanOrEqualTo(Duration.ofSeconds(1));
-        assertThat(kit.jdbc().query("SELECT DISTINCT operation_id FROM demo_tool_calls WHERE idempotency_key = ?",
+        assertThat(charging.kit().jdbc().query("SELECT DISTINCT operation_id FROM demo_tool_calls WHERE idempotency_key = ?",
                 row -> row.getString(1), id.idempotencyKey())).containsExactly(id.value());
-        assertThat(kit.count("SELECT attempt FROM operations WHERE operation_id = ?", id.value())).isEqualTo(2);
+        assertThat(charging.kit().count("SELECT attempt FROM operations WHERE operation_id = ?", id.value())).isEqualTo(2);
     }
 
     @Test
     void invalidInput_deadLetteredAfterExactlyOneAttempt_noLoop() throws InterruptedException {
-        DispatchEnvelope envelope = kit.dispatch("invalid", "charge", "{\"amount\":10,\"fault\":\"invalid\"}");
+        DispatchEnvelope envelope = charging.kit().dispatch("invalid", "charge", "{\"amount\":10,\"fault\":\"invalid\"}");
         OperationId id = envelope.operationId();
 
-        kit.awaitStatus(id, "DEAD_LETTERED", Duration.ofSeconds(10));
+        charging.kit().awaitStatus(id, "DEAD_LETTERED", Duration.ofSeconds(10));
         Thread.sleep(WorkerTestKit.LEASE.toMillis() + 500);
 
-        assertThat(kit.callsFor(id)).isEqualTo(1);
-        assertThat(kit.count("SELECT count(*) FROM attempts WHERE operation_id = ?", id.value())).isEqualTo(1);
-        assertThat(kit.jdbc().queryOne("""
+        assertThat(charging.kit().callsFor(id)).isEqualTo(1);
+        assertThat(charging.kit().count("SELECT count(*) FROM attempts WHERE operation_id = ?", id.value())).isEqualTo(1);
+        assertThat(charging.kit().jdbc().queryOne("""
                 SELECT error_class || '/' || side_effect || '/' || jsonb_array_length(attempt_history) || '/' || trace_id
                   FROM dlq_entries WHERE operation_id = ?""", row -> row.getString(1), id.value()))
                 .contains("INVALID_INPUT/NONE/1/trace-invalid");
         assertThat(ns.redis().sync().xlen(ns.redis().keys().dlq())).isPositive();
-        assertThat(kit.pendingEntries()).isZero();
+        assertThat(charging.kit().pendingEntries()).isZero();
     }
 
     @Test
@@ -124,61 +110,61 @@ class SeedScenariosTest {
         String entryId = ns.redis().sync().xadd(ns.redis().keys().dispatch(), new XAddArgs(), fields);
 
         await().atMost(Duration.ofSeconds(10)).until(() ->
-                kit.count("SELECT count(*) FROM dlq_entries WHERE entry_id = ?", entryId) == 1);
-        await().atMost(Duration.ofSeconds(5)).until(() -> kit.pendingEntries() == 0);
+                charging.kit().count("SELECT count(*) FROM dlq_entries WHERE entry_id = ?", entryId) == 1);
+        await().atMost(Duration.ofSeconds(5)).until(() -> charging.kit().pendingEntries() == 0);
 
-        assertThat(kit.jdbc().queryOne("SELECT error_class || ' ' || (raw_message->>'run_id') || ' ' || error_message FROM dlq_entries WHERE entry_id = ?",
+        assertThat(charging.kit().jdbc().queryOne("SELECT error_class || ' ' || (raw_message->>'run_id') || ' ' || error_message FROM dlq_entries WHERE entry_id = ?",
                 row -> row.getString(1), entryId).orElseThrow())
                 .startsWith("INVALID_INPUT bad run! ").contains("run_id");
     }
 
     @Test
     void deadLetteredOperationWhoseRunWasCancelled_redriveDispatchIsAckedAndNothingRuns() {
-        DispatchEnvelope envelope = kit.dispatch("cancelled", "charge", "{\"amount\":10,\"fault\":\"invalid:1\"}");
+        DispatchEnvelope envelope = charging.kit().dispatch("cancelled", "charge", "{\"amount\":10,\"fault\":\"invalid:1\"}");
         OperationId id = envelope.operationId();
-        kit.awaitStatus(id, "DEAD_LETTERED", Duration.ofSeconds(10));
+        charging.kit().awaitStatus(id, "DEAD_LETTERED", Duration.ofSeconds(10));
 
         DispatchEnvelope redrive = issueRedrive(id);
         UUID command = UUID.fromString(redrive.redriveCommandId());
-        new RunStore(kit.jdbc()).cancel(id.runId(), "customer withdrew the order", "test", Instant.now());
-        kit.client().publish(redrive);
+        new RunStore(charging.kit().jdbc()).cancel(id.runId(), "customer withdrew the order", "test", Instant.now());
+        charging.kit().client().publish(redrive);
 
-        await().atMost(Duration.ofSeconds(10)).until(() -> kit.count(
+        await().atMost(Duration.ofSeconds(10)).until(() -> charging.kit().count(
                 "SELECT count(*) FROM audit_log WHERE actor = 'worker' AND command_id = ?", command) == 1);
-        await().atMost(Duration.ofSeconds(5)).until(() -> kit.pendingEntries() == 0);
+        await().atMost(Duration.ofSeconds(5)).until(() -> charging.kit().pendingEntries() == 0);
 
-        assertThat(kit.callsFor(id)).as("no second tool call").isEqualTo(1);
-        assertThat(kit.effectsFor(id)).isZero();
-        assertThat(kit.status(id)).isEqualTo(OperationStatus.CANCELLED.name());
-        assertThat(kit.jdbc().queryOne("SELECT status FROM redrive_commands WHERE command_id = ?", row -> row.getString(1), command))
+        assertThat(charging.kit().callsFor(id)).as("no second tool call").isEqualTo(1);
+        assertThat(charging.kit().effectsFor(id)).isZero();
+        assertThat(charging.kit().status(id)).isEqualTo(OperationStatus.CANCELLED.name());
+        assertThat(charging.kit().jdbc().queryOne("SELECT status FROM redrive_commands WHERE command_id = ?", row -> row.getString(1), command))
                 .contains("FAILED");
-        assertThat(kit.jdbc().queryOne("SELECT reason FROM audit_log WHERE actor = 'worker' AND command_id = ?", row -> row.getString(1), command))
+        assertThat(charging.kit().jdbc().queryOne("SELECT reason FROM audit_log WHERE actor = 'worker' AND command_id = ?", row -> row.getString(1), command))
                 .contains("run cancelled is CANCELLED");
     }
 
     @Test
     void deadLetteredOperationRedrivenWithAValidCommand_runsOnceKeepsItsIdentityAndCompletesTheCommand() {
-        DispatchEnvelope envelope = kit.dispatch("redriven", "charge", "{\"amount\":10,\"fault\":\"invalid:1\"}");
+        DispatchEnvelope envelope = charging.kit().dispatch("redriven", "charge", "{\"amount\":10,\"fault\":\"invalid:1\"}");
         OperationId id = envelope.operationId();
-        kit.awaitStatus(id, "DEAD_LETTERED", Duration.ofSeconds(10));
+        charging.kit().awaitStatus(id, "DEAD_LETTERED", Duration.ofSeconds(10));
 
         DispatchEnvelope redrive = issueRedrive(id);
         UUID command = UUID.fromString(redrive.redriveCommandId());
         assertThat(redrive.attempt()).isEqualTo(2);
-        kit.client().publish(redrive);
-        kit.awaitStatus(id, "SUCCEEDED", Duration.ofSeconds(10));
-        kit.client().publish(redrive);
+        charging.kit().client().publish(redrive);
+        charging.kit().awaitStatus(id, "SUCCEEDED", Duration.ofSeconds(10));
+        charging.kit().client().publish(redrive);
 
-        await().atMost(Duration.ofSeconds(10)).until(() -> kit.count(
+        await().atMost(Duration.ofSeconds(10)).until(() -> charging.kit().count(
                 "SELECT count(*) FROM audit_log WHERE actor = 'worker' AND command_id = ?", command) == 1);
-        await().atMost(Duration.ofSeconds(5)).until(() -> kit.pendingEntries() == 0);
-        assertThat(kit.callsFor(id)).isEqualTo(2);
-        assertThat(kit.effectsFor(id)).isEqualTo(1);
-        assertThat(kit.jdbc().queryOne("SELECT status FROM redrive_commands WHERE command_id = ?", row -> row.getString(1), command))
+        await().atMost(Duration.ofSeconds(5)).until(() -> charging.kit().pendingEntries() == 0);
+        assertThat(charging.kit().callsFor(id)).isEqualTo(2);
+        assertThat(charging.kit().effectsFor(id)).isEqualTo(1);
+        assertThat(charging.kit().jdbc().queryOne("SELECT status FROM redrive_commands WHERE command_id = ?", row -> row.getString(1), command))
                 .contains("SUCCEEDED");
-        assertThat(kit.jdbc().query("SELECT attempt || '/' || outcome || '/' || coalesce(redrive_command_id::text, '-') FROM attempts WHERE operation_id = ? ORDER BY attempt",
+        assertThat(charging.kit().jdbc().query("SELECT attempt || '/' || outcome || '/' || coalesce(redrive_command_id::text, '-') FROM attempts WHERE operation_id = ? ORDER BY attempt",
                 row -> row.getString(1), id.value())).containsExactly("1/DEAD_LETTERED/-", "2/SUCCEEDED/" + command);
-        assertThat(kit.jdbc().query("SELECT DISTINCT idempotency_key FROM demo_tool_calls WHERE operation_id = ?",
+        assertThat(charging.kit().jdbc().query("SELECT DISTINCT idempotency_key FROM demo_tool_calls WHERE operation_id = ?",
                 row -> row.getString(1), id.value())).containsExactly(id.idempotencyKey());
     }
 

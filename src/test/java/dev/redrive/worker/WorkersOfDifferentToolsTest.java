@@ -7,7 +7,7 @@ import dev.redrive.health.QueueHealthReader;
 import dev.redrive.identity.OperationId;
 import dev.redrive.testing.AnswersAtOnce;
 import dev.redrive.testing.TestNamespace;
-import dev.redrive.worker.tool.Tool;
+import dev.redrive.testing.TestTool;
 import dev.redrive.worker.tool.ToolCall;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -111,22 +111,11 @@ class WorkersOfDifferentToolsTest {
     }
 
     /** A tool that answers at once and counts its calls per idempotency key. */
-    private static final class Counting implements Tool {
+    private static final class Counting extends TestTool {
         final Map<String, Integer> calls = new ConcurrentHashMap<>();
-        private final String name;
 
         Counting(String name) {
-            this.name = name;
-        }
-
-        @Override
-        public String name() {
-            return name;
-        }
-
-        @Override
-        public String schemaVersion() {
-            return "1";
+            super(name);
         }
 
         @Override

@@ -4,12 +4,8 @@ import dev.redrive.envelope.DispatchEnvelope;
 import dev.redrive.store.Database;
 import dev.redrive.store.Jdbc;
 import dev.redrive.store.audit.AuditLine;
-import dev.redrive.store.audit.AuditLog;
-import dev.redrive.store.command.DecisionLocks;
 import dev.redrive.store.command.IssuedCommand;
-import dev.redrive.store.command.RedriveCommandLog;
-import dev.redrive.store.deadletter.EntryDecisionStore;
-import dev.redrive.store.operation.OperationDecisionStore;
+import dev.redrive.triage.decision.DecisionWriters;
 import dev.redrive.triage.json.TriageJson;
 import dev.redrive.triage.precondition.PreconditionResult;
 
@@ -23,58 +19,48 @@ import java.util.UUID;
  * change of state is a guarded statement whose row count is checked.
  */
 final class CorrectionStore {
-    private final Jdbc jdbc;
-    private final OperationDecisionStore operations;
-    private final EntryDecisionStore entries;
-    private final AuditLog auditLog;
-    private final RedriveCommandLog commands;
-    private final DecisionLocks locks;
+    private final DecisionWriters writers;
 
     CorrectionStore(Database database) {
-        this.jdbc = database.jdbc();
-        this.operations = new OperationDecisionStore(jdbc);
-        this.entries = new EntryDecisionStore(jdbc);
-        this.auditLog = new AuditLog(jdbc);
-        this.commands = new RedriveCommandLog(jdbc);
-        this.locks = new DecisionLocks(jdbc);
+        this.writers = DecisionWriters.on(database);
     }
 
     Jdbc jdbc() {
-        return jdbc;
+        return writers.jdbc();
     }
 
     /** Locks the operation and its own entries, in the order every decision locks them, until the transaction ends. */
     void lock(String operationId) {
-        locks.lock(operationId);
+        writers.locks().lock(operationId);
     }
 
     int highestLogicalAttempt(String runId, String nodeId) {
-        return operations.highestLogicalAttempt(runId, nodeId);
+        return writers.operations().highestLogicalAttempt(runId, nodeId);
     }
 
     void insertCorrection(DispatchEnvelope correction, String corrects) {
-        operations.insertCorrection(correction, corrects);
+        writers.operations().insertCorrection(correction, corrects);
     }
 
     /** The correction's command: it starts the new operation's first attempt, from none. */
     void insertCommand(UUID commandId, DispatchEnvelope correction, long entryId, String operator, String reason,
                        Instant at, List<PreconditionResult> preconditions) {
-        commands.issue(List.of(new IssuedCommand(commandId, correction.operationId().value(), entryId, 0,
+        writers.commands().issue(List.of(new IssuedCommand(commandId, correction.operationId().value(), entryId, 0,
                 correction.attempt(), correction.toolSchemaVersion(), TriageJson.compact(preconditions))), operator,
                 reason, at);
     }
 
     void supersede(String operationId, Instant at) {
-        expectOne(operations.supersede(operationId, at), "operation " + operationId + " is no longer dead-lettered");
+        expectOne(writers.operations().supersede(operationId, at), "operation " + operationId + " is no longer dead-lettered");
     }
 
     void supersedeEntry(long entryId, int version, String correctionId, String operator, String reason, Instant at) {
-        expectOne(entries.supersede(entryId, version, correctionId, operator, reason, at),
+        expectOne(writers.entries().supersede(entryId, version, correctionId, operator, reason, at),
                 "DLQ entry " + entryId + " was decided or changed meanwhile");
     }
 
     void audit(AuditLine line) {
-        auditLog.append(line);
+        writers.auditLog().append(line);
     }
 
     private static void expectOne(int rows, String lost) {

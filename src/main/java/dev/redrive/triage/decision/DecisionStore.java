@@ -9,10 +9,8 @@ import dev.redrive.store.Jdbc;
 import dev.redrive.store.audit.AuditAction;
 import dev.redrive.store.audit.AuditLine.AuditSubject;
 import dev.redrive.store.audit.AuditLine;
-import dev.redrive.store.audit.AuditLog;
 import dev.redrive.store.command.DecisionLocks;
 import dev.redrive.store.command.IssuedCommand;
-import dev.redrive.store.command.RedriveCommandLog;
 import dev.redrive.store.deadletter.EntryDecisionStore;
 import dev.redrive.store.deadletter.EntryDecisionStore.EntryVersion;
 import dev.redrive.store.operation.OperationDecisionStore;
@@ -34,41 +32,35 @@ import java.util.UUID;
  * transition tables: 1 = done, 0 = someone changed the row first (the caller's transaction is rolled back).
  */
 final class DecisionStore {
-    private final Jdbc jdbc;
-    private final AuditLog auditLog;
-    private final ReconciliationLog reconciliations;
+    private final DecisionWriters writers;
     private final OperationDecisionStore operations;
     private final EntryDecisionStore entries;
-    private final RedriveCommandLog commands;
-    private final DecisionLocks locks;
+    private final ReconciliationLog reconciliations;
 
     DecisionStore(Database database) {
-        this.jdbc = database.jdbc();
-        this.auditLog = new AuditLog(jdbc);
-        this.reconciliations = new ReconciliationLog(jdbc);
-        this.operations = new OperationDecisionStore(jdbc);
-        this.entries = new EntryDecisionStore(jdbc);
-        this.commands = new RedriveCommandLog(jdbc);
-        this.locks = new DecisionLocks(jdbc);
+        this.writers = DecisionWriters.on(database);
+        this.operations = writers.operations();
+        this.entries = writers.entries();
+        this.reconciliations = new ReconciliationLog(writers.jdbc());
     }
 
     Jdbc jdbc() {
-        return jdbc;
+        return writers.jdbc();
     }
 
     /** Locks the operation and its own entries until the transaction ends (see {@link DecisionLocks}). */
     void lock(String operationId) {
-        locks.lock(operationId);
+        writers.locks().lock(operationId);
     }
 
     /** Locks the operations named and those the named entries were entered for, then their entries. */
     void lockAll(Collection<String> operationIds, Collection<Long> entryIds) {
-        locks.lockAll(operationIds, entryIds);
+        writers.locks().lockAll(operationIds, entryIds);
     }
 
     /** Records the redrive commands of a chunk, each for the attempt after its operation's last. */
     void insertCommands(List<RedriveMove> moves, String operator, String reason, Instant at) {
-        commands.issue(moves.stream().map(move -> new IssuedCommand(move.commandId(), move.operationId(),
+        writers.commands().issue(moves.stream().map(move -> new IssuedCommand(move.commandId(), move.operationId(),
                 move.entryId(), move.fromAttempt(), move.fromAttempt() + 1, move.schemaVersion(),
                 move.preconditions())).toList(), operator, reason, at);
     }
@@ -113,14 +105,14 @@ final class DecisionStore {
 
     void audit(Instant at, String actor, AuditAction action, String operationId, Long entryId, UUID commandId,
                String reason, Map<String, Object> details) {
-        auditLog.append(new AuditLine(at, actor, action, new AuditSubject(operationId, entryId, commandId), reason,
+        writers.auditLog().append(new AuditLine(at, actor, action, new AuditSubject(operationId, entryId, commandId), reason,
                 details));
     }
 
     /** Appends the lines of a chunk, in order, in one batch. */
     void auditAll(List<AuditLine> lines) {
         if (!lines.isEmpty()) {
-            auditLog.appendAll(lines);
+            writers.auditLog().appendAll(lines);
         }
     }
 

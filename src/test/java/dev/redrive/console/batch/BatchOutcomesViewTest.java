@@ -1,7 +1,7 @@
 package dev.redrive.console.batch;
 
+import dev.redrive.console.ThemedStage;
 import dev.redrive.console.concurrent.UiExecutor;
-import dev.redrive.console.ui.Theme;
 import dev.redrive.console.ui.Truncations;
 import dev.redrive.identity.OperationId;
 import dev.redrive.services.TriageServices;
@@ -12,7 +12,6 @@ import dev.redrive.triage.decision.batch.BatchOptions;
 import dev.redrive.triage.decision.durable.BatchOutcomes;
 import dev.redrive.triage.decision.durable.BatchSelection;
 import dev.redrive.triage.redaction.Redactor;
-import javafx.scene.Scene;
 import javafx.scene.control.TableCell;
 import javafx.scene.control.TableRow;
 import javafx.scene.control.TableView;
@@ -91,10 +90,7 @@ class BatchOutcomesViewTest {
                     new BatchOutcomesViewModel(backend, executor));
             view.onShowEntry((operation, entry) -> shownEntries.add(operation + " " + entry));
             view.onExportReport(id -> shownEntries.add("report of batch " + id));
-            Scene scene = new Scene(new StackPane(view.badge()), 1280, 800);
-            scene.getStylesheets().add(Theme.stylesheet());
-            stage.setScene(scene);
-            stage.show();
+            ThemedStage.show(stage, new StackPane(view.badge()), 1280, 800);
         });
     }
 

@@ -1,7 +1,7 @@
 package dev.redrive.console.batch;
 
+import dev.redrive.console.ThemedStage;
 import dev.redrive.console.concurrent.UiExecutor;
-import dev.redrive.console.ui.Theme;
 import dev.redrive.services.TriageServices;
 import dev.redrive.testing.TestNamespace;
 import dev.redrive.triage.DeadLetterFixture;
@@ -12,7 +12,6 @@ import dev.redrive.triage.decision.durable.DurableBatch;
 import dev.redrive.triage.decision.durable.DurableBatches;
 import dev.redrive.triage.redaction.Redactor;
 import javafx.application.Platform;
-import javafx.scene.Scene;
 import javafx.scene.control.Button;
 import javafx.scene.control.TableRow;
 import javafx.scene.control.TableView;
@@ -89,10 +88,7 @@ class BatchesViewTest {
             stage = new Stage();
             BatchesView view = BatchesView.load(model, new BatchOutcomesViewModel(backend(), executor));
             shown[0] = view;
-            Scene scene = new Scene(new StackPane(view.badge()), 1300, 800);
-            scene.getStylesheets().add(Theme.stylesheet());
-            stage.setScene(scene);
-            stage.show();
+            ThemedStage.show(stage, new StackPane(view.badge()), 1300, 800);
         });
         return shown[0];
     }

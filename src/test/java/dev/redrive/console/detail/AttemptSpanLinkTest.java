@@ -1,9 +1,11 @@
 package dev.redrive.console.detail;
 
 import dev.redrive.console.RecordingDesktop;
+import dev.redrive.console.ThemedStage;
 import dev.redrive.console.concurrent.UiExecutor;
 import dev.redrive.console.ui.Theme;
 import dev.redrive.identity.OperationId;
+import dev.redrive.testing.TestTool;
 import dev.redrive.triage.redaction.Redactor;
 import dev.redrive.testing.TestNamespace;
 import dev.redrive.triage.detail.AttemptRecord;
@@ -13,7 +15,6 @@ import dev.redrive.worker.Worker;
 import dev.redrive.worker.client.WorkerClient;
 import dev.redrive.worker.retry.BackoffRetryPolicy;
 import dev.redrive.worker.tool.InvalidInputFailure;
-import dev.redrive.worker.tool.Tool;
 import dev.redrive.worker.tool.ToolCall;
 import dev.redrive.worker.tool.ToolFailure;
 import dev.redrive.worker.tool.TransientFailure;
@@ -22,7 +23,6 @@ import io.opentelemetry.sdk.testing.exporter.InMemorySpanExporter;
 import io.opentelemetry.sdk.trace.SdkTracerProvider;
 import io.opentelemetry.sdk.trace.export.SimpleSpanProcessor;
 import javafx.scene.Node;
-import javafx.scene.Scene;
 import javafx.scene.control.Hyperlink;
 import javafx.scene.control.Labeled;
 import javafx.scene.layout.VBox;
@@ -64,17 +64,11 @@ class AttemptSpanLinkTest {
     private Stage stage;
 
     /** Fails the first call of a key as transient, the second as invalid input: two attempts, then the DLQ. */
-    private static final class FailingTwiceTool implements Tool {
+    private static final class FailingTwiceTool extends TestTool {
         private final AtomicInteger calls = new AtomicInteger();
 
-        @Override
-        public String name() {
-            return "test.traced";
-        }
-
-        @Override
-        public String schemaVersion() {
-            return "1";
+        FailingTwiceTool() {
+            super("test.traced");
         }
 
         @Override
@@ -117,10 +111,7 @@ class AttemptSpanLinkTest {
         OperationDetailViewModel model = new OperationDetailViewModel(loader::require,
                 new EntryDetailsLoader(ns.database())::require, executor, Redactor.defaults(), links);
         robot.interact(() -> {
-            Scene scene = new Scene(OperationDetailView.load(model, desktop).root(), 900, 900);
-            scene.getStylesheets().add(Theme.stylesheet());
-            stage.setScene(scene);
-            stage.show();
+            ThemedStage.show(stage, OperationDetailView.load(model, desktop).root(), 900, 900);
             model.show(OPERATION.value(), 0);
         });
         VBox list = robot.lookup("#attemptList").queryAs(VBox.class);

@@ -1,8 +1,6 @@
 package dev.redrive.console.detail;
 
-import dev.redrive.console.RecordingDesktop;
 import dev.redrive.console.concurrent.UiExecutor;
-import dev.redrive.console.main.WindowLayout;
 import dev.redrive.console.ui.Theme;
 import dev.redrive.console.ui.Truncations;
 import dev.redrive.identity.OperationId;
@@ -14,12 +12,9 @@ import dev.redrive.testing.TestCorrections;
 import dev.redrive.testing.TestNamespace;
 import dev.redrive.triage.correction.CorrectionResult;
 import dev.redrive.triage.decision.DecisionOutcome;
-import dev.redrive.triage.detail.EntryDetailsLoader;
-import dev.redrive.triage.detail.OperationDetailsLoader;
 import dev.redrive.triage.precondition.DecisionTarget;
 import dev.redrive.triage.redaction.Redactor;
 import javafx.scene.Parent;
-import javafx.scene.Scene;
 import javafx.scene.control.Hyperlink;
 import javafx.stage.Stage;
 import org.apache.pdfbox.Loader;
@@ -57,8 +52,6 @@ class CorrectionLineageTest {
 
     private static DemoChargeWorker worker;
     private final UiExecutor executor = UiExecutor.forFx(2);
-    private static final double DEFAULT_PANE_WIDTH = WindowLayout.DEFAULT.width() * (1 - WindowLayout.DEFAULT.browserDivider());
-    private static final double NARROW_PANE_WIDTH = 1280 * (1 - WindowLayout.DEFAULT.browserDivider());
     private OperationDetailViewModel model;
     private Parent root;
 
@@ -81,13 +74,8 @@ class CorrectionLineageTest {
     @Start
     void start(Stage stage) {
         Theme.apply(false);
-        model = new OperationDetailViewModel(new OperationDetailsLoader(ns.database())::require,
-                new EntryDetailsLoader(ns.database())::require, executor, Redactor.defaults(), TracerLinks.NONE);
-        root = OperationDetailView.load(model, new RecordingDesktop()).root();
-        Scene scene = new Scene(root, DEFAULT_PANE_WIDTH, 760);
-        scene.getStylesheets().add(Theme.stylesheet());
-        stage.setScene(scene);
-        stage.show();
+        model = DetailModels.over(ns.database(), executor, TracerLinks.NONE);
+        root = DetailPane.show(stage, model);
     }
 
     @AfterEach
@@ -117,7 +105,7 @@ class CorrectionLineageTest {
         assertThat(link(robot, "#detailCorrectedBy").getText()).contains("corrected by " + CORRECTION.value());
         assertThat(link(robot, "#detailCorrects").isVisible()).isFalse();
         assertThat(robot.lookup("#detailDecision").queryLabeled().getText()).startsWith("SUPERSEDED by alice");
-        for (double width : new double[]{DEFAULT_PANE_WIDTH, NARROW_PANE_WIDTH}) {
+        for (double width : new double[]{DetailPane.DEFAULT_WIDTH, DetailPane.NARROW_WIDTH}) {
             robot.interact(() -> root.getScene().getWindow().setWidth(width));
             robot.interact(() -> { });
             assertThat(Truncations.under(root)).as("at %s px", width).isEmpty();

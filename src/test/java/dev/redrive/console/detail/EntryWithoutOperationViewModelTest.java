@@ -6,10 +6,7 @@ import dev.redrive.testing.TestNamespace;
 import dev.redrive.triage.MessageDeadLetters;
 import dev.redrive.triage.MessageDeadLetters.RefusesEveryPayload;
 import dev.redrive.triage.decision.Decisions;
-import dev.redrive.triage.detail.EntryDetailsLoader;
-import dev.redrive.triage.detail.OperationDetailsLoader;
 import dev.redrive.triage.precondition.DecisionTarget;
-import dev.redrive.triage.redaction.Redactor;
 import dev.redrive.worker.Worker;
 import dev.redrive.worker.client.WorkerClient;
 import org.junit.jupiter.api.BeforeAll;
@@ -56,8 +53,7 @@ class EntryWithoutOperationViewModelTest {
     }
 
     private static OperationDetailViewModel model() {
-        return new OperationDetailViewModel(new OperationDetailsLoader(ns.database())::require,
-                new EntryDetailsLoader(ns.database())::require, UiExecutor.inline(), Redactor.defaults(), TracerLinks.NONE);
+        return DetailModels.over(ns.database(), UiExecutor.inline(), TracerLinks.NONE);
     }
 
     @Test

@@ -5,10 +5,7 @@ import dev.redrive.console.concurrent.UiExecutor;
 import dev.redrive.model.SideEffectState;
 import dev.redrive.testing.TestNamespace;
 import dev.redrive.triage.decision.Decisions;
-import dev.redrive.triage.detail.EntryDetailsLoader;
-import dev.redrive.triage.detail.OperationDetailsLoader;
 import dev.redrive.triage.precondition.DecisionTarget;
-import dev.redrive.triage.redaction.Redactor;
 import dev.redrive.worker.client.WorkerClient;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -28,9 +25,8 @@ class OperationDetailViewModelTest {
     }
 
     private OperationDetailViewModel model() {
-        return new OperationDetailViewModel(new OperationDetailsLoader(ns.database())::require,
-                new EntryDetailsLoader(ns.database())::require, UiExecutor.inline(),
-                Redactor.defaults(), new TracerLinks("https://tracer.example/trace/{trace_id}", ""));
+        return DetailModels.over(ns.database(), UiExecutor.inline(),
+                new TracerLinks("https://tracer.example/trace/{trace_id}", ""));
     }
 
     private static String[] entry(String where) {

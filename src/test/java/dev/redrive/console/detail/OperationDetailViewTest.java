@@ -1,19 +1,13 @@
 package dev.redrive.console.detail;
 
-import dev.redrive.console.RecordingDesktop;
 import dev.redrive.console.concurrent.UiExecutor;
 import dev.redrive.console.ui.Theme;
-import dev.redrive.console.main.WindowLayout;
 import dev.redrive.console.ui.Truncations;
-import dev.redrive.triage.redaction.Redactor;
 import dev.redrive.testing.TestNamespace;
 import dev.redrive.triage.detail.AttemptRecord;
-import dev.redrive.triage.detail.EntryDetailsLoader;
-import dev.redrive.triage.detail.OperationDetailsLoader;
 import dev.redrive.bench.generate.DlqGenerator;
 import javafx.scene.Node;
 import javafx.scene.Parent;
-import javafx.scene.Scene;
 import javafx.scene.control.Label;
 import javafx.scene.control.ScrollPane;
 import javafx.scene.control.Tooltip;
@@ -40,8 +34,6 @@ import static org.awaitility.Awaitility.await;
 class OperationDetailViewTest {
     @RegisterExtension
     static final TestNamespace ns = new TestNamespace();
-    private static final double DEFAULT_PANE_WIDTH = WindowLayout.DEFAULT.width() * (1 - WindowLayout.DEFAULT.browserDivider());
-    private static final double NARROW_PANE_WIDTH = 1280 * (1 - WindowLayout.DEFAULT.browserDivider());
 
     private final UiExecutor executor = UiExecutor.forFx(2);
     private OperationDetailViewModel model;
@@ -55,14 +47,8 @@ class OperationDetailViewTest {
     @Start
     void start(Stage stage) {
         Theme.apply(false);
-        model = new OperationDetailViewModel(new OperationDetailsLoader(ns.database())::require,
-                new EntryDetailsLoader(ns.database())::require, executor,
-                Redactor.defaults(), TracerLinks.NONE);
-        root = OperationDetailView.load(model, new RecordingDesktop()).root();
-        Scene scene = new Scene(root, DEFAULT_PANE_WIDTH, 760);
-        scene.getStylesheets().add(Theme.stylesheet());
-        stage.setScene(scene);
-        stage.show();
+        model = DetailModels.over(ns.database(), executor, TracerLinks.NONE);
+        root = DetailPane.show(stage, model);
     }
 
     @AfterEach
@@ -91,7 +77,7 @@ class OperationDetailViewTest {
         VBox list = showAndWait(robot, entries().get(0));
 
         try {
-            for (double width : new double[]{DEFAULT_PANE_WIDTH, NARROW_PANE_WIDTH}) {
+            for (double width : new double[]{DetailPane.DEFAULT_WIDTH, DetailPane.NARROW_WIDTH}) {
                 robot.interact(() -> root.getScene().getWindow().setWidth(width));
                 assertThat(Truncations.under(root)).as("at %s px", width).isEmpty();
             }

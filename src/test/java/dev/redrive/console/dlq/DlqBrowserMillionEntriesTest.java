@@ -1,12 +1,12 @@
 package dev.redrive.console.dlq;
 
+import dev.redrive.console.ThemedStage;
 import dev.redrive.console.concurrent.UiExecutor;
 import dev.redrive.console.ui.Theme;
 import dev.redrive.health.DlqFixture;
 import dev.redrive.testing.TestNamespace;
 import dev.redrive.triage.query.DlqRow;
 import dev.redrive.triage.query.JdbcDlqQueries;
-import javafx.scene.Scene;
 import javafx.scene.control.TableView;
 import javafx.scene.input.KeyCode;
 import javafx.stage.Stage;
@@ -54,10 +54,7 @@ class DlqBrowserMillionEntriesTest {
         Theme.apply(false);
         model = new DlqBrowserViewModel(new JdbcDlqQueries(ns.database()), List::of, executor, Clock.systemUTC());
         DlqBrowserView view = DlqBrowserView.load(model);
-        Scene scene = new Scene(view.root(), 1200, 700);
-        scene.getStylesheets().add(Theme.stylesheet());
-        stage.setScene(scene);
-        stage.show();
+        ThemedStage.show(stage, view.root(), 1200, 700);
         model.applyFilter();
     }
 

@@ -1,5 +1,6 @@
 package dev.redrive.console.dlq;
 
+import dev.redrive.console.ThemedStage;
 import dev.redrive.console.concurrent.UiExecutor;
 import dev.redrive.console.ui.Theme;
 import dev.redrive.health.DlqEventTail;
@@ -8,7 +9,6 @@ import dev.redrive.testing.TestNamespace;
 import dev.redrive.triage.query.DlqRow;
 import dev.redrive.triage.query.JdbcDlqQueries;
 import javafx.scene.Node;
-import javafx.scene.Scene;
 import javafx.scene.control.TableView;
 import javafx.scene.control.skin.VirtualFlow;
 import javafx.scene.input.KeyCode;
@@ -51,10 +51,7 @@ class DlqBrowserViewTest {
         DlqEventTail tail = new DlqEventTail(ns.redis());
         model = new DlqBrowserViewModel(new JdbcDlqQueries(ns.database()), tail::poll, executor, Clock.systemUTC());
         DlqBrowserView view = DlqBrowserView.load(model);
-        Scene scene = new Scene(view.root(), 1100, 600);
-        scene.getStylesheets().add(Theme.stylesheet());
-        stage.setScene(scene);
-        stage.show();
+        ThemedStage.show(stage, view.root(), 1100, 600);
     }
 
     @AfterEach

@@ -1,6 +1,7 @@
 package dev.redrive.console.health;
 
 import dev.redrive.broker.StreamKeys;
+import dev.redrive.console.ThemedStage;
 import dev.redrive.console.concurrent.UiExecutor;
 import dev.redrive.console.ui.Theme;
 import dev.redrive.health.DlqFixture;
@@ -11,7 +12,6 @@ import io.lettuce.core.Consumer;
 import io.lettuce.core.XGroupCreateArgs;
 import io.lettuce.core.XReadArgs;
 import io.lettuce.core.cluster.api.sync.RedisClusterCommands;
-import javafx.scene.Scene;
 import javafx.scene.control.Label;
 import javafx.scene.layout.Region;
 import javafx.scene.control.Tooltip;
@@ -67,10 +67,7 @@ class HealthPanelViewTest {
         HealthPanelView view = HealthPanelView.load(model);
         strip = (Region) view.root();
         // In a box that gives the strip its own height, as the main window's header does.
-        Scene scene = new Scene(new VBox(strip), 1200, 300);
-        scene.getStylesheets().add(Theme.stylesheet());
-        stage.setScene(scene);
-        stage.show();
+        ThemedStage.show(stage, new VBox(strip), 1200, 300);
     }
 
     @AfterAll

@@ -2,6 +2,7 @@ package dev.redrive.console.health;
 
 import com.sun.net.httpserver.HttpServer;
 import dev.redrive.cli.PrometheusEndpoint;
+import dev.redrive.console.ThemedStage;
 import dev.redrive.console.concurrent.UiExecutor;
 import dev.redrive.console.ui.Theme;
 import dev.redrive.health.HealthThresholds;
@@ -17,7 +18,6 @@ import dev.redrive.worker.Worker;
 import dev.redrive.worker.client.WorkerClient;
 import io.micrometer.core.instrument.search.Search;
 import javafx.scene.Node;
-import javafx.scene.Scene;
 import javafx.scene.control.Label;
 import javafx.scene.layout.GridPane;
 import javafx.scene.layout.HBox;
@@ -113,10 +113,7 @@ class ThroughputTileTest {
                 prometheusUrl == null ? null : new PrometheusThroughput(prometheusUrl, ns.name())::read, executor,
                 new HealthThresholds(0, 0, Duration.ZERO));
         robot.interact(() -> {
-            Scene scene = new Scene(new HBox(HealthPanelView.load(model).root()), 1400, 220);
-            scene.getStylesheets().add(Theme.stylesheet());
-            stage.setScene(scene);
-            stage.show();
+            ThemedStage.show(stage, new HBox(HealthPanelView.load(model).root()), 1400, 220);
         });
         return model;
     }

@@ -1,7 +1,7 @@
 package dev.redrive.console.request;
 
+import dev.redrive.console.ThemedStage;
 import dev.redrive.console.concurrent.UiExecutor;
-import dev.redrive.console.ui.Theme;
 import dev.redrive.testing.DatabaseLogin;
 import dev.redrive.testing.TestNamespace;
 import dev.redrive.triage.DeadLetterFixture;
@@ -18,7 +18,6 @@ import dev.redrive.triage.request.RequestKind;
 import dev.redrive.triage.request.RequestOptions;
 import dev.redrive.worker.client.WorkerClient;
 import javafx.scene.Node;
-import javafx.scene.Scene;
 import javafx.scene.control.Button;
 import javafx.scene.control.TableView;
 import javafx.scene.layout.StackPane;
@@ -99,10 +98,7 @@ class PendingRequestsViewTest {
         robot.interact(() -> {
             stage = new Stage();
             PendingRequestsView view = PendingRequestsView.load(model);
-            Scene scene = new Scene(new StackPane(view.badge()), 1200, 800);
-            scene.getStylesheets().add(Theme.stylesheet());
-            stage.setScene(scene);
-            stage.show();
+            ThemedStage.show(stage, new StackPane(view.badge()), 1200, 800);
             model.refreshCount();
         });
         return model;

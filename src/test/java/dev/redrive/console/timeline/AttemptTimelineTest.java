@@ -1,9 +1,9 @@
 package dev.redrive.console.timeline;
 
+import dev.redrive.console.ThemedStage;
 import dev.redrive.console.ui.Theme;
 import javafx.geometry.Bounds;
 import javafx.scene.Node;
-import javafx.scene.Scene;
 import javafx.scene.control.Label;
 import javafx.scene.layout.StackPane;
 import javafx.stage.Stage;
@@ -33,10 +33,7 @@ class AttemptTimelineTest {
         Theme.apply(false);
         timeline = new AttemptTimeline();
         host = new StackPane(timeline);
-        Scene scene = new Scene(host, 560, 140);
-        scene.getStylesheets().add(Theme.stylesheet());
-        stage.setScene(scene);
-        stage.show();
+        ThemedStage.show(stage, host, 560, 140);
     }
 
     /** Four rate-limited attempts within 5 s, the DLQ, a redrive 20 min later that fails, one an hour later that works. */

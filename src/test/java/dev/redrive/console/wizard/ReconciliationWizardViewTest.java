@@ -124,6 +124,19 @@ class ReconciliationWizardViewTest {
         assertThat(text(robot, "#itemOutcome")).isEqualTo("Discarded by ana: it never runs again");
     }
 
+    /**
+     * Once the reconcile step found the effect applied: the checks block the redrive by it, and the operator takes the
+     * remedy "Resolve instead…", which opens the decision step on resolve.
+     */
+    private static void resolveInsteadOnceFoundApplied(FxRobot robot) {
+        await().atMost(WAIT).until(() -> text(robot, "#reconcileMessage").startsWith("1 applied"));
+        next(robot);
+        await().atMost(WAIT).until(() -> text(robot, "#checkSummary")
+                .equals("4 of 5 checks pass; blocked by: side effect APPLIED"));
+        robot.clickOn("#remedy-resolve");
+        await().atMost(WAIT).until(() -> robot.lookup("#decisionResolve").tryQuery().map(Node::isVisible).orElse(false));
+    }
+
     private static long redriveCommands() {
         return ns.database().jdbc().queryLong("SELECT count(*) FROM redrive_commands");
     }
@@ -276,14 +289,7 @@ class ReconciliationWizardViewTest {
         await().atMost(WAIT).until(() -> text(robot, "#evidenceBadge").equals("⚠ POSSIBLE"));
         next(robot);
         robot.clickOn("#askTool");
-        await().atMost(WAIT).until(() -> text(robot, "#reconcileMessage").startsWith("1 applied"));
-        next(robot);
-
-        await().atMost(WAIT).until(() -> text(robot, "#checkSummary")
-                .equals("4 of 5 checks pass; blocked by: side effect APPLIED"));
-        robot.clickOn("#remedy-resolve");
-
-        await().atMost(WAIT).until(() -> robot.lookup("#decisionResolve").tryQuery().map(Node::isVisible).orElse(false));
+        resolveInsteadOnceFoundApplied(robot);
         assertThat(robot.lookup("#decisionResolve").queryAs(RadioButton.class).isSelected()).isTrue();
         assertThat(robot.lookup("#decisionRedrive").queryAs(RadioButton.class).isDisabled()).isTrue();
         assertThat(text(robot, "#redriveNote")).isEqualTo("blocked by side effect APPLIED");
@@ -404,13 +410,7 @@ class ReconciliationWizardViewTest {
         robot.clickOn("#manualResult").write("{\"charge_id\":\"ch_77\"}");
         assertThat(robot.lookup("#manualResultProblem").query().isVisible()).isFalse();
         robot.clickOn("#recordManual");
-        await().atMost(WAIT).until(() -> text(robot, "#reconcileMessage").startsWith("1 applied"));
-        next(robot);
-
-        await().atMost(WAIT).until(() -> text(robot, "#checkSummary")
-                .equals("4 of 5 checks pass; blocked by: side effect APPLIED"));
-        robot.clickOn("#remedy-resolve");
-        await().atMost(WAIT).until(() -> robot.lookup("#decisionResolve").tryQuery().map(Node::isVisible).orElse(false));
+        resolveInsteadOnceFoundApplied(robot);
         assertThat(robot.lookup("#decisionResolve").queryAs(RadioButton.class).isDisabled()).isFalse();
         robot.clickOn("#decisionReason").write("charged, the answer was lost");
         issue(robot, "Resolve as succeeded");

@@ -4,12 +4,12 @@ import dev.redrive.store.Jdbc;
 import dev.redrive.store.StoreException;
 import dev.redrive.store.reconciliation.ReconciliationOutcome;
 import dev.redrive.testing.DatabaseLogin;
+import dev.redrive.testing.LoginsFixture;
 import dev.redrive.testing.TestNamespace;
 import dev.redrive.triage.DeadLetterFixture.Created;
 import dev.redrive.triage.DeadLetterFixture;
 import dev.redrive.triage.precondition.DecisionTarget;
 import dev.redrive.worker.client.WorkerClient;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -24,8 +24,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  * only a display name beside it, and no statement of the application can write another login.
  */
 class DatabaseIdentityTest {
-    @RegisterExtension
     static final TestNamespace ns = new TestNamespace();
+    @RegisterExtension
+    static final LoginsFixture logins = new LoginsFixture(ns);
 
     private static DatabaseLogin alice;
     private static DeadLetterFixture fixture;
@@ -34,17 +35,11 @@ class DatabaseIdentityTest {
 
     @BeforeAll
     static void start() {
-        admin = ns.database().jdbc();
-        fixture = new DeadLetterFixture(ns.database());
-        fixture.toolSchema("demo.charge", "1");
-        alice = DatabaseLogin.operator(ns, "alice");
+        admin = logins.admin();
+        fixture = logins.deadLetters();
+        alice = logins.operator("alice");
         asAlice = new Decisions(alice.database(), new WorkerClient(alice.database(), ns.redis(), Clock.systemUTC()),
                 Clock.systemUTC());
-    }
-
-    @AfterAll
-    static void stop() {
-        alice.close();
     }
 
     @Test

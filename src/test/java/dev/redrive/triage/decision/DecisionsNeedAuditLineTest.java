@@ -5,12 +5,12 @@ import dev.redrive.store.approval.ApprovalStore;
 import dev.redrive.store.Jdbc.Json;
 import dev.redrive.store.StoreException;
 import dev.redrive.testing.DatabaseLogin;
+import dev.redrive.testing.LoginsFixture;
 import dev.redrive.testing.TestNamespace;
 import dev.redrive.triage.DeadLetterFixture;
 import dev.redrive.triage.DeadLetterFixture.Created;
 import dev.redrive.triage.precondition.DecisionTarget;
 import dev.redrive.worker.client.WorkerClient;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -28,8 +28,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  * application's paths (which write both) go through, and a line written by hand beside the change names the login.
  */
 class DecisionsNeedAuditLineTest {
-    @RegisterExtension
     static final TestNamespace ns = new TestNamespace();
+    @RegisterExtension
+    static final LoginsFixture logins = new LoginsFixture(ns);
 
     private static DatabaseLogin alice;
     private static Jdbc asAlice;
@@ -38,16 +39,10 @@ class DecisionsNeedAuditLineTest {
 
     @BeforeAll
     static void start() {
-        admin = ns.database().jdbc();
-        fixture = new DeadLetterFixture(ns.database());
-        fixture.toolSchema("demo.charge", "1");
-        alice = DatabaseLogin.operator(ns, "alice");
+        admin = logins.admin();
+        fixture = logins.deadLetters();
+        alice = logins.operator("alice");
         asAlice = alice.database().jdbc();
-    }
-
-    @AfterAll
-    static void stop() {
-        alice.close();
     }
 
     @Test

@@ -6,6 +6,7 @@ import dev.redrive.store.Jdbc;
 import dev.redrive.store.StoreException;
 import dev.redrive.store.reconciliation.ReconciliationOutcome;
 import dev.redrive.testing.DatabaseLogin;
+import dev.redrive.testing.LoginsFixture;
 import dev.redrive.testing.TestNamespace;
 import dev.redrive.triage.DeadLetterFixture.Created;
 import dev.redrive.triage.DeadLetterFixture;
@@ -14,7 +15,6 @@ import dev.redrive.triage.precondition.DecisionTarget;
 import dev.redrive.triage.query.DlqFilter;
 import dev.redrive.triage.query.JdbcDlqQueries;
 import dev.redrive.worker.client.WorkerClient;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -26,8 +26,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /** A login in the namespace's viewer role reads everything the triage core shows and the database refuses its decisions. */
 class ViewerRoleTest {
-    @RegisterExtension
     static final TestNamespace ns = new TestNamespace();
+    @RegisterExtension
+    static final LoginsFixture logins = new LoginsFixture(ns);
 
     private static DatabaseLogin viewer;
     private static DeadLetterFixture fixture;
@@ -36,17 +37,11 @@ class ViewerRoleTest {
 
     @BeforeAll
     static void start() {
-        admin = ns.database().jdbc();
-        fixture = new DeadLetterFixture(ns.database());
-        fixture.toolSchema("demo.charge", "1");
-        viewer = DatabaseLogin.viewer(ns, "carol");
+        admin = logins.admin();
+        fixture = logins.deadLetters();
+        viewer = logins.viewer("carol");
         asViewer = new Decisions(viewer.database(), new WorkerClient(viewer.database(), ns.redis(), Clock.systemUTC()),
                 Clock.systemUTC());
-    }
-
-    @AfterAll
-    static void stop() {
-        viewer.close();
     }
 
     @Test
@@ -56,8 +51,9 @@ class ViewerRoleTest {
         assertThat(new JdbcDlqQueries(viewer.database()).firstPage(DlqFilter.none(), 50).rows())
                 .anyMatch(row -> row.operationId().equals(op.operationId()));
         assertThat(new OperationDetailsLoader(viewer.database()).require(op.operationId()).attempts()).isNotEmpty();
-        assertThat(new ReportService(viewer.database(), Clock.systemUTC(), Redactor.defaults()).operation(op.operationId()))
-                .isNotNull();
+        assertThat(new ReportService(viewer.database(), Clock.systemUTC(), Redactor.defaults()).operation(op.operationId())
+                .operations()).singleElement().extracting(report -> report.details().operation().operationId())
+                .isEqualTo(op.operationId());
         assertThat(asViewer.checkRedrive(DecisionTarget.operation(op.operationId())).outcome())
                 .isEqualTo(DecisionOutcome.WOULD_PASS);
     }

@@ -53,52 +53,20 @@ class JdbcDlqQueriesTest {
 
     @Test
     void pagingForwardThenBack_visitsEveryEntryOnceInNewestFirstOrder() {
-        List<Long> expected = jdbc.query("SELECT id FROM dlq_entries ORDER BY entered_at DESC, id DESC", row -> row.getLong(1));
-
-        List<DlqPage> pages = new ArrayList<>();
-        DlqPage page = queries.firstPage(DlqFilter.none(), 47);
-        assertThat(page.hasPrevious()).isFalse();
-        pages.add(page);
-        while (page.hasNext()) {
-            page = queries.page(DlqFilter.none(), page.next(), PageDirection.NEXT, 47);
-            pages.add(page);
-        }
-        assertThat(page.hasMore()).isFalse();
-        assertThat(pages.stream().flatMap(p -> p.rows().stream()).map(DlqRow::id).toList()).isEqualTo(expected);
-
-        List<Long> backwards = new ArrayList<>();
-        DlqPage back = pages.get(pages.size() - 1);
-        backwards.addAll(0, back.rows().stream().map(DlqRow::id).toList());
-        while (back.hasPrevious()) {
-            back = queries.page(DlqFilter.none(), back.previous(), PageDirection.PREVIOUS, 47);
-            backwards.addAll(0, back.rows().stream().map(DlqRow::id).toList());
-        }
-        assertThat(backwards).isEqualTo(expected);
+        assertPagingVisitsEveryEntryOnce(DlqOrder.NEWEST_FIRST, "entered_at DESC, id DESC");
     }
 
     @Test
     void pagingForwardThenBack_visitsEveryEntryOnceInOldestFirstOrder() {
-        List<Long> expected = jdbc.query("SELECT id FROM dlq_entries ORDER BY entered_at, id", row -> row.getLong(1));
+        assertPagingVisitsEveryEntryOnce(DlqOrder.OLDEST_FIRST, "entered_at, id");
+    }
 
-        List<DlqPage> pages = new ArrayList<>();
-        DlqPage page = queries.firstPage(DlqFilter.none(), DlqOrder.OLDEST_FIRST, 47);
-        assertThat(page.hasPrevious()).isFalse();
-        pages.add(page);
-        while (page.hasNext()) {
-            page = queries.page(DlqFilter.none(), DlqOrder.OLDEST_FIRST, page.next(), PageDirection.NEXT, 47);
-            pages.add(page);
-        }
-        assertThat(page.hasMore()).isFalse();
-        assertThat(pages.stream().flatMap(p -> p.rows().stream()).map(DlqRow::id).toList()).isEqualTo(expected);
+    /** Pages of 47 from the first to the last and back see every entry once each way, in {@code orderBy}. */
+    private static void assertPagingVisitsEveryEntryOnce(DlqOrder order, String orderBy) {
+        List<Long> expected = jdbc.query("SELECT id FROM dlq_entries ORDER BY " + orderBy, row -> row.getLong(1));
 
-        List<Long> backwards = new ArrayList<>();
-        DlqPage back = pages.get(pages.size() - 1);
-        backwards.addAll(0, back.rows().stream().map(DlqRow::id).toList());
-        while (back.hasPrevious()) {
-            back = queries.page(DlqFilter.none(), DlqOrder.OLDEST_FIRST, back.previous(), PageDirection.PREVIOUS, 47);
-            backwards.addAll(0, back.rows().stream().map(DlqRow::id).toList());
-        }
-        assertThat(backwards).isEqualTo(expected);
+        assertThat(queries.firstPage(DlqFilter.none(), order, 47).hasPrevious()).isFalse();
+        assertThat(visitForwardThenBack(queries, DlqFilter.none(), order, 47)).containsExactly(expected, expected);
     }
 
     @Test
@@ -217,6 +185,7 @@ class JdbcDlqQueriesTest {
             page = queries.page(filter, order, page.next(), PageDirection.NEXT, limit);
             pages.add(page);
         }
+        assertThat(page.hasMore()).as("more beyond the last page").isFalse();
         List<Long> forward = pages.stream().flatMap(p -> p.rows().stream()).map(DlqRow::id).toList();
         List<Long> backwards = new ArrayList<>(page.rows().stream().map(DlqRow::id).toList());
         while (page.hasPrevious()) {

@@ -3,6 +3,7 @@ package dev.redrive.triage.request;
 import dev.redrive.store.Jdbc;
 import dev.redrive.store.StoreException;
 import dev.redrive.testing.DatabaseLogin;
+import dev.redrive.testing.LoginsFixture;
 import dev.redrive.testing.TestNamespace;
 import dev.redrive.triage.DeadLetterFixture;
 import dev.redrive.triage.DeadLetterFixture.Created;
@@ -13,7 +14,6 @@ import dev.redrive.triage.decision.batch.Sleeper;
 import dev.redrive.triage.precondition.DecisionTarget;
 import dev.redrive.triage.redaction.Redactor;
 import dev.redrive.worker.client.WorkerClient;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -38,8 +38,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  * precondition and takes the decision once.
  */
 class FourEyesTest {
-    @RegisterExtension
     static final TestNamespace ns = new TestNamespace();
+    @RegisterExtension
+    static final LoginsFixture logins = new LoginsFixture(ns);
 
     private static final MutableClock clock = new MutableClock(Instant.now());
     private static DeadLetterFixture fixture;
@@ -52,20 +53,12 @@ class FourEyesTest {
 
     @BeforeAll
     static void start() {
-        admin = ns.database().jdbc();
-        fixture = new DeadLetterFixture(ns.database());
-        fixture.toolSchema("demo.charge", "1");
-        alice = DatabaseLogin.operator(ns, "alice");
-        bob = DatabaseLogin.operator(ns, "bob");
-        carol = DatabaseLogin.operator(ns, "carol");
-        viewer = DatabaseLogin.viewer(ns, "vik");
-    }
-
-    @AfterAll
-    static void stop() {
-        for (DatabaseLogin login : new DatabaseLogin[]{alice, bob, carol, viewer}) {
-            login.close();
-        }
+        admin = logins.admin();
+        fixture = logins.deadLetters();
+        alice = logins.operator("alice");
+        bob = logins.operator("bob");
+        carol = logins.operator("carol");
+        viewer = logins.viewer("vik");
     }
 
     private static DecisionRequests as(DatabaseLogin login) {

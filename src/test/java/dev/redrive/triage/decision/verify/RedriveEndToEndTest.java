@@ -5,6 +5,7 @@ import dev.redrive.envelope.DispatchEnvelope;
 import dev.redrive.identity.OperationId;
 import dev.redrive.store.Jdbc;
 import dev.redrive.testing.TestNamespace;
+import dev.redrive.testing.TestTool;
 import dev.redrive.triage.decision.DecisionOutcome;
 import dev.redrive.triage.decision.DecisionResult;
 import dev.redrive.triage.decision.Decisions;
@@ -133,17 +134,7 @@ class RedriveEndToEndTest {
 
     /** demo.charge as a tool that says it applied the key's effect twice. */
     private static Tool countingTwice() {
-        return new Tool() {
-            @Override
-            public String name() {
-                return "demo.charge";
-            }
-
-            @Override
-            public String schemaVersion() {
-                return "1";
-            }
-
+        return new TestTool("demo.charge") {
             @Override
             public String execute(ToolCall call) {
                 throw new UnsupportedOperationException("only counted here");

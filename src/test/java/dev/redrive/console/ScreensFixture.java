@@ -1,0 +1,46 @@
+package dev.redrive.console;
+
+import dev.redrive.console.ui.DesktopServices;
+import dev.redrive.testing.TestNamespace;
+import javafx.stage.Stage;
+import org.junit.jupiter.api.extension.AfterAllCallback;
+import org.junit.jupiter.api.extension.AfterEachCallback;
+import org.junit.jupiter.api.extension.ExtensionContext;
+
+import java.util.prefs.BackingStoreException;
+import java.util.prefs.Preferences;
+
+/**
+ * The screens a console test shows on its stage, with a preferences node of the test class's own: the screens close
+ * after each test (after the test's own {@code @AfterEach}, which may still need them), and the node is removed after
+ * the class, so that no remembered layout or column leaks into the next class or the operator's own console.
+ */
+final class ScreensFixture implements AfterEachCallback, AfterAllCallback {
+    private final TestNamespace ns;
+    private final Preferences preferences;
+    private ScreensOnStage screens;
+
+    /** @param node the preferences node under dev/redrive, one per test class */
+    ScreensFixture(TestNamespace ns, String node) {
+        this.ns = ns;
+        this.preferences = Preferences.userRoot().node("dev/redrive/" + node);
+    }
+
+    ScreensOnStage show(Stage stage, DesktopServices desktop) {
+        screens = ScreensOnStage.show(stage, ns, preferences, desktop);
+        return screens;
+    }
+
+    @Override
+    public void afterEach(ExtensionContext context) {
+        if (screens != null) {
+            screens.close();
+            screens = null;
+        }
+    }
+
+    @Override
+    public void afterAll(ExtensionContext context) throws BackingStoreException {
+        preferences.removeNode();
+    }
+}
