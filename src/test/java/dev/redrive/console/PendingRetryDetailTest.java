@@ -8,8 +8,6 @@ import javafx.scene.control.Button;
 import javafx.scene.control.Label;
 import javafx.scene.control.TableView;
 import javafx.stage.Stage;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -19,7 +17,6 @@ import org.testfx.framework.junit5.ApplicationExtension;
 import org.testfx.framework.junit5.Start;
 
 import java.time.Duration;
-import java.util.prefs.Preferences;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -33,13 +30,13 @@ import static org.awaitility.Awaitility.await;
 class PendingRetryDetailTest {
     @RegisterExtension
     static final TestNamespace ns = new TestNamespace();
+    @RegisterExtension
+    static final ScreensFixture onStage = new ScreensFixture(ns, "console-test-pending-retry");
     private static final Duration WAIT = Duration.ofSeconds(20);
-    private static final Preferences PREFERENCES = Preferences.userRoot().node("dev/redrive/console-test-pending-retry");
 
     private static String operationId;
     private static long entryId;
     private static int attempt;
-    private ScreensOnStage screens;
 
     /** The state a redrive whose new attempt failed transiently leaves: entry REDRIVEN, operation waiting for attempt 2. */
     @BeforeAll
@@ -55,19 +52,9 @@ class PendingRetryDetailTest {
                 + "next_eligible_at = now() + interval '1 hour' WHERE operation_id = ?", operationId);
     }
 
-    @AfterAll
-    static void forgetPreferences() throws java.util.prefs.BackingStoreException {
-        PREFERENCES.removeNode();
-    }
-
     @Start
     void start(Stage stage) {
-        screens = ScreensOnStage.show(stage, ns, PREFERENCES, new RecordingDesktop());
-    }
-
-    @AfterEach
-    void close() {
-        screens.close();
+        onStage.show(stage, new RecordingDesktop());
     }
 
     @Test

@@ -17,7 +17,6 @@ import javafx.scene.Scene;
 import javafx.scene.control.Label;
 import javafx.scene.control.TableView;
 import javafx.stage.Stage;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -27,7 +26,6 @@ import org.testfx.framework.junit5.ApplicationExtension;
 import org.testfx.framework.junit5.Start;
 
 import java.time.Duration;
-import java.util.prefs.Preferences;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -43,10 +41,11 @@ class TraceparentConsoleTest {
     private static final String TRACEPARENT = "00-" + TRACE_ID + "-00f067aa0ba902b7-01";
     private static final String OPERATION = "traced-order:charge:0";
     private static final Duration WAIT = Duration.ofSeconds(20);
-    private static final Preferences PREFERENCES = Preferences.userRoot().node("dev/redrive/console-test-traceparent");
 
     @RegisterExtension
     static final TestNamespace ns = new TestNamespace();
+    @RegisterExtension
+    static final ScreensFixture onStage = new ScreensFixture(ns, "console-test-traceparent");
 
     private Stage stage;
 
@@ -63,11 +62,6 @@ class TraceparentConsoleTest {
         }
     }
 
-    @AfterAll
-    static void forgetPreferences() throws java.util.prefs.BackingStoreException {
-        PREFERENCES.removeNode();
-    }
-
     @Start
     void start(Stage stage) {
         this.stage = stage;
@@ -75,23 +69,18 @@ class TraceparentConsoleTest {
 
     @Test
     void theW3cTraceId_findsTheEntry_andTheDetailShowsItsTraceparent(FxRobot robot) {
-        ScreensOnStage[] shown = new ScreensOnStage[1];
-        robot.interact(() -> shown[0] = ScreensOnStage.show(stage, ns, PREFERENCES, new RecordingDesktop()));
-        try {
-            TableView<DlqRow> table = robot.lookup("#dlqTable").queryTableView();
-            await().atMost(WAIT).until(() -> table.getItems().size() == 2);
-            robot.clickOn("#filterTrace").write(TRACE_ID);
-            robot.clickOn("#applyFilter");
-            await().atMost(WAIT).until(() -> table.getItems().size() == 1);
-            assertThat(table.getItems().get(0).operationId()).isEqualTo(OPERATION);
+        robot.interact(() -> onStage.show(stage, new RecordingDesktop()));
+        TableView<DlqRow> table = robot.lookup("#dlqTable").queryTableView();
+        await().atMost(WAIT).until(() -> table.getItems().size() == 2);
+        robot.clickOn("#filterTrace").write(TRACE_ID);
+        robot.clickOn("#applyFilter");
+        await().atMost(WAIT).until(() -> table.getItems().size() == 1);
+        assertThat(table.getItems().get(0).operationId()).isEqualTo(OPERATION);
 
-            DlqTableClicks.clickFirst(robot);
-            Label traceparent = robot.lookup("#detailTraceparent").queryAs(Label.class);
-            await().atMost(WAIT).until(() -> TRACEPARENT.equals(traceparent.getText()));
-            assertThat(robot.lookup("#copyTraceparent").queryButton().isVisible()).isTrue();
-        } finally {
-            robot.interact(() -> shown[0].close());
-        }
+        DlqTableClicks.clickFirst(robot);
+        Label traceparent = robot.lookup("#detailTraceparent").queryAs(Label.class);
+        await().atMost(WAIT).until(() -> TRACEPARENT.equals(traceparent.getText()));
+        assertThat(robot.lookup("#copyTraceparent").queryButton().isVisible()).isTrue();
     }
 
     @Test
