@@ -78,10 +78,17 @@ class WorkerMetricsTest {
             assertThat(registry.get("redrive.tool.call").tags("outcome", "TRANSIENT").timer().count()).isEqualTo(1);
             assertThat(registry.get("redrive.batch.size").summary().count()).isPositive();
             assertThat(registry.get("redrive.claim").timer().count()).isPositive();
-            assertThat(registry.get("redrive.retry.set.size").gauge().value()).isGreaterThanOrEqualTo(0);
-            assertThat(registry.get("redrive.dispatch.lag").timeGauge().value()).isGreaterThanOrEqualTo(0);
+            // Everything settled: no retry waits, no dispatch is undone, and the sampled gauges say so.
+            await().atMost(Duration.ofSeconds(15)).until(() -> registry.get("redrive.retry.set.size").gauge().value() == 0
+                    && registry.get("redrive.dispatch.lag").timeGauge().value() == 0);
             assertThat(registry.getMeters()).allSatisfy(meter ->
                     assertThat(meter.getId().getTag("namespace")).isEqualTo(ns.name()));
+
+            // A retry told to wait a minute is in the retry set until then: the gauge, sampled every 5 s, counts it.
+            OperationId held = kit.dispatch("metrics", "held", "{\"amount\":8,\"fault\":\"rate_limit:1:60\"}")
+                    .operationId();
+            kit.awaitStatus(held, "RETRY_SCHEDULED", Duration.ofSeconds(20));
+            await().atMost(Duration.ofSeconds(15)).until(() -> registry.get("redrive.retry.set.size").gauge().value() == 1);
 
             kit.client().publish(plain);
             await().atMost(Duration.ofSeconds(10)).until(() -> count("redrive.deliveries.skipped", "reason", "done") == 1);
