@@ -12,7 +12,7 @@ import javafx.beans.property.ReadOnlyStringWrapper;
 import javafx.collections.FXCollections;
 import javafx.collections.ObservableList;
 
-import java.util.Locale;
+import java.util.Arrays;
 import java.util.Objects;
 import java.util.stream.Collectors;
 
@@ -105,9 +105,13 @@ public final class BatchOutcomesViewModel {
         };
     }
 
-    /** A batch item keeps its failed checks by key ("run_active"); an operator reads the check's title. */
+    /**
+     * A batch item keeps its failed checks by key ("run_active"); an operator reads the check's title. A key this
+     * version does not know (a check a later version added) shows as it is.
+     */
     private static String checkTitle(String key) {
-        return PreconditionId.valueOf(key.toUpperCase(Locale.ROOT)).title();
+        return Arrays.stream(PreconditionId.values()).filter(id -> id.key().equals(key)).findFirst()
+                .map(PreconditionId::title).orElse(key);
     }
 
     public ObservableList<BatchOutcomes.Item> items() {
