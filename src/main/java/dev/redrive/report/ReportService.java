@@ -105,15 +105,9 @@ public final class ReportService {
         DlqFilter filter = DlqFilter.builder().fingerprint(fingerprint).build();
         FingerprintGroup group = queries.groups(filter).stream().findFirst()
                 .orElseThrow(() -> new IllegalArgumentException("no DLQ entry has the fingerprint '" + fingerprint + "'"));
-        Set<String> operationIds = new LinkedHashSet<>();
-        for (DlqRow row : queries.firstPage(filter, JdbcDlqQueries.MAX_PAGE_SIZE).rows()) {
-            if (row.ownEntry() && operationIds.size() < MAX_OPERATIONS) {
-                operationIds.add(row.operationId());
-            }
-        }
+        List<String> reported = ownOperations(filter).stream().limit(MAX_OPERATIONS).toList();
         return report("Incident report: fingerprint group " + fingerprint, "group", redactor.redact(group), null,
-                new ArrayList<>(operationIds),
-                Math.max(0, group.count() - operationIds.size()));
+                reported, Math.max(0, group.count() - reported.size()));
     }
 
     /**
@@ -123,12 +117,7 @@ public final class ReportService {
      */
     public IncidentReport trace(String trace) {
         DlqFilter filter = DlqFilter.builder().traceOrCorrelationId(trace).build();
-        Set<String> operationIds = new LinkedHashSet<>();
-        for (DlqRow row : queries.firstPage(filter, JdbcDlqQueries.MAX_PAGE_SIZE).rows()) {
-            if (row.ownEntry()) {
-                operationIds.add(row.operationId());
-            }
-        }
+        Set<String> operationIds = ownOperations(filter);
         if (operationIds.isEmpty()) {
             throw new IllegalArgumentException("no DLQ entry of an operation carries the trace '" + trace
                     + "'; expected a trace or correlation id, a W3C trace id (32 hex digits) or a traceparent");
@@ -136,6 +125,17 @@ public final class ReportService {
         List<String> reported = operationIds.stream().limit(MAX_OPERATIONS).toList();
         return report("Incident report: trace " + trace, "trace", null, null, reported,
                 operationIds.size() - reported.size());
+    }
+
+    /** The operations whose own entries the first page of the filter holds, each once, in the page's order. */
+    private Set<String> ownOperations(DlqFilter filter) {
+        Set<String> operationIds = new LinkedHashSet<>();
+        for (DlqRow row : queries.firstPage(filter, JdbcDlqQueries.MAX_PAGE_SIZE).rows()) {
+            if (row.ownEntry()) {
+                operationIds.add(row.operationId());
+            }
+        }
+        return operationIds;
     }
 
     /**
