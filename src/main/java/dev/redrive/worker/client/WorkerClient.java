@@ -28,6 +28,11 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.function.Function;
 
 /**
  * The publishing side of the wire contract, as a workflow runtime (or a redrive) uses it. The operation is recorded in
@@ -129,28 +134,72 @@ public final class WorkerClient {
      * operations are recorded with two multi-row statements in one transaction, then its dispatches are published by
      * one script call that adds them all to the stream in order. A conflict is reported in its result and not
      * published; the others go on. A chunk is recorded before it is published, so a failure between the two leaves
-     * operations PENDING that a running worker's sweep publishes.
+     * operations PENDING that a running worker's sweep publishes. While a chunk is published on a thread of its own,
+     * the next one is recorded: the two servers work at once instead of in turn, and at most one chunk is ahead.
      */
     public List<BulkDispatched> dispatchAll(List<DispatchEnvelope> envelopes) {
         List<BulkDispatched> results = new ArrayList<>(envelopes.size());
-        for (int from = 0; from < envelopes.size(); from += CHUNK) {
-            List<DispatchEnvelope> chunk = envelopes.subList(from, Math.min(envelopes.size(), from + CHUNK));
-            List<Recorded> recorded = registry.recordAll(chunk, envelope -> OperationStatus.PENDING);
-            List<DispatchEnvelope> publishable = new ArrayList<>(chunk.size());
-            for (int i = 0; i < chunk.size(); i++) {
+        if (envelopes.size() <= CHUNK) {
+            recorded(envelopes).publish(this::publishAll).addTo(results);
+            return results;
+        }
+        ExecutorService publisher = Executors.newSingleThreadExecutor(runnable -> {
+            Thread thread = new Thread(runnable, "redrive-dispatch-publisher");
+            thread.setDaemon(true);
+            return thread;
+        });
+        try {
+            CompletableFuture<RecordedChunk> publishing = null;
+            for (int from = 0; from < envelopes.size(); from += CHUNK) {
+                RecordedChunk chunk = recorded(envelopes.subList(from, Math.min(envelopes.size(), from + CHUNK)));
+                if (publishing != null) {
+                    published(publishing).addTo(results);
+                }
+                publishing = CompletableFuture.supplyAsync(() -> chunk.publish(this::publishAll), publisher);
+            }
+            published(publishing).addTo(results);
+            return results;
+        } finally {
+            publisher.shutdownNow();
+        }
+    }
+
+    private RecordedChunk recorded(List<DispatchEnvelope> chunk) {
+        return new RecordedChunk(chunk, registry.recordAll(chunk, envelope -> OperationStatus.PENDING), null);
+    }
+
+    /** Waits for a chunk's publish; its failure is thrown as the publish threw it. */
+    private static RecordedChunk published(CompletableFuture<RecordedChunk> publishing) {
+        try {
+            return publishing.join();
+        } catch (CompletionException e) {
+            if (e.getCause() instanceof RuntimeException cause) {
+                throw cause;
+            }
+            throw e;
+        }
+    }
+
+    /** A chunk as recorded and, once {@link #publish}ed, with the stream entry ids of what was not a conflict. */
+    private record RecordedChunk(List<DispatchEnvelope> envelopes, List<Recorded> recorded, List<String> entryIds) {
+        RecordedChunk publish(Function<List<DispatchEnvelope>, List<String>> publishAll) {
+            List<DispatchEnvelope> publishable = new ArrayList<>(envelopes.size());
+            for (int i = 0; i < envelopes.size(); i++) {
                 if (recorded.get(i).outcome() != Recorded.Outcome.CONFLICT) {
-                    publishable.add(chunk.get(i));
+                    publishable.add(envelopes.get(i));
                 }
             }
-            List<String> entryIds = publishAll(publishable);
+            return new RecordedChunk(envelopes, recorded, publishAll.apply(publishable));
+        }
+
+        void addTo(List<BulkDispatched> results) {
             int published = 0;
-            for (int i = 0; i < chunk.size(); i++) {
+            for (int i = 0; i < envelopes.size(); i++) {
                 Recorded outcome = recorded.get(i);
-                results.add(new BulkDispatched(chunk.get(i), outcome.outcome() == Recorded.Outcome.CONFLICT ? null
+                results.add(new BulkDispatched(envelopes.get(i), outcome.outcome() == Recorded.Outcome.CONFLICT ? null
                         : entryIds.get(published++), outcome));
             }
         }
-        return results;
     }
 
     /**
