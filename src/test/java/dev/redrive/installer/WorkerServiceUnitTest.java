@@ -36,8 +36,8 @@ import static org.awaitility.Awaitility.await;
 /**
  * The Linux package's {@code redrive-worker@.service}, run the way systemd runs {@code redrive-worker@billing}: its
  * environment from the shipped {@code worker.env.example} filled in as an adopter would, ExecStart's words substituted,
- * {@code /usr/bin/redrive} being the jar's entry point. The worker serves the tool its tools file names, and stops on
- * the SIGTERM that {@code systemctl stop} sends.
+ * {@code /opt/redrive/bin/Redrive} (the main launcher, with the full JIT) being the jar's entry point. The worker serves
+ * the tool its tools file names, and stops on the SIGTERM that {@code systemctl stop} sends.
  */
 class WorkerServiceUnitTest {
     private static final Path UNIT = Path.of("installer/linux/redrive-worker@.service");
@@ -74,7 +74,7 @@ class WorkerServiceUnitTest {
         assertThat(unit.single("User")).isEqualTo("redrive");
         Map<String, String> environment = unit.environment("billing", etc);
         List<String> command = unit.command("billing", environment);
-        assertThat(command.get(0)).isEqualTo("/usr/bin/redrive");
+        assertThat(command.get(0)).isEqualTo("/opt/redrive/bin/Redrive");
         assertThat(command.subList(1, command.size())).containsExactly("worker", "--tools",
                 etc.resolve("billing.tools.yaml").toString(), "--concurrency", "2", "--metrics-port",
                 String.valueOf(metricsPort));
