@@ -98,16 +98,41 @@ public final class HttpTool implements Tool {
             request.header(DEADLINE_HEADER, Long.toString(call.deadline().toEpochMilli()));
         }
         if (call.traceId() != null) {
-            request.header("X-Trace-Id", call.traceId());
+            request.header("X-Trace-Id", headerValue(call.traceId()));
         }
         if (call.correlationId() != null) {
-            request.header("X-Correlation-Id", call.correlationId());
+            request.header("X-Correlation-Id", headerValue(call.correlationId()));
         }
         // The current span is the worker's tool-call span: the service's own spans become its children. Without a
         // span (a worker without an SDK, a dispatch without traceparent) nothing is added.
         W3CTraceContextPropagator.getInstance().inject(Context.current(), request, HttpRequest.Builder::header);
         HttpResponse<String> response = send(request.build());
         return classify(response);
+    }
+
+    /**
+     * The wire contract lets a trace or correlation id hold any printable text, an HTTP header only printable ASCII
+     * (the client refuses anything else before it sends): such an id is sent percent-encoded as UTF-8, as a URL
+     * would carry it, instead of failing a call that was never made. Printable ASCII without leading or trailing
+     * spaces is sent as it is.
+     */
+    static String headerValue(String value) {
+        boolean plain = !value.isEmpty() && value.charAt(0) != ' ' && value.charAt(value.length() - 1) != ' '
+                && value.chars().allMatch(c -> c >= 0x20 && c < 0x7f);
+        if (plain) {
+            return value;
+        }
+        StringBuilder encoded = new StringBuilder();
+        for (byte b : value.getBytes(StandardCharsets.UTF_8)) {
+            int unsigned = b & 0xff;
+            if (unsigned > 0x20 && unsigned < 0x7f && unsigned != '%') {
+                encoded.append((char) unsigned);
+            } else {
+                encoded.append('%').append(Character.toUpperCase(Character.forDigit(unsigned >> 4, 16)))
+                        .append(Character.toUpperCase(Character.forDigit(unsigned & 0xf, 16)));
+            }
+        }
+        return encoded.toString();
     }
 
     private HttpResponse<String> send(HttpRequest request) throws ToolFailure {

@@ -11,6 +11,7 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.URI;
+import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -41,6 +42,13 @@ class HttpToolTest {
             byte[] body = (echo ? exchange.getRequestHeaders().getFirst("Request-Timeout-Ms")
                     : "{\"status\":" + status + "}").getBytes();
             exchange.sendResponseHeaders(status, body.length);
+            exchange.getResponseBody().write(body);
+            exchange.close();
+        });
+        server.createContext("/echo-ids", exchange -> {
+            byte[] body = (exchange.getRequestHeaders().getFirst("X-Trace-Id") + "|"
+                    + exchange.getRequestHeaders().getFirst("X-Correlation-Id")).getBytes(StandardCharsets.ISO_8859_1);
+            exchange.sendResponseHeaders(200, body.length);
             exchange.getResponseBody().write(body);
             exchange.close();
         });
@@ -117,6 +125,22 @@ class HttpToolTest {
         String answer = tool("/echo-timeout").execute(new ToolCall("r:n:0", "op-key", 1, "{}", null, null));
 
         assertThat(answer).isEqualTo("500");
+    }
+
+    @Test
+    void idsThatAreNoHeaderText_areSentPercentEncoded_andTheCallIsMade() throws ToolFailure {
+        String answer = tool("/echo-ids").execute(new ToolCall("r:n:0", "op-key", 1, "{}", "trace 追踪 é 100%",
+                "corr-42"));
+
+        assertThat(answer).isEqualTo("trace%20%E8%BF%BD%E8%B8%AA%20%C3%A9%20100%25|corr-42");
+    }
+
+    @Test
+    void headerValues_printableAsciiAsItIs_anythingElseEncoded() {
+        assertThat(HttpTool.headerValue("4bf92f35-77b3 4da6")).isEqualTo("4bf92f35-77b3 4da6");
+        assertThat(HttpTool.headerValue(" padded")).isEqualTo("%20padded");
+        assertThat(HttpTool.headerValue("tab\there")).isEqualTo("tab%09here");
+        assertThat(HttpTool.headerValue("😀")).isEqualTo("%F0%9F%98%80");
     }
 
     @Test
