@@ -9,6 +9,7 @@ import dev.redrive.triage.query.DlqRow;
 import dev.redrive.worker.client.WorkerClient;
 import javafx.scene.Node;
 import javafx.scene.control.ComboBox;
+import javafx.scene.control.ListCell;
 import javafx.scene.control.TableView;
 import javafx.stage.Stage;
 import javafx.stage.Window;
@@ -77,11 +78,7 @@ class ReportExportFlowTest {
 
     @Test
     void exportAsPdf_writesTheChosenFileWithTheOperationAndItsDecision_andOpensIt(FxRobot robot) throws IOException {
-        Path file = directory.resolve("incident.pdf");
-        desktop.answerSaveWith(file);
-        showTheDecidedEntry(robot);
-
-        chooseExport(robot);
+        Path file = exportTo(robot, "incident.pdf");
         robot.clickOn("OK");
 
         await().atMost(WAIT).until(() -> desktop.opened().contains(file.toUri().toString()));
@@ -96,14 +93,9 @@ class ReportExportFlowTest {
 
     @Test
     void exportAsHtml_afterChoosingTheFormat(FxRobot robot) throws IOException {
-        Path file = directory.resolve("incident.html");
-        desktop.answerSaveWith(file);
-        showTheDecidedEntry(robot);
-
-        chooseExport(robot);
-        robot.clickOn(robot.lookup(".dialog-pane .combo-box").queryAs(ComboBox.class));
-        robot.clickOn(robot.lookup(".list-cell").match(node -> node instanceof javafx.scene.control.ListCell<?> cell
-                && "HTML".equals(cell.getText())).queryAs(Node.class));
+        Path file = exportTo(robot, "incident.html");
+        openFormats(robot);
+        chooseFormat(robot, "HTML");
         robot.clickOn("OK");
 
         await().atMost(WAIT).until(() -> desktop.opened().contains(file.toUri().toString()));
@@ -113,16 +105,11 @@ class ReportExportFlowTest {
 
     @Test
     void exportAsMarkdown_offersItByItsName_andSaysWhereTheFileWent(FxRobot robot) throws IOException {
-        Path file = directory.resolve("incident.md");
-        desktop.answerSaveWith(file);
-        showTheDecidedEntry(robot);
-
-        chooseExport(robot);
-        robot.clickOn(robot.lookup(".dialog-pane .combo-box").queryAs(ComboBox.class));
-        assertThat(robot.lookup(".list-cell").queryAllAs(javafx.scene.control.ListCell.class))
-                .extracting(javafx.scene.control.ListCell::getText).contains("Markdown").doesNotContain("MARKDOWN");
-        robot.clickOn(robot.lookup(".list-cell").match(node -> node instanceof javafx.scene.control.ListCell<?> cell
-                && "Markdown".equals(cell.getText())).queryAs(Node.class));
+        Path file = exportTo(robot, "incident.md");
+        openFormats(robot);
+        assertThat(robot.lookup(".list-cell").queryAllAs(ListCell.class))
+                .extracting(ListCell::getText).contains("Markdown").doesNotContain("MARKDOWN");
+        chooseFormat(robot, "Markdown");
         robot.clickOn("OK");
 
         await().atMost(WAIT).until(() -> robot.lookup("#reportSavedPath").tryQuery().isPresent());
@@ -136,11 +123,7 @@ class ReportExportFlowTest {
 
     @Test
     void theSavedNote_opensTheReportsFolder(FxRobot robot) {
-        Path file = directory.resolve("folder-of-this.pdf");
-        desktop.answerSaveWith(file);
-        showTheDecidedEntry(robot);
-
-        chooseExport(robot);
+        Path file = exportTo(robot, "folder-of-this.pdf");
         robot.clickOn("OK");
         await().atMost(WAIT).until(() -> robot.lookup("#openReportFolder").tryQuery().isPresent());
         javafx.stage.Window saved = robot.lookup("#openReportFolder").query().getScene().getWindow();
@@ -174,6 +157,29 @@ class ReportExportFlowTest {
         DlqTableClicks.clickOperation(robot, operationId);
         await().atMost(WAIT).untilAsserted(() ->
                 assertThat(robot.lookup("#detailOperationId").queryLabeled().getText()).isEqualTo(operationId));
+    }
+
+    /**
+     * Has the save dialog answer with {@code fileName} in the temporary directory, shows the decided entry and opens
+     * its export dialog; returns the file.
+     */
+    private Path exportTo(FxRobot robot, String fileName) {
+        Path file = directory.resolve(fileName);
+        desktop.answerSaveWith(file);
+        showTheDecidedEntry(robot);
+        chooseExport(robot);
+        return file;
+    }
+
+    /** Opens the export dialog's list of formats. */
+    private static void openFormats(FxRobot robot) {
+        robot.clickOn(robot.lookup(".dialog-pane .combo-box").queryAs(ComboBox.class));
+    }
+
+    /** Picks the format the open list shows as {@code name}. */
+    private static void chooseFormat(FxRobot robot, String name) {
+        robot.clickOn(robot.lookup(".list-cell").match(node -> node instanceof ListCell<?> cell
+                && name.equals(cell.getText())).queryAs(Node.class));
     }
 
     private static void chooseExport(FxRobot robot) {
