@@ -3,10 +3,9 @@ package dev.redrive.console;
 import dev.redrive.bench.generate.DlqGenerator;
 import dev.redrive.console.dlq.DlqTableClicks;
 import dev.redrive.testing.TestNamespace;
-import dev.redrive.triage.decision.Decisions;
+import dev.redrive.testing.TestDecisions;
 import dev.redrive.triage.precondition.DecisionTarget;
 import dev.redrive.triage.query.DlqRow;
-import dev.redrive.worker.client.WorkerClient;
 import javafx.scene.Node;
 import javafx.scene.control.ComboBox;
 import javafx.scene.control.ListCell;
@@ -60,7 +59,7 @@ class ReportExportFlowTest {
                 row -> row.getString(1)).orElseThrow();
         traceId = ns.database().jdbc().queryOne("SELECT trace_id FROM operations WHERE operation_id = ?",
                 row -> row.getString(1), operationId).orElseThrow();
-        new Decisions(ns.database(), new WorkerClient(ns.database(), ns.redis(), Clock.systemUTC()), Clock.systemUTC())
+        TestDecisions.of(ns)
                 .discard(DecisionTarget.operation(operationId), "ana", REASON);
     }
 

@@ -31,8 +31,7 @@ public final class LoginsFixture implements BeforeAllCallback, AfterAllCallback 
     @Override
     public void beforeAll(ExtensionContext context) {
         ns.beforeAll(context);
-        deadLetters = new DeadLetterFixture(ns.database());
-        deadLetters.toolSchema("demo.charge", "1");
+        deadLetters = DeadLetterFixture.withChargeTool(ns.database());
     }
 
     @Override

@@ -58,8 +58,7 @@ class PendingRequestsViewTest {
 
     @BeforeAll
     static void seed() {
-        fixture = new DeadLetterFixture(ns.database());
-        fixture.toolSchema("demo.charge", "1");
+        fixture = DeadLetterFixture.withChargeTool(ns.database());
         alice = DatabaseLogin.operator(ns, "alice");
         bob = DatabaseLogin.operator(ns, "bob");
         new PolicyStore(ns.database()).write(FourEyesPolicy.of(true, null, false, List.of("demo.charge"), null),

@@ -8,13 +8,13 @@ import dev.redrive.store.Jdbc;
 import dev.redrive.store.reconciliation.ReconciliationOutcome;
 import dev.redrive.store.reconciliation.ReconciliationSource;
 import dev.redrive.testing.TestNamespace;
+import dev.redrive.testing.TestDecisions;
 import dev.redrive.triage.DeadLetterFixture;
 import dev.redrive.triage.DeadLetterFixture.Created;
 import dev.redrive.triage.decision.lookup.HttpSideEffectLookup;
 import dev.redrive.triage.decision.lookup.SideEffectLookup;
 import dev.redrive.triage.decision.lookup.ToolSideEffectLookup;
 import dev.redrive.triage.precondition.DecisionTarget;
-import dev.redrive.worker.client.WorkerClient;
 import dev.redrive.worker.tool.HttpTool;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -43,9 +43,8 @@ class DecisionsTest {
     @BeforeAll
     static void start() {
         jdbc = ns.database().jdbc();
-        fixture = new DeadLetterFixture(ns.database());
-        fixture.toolSchema("demo.charge", "1");
-        decisions = new Decisions(ns.database(), new WorkerClient(ns.database(), ns.redis(), Clock.systemUTC()), Clock.systemUTC());
+        fixture = DeadLetterFixture.withChargeTool(ns.database());
+        decisions = TestDecisions.of(ns);
         tools = DemoToolServer.start(ns.database());
         lookup = HttpSideEffectLookup.forTool("demo.charge", tools.lookupEndpoint());
     }

@@ -7,12 +7,12 @@ import dev.redrive.model.SideEffectState;
 import dev.redrive.store.Jdbc;
 import dev.redrive.store.reconciliation.ReconciliationOutcome;
 import dev.redrive.testing.TestNamespace;
+import dev.redrive.testing.TestDecisions;
 import dev.redrive.triage.DeadLetterFixture.Created;
 import dev.redrive.triage.DeadLetterFixture;
 import dev.redrive.triage.precondition.DecisionTarget;
 import dev.redrive.triage.precondition.PreconditionId;
 import dev.redrive.triage.precondition.PreconditionResult;
-import dev.redrive.worker.client.WorkerClient;
 import io.lettuce.core.Limit;
 import io.lettuce.core.Range;
 import io.lettuce.core.StreamMessage;
@@ -40,12 +40,11 @@ class RedrivePreconditionsTest {
     @BeforeAll
     static void tools() {
         jdbc = ns.database().jdbc();
-        fixture = new DeadLetterFixture(ns.database());
-        fixture.toolSchema("demo.charge", "1");
+        fixture = DeadLetterFixture.withChargeTool(ns.database());
         fixture.toolSchema("billing.invoice", "1");
         fixture.toolSchema("billing.invoice", "2");
         Clock clock = Clock.fixed(NOW, ZoneOffset.UTC);
-        decisions = new Decisions(ns.database(), new WorkerClient(ns.database(), ns.redis(), clock), clock);
+        decisions = TestDecisions.of(ns, clock);
     }
 
     @Test

@@ -5,10 +5,10 @@ import dev.redrive.health.DlqFixture;
 import dev.redrive.model.DecisionState;
 import dev.redrive.store.Jdbc;
 import dev.redrive.testing.TestNamespace;
+import dev.redrive.testing.TestDecisions;
 import dev.redrive.triage.DeadLetterFixture;
 import dev.redrive.triage.decision.Decisions;
 import dev.redrive.triage.precondition.DecisionTarget;
-import dev.redrive.worker.client.WorkerClient;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -84,8 +84,7 @@ class DlqSummaryTest {
     void aDecisionThroughTheTriageCore_movesItsEntryToItsNewCell() {
         DeadLetterFixture fixture = new DeadLetterFixture(ns.database());
         DeadLetterFixture.Created created = fixture.deadLettered("run-core", "charge-1").fingerprint("fp-core").create();
-        Decisions decisions = new Decisions(ns.database(), new WorkerClient(ns.database(), ns.redis(), Clock.systemUTC()),
-                Clock.systemUTC());
+        Decisions decisions = TestDecisions.of(ns);
 
         decisions.discard(new DecisionTarget(created.operationId(), created.dlqEntryId(), 0, null), "alice", "duplicate");
 

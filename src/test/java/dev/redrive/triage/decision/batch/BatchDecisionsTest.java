@@ -4,6 +4,7 @@ import dev.redrive.model.FailureClass;
 import dev.redrive.model.SideEffectState;
 import dev.redrive.store.Jdbc;
 import dev.redrive.testing.TestNamespace;
+import dev.redrive.testing.TestDecisions;
 import dev.redrive.triage.DeadLetterFixture;
 import dev.redrive.triage.DeadLetterFixture.Created;
 import dev.redrive.triage.MutableClock;
@@ -13,7 +14,6 @@ import dev.redrive.triage.decision.Decisions;
 import dev.redrive.triage.precondition.DecisionTarget;
 import dev.redrive.triage.precondition.PreconditionId;
 import dev.redrive.triage.query.JdbcDlqQueries;
-import dev.redrive.worker.client.WorkerClient;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -38,8 +38,7 @@ class BatchDecisionsTest {
     @BeforeAll
     static void aGroupWithMixedItems() {
         jdbc = ns.database().jdbc();
-        DeadLetterFixture fixture = new DeadLetterFixture(ns.database());
-        fixture.toolSchema("demo.charge", "1");
+        DeadLetterFixture fixture = DeadLetterFixture.withChargeTool(ns.database());
         for (int i = 1; i <= 4; i++) {
             fixture.deadLettered("run-batch", "ok-" + i).fingerprint("fp-batch").create();
         }
@@ -48,7 +47,7 @@ class BatchDecisionsTest {
         fixture.deadLettered("run-batch", "uncertain").fingerprint("fp-batch").errorClass(FailureClass.UNKNOWN_SIDE_EFFECT)
                 .sideEffect(SideEffectState.POSSIBLE).create();
         fixture.deadLettered("run-batch", "elsewhere").fingerprint("fp-other").create();
-        Decisions decisions = new Decisions(ns.database(), new WorkerClient(ns.database(), ns.redis(), clock), clock);
+        Decisions decisions = TestDecisions.of(ns, clock);
         batch = new BatchDecisions(decisions, new JdbcDlqQueries(ns.database()), clock, duration -> {
             slept.add(duration);
             clock.advance(duration);

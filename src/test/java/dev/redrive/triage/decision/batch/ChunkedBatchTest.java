@@ -4,6 +4,7 @@ import dev.redrive.model.FailureClass;
 import dev.redrive.model.SideEffectState;
 import dev.redrive.store.Jdbc;
 import dev.redrive.testing.TestNamespace;
+import dev.redrive.testing.TestDecisions;
 import dev.redrive.triage.DeadLetterFixture;
 import dev.redrive.triage.DeadLetterFixture.Created;
 import dev.redrive.triage.decision.DecisionOutcome;
@@ -12,7 +13,6 @@ import dev.redrive.triage.decision.Decisions;
 import dev.redrive.triage.precondition.DecisionTarget;
 import dev.redrive.triage.precondition.PreconditionId;
 import dev.redrive.triage.query.JdbcDlqQueries;
-import dev.redrive.worker.client.WorkerClient;
 import io.lettuce.core.Range;
 import io.lettuce.core.StreamMessage;
 import org.junit.jupiter.api.BeforeAll;
@@ -48,9 +48,8 @@ class ChunkedBatchTest {
     @BeforeAll
     static void services() {
         jdbc = ns.database().jdbc();
-        fixture = new DeadLetterFixture(ns.database());
-        fixture.toolSchema("demo.charge", "1");
-        decisions = new Decisions(ns.database(), new WorkerClient(ns.database(), ns.redis(), Clock.systemUTC()), Clock.systemUTC());
+        fixture = DeadLetterFixture.withChargeTool(ns.database());
+        decisions = TestDecisions.of(ns);
         batch = new BatchDecisions(decisions, new JdbcDlqQueries(ns.database()), Clock.systemUTC(), Sleeper.SYSTEM);
     }
 

@@ -1,6 +1,7 @@
 package dev.redrive.triage.decision.durable;
 
 import dev.redrive.testing.TestNamespace;
+import dev.redrive.testing.TestDecisions;
 import dev.redrive.testing.TestServers;
 import dev.redrive.triage.BulkDeadLetters;
 import dev.redrive.triage.decision.DecisionKind;
@@ -12,7 +13,6 @@ import dev.redrive.triage.decision.WriteTurn;
 import dev.redrive.triage.decision.batch.BatchOptions;
 import dev.redrive.triage.decision.batch.Sleeper;
 import dev.redrive.triage.query.JdbcDlqQueries;
-import dev.redrive.worker.client.WorkerClient;
 import io.lettuce.core.Range;
 import io.lettuce.core.StreamMessage;
 import org.junit.jupiter.api.Test;
@@ -277,7 +277,7 @@ class DurableBatchesTest {
     }
 
     private static DurableBatches batches(Duration lease) {
-        Decisions decisions = new Decisions(ns.database(), new WorkerClient(ns.database(), ns.redis(), CLOCK), CLOCK);
+        Decisions decisions = TestDecisions.of(ns, CLOCK);
         return new DurableBatches(decisions, new JdbcDlqQueries(ns.database()), CLOCK, Sleeper.SYSTEM, lease);
     }
 
