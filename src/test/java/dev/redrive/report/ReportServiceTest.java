@@ -24,8 +24,6 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.ZoneOffset;
@@ -100,14 +98,8 @@ class ReportServiceTest {
             String opening = text.substring(0, text.indexOf("About this report"));
             assertThat(opening).as(format + " report before its first section").contains(summary);
         }
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        reports.write(report, ReportFormat.PDF, out);
-        try (PDDocument pdf = Loader.loadPDF(out.toByteArray())) {
-            PDFTextStripper firstPage = new PDFTextStripper();
-            firstPage.setEndPage(1);
-            String page = firstPage.getText(pdf).replaceAll("\\s*\\R\\s*", " ");
-            assertThat(page.substring(0, page.indexOf("About this report"))).as("the PDF's first page").contains(summary);
-        }
+        String page = RenderedReports.pdfFirstPage(reports, report);
+        assertThat(page.substring(0, page.indexOf("About this report"))).as("the PDF's first page").contains(summary);
     }
 
     @Test
@@ -210,15 +202,6 @@ class ReportServiceTest {
     }
 
     private static String text(IncidentReport report, ReportFormat format) {
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        reports.write(report, format, out);
-        if (format != ReportFormat.PDF) {
-            return out.toString(StandardCharsets.UTF_8);
-        }
-        try (PDDocument pdf = Loader.loadPDF(out.toByteArray())) {
-            return new PDFTextStripper().getText(pdf).replaceAll("\\s*\\R\\s*", " ");
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+        return RenderedReports.text(reports, report, format);
     }
 }
