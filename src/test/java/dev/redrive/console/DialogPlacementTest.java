@@ -113,8 +113,7 @@ class DialogPlacementTest {
 
     @Test
     void theDiscardDialog_isCentredOnTheConsole_andEscapeClosesItWithoutDeciding(FxRobot robot) {
-        TableView<DlqRow> table = robot.lookup("#dlqTable").queryTableView();
-        await().atMost(WAIT).until(() -> !table.getItems().isEmpty());
+        TableView<DlqRow> table = DlqTableClicks.loadedTable(robot, WAIT);
         // The generator decides some entries already; a decided one offers no discard.
         DlqTableClicks.clickFirstOpen(robot);
         long entry = table.getSelectionModel().getSelectedItem().id();

@@ -36,7 +36,6 @@ import static org.awaitility.Awaitility.await;
 /** The operator exports an entry's incident report from the detail pane: format, file, progress, the file opens. */
 @ExtendWith(ApplicationExtension.class)
 class ReportExportFlowTest {
-    @RegisterExtension
     static final TestNamespace ns = new TestNamespace();
     @RegisterExtension
     static final ScreensFixture onStage = new ScreensFixture(ns, "console-test-export");
@@ -49,7 +48,6 @@ class ReportExportFlowTest {
     Path directory;
 
     private final RecordingDesktop desktop = new RecordingDesktop();
-    private ScreensOnStage screens;
 
     @BeforeAll
     static void seedAnEntryWithADecision() {
@@ -65,7 +63,7 @@ class ReportExportFlowTest {
 
     @Start
     void start(Stage stage) {
-        screens = onStage.show(stage, desktop);
+        onStage.show(stage, desktop);
     }
 
     @AfterEach

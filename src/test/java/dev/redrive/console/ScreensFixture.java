@@ -5,6 +5,7 @@ import dev.redrive.testing.TestNamespace;
 import javafx.stage.Stage;
 import org.junit.jupiter.api.extension.AfterAllCallback;
 import org.junit.jupiter.api.extension.AfterEachCallback;
+import org.junit.jupiter.api.extension.BeforeAllCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
 
 import java.util.prefs.BackingStoreException;
@@ -13,9 +14,11 @@ import java.util.prefs.Preferences;
 /**
  * The screens a console test shows on its stage, with a preferences node of the test class's own: the screens close
  * after each test (after the test's own {@code @AfterEach}, which may still need them), and the node is removed after
- * the class, so that no remembered layout or column leaks into the next class or the operator's own console.
+ * the class, so that no remembered layout or column leaks into the next class or the operator's own console. Register
+ * it, not the {@link TestNamespace} it is given: it opens the namespace itself, and closes it after the screens that
+ * read it, as {@link dev.redrive.testing.LoginsFixture} does.
  */
-final class ScreensFixture implements AfterEachCallback, AfterAllCallback {
+final class ScreensFixture implements BeforeAllCallback, AfterEachCallback, AfterAllCallback {
     private final TestNamespace ns;
     private final Preferences preferences;
     private ScreensOnStage screens;
@@ -24,6 +27,11 @@ final class ScreensFixture implements AfterEachCallback, AfterAllCallback {
     ScreensFixture(TestNamespace ns, String node) {
         this.ns = ns;
         this.preferences = Preferences.userRoot().node("dev/redrive/" + node);
+    }
+
+    @Override
+    public void beforeAll(ExtensionContext context) {
+        ns.beforeAll(context);
     }
 
     ScreensOnStage show(Stage stage, DesktopServices desktop) {
@@ -41,6 +49,10 @@ final class ScreensFixture implements AfterEachCallback, AfterAllCallback {
 
     @Override
     public void afterAll(ExtensionContext context) throws BackingStoreException {
-        preferences.removeNode();
+        try {
+            preferences.removeNode();
+        } finally {
+            ns.afterAll(context);
+        }
     }
 }

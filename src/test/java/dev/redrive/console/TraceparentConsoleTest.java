@@ -42,7 +42,6 @@ class TraceparentConsoleTest {
     private static final String OPERATION = "traced-order:charge:0";
     private static final Duration WAIT = Duration.ofSeconds(20);
 
-    @RegisterExtension
     static final TestNamespace ns = new TestNamespace();
     @RegisterExtension
     static final ScreensFixture onStage = new ScreensFixture(ns, "console-test-traceparent");
