@@ -1,23 +1,19 @@
 package dev.redrive.triage.decision.verify;
 
-import dev.redrive.demo.tools.DemoToolServer;
 import dev.redrive.envelope.DispatchEnvelope;
 import dev.redrive.identity.OperationId;
 import dev.redrive.store.Jdbc;
+import dev.redrive.testing.DemoChargeWorker;
 import dev.redrive.testing.TestNamespace;
 import dev.redrive.testing.TestTool;
 import dev.redrive.triage.decision.DecisionOutcome;
 import dev.redrive.triage.decision.DecisionResult;
 import dev.redrive.triage.decision.Decisions;
-import dev.redrive.triage.decision.lookup.HttpSideEffectLookup;
 import dev.redrive.triage.decision.lookup.SideEffectLookup;
 import dev.redrive.triage.decision.lookup.ToolSideEffectLookup;
 import dev.redrive.triage.decision.verify.RedriveVerification.Verdict;
 import dev.redrive.triage.precondition.DecisionTarget;
-import dev.redrive.worker.Worker;
-import dev.redrive.worker.client.WorkerClient;
 import dev.redrive.worker.tool.EffectCount;
-import dev.redrive.worker.tool.HttpTool;
 import dev.redrive.worker.tool.Tool;
 import dev.redrive.worker.tool.ToolCall;
 import io.lettuce.core.Limit;
@@ -42,34 +38,21 @@ class RedriveEndToEndTest {
     @RegisterExtension
     static final TestNamespace ns = new TestNamespace();
 
-    private static DemoToolServer tools;
-    private static Worker worker;
-    private static WorkerClient client;
+    private static DemoChargeWorker worker;
     private static Decisions decisions;
     private static Jdbc jdbc;
 
     @BeforeAll
     static void workerWithTheDemoTools() {
         jdbc = ns.database().jdbc();
-        tools = DemoToolServer.start(ns.database());
-        worker = Worker.builder(ns.database(), ns.redis())
-                .tool(HttpTool.builder("demo.charge", "1", tools.chargeEndpoint()).lookupEndpoint(tools.lookupEndpoint())
-                        .requestTimeout(Duration.ofSeconds(2)).build())
-                .consumerName("e2e-1")
-                .concurrency(4)
-                .leaseDuration(Duration.ofSeconds(2))
-                .claimInterval(Duration.ofMillis(200))
-                .shutdownGrace(Duration.ofSeconds(5))
-                .build()
-                .start();
-        client = new WorkerClient(ns.database(), ns.redis(), Clock.systemUTC());
-        decisions = new Decisions(ns.database(), client, Clock.systemUTC());
+        // The sweep waits as long as a worker's does by default.
+        worker = new DemoChargeWorker(ns, "e2e-1", Duration.ofMinutes(5));
+        decisions = new Decisions(ns.database(), worker.client(), Clock.systemUTC());
     }
 
     @AfterAll
     static void stop() {
-        worker.shutdown().join();
-        tools.close();
+        worker.close();
     }
 
     @Test
@@ -150,9 +133,9 @@ class RedriveEndToEndTest {
     /** A charge refused once with 403: PERMISSION is terminal, so it lands in the DLQ at attempt 1. */
     private static OperationId deadLettered(String run, String node) {
         OperationId id = new OperationId(run, node, 0);
-        DispatchEnvelope envelope = client.newDispatch(id, "demo.charge", "1", "{\"amount\":25,\"fault\":\"forbidden:1\"}",
+        DispatchEnvelope envelope = worker.client().newDispatch(id, "demo.charge", "1", "{\"amount\":25,\"fault\":\"forbidden:1\"}",
                 "trace-" + node, "corr-" + run, null);
-        client.dispatch(envelope);
+        worker.client().dispatch(envelope);
         awaitStatus(id, "DEAD_LETTERED");
         await().atMost(Duration.ofSeconds(10)).until(() ->
                 jdbc.queryLong("SELECT count(*) FROM dlq_entries WHERE operation_id = ? AND decision_state = 'OPEN'", id.value()) == 1);
@@ -165,8 +148,7 @@ class RedriveEndToEndTest {
     }
 
     private static RedriveVerification awaitVerdict(DecisionResult result) {
-        RedriveVerifier verifier = new RedriveVerifier(ns.database(),
-                HttpSideEffectLookup.forTool("demo.charge", tools.lookupEndpoint()));
+        RedriveVerifier verifier = new RedriveVerifier(ns.database(), worker.lookup());
         return await().atMost(Duration.ofSeconds(10)).until(() -> verifier.verify(result.commandId()).orElseThrow(),
                 verification -> verification.verdict() != Verdict.WAITING);
     }
