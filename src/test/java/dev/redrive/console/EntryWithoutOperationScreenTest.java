@@ -25,8 +25,8 @@ import org.testfx.api.FxRobot;
 import org.testfx.framework.junit5.ApplicationExtension;
 import org.testfx.framework.junit5.Start;
 
-import java.time.Duration;
 
+import static dev.redrive.console.ScreensFixture.WAIT;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -39,7 +39,6 @@ class EntryWithoutOperationScreenTest {
     static final TestNamespace ns = new TestNamespace();
     @RegisterExtension
     static final ScreensFixture onStage = new ScreensFixture(ns, "console-test-entry-alone");
-    private static final Duration WAIT = Duration.ofSeconds(15);
     private static final String SECRET = "hunter2-never-on-screen";
 
     private static String operationId;

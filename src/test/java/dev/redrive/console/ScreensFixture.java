@@ -8,6 +8,7 @@ import org.junit.jupiter.api.extension.AfterEachCallback;
 import org.junit.jupiter.api.extension.BeforeAllCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
 
+import java.time.Duration;
 import java.util.prefs.BackingStoreException;
 import java.util.prefs.Preferences;
 
@@ -19,6 +20,9 @@ import java.util.prefs.Preferences;
  * read it, as {@link dev.redrive.testing.LoginsFixture} does.
  */
 final class ScreensFixture implements BeforeAllCallback, AfterEachCallback, AfterAllCallback {
+    /** How long a screen test waits for what the screens show: long enough for a loaded machine; a wait ends as soon as its condition holds. */
+    static final Duration WAIT = Duration.ofSeconds(20);
+
     private final TestNamespace ns;
     private final Preferences preferences;
     private ScreensOnStage screens;
@@ -37,6 +41,17 @@ final class ScreensFixture implements BeforeAllCallback, AfterEachCallback, Afte
     ScreensOnStage show(Stage stage, DesktopServices desktop) {
         screens = ScreensOnStage.show(stage, ns, preferences, desktop);
         return screens;
+    }
+
+    /** In a window of the given size, the list taking {@code divider} of its width. */
+    ScreensOnStage show(Stage stage, DesktopServices desktop, double width, double height, double divider) {
+        screens = ScreensOnStage.show(stage, ns, preferences, desktop, width, height, divider);
+        return screens;
+    }
+
+    /** The class's own preferences node, for a test that builds the screens another way (the main window's). */
+    Preferences preferences() {
+        return preferences;
     }
 
     @Override
