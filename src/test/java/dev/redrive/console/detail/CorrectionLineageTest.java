@@ -51,10 +51,10 @@ class CorrectionLineageTest {
         worker = new DemoChargeWorker(ns, "lineage-1", Duration.ofMinutes(5));
         worker.client().dispatch(worker.client().newDispatch(ORIGINAL, "demo.charge", "1",
                 "{\"amount\":\"12.50 EUR\"}", "trace-lineage", "corr-lineage", null));
-        await().atMost(WAIT).until(() -> "DEAD_LETTERED".equals(status(ORIGINAL)));
+        await().atMost(WAIT).until(() -> "DEAD_LETTERED".equals(worker.status(ORIGINAL)));
         CorrectionResult corrected = TestCorrections.in(ns, ns.database()).correct(DecisionTarget.operation(ORIGINAL.value()), "{\"amount\":12.5}", "alice", "amount sent as text");
         assertThat(corrected.outcome()).as(corrected.message()).isEqualTo(DecisionOutcome.DONE);
-        await().atMost(WAIT).until(() -> "SUCCEEDED".equals(status(CORRECTION)));
+        await().atMost(WAIT).until(() -> "SUCCEEDED".equals(worker.status(CORRECTION)));
     }
 
     @AfterAll
@@ -67,10 +67,6 @@ class CorrectionLineageTest {
         pane.show(stage);
     }
 
-    private static String status(OperationId id) {
-        return ns.database().jdbc().queryOne("SELECT status FROM operations WHERE operation_id = ?",
-                row -> row.getString(1), id.value()).orElse("");
-    }
 
     private static void awaitShown(OperationDetailViewModel model, OperationId id) {
         await().atMost(WAIT).until(() -> id.value().equals(model.operationIdProperty().get()));

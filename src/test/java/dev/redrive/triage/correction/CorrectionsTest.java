@@ -64,8 +64,8 @@ class CorrectionsTest {
         assertThat(jdbc.queryLong("SELECT count(*) FROM audit_log WHERE operation_id = ? AND action = 'CORRECT'",
                 original.value())).isEqualTo(1);
         OperationId correction = new OperationId("run-race", "charge", 1);
-        awaitStatus(correction, "SUCCEEDED");
-        assertThat(calls(correction)).isEqualTo(1);
+        worker.awaitStatus(correction, "SUCCEEDED");
+        assertThat(worker.callsFor(correction)).isEqualTo(1);
     }
 
     @Test
@@ -78,7 +78,7 @@ class CorrectionsTest {
 
         assertThat(result.outcome()).isEqualTo(DecisionOutcome.DONE);
         OperationId correction = OperationId.parse(result.correctionId());
-        awaitStatus(correction, "SUCCEEDED");
+        worker.awaitStatus(correction, "SUCCEEDED");
         assertThat(jdbc.queryOne("SELECT payload->>'password' FROM operations WHERE operation_id = ?",
                 row -> row.getString(1), correction.value())).contains("s3cret-pw");
         assertThat(jdbc.query("SELECT body->>'password' FROM demo_tool_calls WHERE idempotency_key = ?",
@@ -141,31 +141,21 @@ class CorrectionsTest {
         assertThat(result.outcome()).isEqualTo(DecisionOutcome.NOT_PUBLISHED);
         OperationId correction = OperationId.parse(result.correctionId());
         await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(100))
-                .until(() -> "SUCCEEDED".equals(status(correction)));
-        assertThat(calls(correction)).isEqualTo(1);
+                .until(() -> "SUCCEEDED".equals(worker.status(correction)));
+        assertThat(worker.callsFor(correction)).isEqualTo(1);
     }
 
     private static OperationId deadLettered(String run, String payload) {
         OperationId id = new OperationId(run, "charge", 0);
         client.dispatch(client.newDispatch(id, "demo.charge", "1", payload, null, null, null));
-        awaitStatus(id, "DEAD_LETTERED");
+        worker.awaitStatus(id, "DEAD_LETTERED");
         await().atMost(Duration.ofSeconds(10)).until(() -> jdbc.queryLong(
                 "SELECT count(*) FROM dlq_entries WHERE operation_id = ? AND decision_state = 'OPEN'", id.value()) == 1);
         return id;
     }
 
-    private static long calls(OperationId id) {
-        return jdbc.queryLong("SELECT count(*) FROM demo_tool_calls WHERE idempotency_key = ?", id.idempotencyKey());
-    }
 
-    private static String status(OperationId id) {
-        return jdbc.queryOne("SELECT status FROM operations WHERE operation_id = ?", row -> row.getString(1), id.value())
-                .orElse("");
-    }
 
-    private static void awaitStatus(OperationId id, String status) {
-        await().atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(50)).until(() -> status.equals(status(id)));
-    }
 
     private static void awaitLatch(CountDownLatch latch) {
         try {

@@ -62,13 +62,13 @@ class RedriveEndToEndTest {
         DecisionResult result = decisions.redrive(DecisionTarget.operation(id.value()), "alice", "permission granted meanwhile");
 
         assertThat(result.outcome()).isEqualTo(DecisionOutcome.DONE);
-        awaitStatus(id, "SUCCEEDED");
+        worker.awaitStatus(id, "SUCCEEDED");
         assertThat(jdbc.query("SELECT attempt || ' ' || outcome FROM attempts WHERE operation_id = ? ORDER BY attempt",
                 row -> row.getString(1), id.value())).containsExactly("1 DEAD_LETTERED", "2 SUCCEEDED");
         assertThat(jdbc.query("SELECT attempt || ' ' || http_status || ' ' || idempotency_key FROM demo_tool_calls WHERE operation_id = ? ORDER BY id",
                 row -> row.getString(1), id.value()))
                 .containsExactly("1 403 " + id.idempotencyKey(), "2 200 " + id.idempotencyKey());
-        assertThat(effects(id)).isEqualTo(1);
+        assertThat(worker.effectsFor(id)).isEqualTo(1);
         RedriveVerification verification = awaitVerdict(result);
         assertThat(verification.verdict()).isEqualTo(Verdict.SUCCEEDED_ONCE);
         assertThat(verification.effects()).isEqualTo(1);
@@ -84,12 +84,12 @@ class RedriveEndToEndTest {
         ns.redis().sync().xadd(ns.redis().keys().dispatch(), new XAddArgs(), redrive);
         ns.redis().sync().xadd(ns.redis().keys().dispatch(), new XAddArgs(), redrive);
 
-        awaitStatus(id, "SUCCEEDED");
+        worker.awaitStatus(id, "SUCCEEDED");
         await().atMost(Duration.ofSeconds(15)).until(() ->
                 ns.redis().sync().xpending(ns.redis().keys().dispatch(), "workers").getCount() == 0);
         assertThat(jdbc.queryLong("SELECT count(*) FROM demo_tool_calls WHERE idempotency_key = ? AND http_status = 200",
                 id.idempotencyKey())).isEqualTo(1);
-        assertThat(effects(id)).isEqualTo(1);
+        assertThat(worker.effectsFor(id)).isEqualTo(1);
         assertThat(jdbc.queryLong("SELECT count(*) FROM attempts WHERE operation_id = ? AND outcome = 'SUCCEEDED'", id.value()))
                 .isEqualTo(1);
         assertThat(awaitVerdict(result).verdict()).isEqualTo(Verdict.SUCCEEDED_ONCE);
@@ -136,16 +136,12 @@ class RedriveEndToEndTest {
         DispatchEnvelope envelope = worker.client().newDispatch(id, "demo.charge", "1", "{\"amount\":25,\"fault\":\"forbidden:1\"}",
                 "trace-" + node, "corr-" + run, null);
         worker.client().dispatch(envelope);
-        awaitStatus(id, "DEAD_LETTERED");
+        worker.awaitStatus(id, "DEAD_LETTERED");
         await().atMost(Duration.ofSeconds(10)).until(() ->
                 jdbc.queryLong("SELECT count(*) FROM dlq_entries WHERE operation_id = ? AND decision_state = 'OPEN'", id.value()) == 1);
         return id;
     }
 
-    private static void awaitStatus(OperationId id, String status) {
-        await().atMost(Duration.ofSeconds(15)).pollInterval(Duration.ofMillis(50)).until(() -> status.equals(
-                jdbc.queryOne("SELECT status FROM operations WHERE operation_id = ?", row -> row.getString(1), id.value()).orElse("")));
-    }
 
     private static RedriveVerification awaitVerdict(DecisionResult result) {
         RedriveVerifier verifier = new RedriveVerifier(ns.database(), worker.lookup());
@@ -153,9 +149,6 @@ class RedriveEndToEndTest {
                 verification -> verification.verdict() != Verdict.WAITING);
     }
 
-    private static long effects(OperationId id) {
-        return jdbc.queryLong("SELECT count(*) FROM demo_tool_effects WHERE idempotency_key = ?", id.idempotencyKey());
-    }
 
     private static Map<String, String> lastDispatch() {
         List<StreamMessage<String, String>> last = ns.redis().sync().xrevrange(ns.redis().keys().dispatch(),
