@@ -4,7 +4,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.redrive.envelope.DispatchEnvelope;
 import dev.redrive.envelope.EnvelopeCodec;
 import dev.redrive.identity.OperationId;
-import dev.redrive.store.Jdbc;
 import dev.redrive.testing.DemoChargeWorker;
 import dev.redrive.testing.TestNamespace;
 import dev.redrive.triage.json.TriageJson;
@@ -33,11 +32,9 @@ class CorrectAndRedriveCliTest {
 
     private static DemoChargeWorker worker;
     private static WorkerClient client;
-    private static Jdbc jdbc;
 
     @BeforeAll
     static void workerWithTheDemoTools() {
-        jdbc = ns.database().jdbc();
         worker = new DemoChargeWorker(ns, "correct-1", Duration.ofMinutes(5));
         client = worker.client();
     }
@@ -54,7 +51,7 @@ class CorrectAndRedriveCliTest {
                 "{\"amount\":-5,\"fault\":\"invalid\"}", "trace-fix", "corr-fix", null);
         client.dispatch(dispatch);
         worker.awaitStatus(original, "DEAD_LETTERED");
-        assertThat(jdbc.queryOne("SELECT error_class FROM dlq_entries WHERE operation_id = ?", row -> row.getString(1),
+        assertThat(ns.jdbc().queryOne("SELECT error_class FROM dlq_entries WHERE operation_id = ?", row -> row.getString(1),
                 original.value())).contains("INVALID_INPUT");
         long callsBefore = worker.callsFor(original);
         Path file = Files.createTempFile("corrected", ".json");
@@ -68,7 +65,7 @@ class CorrectAndRedriveCliTest {
         assertThat(corrected.out()).contains("DONE corrected by " + correction.value())
                 .contains("changed /amount: -5 → 5").contains("removed /fault");
         worker.awaitStatus(correction, "SUCCEEDED");
-        assertThat(jdbc.query("SELECT http_status || ' ' || (body->>'amount') FROM demo_tool_calls WHERE idempotency_key = ?",
+        assertThat(ns.jdbc().query("SELECT http_status || ' ' || (body->>'amount') FROM demo_tool_calls WHERE idempotency_key = ?",
                 row -> row.getString(1), correction.idempotencyKey())).containsExactly("200 5");
         assertThat(correction.idempotencyKey()).isNotEqualTo(original.idempotencyKey());
 
@@ -76,7 +73,7 @@ class CorrectAndRedriveCliTest {
         ns.redis().sync().xadd(ns.redis().keys().dispatch(), new XAddArgs(), new EnvelopeCodec().encode(dispatch));
         await().atMost(Duration.ofSeconds(15)).until(() ->
                 ns.redis().sync().xpending(ns.redis().keys().dispatch(), "workers").getCount() == 0
-                        && jdbc.queryLong("SELECT count(*) FROM audit_log WHERE operation_id = ? AND action = 'dispatch_discarded'",
+                        && ns.jdbc().queryLong("SELECT count(*) FROM audit_log WHERE operation_id = ? AND action = 'dispatch_discarded'",
                         original.value()) >= 1);
         assertThat(worker.callsFor(original)).isEqualTo(callsBefore);
         assertThat(worker.callsFor(correction)).isEqualTo(1);
@@ -112,7 +109,7 @@ class CorrectAndRedriveCliTest {
         assertThat(refused.exit()).isEqualTo(ExitCode.BLOCKED);
         assertThat(refused.out()).contains("[FAIL] corrected_payload: the corrected payload must be a JSON object");
         assertThat(worker.status(original)).isEqualTo("DEAD_LETTERED");
-        assertThat(jdbc.queryLong("SELECT count(*) FROM operations WHERE run_id = 'run-array'")).isEqualTo(1);
+        assertThat(ns.jdbc().queryLong("SELECT count(*) FROM operations WHERE run_id = 'run-array'")).isEqualTo(1);
     }
 
     @Test

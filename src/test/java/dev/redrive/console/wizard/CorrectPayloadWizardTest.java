@@ -3,7 +3,6 @@ package dev.redrive.console.wizard;
 import dev.redrive.console.ui.Truncations;
 import dev.redrive.identity.OperationId;
 import dev.redrive.triage.redaction.Redactor;
-import dev.redrive.store.Jdbc;
 import dev.redrive.testing.DemoChargeWorker;
 import dev.redrive.testing.TestNamespace;
 import javafx.scene.Node;
@@ -52,7 +51,6 @@ class CorrectPayloadWizardTest {
 
     private static DemoChargeWorker worker;
     private static WizardBackend backend;
-    private static Jdbc jdbc;
 
     @RegisterExtension
     final WizardStage fixture = new WizardStage();
@@ -60,7 +58,6 @@ class CorrectPayloadWizardTest {
 
     @BeforeAll
     static void startWorker() {
-        jdbc = ns.database().jdbc();
         worker = new DemoChargeWorker(ns, "correct-wizard", Duration.ofMinutes(5));
         backend = WizardStage.backend(ns, worker.lookup());
     }
@@ -75,7 +72,7 @@ class CorrectPayloadWizardTest {
         worker.client().dispatch(worker.client().newDispatch(id, "demo.charge", "1",
                 "{\"amount\":\"12.50 EUR\",\"currency\":\"EUR\",\"card_number\":\"" + CARD + "\"}",
                 "trace-" + id.runId(), "corr-" + id.runId(), null));
-        return await().atMost(WAIT).until(() -> jdbc.queryOne(
+        return await().atMost(WAIT).until(() -> ns.jdbc().queryOne(
                 "SELECT id, version FROM dlq_entries WHERE operation_id = ? AND decision_state = 'OPEN' "
                         + "AND error_class = 'INVALID_INPUT'",
                 row -> new WizardItem(id.value(), row.getLong(1), row.getInt(2)), id.value()), Optional::isPresent).get();
@@ -138,7 +135,7 @@ class CorrectPayloadWizardTest {
     }
 
     private static long calls(String idempotencyKey) {
-        return jdbc.queryLong("SELECT count(*) FROM demo_tool_calls WHERE idempotency_key = ?", idempotencyKey);
+        return ns.jdbc().queryLong("SELECT count(*) FROM demo_tool_calls WHERE idempotency_key = ?", idempotencyKey);
     }
 
     @Test
@@ -162,7 +159,7 @@ class CorrectPayloadWizardTest {
         typePayload(robot, "{\"amount\":12.5}");
         await().atMost(WAIT).until(() -> !robot.lookup("#payloadProblem").queryAs(Label.class).isVisible());
         assertThat(issueButton(robot).isDisabled()).isFalse();
-        assertThat(jdbc.queryLong("SELECT count(*) FROM operations WHERE run_id = 'fix-invalid'")).isEqualTo(1);
+        assertThat(ns.jdbc().queryLong("SELECT count(*) FROM operations WHERE run_id = 'fix-invalid'")).isEqualTo(1);
     }
 
     @Test
@@ -194,13 +191,13 @@ class CorrectPayloadWizardTest {
         assertThat(text(robot, "#itemOutcome")).isEqualTo("Correction " + correction.value()
                 + ": Succeeded: attempt 1 ran once, with idempotency key " + correction.idempotencyKey()
                 + "; the tool counts one effect");
-        assertThat(jdbc.query("SELECT http_status || ' ' || (body->>'amount') || ' ' || (body->>'card_number') "
+        assertThat(ns.jdbc().query("SELECT http_status || ' ' || (body->>'amount') || ' ' || (body->>'card_number') "
                         + "FROM demo_tool_calls WHERE idempotency_key = ?", row -> row.getString(1),
                 correction.idempotencyKey())).containsExactly("200 12.5 " + CARD);
-        assertThat(jdbc.queryLong("SELECT count(*) FROM demo_tool_calls WHERE body::text LIKE ?", "%" + Redactor.MASK + "%"))
+        assertThat(ns.jdbc().queryLong("SELECT count(*) FROM demo_tool_calls WHERE body::text LIKE ?", "%" + Redactor.MASK + "%"))
                 .isZero();
         assertThat(calls(original.idempotencyKey())).isEqualTo(originalCalls);
-        assertThat(jdbc.queryOne("SELECT decision_state || ' ' || superseded_by || ' ' || decided_by FROM dlq_entries "
+        assertThat(ns.jdbc().queryOne("SELECT decision_state || ' ' || superseded_by || ' ' || decided_by FROM dlq_entries "
                 + "WHERE id = ?", row -> row.getString(1), item.dlqEntryId()))
                 .contains("SUPERSEDED " + correction.value() + " ana");
 

@@ -1,7 +1,6 @@
 package dev.redrive.console.wizard;
 
 import dev.redrive.identity.OperationId;
-import dev.redrive.store.Jdbc;
 import dev.redrive.testing.DemoChargeWorker;
 import dev.redrive.testing.TestNamespace;
 import javafx.scene.Node;
@@ -47,14 +46,12 @@ class StopPacedBatchWizardTest {
 
     private static DemoChargeWorker worker;
     private static WizardBackend backend;
-    private static Jdbc jdbc;
 
     @RegisterExtension
     final WizardStage fixture = new WizardStage();
 
     @BeforeAll
     static void startWorker() {
-        jdbc = ns.database().jdbc();
         worker = new DemoChargeWorker(ns, "stop-wizard", Duration.ofMinutes(5));
         backend = WizardStage.backend(ns, worker.lookup());
     }
@@ -70,12 +67,12 @@ class StopPacedBatchWizardTest {
         ids.forEach(id -> worker.client().dispatch(worker.client().newDispatch(id, "demo.charge", "1",
                 "{\"amount\":10,\"fault\":\"forbidden:1\"}", "trace-" + run, "corr-" + run, null)));
         await().atMost(WAIT).until(() -> openEntries(run) == ENTRIES);
-        return jdbc.query("SELECT operation_id, id, version FROM dlq_entries WHERE run_id = ? ORDER BY operation_id",
+        return ns.jdbc().query("SELECT operation_id, id, version FROM dlq_entries WHERE run_id = ? ORDER BY operation_id",
                 row -> new WizardItem(row.getString(1), row.getLong(2), row.getInt(3)), run);
     }
 
     private static long openEntries(String run) {
-        return jdbc.queryLong("SELECT count(*) FROM dlq_entries WHERE run_id = ? AND decision_state = 'OPEN'", run);
+        return ns.jdbc().queryLong("SELECT count(*) FROM dlq_entries WHERE run_id = ? AND decision_state = 'OPEN'", run);
     }
 
     @Test
@@ -101,7 +98,7 @@ class StopPacedBatchWizardTest {
         issue(robot, "Redrive " + ENTRIES + " operations");
 
         await().atMost(WAIT).until(() -> robot.lookup("#stopBatch").tryQuery().map(Node::isVisible).orElse(false)
-                && jdbc.queryLong("SELECT count(*) FROM redrive_commands") >= 1);
+                && ns.jdbc().queryLong("SELECT count(*) FROM redrive_commands") >= 1);
         assertThat(robot.lookup("#stopBatch").queryButton().getText()).isEqualTo("Stop");
         robot.clickOn("#stopBatch");
 
@@ -112,7 +109,7 @@ class StopPacedBatchWizardTest {
         int done = Integer.parseInt(stopped.group(1));
         assertThat(done).as("Stop lands long before the end").isBetween(1, ENTRIES - 2);
         assertThat(stopped.group(2)).isEqualTo(String.valueOf(ENTRIES - done));
-        assertThat(jdbc.queryLong("SELECT count(*) FROM redrive_commands")).isEqualTo(done);
+        assertThat(ns.jdbc().queryLong("SELECT count(*) FROM redrive_commands")).isEqualTo(done);
         assertThat(openEntries("wiz-stop")).as("the entries not reached stay open").isEqualTo(ENTRIES - done);
         assertThat(noPrevious(robot)).isTrue();
         assertThat(robot.lookup("#stopBatch").tryQuery().map(Node::isVisible).orElse(false)).as("Stop goes away").isFalse();
@@ -121,9 +118,9 @@ class StopPacedBatchWizardTest {
         await().atMost(WAIT).until(() -> text(robot, "#result-succeeded").equals(done + " succeeded"));
         assertThat(text(robot, "#result-waiting")).isEqualTo("0 waiting");
         assertThat(text(robot, "#batchStopped")).isEqualTo(stopped.group());
-        assertThat(jdbc.queryLong("SELECT count(*) FROM redrive_commands")).isEqualTo(done);
+        assertThat(ns.jdbc().queryLong("SELECT count(*) FROM redrive_commands")).isEqualTo(done);
         assertThat(openEntries("wiz-stop")).isEqualTo(ENTRIES - done);
-        assertThat(jdbc.queryLong("SELECT count(*) FROM operations WHERE run_id = 'wiz-stop' AND attempt = 1 "
+        assertThat(ns.jdbc().queryLong("SELECT count(*) FROM operations WHERE run_id = 'wiz-stop' AND attempt = 1 "
                 + "AND status = 'DEAD_LETTERED'")).isEqualTo(ENTRIES - done);
         assertThat(button(robot, ButtonBar.ButtonData.FINISH).getText()).isEqualTo("Close");
         robot.clickOn(button(robot, ButtonBar.ButtonData.FINISH));

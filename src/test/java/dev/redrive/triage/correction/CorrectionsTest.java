@@ -1,7 +1,6 @@
 package dev.redrive.triage.correction;
 
 import dev.redrive.identity.OperationId;
-import dev.redrive.store.Jdbc;
 import dev.redrive.testing.DemoChargeWorker;
 import dev.redrive.testing.TestNamespace;
 import dev.redrive.triage.decision.DecisionOutcome;
@@ -31,11 +30,9 @@ class CorrectionsTest {
     private static DemoChargeWorker worker;
     private static WorkerClient client;
     private static Corrections corrections;
-    private static Jdbc jdbc;
 
     @BeforeAll
     static void workerWithTheDemoTools() {
-        jdbc = ns.database().jdbc();
         worker = new DemoChargeWorker(ns, "corrections-1", Duration.ofSeconds(2));
         client = worker.client();
         corrections = new Corrections(ns.database(), client::publish, Redactor.defaults(), Clock.systemUTC());
@@ -60,8 +57,8 @@ class CorrectionsTest {
         List<DecisionOutcome> outcomes = attempts.stream().map(CompletableFuture::join).map(CorrectionResult::outcome).toList();
 
         assertThat(outcomes).containsExactlyInAnyOrder(DecisionOutcome.DONE, DecisionOutcome.ALREADY_DECIDED);
-        assertThat(jdbc.queryLong("SELECT count(*) FROM operations WHERE corrects = ?", original.value())).isEqualTo(1);
-        assertThat(jdbc.queryLong("SELECT count(*) FROM audit_log WHERE operation_id = ? AND action = 'CORRECT'",
+        assertThat(ns.jdbc().queryLong("SELECT count(*) FROM operations WHERE corrects = ?", original.value())).isEqualTo(1);
+        assertThat(ns.jdbc().queryLong("SELECT count(*) FROM audit_log WHERE operation_id = ? AND action = 'CORRECT'",
                 original.value())).isEqualTo(1);
         OperationId correction = new OperationId("run-race", "charge", 1);
         worker.awaitStatus(correction, "SUCCEEDED");
@@ -79,11 +76,11 @@ class CorrectionsTest {
         assertThat(result.outcome()).isEqualTo(DecisionOutcome.DONE);
         OperationId correction = OperationId.parse(result.correctionId());
         worker.awaitStatus(correction, "SUCCEEDED");
-        assertThat(jdbc.queryOne("SELECT payload->>'password' FROM operations WHERE operation_id = ?",
+        assertThat(ns.jdbc().queryOne("SELECT payload->>'password' FROM operations WHERE operation_id = ?",
                 row -> row.getString(1), correction.value())).contains("s3cret-pw");
-        assertThat(jdbc.query("SELECT body->>'password' FROM demo_tool_calls WHERE idempotency_key = ?",
+        assertThat(ns.jdbc().query("SELECT body->>'password' FROM demo_tool_calls WHERE idempotency_key = ?",
                 row -> row.getString(1), correction.idempotencyKey())).containsExactly("s3cret-pw");
-        String audit = jdbc.queryOne("SELECT details::text FROM audit_log WHERE operation_id = ? AND action = 'CORRECT'",
+        String audit = ns.jdbc().queryOne("SELECT details::text FROM audit_log WHERE operation_id = ? AND action = 'CORRECT'",
                 row -> row.getString(1), original.value()).orElseThrow();
         assertThat(audit).contains("/amount").doesNotContain("s3cret-pw");
     }
@@ -96,9 +93,9 @@ class CorrectionsTest {
                 "{\"amount\":3,\"token\":\"new-token\"}", "alice", "new token");
 
         assertThat(result.diff().lines()).contains("changed /token: \"" + Redactor.MASK + "\" → \"" + Redactor.MASK + "\"");
-        assertThat(jdbc.queryOne("SELECT payload->>'token' FROM operations WHERE operation_id = ?",
+        assertThat(ns.jdbc().queryOne("SELECT payload->>'token' FROM operations WHERE operation_id = ?",
                 row -> row.getString(1), result.correctionId())).contains("new-token");
-        assertThat(jdbc.queryOne("SELECT details::text FROM audit_log WHERE operation_id = ? AND action = 'CORRECT'",
+        assertThat(ns.jdbc().queryOne("SELECT details::text FROM audit_log WHERE operation_id = ? AND action = 'CORRECT'",
                 row -> row.getString(1), original.value()).orElseThrow()).doesNotContain("old-token").doesNotContain("new-token");
     }
 
@@ -112,20 +109,20 @@ class CorrectionsTest {
         assertThat(result.outcome()).isEqualTo(DecisionOutcome.BLOCKED);
         assertThat(result.preconditions().result(PreconditionId.CORRECTED_PAYLOAD).explanation())
                 .contains("/api_key").contains("no value to keep");
-        assertThat(jdbc.queryLong("SELECT count(*) FROM operations WHERE corrects = ?", original.value())).isZero();
+        assertThat(ns.jdbc().queryLong("SELECT count(*) FROM operations WHERE corrects = ?", original.value())).isZero();
     }
 
     @Test
     void aPossibleSideEffect_blocksTheCorrectionAsItBlocksARedrive() {
         OperationId original = deadLettered("run-possible", "{\"amount\":-5,\"fault\":\"invalid\"}");
-        jdbc.update("UPDATE operations SET side_effect = 'POSSIBLE' WHERE operation_id = ?", original.value());
+        ns.jdbc().update("UPDATE operations SET side_effect = 'POSSIBLE' WHERE operation_id = ?", original.value());
 
         CorrectionResult result = corrections.correct(DecisionTarget.operation(original.value()), "{\"amount\":5}",
                 "alice", "fix");
 
         assertThat(result.outcome()).isEqualTo(DecisionOutcome.BLOCKED);
         assertThat(result.preconditions().result(PreconditionId.SIDE_EFFECT).passed()).isFalse();
-        assertThat(jdbc.queryOne("SELECT status FROM operations WHERE operation_id = ?", row -> row.getString(1),
+        assertThat(ns.jdbc().queryOne("SELECT status FROM operations WHERE operation_id = ?", row -> row.getString(1),
                 original.value())).contains("DEAD_LETTERED");
     }
 
@@ -149,7 +146,7 @@ class CorrectionsTest {
         OperationId id = new OperationId(run, "charge", 0);
         client.dispatch(client.newDispatch(id, "demo.charge", "1", payload, null, null, null));
         worker.awaitStatus(id, "DEAD_LETTERED");
-        await().atMost(Duration.ofSeconds(10)).until(() -> jdbc.queryLong(
+        await().atMost(Duration.ofSeconds(10)).until(() -> ns.jdbc().queryLong(
                 "SELECT count(*) FROM dlq_entries WHERE operation_id = ? AND decision_state = 'OPEN'", id.value()) == 1);
         return id;
     }

@@ -2,7 +2,6 @@ package dev.redrive.triage.decision.batch;
 
 import dev.redrive.model.FailureClass;
 import dev.redrive.model.SideEffectState;
-import dev.redrive.store.Jdbc;
 import dev.redrive.testing.TestNamespace;
 import dev.redrive.testing.TestDecisions;
 import dev.redrive.triage.DeadLetterFixture;
@@ -33,11 +32,9 @@ class BatchDecisionsTest {
     private static final MutableClock clock = new MutableClock(Instant.parse("2026-11-30T01:00:00Z"));
     private static final List<Duration> slept = new ArrayList<>();
     private static BatchDecisions batch;
-    private static Jdbc jdbc;
 
     @BeforeAll
     static void aGroupWithMixedItems() {
-        jdbc = ns.database().jdbc();
         DeadLetterFixture fixture = DeadLetterFixture.withChargeTool(ns.database());
         for (int i = 1; i <= 4; i++) {
             fixture.deadLettered("run-batch", "ok-" + i).fingerprint("fp-batch").create();
@@ -68,7 +65,7 @@ class BatchDecisionsTest {
         assertThat(dry.blockedBy()).isEqualTo(Map.of(PreconditionId.RUN_ACTIVE, 1L, PreconditionId.SIDE_EFFECT, 1L));
         assertThat(dry.summary()).contains("6 item(s), dry run", "4 would pass", "2 blocked", "run_active 1", "side_effect 1");
         assertThat(streamLength()).isEqualTo(streamBefore);
-        assertThat(jdbc.queryLong("SELECT count(*) FROM redrive_commands")).isZero();
+        assertThat(ns.jdbc().queryLong("SELECT count(*) FROM redrive_commands")).isZero();
         assertThat(slept).isEmpty();
 
         List<Integer> progress = new ArrayList<>();
@@ -80,9 +77,9 @@ class BatchDecisionsTest {
                 .containsExactlyElementsOf(dry.items().stream().map(DecisionResult::operationId).toList());
         assertThat(progress).containsExactly(1, 2, 3, 4, 5, 6);
         assertThat(streamLength()).isEqualTo(streamBefore + 4);
-        assertThat(jdbc.queryLong("SELECT count(*) FROM redrive_commands")).isEqualTo(4);
+        assertThat(ns.jdbc().queryLong("SELECT count(*) FROM redrive_commands")).isEqualTo(4);
         assertThat(slept).hasSize(5).allMatch(duration -> duration.equals(Duration.ofMillis(100)));
-        assertThat(jdbc.queryLong("SELECT count(*) FROM dlq_entries WHERE error_fingerprint = 'fp-other' AND decision_state = 'OPEN'"))
+        assertThat(ns.jdbc().queryLong("SELECT count(*) FROM dlq_entries WHERE error_fingerprint = 'fp-other' AND decision_state = 'OPEN'"))
                 .isEqualTo(1);
 
         BatchReport again = batch.redrive(group, BatchOptions.of("bob", "again", 0), BatchListener.NONE);

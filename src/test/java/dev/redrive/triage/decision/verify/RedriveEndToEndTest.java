@@ -2,7 +2,6 @@ package dev.redrive.triage.decision.verify;
 
 import dev.redrive.envelope.DispatchEnvelope;
 import dev.redrive.identity.OperationId;
-import dev.redrive.store.Jdbc;
 import dev.redrive.testing.DemoChargeWorker;
 import dev.redrive.testing.TestNamespace;
 import dev.redrive.testing.TestTool;
@@ -40,11 +39,9 @@ class RedriveEndToEndTest {
 
     private static DemoChargeWorker worker;
     private static Decisions decisions;
-    private static Jdbc jdbc;
 
     @BeforeAll
     static void workerWithTheDemoTools() {
-        jdbc = ns.database().jdbc();
         // The sweep waits as long as a worker's does by default.
         worker = new DemoChargeWorker(ns, "e2e-1", Duration.ofMinutes(5));
         decisions = new Decisions(ns.database(), worker.client(), Clock.systemUTC());
@@ -63,9 +60,9 @@ class RedriveEndToEndTest {
 
         assertThat(result.outcome()).isEqualTo(DecisionOutcome.DONE);
         worker.awaitStatus(id, "SUCCEEDED");
-        assertThat(jdbc.query("SELECT attempt || ' ' || outcome FROM attempts WHERE operation_id = ? ORDER BY attempt",
+        assertThat(ns.jdbc().query("SELECT attempt || ' ' || outcome FROM attempts WHERE operation_id = ? ORDER BY attempt",
                 row -> row.getString(1), id.value())).containsExactly("1 DEAD_LETTERED", "2 SUCCEEDED");
-        assertThat(jdbc.query("SELECT attempt || ' ' || http_status || ' ' || idempotency_key FROM demo_tool_calls WHERE operation_id = ? ORDER BY id",
+        assertThat(ns.jdbc().query("SELECT attempt || ' ' || http_status || ' ' || idempotency_key FROM demo_tool_calls WHERE operation_id = ? ORDER BY id",
                 row -> row.getString(1), id.value()))
                 .containsExactly("1 403 " + id.idempotencyKey(), "2 200 " + id.idempotencyKey());
         assertThat(worker.effectsFor(id)).isEqualTo(1);
@@ -87,10 +84,10 @@ class RedriveEndToEndTest {
         worker.awaitStatus(id, "SUCCEEDED");
         await().atMost(Duration.ofSeconds(15)).until(() ->
                 ns.redis().sync().xpending(ns.redis().keys().dispatch(), "workers").getCount() == 0);
-        assertThat(jdbc.queryLong("SELECT count(*) FROM demo_tool_calls WHERE idempotency_key = ? AND http_status = 200",
+        assertThat(ns.jdbc().queryLong("SELECT count(*) FROM demo_tool_calls WHERE idempotency_key = ? AND http_status = 200",
                 id.idempotencyKey())).isEqualTo(1);
         assertThat(worker.effectsFor(id)).isEqualTo(1);
-        assertThat(jdbc.queryLong("SELECT count(*) FROM attempts WHERE operation_id = ? AND outcome = 'SUCCEEDED'", id.value()))
+        assertThat(ns.jdbc().queryLong("SELECT count(*) FROM attempts WHERE operation_id = ? AND outcome = 'SUCCEEDED'", id.value()))
                 .isEqualTo(1);
         assertThat(awaitVerdict(result).verdict()).isEqualTo(Verdict.SUCCEEDED_ONCE);
     }
@@ -138,7 +135,7 @@ class RedriveEndToEndTest {
         worker.client().dispatch(envelope);
         worker.awaitStatus(id, "DEAD_LETTERED");
         await().atMost(Duration.ofSeconds(10)).until(() ->
-                jdbc.queryLong("SELECT count(*) FROM dlq_entries WHERE operation_id = ? AND decision_state = 'OPEN'", id.value()) == 1);
+                ns.jdbc().queryLong("SELECT count(*) FROM dlq_entries WHERE operation_id = ? AND decision_state = 'OPEN'", id.value()) == 1);
         return id;
     }
 
