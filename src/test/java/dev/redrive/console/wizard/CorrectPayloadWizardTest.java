@@ -3,7 +3,6 @@ package dev.redrive.console.wizard;
 import dev.redrive.console.ui.Truncations;
 import dev.redrive.identity.OperationId;
 import dev.redrive.triage.redaction.Redactor;
-import dev.redrive.testing.DemoChargeWorker;
 import dev.redrive.testing.TestNamespace;
 import javafx.scene.Node;
 import javafx.scene.Parent;
@@ -17,15 +16,12 @@ import javafx.stage.Window;
 import javafx.geometry.Bounds;
 import javafx.scene.control.TextArea;
 import javafx.scene.input.KeyCode;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.testfx.api.FxRobot;
 import org.testfx.framework.junit5.ApplicationExtension;
 
-import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 
@@ -45,31 +41,19 @@ import static org.awaitility.Awaitility.await;
  */
 @ExtendWith(ApplicationExtension.class)
 class CorrectPayloadWizardTest {
-    @RegisterExtension
     static final TestNamespace ns = new TestNamespace();
+    @RegisterExtension
+    static final WizardWorker charging = new WizardWorker(ns, "correct-wizard");
     private static final String CARD = "4111 1111 1111 4242";
 
-    private static DemoChargeWorker worker;
-    private static WizardBackend backend;
 
     @RegisterExtension
     final WizardStage fixture = new WizardStage();
     private ReconciliationWizardViewModel model;
 
-    @BeforeAll
-    static void startWorker() {
-        worker = new DemoChargeWorker(ns, "correct-wizard", Duration.ofMinutes(5));
-        backend = WizardStage.backend(ns, worker.lookup());
-    }
-
-    @AfterAll
-    static void stopWorker() {
-        worker.close();
-    }
-
     /** A charge whose amount a client sent as text: the tool refuses it, and the worker dead-letters it at once. */
     private static WizardItem refusedCharge(OperationId id) {
-        worker.client().dispatch(worker.client().newDispatch(id, "demo.charge", "1",
+        charging.client().dispatch(charging.client().newDispatch(id, "demo.charge", "1",
                 "{\"amount\":\"12.50 EUR\",\"currency\":\"EUR\",\"card_number\":\"" + CARD + "\"}",
                 "trace-" + id.runId(), "corr-" + id.runId(), null));
         return await().atMost(WAIT).until(() -> ns.jdbc().queryOne(
@@ -84,7 +68,7 @@ class CorrectPayloadWizardTest {
     }
 
     private void toTheEditor(FxRobot robot, WizardItem item, Window owner) {
-        model = fixture.open(backend, List.of(item), "#wizardOperation", owner);
+        model = fixture.open(charging.backend(), List.of(item), "#wizardOperation", owner);
         assertInView(robot, button(robot, ButtonBar.ButtonData.NEXT_FORWARD));
         next(robot);
         assertInView(robot, button(robot, ButtonBar.ButtonData.NEXT_FORWARD));

@@ -1,20 +1,16 @@
 package dev.redrive.console.wizard;
 
 import dev.redrive.identity.OperationId;
-import dev.redrive.testing.DemoChargeWorker;
 import dev.redrive.testing.TestNamespace;
 import javafx.scene.Node;
 import javafx.scene.control.ButtonBar;
 import javafx.scene.control.Spinner;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.testfx.api.FxRobot;
 import org.testfx.framework.junit5.ApplicationExtension;
 
-import java.time.Duration;
 import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -38,33 +34,21 @@ import static org.awaitility.Awaitility.await;
  */
 @ExtendWith(ApplicationExtension.class)
 class StopPacedBatchWizardTest {
-    @RegisterExtension
     static final TestNamespace ns = new TestNamespace();
+    @RegisterExtension
+    static final WizardWorker charging = new WizardWorker(ns, "stop-wizard");
     private static final int ENTRIES = 10;
     private static final Pattern STOPPED = Pattern.compile("Stopped after (\\d+) of " + ENTRIES
             + " redrives: (\\d+) not reached, left open\\.");
 
-    private static DemoChargeWorker worker;
-    private static WizardBackend backend;
 
     @RegisterExtension
     final WizardStage fixture = new WizardStage();
 
-    @BeforeAll
-    static void startWorker() {
-        worker = new DemoChargeWorker(ns, "stop-wizard", Duration.ofMinutes(5));
-        backend = WizardStage.backend(ns, worker.lookup());
-    }
-
-    @AfterAll
-    static void stopWorker() {
-        worker.close();
-    }
-
     /** Charges the tool refuses once (PERMISSION, not retried), each waited for until the worker dead-letters it. */
     private static List<WizardItem> deadLettered(String run) {
         List<OperationId> ids = IntStream.range(0, ENTRIES).mapToObj(i -> new OperationId(run, "charge-" + i, 0)).toList();
-        ids.forEach(id -> worker.client().dispatch(worker.client().newDispatch(id, "demo.charge", "1",
+        ids.forEach(id -> charging.client().dispatch(charging.client().newDispatch(id, "demo.charge", "1",
                 "{\"amount\":10,\"fault\":\"forbidden:1\"}", "trace-" + run, "corr-" + run, null)));
         await().atMost(WAIT).until(() -> openEntries(run) == ENTRIES);
         return ns.jdbc().query("SELECT operation_id, id, version FROM dlq_entries WHERE run_id = ? ORDER BY operation_id",
@@ -78,7 +62,7 @@ class StopPacedBatchWizardTest {
     @Test
     void stopDuringAPacedBatchRedrive_leavesTheEntriesNotReachedOpen_andSaysHowManyWereDone(FxRobot robot) {
         List<WizardItem> items = deadLettered("wiz-stop");
-        fixture.open(backend, items, "#wizardEvidenceTable");
+        fixture.open(charging.backend(), items, "#wizardEvidenceTable");
         next(robot);
         next(robot);
         await().atMost(WAIT).until(() -> text(robot, "#checkSummary").equals(ENTRIES + " of " + ENTRIES
