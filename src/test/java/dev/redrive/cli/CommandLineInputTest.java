@@ -33,8 +33,7 @@ class CommandLineInputTest {
 
     @BeforeAll
     static void entries() {
-        fixture = new DeadLetterFixture(ns.database());
-        fixture.toolSchema("demo.charge", "1");
+        fixture = DeadLetterFixture.withChargeTool(ns.database());
     }
 
     record Run(int exit, String out, String err) {

@@ -4,7 +4,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.redrive.envelope.DispatchEnvelope;
 import dev.redrive.envelope.EnvelopeCodec;
 import dev.redrive.identity.OperationId;
-import dev.redrive.store.Jdbc;
 import dev.redrive.testing.DemoChargeWorker;
 import dev.redrive.testing.TestNamespace;
 import dev.redrive.triage.json.TriageJson;
@@ -33,11 +32,9 @@ class CorrectAndRedriveCliTest {
 
     private static DemoChargeWorker worker;
     private static WorkerClient client;
-    private static Jdbc jdbc;
 
     @BeforeAll
     static void workerWithTheDemoTools() {
-        jdbc = ns.database().jdbc();
         worker = new DemoChargeWorker(ns, "correct-1", Duration.ofMinutes(5));
         client = worker.client();
     }
@@ -53,10 +50,10 @@ class CorrectAndRedriveCliTest {
         DispatchEnvelope dispatch = client.newDispatch(original, "demo.charge", "1",
                 "{\"amount\":-5,\"fault\":\"invalid\"}", "trace-fix", "corr-fix", null);
         client.dispatch(dispatch);
-        awaitStatus(original, "DEAD_LETTERED");
-        assertThat(jdbc.queryOne("SELECT error_class FROM dlq_entries WHERE operation_id = ?", row -> row.getString(1),
+        worker.awaitStatus(original, "DEAD_LETTERED");
+        assertThat(ns.jdbc().queryOne("SELECT error_class FROM dlq_entries WHERE operation_id = ?", row -> row.getString(1),
                 original.value())).contains("INVALID_INPUT");
-        long callsBefore = callsFor(original);
+        long callsBefore = worker.callsFor(original);
         Path file = Files.createTempFile("corrected", ".json");
         Files.writeString(file, "{\"amount\":5}");
 
@@ -67,8 +64,8 @@ class CorrectAndRedriveCliTest {
         assertThat(corrected.exit()).as(corrected.out() + corrected.err()).isZero();
         assertThat(corrected.out()).contains("DONE corrected by " + correction.value())
                 .contains("changed /amount: -5 → 5").contains("removed /fault");
-        awaitStatus(correction, "SUCCEEDED");
-        assertThat(jdbc.query("SELECT http_status || ' ' || (body->>'amount') FROM demo_tool_calls WHERE idempotency_key = ?",
+        worker.awaitStatus(correction, "SUCCEEDED");
+        assertThat(ns.jdbc().query("SELECT http_status || ' ' || (body->>'amount') FROM demo_tool_calls WHERE idempotency_key = ?",
                 row -> row.getString(1), correction.idempotencyKey())).containsExactly("200 5");
         assertThat(correction.idempotencyKey()).isNotEqualTo(original.idempotencyKey());
 
@@ -76,11 +73,11 @@ class CorrectAndRedriveCliTest {
         ns.redis().sync().xadd(ns.redis().keys().dispatch(), new XAddArgs(), new EnvelopeCodec().encode(dispatch));
         await().atMost(Duration.ofSeconds(15)).until(() ->
                 ns.redis().sync().xpending(ns.redis().keys().dispatch(), "workers").getCount() == 0
-                        && jdbc.queryLong("SELECT count(*) FROM audit_log WHERE operation_id = ? AND action = 'dispatch_discarded'",
+                        && ns.jdbc().queryLong("SELECT count(*) FROM audit_log WHERE operation_id = ? AND action = 'dispatch_discarded'",
                         original.value()) >= 1);
-        assertThat(callsFor(original)).isEqualTo(callsBefore);
-        assertThat(callsFor(correction)).isEqualTo(1);
-        assertThat(status(original)).isEqualTo("SUPERSEDED");
+        assertThat(worker.callsFor(original)).isEqualTo(callsBefore);
+        assertThat(worker.callsFor(correction)).isEqualTo(1);
+        assertThat(worker.status(original)).isEqualTo("SUPERSEDED");
 
         CliRun redrive = CliRun.in(ns, "redrive", original.value(), "--reason", "try the old one", "--operator", "bob");
         assertThat(redrive.exit()).isEqualTo(ExitCode.BLOCKED);
@@ -105,14 +102,14 @@ class CorrectAndRedriveCliTest {
         OperationId original = new OperationId("run-array", "charge", 0);
         client.dispatch(client.newDispatch(original, "demo.charge", "1", "{\"amount\":1,\"fault\":\"invalid\"}",
                 null, null, null));
-        awaitStatus(original, "DEAD_LETTERED");
+        worker.awaitStatus(original, "DEAD_LETTERED");
 
         CliRun refused = CliRun.in(ns, "redrive", original.value(), "--payload", "[1,2]", "--reason", "r", "--operator", "alice");
 
         assertThat(refused.exit()).isEqualTo(ExitCode.BLOCKED);
         assertThat(refused.out()).contains("[FAIL] corrected_payload: the corrected payload must be a JSON object");
-        assertThat(status(original)).isEqualTo("DEAD_LETTERED");
-        assertThat(jdbc.queryLong("SELECT count(*) FROM operations WHERE run_id = 'run-array'")).isEqualTo(1);
+        assertThat(worker.status(original)).isEqualTo("DEAD_LETTERED");
+        assertThat(ns.jdbc().queryLong("SELECT count(*) FROM operations WHERE run_id = 'run-array'")).isEqualTo(1);
     }
 
     @Test
@@ -123,16 +120,6 @@ class CorrectAndRedriveCliTest {
         assertThat(run.err()).contains("a correction takes exactly one operation id, got 2 ids");
     }
 
-    private static long callsFor(OperationId id) {
-        return jdbc.queryLong("SELECT count(*) FROM demo_tool_calls WHERE idempotency_key = ?", id.idempotencyKey());
-    }
 
-    private static String status(OperationId id) {
-        return jdbc.queryOne("SELECT status FROM operations WHERE operation_id = ?", row -> row.getString(1), id.value())
-                .orElse("");
-    }
 
-    private static void awaitStatus(OperationId id, String status) {
-        await().atMost(Duration.ofSeconds(15)).pollInterval(Duration.ofMillis(50)).until(() -> status.equals(status(id)));
-    }
 }

@@ -1,11 +1,9 @@
 package dev.redrive.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.redrive.store.Jdbc;
 import dev.redrive.testing.DatabaseLogin;
 import dev.redrive.testing.LoginsFixture;
 import dev.redrive.testing.TestNamespace;
-import dev.redrive.triage.DeadLetterFixture;
 import dev.redrive.triage.DeadLetterFixture.Created;
 import dev.redrive.triage.json.TriageJson;
 import org.junit.jupiter.api.BeforeAll;
@@ -30,17 +28,13 @@ class FourEyesCliTest {
     static final LoginsFixture logins = new LoginsFixture(ns);
 
     private static final Pattern REQUEST_ID = Pattern.compile("request (\\d+) waits for a second operator's approval");
-    private static DeadLetterFixture fixture;
-    private static Jdbc admin;
     private static DatabaseLogin alice;
     private static DatabaseLogin bob;
     private static int node;
 
     @BeforeAll
     static void start() {
-        admin = logins.admin();
-        fixture = logins.deadLetters();
-        fixture.toolSchema("demo.ship", "2");
+        logins.deadLetters().toolSchema("demo.ship", "2");
         alice = logins.operator("alice");
         bob = logins.operator("bob");
     }
@@ -56,11 +50,11 @@ class FourEyesCliTest {
     }
 
     private static Created deadLettered() {
-        return fixture.deadLettered("run-cli-four-eyes", "charge-" + node++).create();
+        return logins.deadLetters().deadLettered("run-cli-four-eyes", "charge-" + node++).create();
     }
 
     private static String decision(Created op) {
-        return admin.queryOne("SELECT decision_state FROM dlq_entries WHERE id = ?", row -> row.getString(1),
+        return logins.admin().queryOne("SELECT decision_state FROM dlq_entries WHERE id = ?", row -> row.getString(1),
                 op.dlqEntryId()).orElseThrow();
     }
 
@@ -135,11 +129,11 @@ class FourEyesCliTest {
                     + "obsolete: none of its items is open any more (another path decided them meanwhile), so there "
                     + "is nothing left to approve or reject");
         });
-        assertThat(admin.queryOne("SELECT state FROM decision_requests WHERE id = ?", row -> row.getString(1), id))
+        assertThat(logins.admin().queryOne("SELECT state FROM decision_requests WHERE id = ?", row -> row.getString(1), id))
                 .contains("OBSOLETE");
-        assertThat(admin.queryLong("SELECT count(*) FROM audit_log WHERE action = 'REQUEST_OBSOLETE' "
+        assertThat(logins.admin().queryLong("SELECT count(*) FROM audit_log WHERE action = 'REQUEST_OBSOLETE' "
                 + "AND (details->>'request_id')::bigint = ?", id)).isEqualTo(1);
-        assertThat(admin.queryOne("SELECT decided_by FROM dlq_entries WHERE id = ?", row -> row.getString(1),
+        assertThat(logins.admin().queryOne("SELECT decided_by FROM dlq_entries WHERE id = ?", row -> row.getString(1),
                 op.dlqEntryId())).contains("bob");
     }
 

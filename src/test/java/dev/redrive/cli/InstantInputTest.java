@@ -1,6 +1,8 @@
 package dev.redrive.cli;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 import java.time.Clock;
 import java.time.Instant;
@@ -15,19 +17,25 @@ class InstantInputTest {
     private static final Instant NOW = Instant.parse("2026-11-30T12:00:00Z");
     private final InstantInput input = new InstantInput(Clock.fixed(NOW, BERLIN), BERLIN);
 
-    @Test
-    void anIsoInstant_isTakenAsItIs_withZOrAnOffset() {
-        assertThat(input.parse("2026-11-30T10:00:00Z")).isEqualTo("2026-11-30T10:00:00Z");
-        assertThat(input.parse("2026-11-30T10:00:00.250Z")).isEqualTo("2026-11-30T10:00:00.250Z");
-        assertThat(input.parse("2026-11-30T10:00+01:00")).isEqualTo("2026-11-30T09:00:00Z");
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(textBlock = """
+            2026-11-30T10:00:00Z,     2026-11-30T10:00:00Z
+            2026-11-30T10:00:00.250Z, 2026-11-30T10:00:00.250Z
+            2026-11-30T10:00+01:00,   2026-11-30T09:00:00Z
+            """)
+    void anIsoInstant_isTakenAsItIs_withZOrAnOffset(String typed, String instant) {
+        assertThat(input.parse(typed)).isEqualTo(instant);
     }
 
-    @Test
-    void aDateAndTimeWithoutOffset_isLocalTime_secondsOptional_spaceOrT() {
-        assertThat(input.parse("2026-11-30 10:00")).isEqualTo("2026-11-30T09:00:00Z");
-        assertThat(input.parse("2026-11-30 10:00:30")).isEqualTo("2026-11-30T09:00:30Z");
-        assertThat(input.parse("2026-11-30T10:00")).isEqualTo("2026-11-30T09:00:00Z");
-        assertThat(input.parse(" 2026-11-30 10:00 ")).as("surrounding blanks").isEqualTo("2026-11-30T09:00:00Z");
+    @ParameterizedTest(name = "''{0}''")
+    @CsvSource(textBlock = """
+            2026-11-30 10:00,        2026-11-30T09:00:00Z
+            2026-11-30 10:00:30,     2026-11-30T09:00:30Z
+            2026-11-30T10:00,        2026-11-30T09:00:00Z
+            ' 2026-11-30 10:00 ',    2026-11-30T09:00:00Z
+            """)
+    void aDateAndTimeWithoutOffset_isLocalTime_secondsOptional_spaceOrT(String typed, String instant) {
+        assertThat(input.parse(typed)).isEqualTo(instant);
     }
 
     @Test
@@ -35,13 +43,16 @@ class InstantInputTest {
         assertThat(input.parse("2026-11-30")).isEqualTo("2026-11-29T23:00:00Z");
     }
 
-    @Test
-    void aTimeBeforeNow_inSecondsMinutesHoursOrDays() {
-        assertThat(input.parse("-45s")).isEqualTo("2026-11-30T11:59:15Z");
-        assertThat(input.parse("-30m")).isEqualTo("2026-11-30T11:30:00Z");
-        assertThat(input.parse("-2h")).isEqualTo("2026-11-30T10:00:00Z");
-        assertThat(input.parse("-7d")).isEqualTo("2026-11-23T12:00:00Z");
-        assertThat(input.parse("-2H")).as("any case").isEqualTo("2026-11-30T10:00:00Z");
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(textBlock = """
+            -45s, 2026-11-30T11:59:15Z
+            -30m, 2026-11-30T11:30:00Z
+            -2h,  2026-11-30T10:00:00Z
+            -7d,  2026-11-23T12:00:00Z
+            -2H,  2026-11-30T10:00:00Z
+            """)
+    void aTimeBeforeNow_inSecondsMinutesHoursOrDays(String typed, String instant) {
+        assertThat(input.parse(typed)).isEqualTo(instant);
     }
 
     @Test

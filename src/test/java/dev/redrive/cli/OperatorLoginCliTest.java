@@ -1,10 +1,8 @@
 package dev.redrive.cli;
 
-import dev.redrive.store.Jdbc;
 import dev.redrive.testing.DatabaseLogin;
 import dev.redrive.testing.LoginsFixture;
 import dev.redrive.testing.TestNamespace;
-import dev.redrive.triage.DeadLetterFixture;
 import dev.redrive.triage.DeadLetterFixture.Created;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -21,21 +19,17 @@ class OperatorLoginCliTest {
     @RegisterExtension
     static final LoginsFixture logins = new LoginsFixture(ns);
 
-    private static DeadLetterFixture fixture;
-    private static Jdbc admin;
     private static DatabaseLogin alice;
 
     @BeforeAll
     static void start() {
-        admin = logins.admin();
-        fixture = logins.deadLetters();
         alice = logins.operator("alice");
     }
 
     @Test
     void loginAliceTypingOperatorBob_isRecordedAsAlice_andShownAsBobWithAlicesLogin() {
-        Created redriven = fixture.deadLettered("run-cli-login", "charge").create();
-        Created discarded = fixture.deadLettered("run-cli-login", "ship").create();
+        Created redriven = logins.deadLetters().deadLettered("run-cli-login", "charge").create();
+        Created discarded = logins.deadLetters().deadLettered("run-cli-login", "ship").create();
 
         CliRun redrive = CliRun.as(alice, ns, "redrive", redriven.operationId(), "--reason", "ledger is back",
                 "--operator", "bob");
@@ -48,14 +42,14 @@ class OperatorLoginCliTest {
         assertThat(reconcile.exit()).as(reconcile.err()).isZero();
         assertThat(discard.exit()).as(discard.err()).isZero();
         String bobAsAlice = "bob/" + alice.login();
-        assertThat(admin.query("SELECT actor || '/' || db_login FROM audit_log WHERE operation_id IN (?, ?)",
+        assertThat(logins.admin().query("SELECT actor || '/' || db_login FROM audit_log WHERE operation_id IN (?, ?)",
                 row -> row.getString(1), redriven.operationId(), discarded.operationId()))
                 .hasSizeGreaterThanOrEqualTo(3).allMatch(bobAsAlice::equals);
-        assertThat(admin.queryOne("SELECT operator || '/' || db_login FROM redrive_commands WHERE operation_id = ?",
+        assertThat(logins.admin().queryOne("SELECT operator || '/' || db_login FROM redrive_commands WHERE operation_id = ?",
                 row -> row.getString(1), redriven.operationId())).contains(bobAsAlice);
-        assertThat(admin.queryOne("SELECT recorded_by || '/' || db_login FROM reconciliations WHERE operation_id = ?",
+        assertThat(logins.admin().queryOne("SELECT recorded_by || '/' || db_login FROM reconciliations WHERE operation_id = ?",
                 row -> row.getString(1), discarded.operationId())).contains(bobAsAlice);
-        assertThat(admin.queryOne("SELECT decided_by || '/' || decided_login FROM dlq_entries WHERE id = ?",
+        assertThat(logins.admin().queryOne("SELECT decided_by || '/' || decided_login FROM dlq_entries WHERE id = ?",
                 row -> row.getString(1), discarded.dlqEntryId())).contains(bobAsAlice);
         assertThat(CliRun.in(ns, "op", "show", discarded.operationId()).out())
                 .contains("bob (login " + alice.login() + ")");

@@ -22,8 +22,7 @@ class RedriveFilterCliTest {
 
     @BeforeAll
     static void incident() {
-        DeadLetterFixture fixture = new DeadLetterFixture(ns.database());
-        fixture.toolSchema("demo.charge", "1");
+        DeadLetterFixture fixture = DeadLetterFixture.withChargeTool(ns.database());
         fixture.toolSchema("demo.ship", "1");
         timedOut = fixture.deadLettered("run-filter", "charge-1").message("ledger timed out").create();
         uncertain = fixture.deadLettered("run-filter", "charge-2").errorClass(FailureClass.UNKNOWN_SIDE_EFFECT)

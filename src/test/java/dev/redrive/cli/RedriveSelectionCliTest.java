@@ -28,8 +28,7 @@ class RedriveSelectionCliTest {
 
     @BeforeAll
     static void incident() {
-        DeadLetterFixture fixture = new DeadLetterFixture(ns.database());
-        fixture.toolSchema("demo.charge", "1");
+        DeadLetterFixture fixture = DeadLetterFixture.withChargeTool(ns.database());
         fixture.toolSchema("demo.ship", "1");
         fixture.toolSchema("demo.payout", "1");
         charge1 = fixture.deadLettered("run-sel", "charge-1").fingerprint("fp-mixed").create();

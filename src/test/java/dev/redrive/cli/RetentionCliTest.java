@@ -23,8 +23,7 @@ class RetentionCliTest {
 
     @BeforeAll
     static void entries() {
-        DeadLetterFixture fixture = new DeadLetterFixture(ns.database());
-        fixture.toolSchema("demo.charge", "1");
+        DeadLetterFixture fixture = DeadLetterFixture.withChargeTool(ns.database());
         old = fixture.deadLettered("retention-old", "charge").payload("{\"amount\": 10}").create();
         open = fixture.deadLettered("retention-open", "charge").payload("{\"amount\": 11}").create();
         assertThat(CliRun.in(ns, "discard", old.operationId(), "--reason", "refunded by hand", "--operator", "alice")

@@ -33,8 +33,7 @@ class TriageCliTest {
 
     @BeforeAll
     static void incident() {
-        fixture = new DeadLetterFixture(ns.database());
-        fixture.toolSchema("demo.charge", "1");
+        fixture = DeadLetterFixture.withChargeTool(ns.database());
         fine = fixture.deadLettered("run-cli", "charge-1").fingerprint("fp-cli").create();
         uncertain = fixture.deadLettered("run-cli", "charge-2").fingerprint("fp-cli").errorClass(FailureClass.UNKNOWN_SIDE_EFFECT)
                 .sideEffect(SideEffectState.POSSIBLE).message("read timed out after 5000 ms").create();

@@ -35,8 +35,7 @@ class ViewerCliTest {
 
     @BeforeAll
     static void start() {
-        DeadLetterFixture fixture = new DeadLetterFixture(ns.database());
-        fixture.toolSchema("demo.charge", "1");
+        DeadLetterFixture fixture = DeadLetterFixture.withChargeTool(ns.database());
         op = fixture.deadLettered("run-cli-viewer", "charge").message("declined: card " + CARD + ", password=hunter2")
                 .create();
         viewer = DatabaseLogin.viewer(ns, "vik");

@@ -40,7 +40,6 @@ import static org.awaitility.Awaitility.await;
  */
 @ExtendWith(ApplicationExtension.class)
 class ConsoleAgreesWithOpShowTest {
-    @RegisterExtension
     static final TestNamespace ns = new TestNamespace();
     @RegisterExtension
     static final ScreensFixture onStage = new ScreensFixture(ns, "console-test-op-show");
@@ -48,7 +47,6 @@ class ConsoleAgreesWithOpShowTest {
     private static final OperationId AGAIN = new OperationId("agree-again", "charge", 0);
 
     private static DemoChargeWorker worker;
-    private ScreensOnStage screens;
     private Stage stage;
 
     @BeforeAll
@@ -74,7 +72,7 @@ class ConsoleAgreesWithOpShowTest {
     @Start
     void start(Stage stage) {
         this.stage = stage;
-        screens = onStage.show(stage, new RecordingDesktop());
+        onStage.show(stage, new RecordingDesktop());
     }
 
     @AfterEach

@@ -15,7 +15,6 @@ import javafx.scene.control.TableView;
 import javafx.scene.control.ToggleButton;
 import javafx.scene.text.Text;
 import javafx.stage.Stage;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -26,10 +25,9 @@ import org.testfx.api.FxRobot;
 import org.testfx.framework.junit5.ApplicationExtension;
 
 import java.time.Clock;
-import java.time.Duration;
 import java.time.Instant;
-import java.util.prefs.Preferences;
 
+import static dev.redrive.console.ScreensFixture.WAIT;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -40,12 +38,10 @@ import static org.awaitility.Awaitility.await;
  */
 @ExtendWith(ApplicationExtension.class)
 class ConsoleLayoutTest {
-    @RegisterExtension
     static final TestNamespace ns = new TestNamespace();
-    private static final Duration WAIT = Duration.ofSeconds(20);
-    private static final Preferences PREFERENCES = Preferences.userRoot().node("dev/redrive/console-test-layout");
+    @RegisterExtension
+    static final ScreensFixture onStage = new ScreensFixture(ns, "console-test-layout");
 
-    private ScreensOnStage screens;
     private Stage stage;
 
     /** The newest entry, at the top of the list: an id longer than the list's last column at 1280 px. */
@@ -59,16 +55,8 @@ class ConsoleLayoutTest {
                 .enteredAt(Instant.now()).create().operationId();
     }
 
-    @AfterAll
-    static void forgetPreferences() throws java.util.prefs.BackingStoreException {
-        PREFERENCES.removeNode();
-    }
-
     @AfterEach
     void close() {
-        if (screens != null) {
-            screens.close();
-        }
         if (stage != null) {
             Platform.runLater(stage::close);
         }
@@ -80,8 +68,7 @@ class ConsoleLayoutTest {
             throws Exception {
         robot.interact(() -> {
             stage = new Stage();
-            screens = ScreensOnStage.show(stage, ns, PREFERENCES, new RecordingDesktop(), width, height,
-                    WindowLayout.DEFAULT.browserDivider());
+            onStage.show(stage, new RecordingDesktop(), width, height, WindowLayout.DEFAULT.browserDivider());
         });
         Node root = stage.getScene().getRoot();
         TableView<DlqRow> table = robot.from(root).lookup("#dlqTable").queryTableView();

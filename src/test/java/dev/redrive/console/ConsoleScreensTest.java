@@ -34,24 +34,22 @@ import org.testfx.framework.junit5.Start;
 import org.testfx.util.WaitForAsyncUtils;
 
 import java.time.Clock;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
+import static dev.redrive.console.ScreensFixture.WAIT;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /** The main screens wired as the console wires them, on a namespace seeded by the DLQ generator. */
 @ExtendWith(ApplicationExtension.class)
 class ConsoleScreensTest {
-    @RegisterExtension
     static final TestNamespace ns = new TestNamespace();
     @RegisterExtension
     static final ScreensFixture onStage = new ScreensFixture(ns, "console-test-screens");
-    private static final Duration WAIT = Duration.ofSeconds(15);
 
     private ScreensOnStage screens;
 
@@ -67,8 +65,7 @@ class ConsoleScreensTest {
 
     @Test
     void filterByClassShowsOnlyMatchingRows(FxRobot robot) {
-        TableView<DlqRow> table = robot.lookup("#dlqTable").queryTableView();
-        await().atMost(WAIT).until(() -> !table.getItems().isEmpty());
+        TableView<DlqRow> table = DlqTableClicks.loadedTable(robot, WAIT);
 
         ComboBox<FailureClass> classes = robot.lookup("#filterClass").queryComboBox();
         robot.interact(() -> classes.setValue(FailureClass.PERMISSION));
@@ -108,8 +105,7 @@ class ConsoleScreensTest {
 
     @Test
     void clickingTheEnteredHeaderShowsTheOldestEntryFirst_andAgainTheNewest(FxRobot robot) {
-        TableView<DlqRow> table = robot.lookup("#dlqTable").queryTableView();
-        await().atMost(WAIT).until(() -> !table.getItems().isEmpty());
+        TableView<DlqRow> table = DlqTableClicks.loadedTable(robot, WAIT);
         long oldest = ns.database().jdbc().queryLong("SELECT id FROM dlq_entries ORDER BY entered_at, id LIMIT 1");
 
         TableColumnHeader entered = robot.lookup("#dlqTable .column-header")
@@ -151,8 +147,7 @@ class ConsoleScreensTest {
     void inTheDarkTheme_withoutTransparentWindows_theMenuARightClickOnARowOpensHasNoWhiteFrame(FxRobot robot)
             throws Exception {
         robot.interact(() -> Theme.apply(true, false));
-        TableView<DlqRow> table = robot.lookup("#dlqTable").queryTableView();
-        await().atMost(WAIT).until(() -> !table.getItems().isEmpty());
+        TableView<DlqRow> table = DlqTableClicks.loadedTable(robot, WAIT);
         await().atMost(WAIT).until(() -> robot.lookup("#dlqTable .table-row-cell").tryQuery().isPresent());
         ContextMenu menu = table.getContextMenu();
 
@@ -191,8 +186,7 @@ class ConsoleScreensTest {
 
     @Test
     void keyboardShortcutsFocusTheFilterMoveThroughEntriesAndSwitchToGroups(FxRobot robot) {
-        TableView<DlqRow> table = robot.lookup("#dlqTable").queryTableView();
-        await().atMost(WAIT).until(() -> !table.getItems().isEmpty());
+        TableView<DlqRow> table = DlqTableClicks.loadedTable(robot, WAIT);
 
         robot.press(KeyCode.CONTROL, KeyCode.F).release(KeyCode.F, KeyCode.CONTROL);
         assertThat(robot.lookup("#filterText").query().isFocused()).isTrue();
@@ -207,8 +201,7 @@ class ConsoleScreensTest {
 
     @Test
     void aNewDlqEventShowsTheNewIndicator(FxRobot robot) {
-        TableView<DlqRow> table = robot.lookup("#dlqTable").queryTableView();
-        await().atMost(WAIT).until(() -> !table.getItems().isEmpty());
+        TableView<DlqRow> table = DlqTableClicks.loadedTable(robot, WAIT);
         Button indicator = robot.lookup("#newIndicator").queryButton();
         assertThat(indicator.isVisible()).isFalse();
         // The tail marks where it starts at its first poll, which start() submits beside the first page's read: an

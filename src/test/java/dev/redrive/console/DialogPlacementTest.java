@@ -14,7 +14,6 @@ import javafx.scene.control.TableView;
 import javafx.scene.input.KeyCode;
 import javafx.stage.Stage;
 import javafx.stage.Window;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -25,9 +24,8 @@ import org.testfx.framework.junit5.ApplicationExtension;
 import org.testfx.framework.junit5.Start;
 
 import java.time.Clock;
-import java.time.Duration;
-import java.util.prefs.Preferences;
 
+import static dev.redrive.console.ScreensFixture.WAIT;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.offset;
 import static org.awaitility.Awaitility.await;
@@ -39,12 +37,10 @@ import static org.awaitility.Awaitility.await;
  */
 @ExtendWith(ApplicationExtension.class)
 class DialogPlacementTest {
-    @RegisterExtension
     static final TestNamespace ns = new TestNamespace();
-    private static final Duration WAIT = Duration.ofSeconds(20);
-    private static final Preferences PREFERENCES = Preferences.userRoot().node("dev/redrive/console-test-dialogs");
+    @RegisterExtension
+    static final ScreensFixture onStage = new ScreensFixture(ns, "console-test-dialogs");
 
-    private ScreensOnStage screens;
     private Stage console;
 
     @BeforeAll
@@ -52,15 +48,10 @@ class DialogPlacementTest {
         new DlqGenerator(ns.database(), Clock.systemUTC()).generate(40, "dialogs");
     }
 
-    @AfterAll
-    static void forgetPreferences() throws java.util.prefs.BackingStoreException {
-        PREFERENCES.removeNode();
-    }
-
     @Start
     void start(Stage stage) {
         console = stage;
-        screens = ScreensOnStage.show(stage, ns, PREFERENCES, new RecordingDesktop(), 1100, 700, 0.55);
+        onStage.show(stage, new RecordingDesktop(), 1100, 700, 0.55);
         stage.setX(90);
         stage.setY(50);
     }
@@ -69,7 +60,6 @@ class DialogPlacementTest {
     void close(FxRobot robot) {
         robot.interact(() -> robot.listTargetWindows().stream().filter(window -> window != console).toList()
                 .forEach(Window::hide));
-        screens.close();
     }
 
     private void assertCentredOnTheConsole(Window dialog) {
@@ -113,8 +103,7 @@ class DialogPlacementTest {
 
     @Test
     void theDiscardDialog_isCentredOnTheConsole_andEscapeClosesItWithoutDeciding(FxRobot robot) {
-        TableView<DlqRow> table = robot.lookup("#dlqTable").queryTableView();
-        await().atMost(WAIT).until(() -> !table.getItems().isEmpty());
+        TableView<DlqRow> table = DlqTableClicks.loadedTable(robot, WAIT);
         // The generator decides some entries already; a decided one offers no discard.
         DlqTableClicks.clickFirstOpen(robot);
         long entry = table.getSelectionModel().getSelectedItem().id();

@@ -25,8 +25,8 @@ import org.testfx.api.FxRobot;
 import org.testfx.framework.junit5.ApplicationExtension;
 import org.testfx.framework.junit5.Start;
 
-import java.time.Duration;
 
+import static dev.redrive.console.ScreensFixture.WAIT;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -36,17 +36,14 @@ import static org.awaitility.Awaitility.await;
  */
 @ExtendWith(ApplicationExtension.class)
 class EntryWithoutOperationScreenTest {
-    @RegisterExtension
     static final TestNamespace ns = new TestNamespace();
     @RegisterExtension
     static final ScreensFixture onStage = new ScreensFixture(ns, "console-test-entry-alone");
-    private static final Duration WAIT = Duration.ofSeconds(15);
     private static final String SECRET = "hunter2-never-on-screen";
 
     private static String operationId;
     private static long malformed;
     private static long decidedInWizard;
-    private ScreensOnStage screens;
 
     @BeforeAll
     static void anOperationsEntry_andAMalformedDispatchAWorkerDeadLettered() {
@@ -65,7 +62,7 @@ class EntryWithoutOperationScreenTest {
 
     @Start
     void start(Stage stage) {
-        screens = onStage.show(stage, new RecordingDesktop());
+        onStage.show(stage, new RecordingDesktop());
     }
 
     @Test
@@ -94,17 +91,8 @@ class EntryWithoutOperationScreenTest {
         assertThat(robot.lookup("#openWizard").queryButton().isDisabled())
                 .as("the wizard takes any open entry, as a double-click in the list does").isFalse();
 
-        robot.clickOn("More");
-        robot.clickOn("Discard…");
-        robot.clickOn("#decisionDialogReason").write("legacy publisher fixed");
-        robot.clickOn(robot.lookup(".dialog-pane .button")
-                .match((Button button) -> "Discard".equals(button.getText())).queryButton());
-
-        await().atMost(WAIT).until(() -> robot.lookup("Recorded").tryQuery().isPresent());
-        assertThat(robot.listWindows()).as("the result is titled as the dialog that asked")
-                .anyMatch(window -> window instanceof Stage stage
-                        && ("Discard DLQ entry " + malformed).equals(stage.getTitle()));
-        robot.clickOn("OK");
+        DetailDiscard.open(robot);
+        DetailDiscard.confirm(robot, "legacy publisher fixed", "Discard DLQ entry " + malformed, WAIT);
         Label decision = robot.lookup("#detailDecision").queryAs(Label.class);
         await().atMost(WAIT).untilAsserted(() -> assertThat(decision.getText()).startsWith("DISCARDED by ")
                 .endsWith(" · legacy publisher fixed"));

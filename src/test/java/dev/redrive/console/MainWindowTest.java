@@ -16,7 +16,6 @@ import javafx.scene.control.TableView;
 import javafx.geometry.Rectangle2D;
 import javafx.stage.Screen;
 import javafx.stage.Stage;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -29,20 +28,19 @@ import org.testfx.framework.junit5.Start;
 import javax.imageio.ImageIO;
 import java.io.File;
 import java.time.Clock;
-import java.time.Duration;
 import java.util.List;
 import java.util.prefs.Preferences;
 
+import static dev.redrive.console.ScreensFixture.WAIT;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.offset;
 import static org.awaitility.Awaitility.await;
 
 @ExtendWith(ApplicationExtension.class)
 class MainWindowTest {
-    @RegisterExtension
     static final TestNamespace ns = new TestNamespace();
-    private static final Duration WAIT = Duration.ofSeconds(15);
-    private static final Preferences PREFERENCES = Preferences.userRoot().node("dev/redrive/console-test-main");
+    @RegisterExtension
+    static final ScreensFixture onStage = new ScreensFixture(ns, "console-test-main");
 
     private UiExecutor executor;
     private MainWindowViewModel model;
@@ -54,18 +52,13 @@ class MainWindowTest {
         new DlqGenerator(ns.database(), Clock.systemUTC()).generate(120, "main");
     }
 
-    @AfterAll
-    static void forgetPreferences() throws java.util.prefs.BackingStoreException {
-        PREFERENCES.removeNode();
-    }
-
     @Start
     void start(Stage stage) {
         this.stage = stage;
         Theme.apply(false);
         executor = UiExecutor.forFx(2);
         model = new MainWindowViewModel(executor, Clock.systemUTC(), ToolEndpointDiscovery.NONE);
-        view = MainWindowView.load(model, session -> new ConsoleScreens(session, executor, PREFERENCES, new RecordingDesktop()));
+        view = MainWindowView.load(model, session -> new ConsoleScreens(session, executor, onStage.preferences(), new RecordingDesktop()));
         ThemedStage.show(stage, view.root(), 1260, 780);
     }
 
@@ -103,8 +96,8 @@ class MainWindowTest {
                 .isEqualTo(String.valueOf(ns.database().jdbc().queryLong(
                         "SELECT count(*) FROM dlq_entries WHERE decision_state = 'OPEN'"))));
 
-        robot.interact(() -> view.saveLayout(stage, PREFERENCES));
-        WindowLayout remembered = MainWindowView.remembered(PREFERENCES);
+        robot.interact(() -> view.saveLayout(stage, onStage.preferences()));
+        WindowLayout remembered = MainWindowView.remembered(onStage.preferences());
         assertThat(remembered.width()).isEqualTo(stage.getWidth());
         assertThat(remembered.darkTheme()).isEqualTo(model.darkThemeProperty().get());
 

@@ -4,7 +4,6 @@ import dev.redrive.console.dlq.DlqTableClicks;
 import dev.redrive.testing.TestNamespace;
 import dev.redrive.triage.DeadLetterFixture;
 import dev.redrive.triage.query.DlqRow;
-import javafx.scene.control.Button;
 import javafx.scene.control.Label;
 import javafx.scene.control.TableView;
 import javafx.stage.Stage;
@@ -16,8 +15,8 @@ import org.testfx.api.FxRobot;
 import org.testfx.framework.junit5.ApplicationExtension;
 import org.testfx.framework.junit5.Start;
 
-import java.time.Duration;
 
+import static dev.redrive.console.ScreensFixture.WAIT;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -28,11 +27,9 @@ import static org.awaitility.Awaitility.await;
  */
 @ExtendWith(ApplicationExtension.class)
 class PendingRetryDetailTest {
-    @RegisterExtension
     static final TestNamespace ns = new TestNamespace();
     @RegisterExtension
     static final ScreensFixture onStage = new ScreensFixture(ns, "console-test-pending-retry");
-    private static final Duration WAIT = Duration.ofSeconds(20);
 
     private static String operationId;
     private static long entryId;
@@ -59,27 +56,17 @@ class PendingRetryDetailTest {
 
     @Test
     void discardFromTheDetail_cancelsTheRetry(FxRobot robot) {
-        TableView<DlqRow> table = robot.lookup("#dlqTable").queryTableView();
-        await().atMost(WAIT).until(() -> !table.getItems().isEmpty());
+        TableView<DlqRow> table = DlqTableClicks.loadedTable(robot, WAIT);
         DlqTableClicks.clickEntry(robot, entryId);
         Label status = robot.lookup("#detailStatus").queryAs(Label.class);
         await().atMost(WAIT).until(() -> status.getText().startsWith("RETRY_SCHEDULED"));
         assertThat(robot.lookup("#openWizard").queryButton().isDisabled()).as("nothing to redrive").isTrue();
 
-        robot.clickOn("More");
-        robot.clickOn("Discard…");
+        DetailDiscard.open(robot);
         await().atMost(WAIT).until(() -> robot.lookup("#decisionDialogReason").tryQuery().isPresent());
         assertThat(robot.lookup("Cancel the retry this operation waits for and give it up. It will never run again.")
                 .tryQuery()).isPresent();
-        robot.clickOn("#decisionDialogReason").write("customer cancelled the order");
-        robot.clickOn(robot.lookup(".dialog-pane .button")
-                .match((Button button) -> "Discard".equals(button.getText())).queryButton());
-
-        await().atMost(WAIT).until(() -> robot.lookup("Recorded").tryQuery().isPresent());
-        assertThat(robot.listWindows()).as("the result is titled as the dialog that asked")
-                .anyMatch(window -> window instanceof Stage stage
-                        && ("Discard " + operationId).equals(stage.getTitle()));
-        robot.clickOn("OK");
+        DetailDiscard.confirm(robot, "customer cancelled the order", "Discard " + operationId, WAIT);
         await().atMost(WAIT).until(() -> status.getText().startsWith("DISCARDED"));
         assertThat(ns.database().jdbc().queryOne("SELECT action || ' ' || reason || ' ' "
                         + "|| (details->'cancelled_retry'->>'attempt') FROM audit_log WHERE operation_id = ? "

@@ -3,12 +3,12 @@ package dev.redrive.console;
 import dev.redrive.bench.generate.DlqGenerator;
 import dev.redrive.console.dlq.DlqTableClicks;
 import dev.redrive.testing.TestNamespace;
-import dev.redrive.triage.decision.Decisions;
+import dev.redrive.testing.TestDecisions;
 import dev.redrive.triage.precondition.DecisionTarget;
 import dev.redrive.triage.query.DlqRow;
-import dev.redrive.worker.client.WorkerClient;
 import javafx.scene.Node;
 import javafx.scene.control.ComboBox;
+import javafx.scene.control.ListCell;
 import javafx.scene.control.TableView;
 import javafx.stage.Stage;
 import javafx.stage.Window;
@@ -28,19 +28,17 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
-import java.time.Duration;
 
+import static dev.redrive.console.ScreensFixture.WAIT;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /** The operator exports an entry's incident report from the detail pane: format, file, progress, the file opens. */
 @ExtendWith(ApplicationExtension.class)
 class ReportExportFlowTest {
-    @RegisterExtension
     static final TestNamespace ns = new TestNamespace();
     @RegisterExtension
     static final ScreensFixture onStage = new ScreensFixture(ns, "console-test-export");
-    private static final Duration WAIT = Duration.ofSeconds(20);
     private static final String REASON = "duplicate of an order already shipped";
     private static String operationId;
     private static String traceId;
@@ -49,7 +47,6 @@ class ReportExportFlowTest {
     Path directory;
 
     private final RecordingDesktop desktop = new RecordingDesktop();
-    private ScreensOnStage screens;
 
     @BeforeAll
     static void seedAnEntryWithADecision() {
@@ -59,13 +56,13 @@ class ReportExportFlowTest {
                 row -> row.getString(1)).orElseThrow();
         traceId = ns.database().jdbc().queryOne("SELECT trace_id FROM operations WHERE operation_id = ?",
                 row -> row.getString(1), operationId).orElseThrow();
-        new Decisions(ns.database(), new WorkerClient(ns.database(), ns.redis(), Clock.systemUTC()), Clock.systemUTC())
+        TestDecisions.of(ns)
                 .discard(DecisionTarget.operation(operationId), "ana", REASON);
     }
 
     @Start
     void start(Stage stage) {
-        screens = onStage.show(stage, desktop);
+        onStage.show(stage, desktop);
     }
 
     @AfterEach
@@ -77,11 +74,7 @@ class ReportExportFlowTest {
 
     @Test
     void exportAsPdf_writesTheChosenFileWithTheOperationAndItsDecision_andOpensIt(FxRobot robot) throws IOException {
-        Path file = directory.resolve("incident.pdf");
-        desktop.answerSaveWith(file);
-        showTheDecidedEntry(robot);
-
-        chooseExport(robot);
+        Path file = exportTo(robot, "incident.pdf");
         robot.clickOn("OK");
 
         await().atMost(WAIT).until(() -> desktop.opened().contains(file.toUri().toString()));
@@ -96,14 +89,9 @@ class ReportExportFlowTest {
 
     @Test
     void exportAsHtml_afterChoosingTheFormat(FxRobot robot) throws IOException {
-        Path file = directory.resolve("incident.html");
-        desktop.answerSaveWith(file);
-        showTheDecidedEntry(robot);
-
-        chooseExport(robot);
-        robot.clickOn(robot.lookup(".dialog-pane .combo-box").queryAs(ComboBox.class));
-        robot.clickOn(robot.lookup(".list-cell").match(node -> node instanceof javafx.scene.control.ListCell<?> cell
-                && "HTML".equals(cell.getText())).queryAs(Node.class));
+        Path file = exportTo(robot, "incident.html");
+        openFormats(robot);
+        chooseFormat(robot, "HTML");
         robot.clickOn("OK");
 
         await().atMost(WAIT).until(() -> desktop.opened().contains(file.toUri().toString()));
@@ -113,16 +101,11 @@ class ReportExportFlowTest {
 
     @Test
     void exportAsMarkdown_offersItByItsName_andSaysWhereTheFileWent(FxRobot robot) throws IOException {
-        Path file = directory.resolve("incident.md");
-        desktop.answerSaveWith(file);
-        showTheDecidedEntry(robot);
-
-        chooseExport(robot);
-        robot.clickOn(robot.lookup(".dialog-pane .combo-box").queryAs(ComboBox.class));
-        assertThat(robot.lookup(".list-cell").queryAllAs(javafx.scene.control.ListCell.class))
-                .extracting(javafx.scene.control.ListCell::getText).contains("Markdown").doesNotContain("MARKDOWN");
-        robot.clickOn(robot.lookup(".list-cell").match(node -> node instanceof javafx.scene.control.ListCell<?> cell
-                && "Markdown".equals(cell.getText())).queryAs(Node.class));
+        Path file = exportTo(robot, "incident.md");
+        openFormats(robot);
+        assertThat(robot.lookup(".list-cell").queryAllAs(ListCell.class))
+                .extracting(ListCell::getText).contains("Markdown").doesNotContain("MARKDOWN");
+        chooseFormat(robot, "Markdown");
         robot.clickOn("OK");
 
         await().atMost(WAIT).until(() -> robot.lookup("#reportSavedPath").tryQuery().isPresent());
@@ -136,11 +119,7 @@ class ReportExportFlowTest {
 
     @Test
     void theSavedNote_opensTheReportsFolder(FxRobot robot) {
-        Path file = directory.resolve("folder-of-this.pdf");
-        desktop.answerSaveWith(file);
-        showTheDecidedEntry(robot);
-
-        chooseExport(robot);
+        Path file = exportTo(robot, "folder-of-this.pdf");
         robot.clickOn("OK");
         await().atMost(WAIT).until(() -> robot.lookup("#openReportFolder").tryQuery().isPresent());
         javafx.stage.Window saved = robot.lookup("#openReportFolder").query().getScene().getWindow();
@@ -174,6 +153,29 @@ class ReportExportFlowTest {
         DlqTableClicks.clickOperation(robot, operationId);
         await().atMost(WAIT).untilAsserted(() ->
                 assertThat(robot.lookup("#detailOperationId").queryLabeled().getText()).isEqualTo(operationId));
+    }
+
+    /**
+     * Has the save dialog answer with {@code fileName} in the temporary directory, shows the decided entry and opens
+     * its export dialog; returns the file.
+     */
+    private Path exportTo(FxRobot robot, String fileName) {
+        Path file = directory.resolve(fileName);
+        desktop.answerSaveWith(file);
+        showTheDecidedEntry(robot);
+        chooseExport(robot);
+        return file;
+    }
+
+    /** Opens the export dialog's list of formats. */
+    private static void openFormats(FxRobot robot) {
+        robot.clickOn(robot.lookup(".dialog-pane .combo-box").queryAs(ComboBox.class));
+    }
+
+    /** Picks the format the open list shows as {@code name}. */
+    private static void chooseFormat(FxRobot robot, String name) {
+        robot.clickOn(robot.lookup(".list-cell").match(node -> node instanceof ListCell<?> cell
+                && name.equals(cell.getText())).queryAs(Node.class));
     }
 
     private static void chooseExport(FxRobot robot) {

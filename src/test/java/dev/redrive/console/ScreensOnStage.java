@@ -22,16 +22,7 @@ import java.util.prefs.Preferences;
  * The session's screens laid out as the main window lays them out (health on top, browser beside detail), connected
  * to a test namespace and started. Close it after each test.
  */
-final class ScreensOnStage implements AutoCloseable {
-    private final ConsoleSession session;
-    private final UiExecutor executor;
-    private final ConsoleScreens screens;
-
-    private ScreensOnStage(ConsoleSession session, UiExecutor executor, ConsoleScreens screens) {
-        this.session = session;
-        this.executor = executor;
-        this.screens = screens;
-    }
+record ScreensOnStage(ConsoleSession session, UiExecutor executor, ConsoleScreens screens) implements AutoCloseable {
 
     static ScreensOnStage show(Stage stage, TestNamespace ns, Preferences preferences, DesktopServices desktop) {
         return show(stage, ns, preferences, desktop, 1260, 780, 0.5);

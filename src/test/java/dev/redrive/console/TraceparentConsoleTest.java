@@ -27,6 +27,7 @@ import org.testfx.framework.junit5.Start;
 
 import java.time.Duration;
 
+import static dev.redrive.console.ScreensFixture.WAIT;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -40,9 +41,7 @@ class TraceparentConsoleTest {
     private static final String TRACE_ID = "4bf92f3577b34da6a3ce929d0e0e4736";
     private static final String TRACEPARENT = "00-" + TRACE_ID + "-00f067aa0ba902b7-01";
     private static final String OPERATION = "traced-order:charge:0";
-    private static final Duration WAIT = Duration.ofSeconds(20);
 
-    @RegisterExtension
     static final TestNamespace ns = new TestNamespace();
     @RegisterExtension
     static final ScreensFixture onStage = new ScreensFixture(ns, "console-test-traceparent");

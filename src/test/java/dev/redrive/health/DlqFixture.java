@@ -1,8 +1,15 @@
 package dev.redrive.health;
 
+import dev.redrive.broker.Redis;
+import dev.redrive.broker.StreamKeys;
 import dev.redrive.store.Database;
+import io.lettuce.core.Consumer;
+import io.lettuce.core.XGroupCreateArgs;
+import io.lettuce.core.XReadArgs;
+import io.lettuce.core.cluster.api.sync.RedisClusterCommands;
 
 import java.time.Instant;
+import java.util.Map;
 
 /** Dead-letter entries written straight with SQL, set-based, for tests that need many of them. */
 public final class DlqFixture {
@@ -33,6 +40,22 @@ public final class DlqFixture {
                               String fingerprint, String sideEffect, String decisionState, Instant newest) {
         database.jdbc().update(ENTRIES, runId + ":" + fingerprint, runId, runId, tool, runId, errorClass, fingerprint,
                 sideEffect, newest, decisionState, count);
+    }
+
+    /**
+     * The stream side of queue health: the workers' group on the dispatch stream (created with it), {@code entries}
+     * dispatches added, the first {@code delivered} of them read by worker-a and not acked.
+     */
+    public static void dispatchBacklog(Redis redis, int entries, int delivered) {
+        RedisClusterCommands<String, String> commands = redis.sync();
+        String dispatch = redis.keys().dispatch();
+        commands.xgroupCreate(XReadArgs.StreamOffset.from(dispatch, "0"), StreamKeys.WORKER_GROUP,
+                XGroupCreateArgs.Builder.mkstream());
+        for (int i = 0; i < entries; i++) {
+            commands.xadd(dispatch, Map.of("n", String.valueOf(i)));
+        }
+        commands.xreadgroup(Consumer.from(StreamKeys.WORKER_GROUP, "worker-a"), XReadArgs.Builder.count(delivered),
+                XReadArgs.StreamOffset.lastConsumed(dispatch));
     }
 
     /**

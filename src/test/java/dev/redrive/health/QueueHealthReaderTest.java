@@ -2,9 +2,6 @@ package dev.redrive.health;
 
 import dev.redrive.broker.StreamKeys;
 import dev.redrive.testing.TestNamespace;
-import io.lettuce.core.Consumer;
-import io.lettuce.core.XReadArgs;
-import io.lettuce.core.XGroupCreateArgs;
 import io.lettuce.core.cluster.api.sync.RedisClusterCommands;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
@@ -16,7 +13,6 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
-import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -30,13 +26,7 @@ class QueueHealthReaderTest {
     void readsWhatRedisAndTheDlqHold() {
         RedisClusterCommands<String, String> redis = ns.redis().sync();
         String dispatch = ns.redis().keys().dispatch();
-        redis.xgroupCreate(XReadArgs.StreamOffset.from(dispatch, "0"), StreamKeys.WORKER_GROUP,
-                XGroupCreateArgs.Builder.mkstream());
-        for (int i = 0; i < 5; i++) {
-            redis.xadd(dispatch, Map.of("n", String.valueOf(i)));
-        }
-        redis.xreadgroup(Consumer.from(StreamKeys.WORKER_GROUP, "worker-a"), XReadArgs.Builder.count(2),
-                XReadArgs.StreamOffset.lastConsumed(dispatch));
+        DlqFixture.dispatchBacklog(ns.redis(), 5, 2);
         Instant due = Instant.parse("2026-11-30T10:00:00Z");
         redis.zadd(ns.redis().keys().retry(), due.toEpochMilli(), "retry-1");
         redis.zadd(ns.redis().keys().retry(), due.plusSeconds(60).toEpochMilli(), "retry-2");

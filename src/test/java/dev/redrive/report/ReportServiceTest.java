@@ -5,6 +5,7 @@ import dev.redrive.model.FailureClass;
 import dev.redrive.model.SideEffectState;
 import dev.redrive.store.reconciliation.ReconciliationOutcome;
 import dev.redrive.testing.TestNamespace;
+import dev.redrive.testing.TestDecisions;
 import dev.redrive.triage.DeadLetterFixture;
 import dev.redrive.triage.DeadLetterFixture.Created;
 import dev.redrive.triage.decision.DecisionOutcome;
@@ -13,7 +14,6 @@ import dev.redrive.triage.decision.Decisions;
 import dev.redrive.triage.json.TriageJson;
 import dev.redrive.triage.precondition.DecisionTarget;
 import dev.redrive.triage.redaction.Redactor;
-import dev.redrive.worker.client.WorkerClient;
 import org.apache.pdfbox.Loader;
 import org.apache.pdfbox.pdmodel.PDDocument;
 import org.apache.pdfbox.pdmodel.font.PDFont;
@@ -24,8 +24,6 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.ZoneOffset;
@@ -51,14 +49,13 @@ class ReportServiceTest {
     @BeforeAll
     static void anIncident() {
         Clock clock = Clock.fixed(Instant.parse("2026-11-30T01:30:00Z"), ZoneOffset.UTC);
-        DeadLetterFixture fixture = new DeadLetterFixture(ns.database());
-        fixture.toolSchema("demo.charge", "1");
+        DeadLetterFixture fixture = DeadLetterFixture.withChargeTool(ns.database());
         redriven = fixture.deadLettered("run-report", "charge-1").errorClass(FailureClass.UNKNOWN_SIDE_EFFECT)
                 .sideEffect(SideEffectState.POSSIBLE).payload(PAYLOAD).fingerprint("fp-report")
                 .message("read timed out after 5000 ms \u2192 charge may be applied \u2713 \u65e5\u672c").create();
         blocked = fixture.deadLettered("run-report-cancelled", "charge-2").payload(PAYLOAD).fingerprint("fp-report").create();
         fixture.cancelRun("run-report-cancelled");
-        Decisions decisions = new Decisions(ns.database(), new WorkerClient(ns.database(), ns.redis(), clock), clock);
+        Decisions decisions = TestDecisions.of(ns, clock);
         decisions.recordReconciliation(redriven.operationId(), ReconciliationOutcome.NOT_APPLIED,
                 "no charge at the PSP for this key (ticket 5512)", null, "alice");
         redrive = decisions.redrive(DecisionTarget.operation(redriven.operationId()), "alice", "PSP confirmed nothing was charged");
@@ -101,14 +98,8 @@ class ReportServiceTest {
             String opening = text.substring(0, text.indexOf("About this report"));
             assertThat(opening).as(format + " report before its first section").contains(summary);
         }
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        reports.write(report, ReportFormat.PDF, out);
-        try (PDDocument pdf = Loader.loadPDF(out.toByteArray())) {
-            PDFTextStripper firstPage = new PDFTextStripper();
-            firstPage.setEndPage(1);
-            String page = firstPage.getText(pdf).replaceAll("\\s*\\R\\s*", " ");
-            assertThat(page.substring(0, page.indexOf("About this report"))).as("the PDF's first page").contains(summary);
-        }
+        String page = RenderedReports.pdfFirstPage(reports, report);
+        assertThat(page.substring(0, page.indexOf("About this report"))).as("the PDF's first page").contains(summary);
     }
 
     @Test
@@ -138,7 +129,7 @@ class ReportServiceTest {
         Created leaky = new DeadLetterFixture(ns.database()).deadLettered("run-report-leaky", "charge-3").fingerprint("fp-leaky")
                 .message("charge failed: card 4111111111111111 declined, Authorization: Bearer abc.def, password=pw-planted-77")
                 .create();
-        new Decisions(ns.database(), new WorkerClient(ns.database(), ns.redis(), Clock.systemUTC()), Clock.systemUTC())
+        TestDecisions.of(ns)
                 .recordReconciliation(leaky.operationId(), ReconciliationOutcome.NOT_APPLIED,
                         "PSP log shows card 4111 1111 1111 1111 was never charged", null, "alice");
 
@@ -211,15 +202,6 @@ class ReportServiceTest {
     }
 
     private static String text(IncidentReport report, ReportFormat format) {
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        reports.write(report, format, out);
-        if (format != ReportFormat.PDF) {
-            return out.toString(StandardCharsets.UTF_8);
-        }
-        try (PDDocument pdf = Loader.loadPDF(out.toByteArray())) {
-            return new PDFTextStripper().getText(pdf).replaceAll("\\s*\\R\\s*", " ");
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+        return RenderedReports.text(reports, report, format);
     }
 }

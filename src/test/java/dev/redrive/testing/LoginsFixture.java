@@ -2,10 +2,13 @@ package dev.redrive.testing;
 
 import dev.redrive.store.Jdbc;
 import dev.redrive.triage.DeadLetterFixture;
+import dev.redrive.triage.decision.Decisions;
+import dev.redrive.worker.client.WorkerClient;
 import org.junit.jupiter.api.extension.AfterAllCallback;
 import org.junit.jupiter.api.extension.BeforeAllCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
 
+import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -28,8 +31,7 @@ public final class LoginsFixture implements BeforeAllCallback, AfterAllCallback 
     @Override
     public void beforeAll(ExtensionContext context) {
         ns.beforeAll(context);
-        deadLetters = new DeadLetterFixture(ns.database());
-        deadLetters.toolSchema("demo.charge", "1");
+        deadLetters = DeadLetterFixture.withChargeTool(ns.database());
     }
 
     @Override
@@ -55,6 +57,12 @@ public final class LoginsFixture implements BeforeAllCallback, AfterAllCallback 
     /** A login {@code <namespace>_<name>} in the viewer role, dropped after the class. */
     public DatabaseLogin viewer(String name) {
         return kept(DatabaseLogin.viewer(ns, name));
+    }
+
+    /** The triage core's decisions taken as {@code login}: through its own pool, publishing to the namespace's Redis. */
+    public Decisions decisionsAs(DatabaseLogin login) {
+        return new Decisions(login.database(), new WorkerClient(login.database(), ns.redis(), Clock.systemUTC()),
+                Clock.systemUTC());
     }
 
     private DatabaseLogin kept(DatabaseLogin login) {

@@ -3,6 +3,7 @@ package dev.redrive.testing;
 import dev.redrive.broker.Redis;
 import dev.redrive.config.RedriveConfig;
 import dev.redrive.store.Database;
+import dev.redrive.store.Jdbc;
 import org.junit.jupiter.api.extension.AfterAllCallback;
 import org.junit.jupiter.api.extension.BeforeAllCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
@@ -68,6 +69,11 @@ public final class TestNamespace implements BeforeAllCallback, AfterAllCallback 
 
     public Database database() {
         return database;
+    }
+
+    /** The schema owner's connection: what a test reads and writes beside the code under test. */
+    public Jdbc jdbc() {
+        return database.jdbc();
     }
 
     public Redis redis() {

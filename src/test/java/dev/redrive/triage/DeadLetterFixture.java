@@ -24,6 +24,16 @@ public final class DeadLetterFixture {
         this.namespace = database.schema();
     }
 
+    /**
+     * A fixture on {@code database} with {@code demo.charge} version 1 registered as current: the tool and version its
+     * entries name unless told otherwise, so that a redrive of one passes the schema check.
+     */
+    public static DeadLetterFixture withChargeTool(Database database) {
+        DeadLetterFixture fixture = new DeadLetterFixture(database);
+        fixture.toolSchema("demo.charge", "1");
+        return fixture;
+    }
+
     public record Created(String operationId, long dlqEntryId, String idempotencyKey, int attempt) {
     }
 

@@ -14,7 +14,9 @@ import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -37,15 +39,10 @@ class CommitCutTest {
 
     @Test
     void commitRanButItsAnswerWasCut_redeliveryIsAnsweredFromTheFacts_oneEffect() throws Exception {
-        try (TcpProxy proxy = proxyToSharedPostgres();
-             Database throughProxy = databaseThrough(proxy);
-             WorkerTestKit kit = new WorkerTestKit(ns)) {
-            var cut = proxy.cutAt(FINISH_STATEMENT, Cut.AFTER_SERVER_ANSWERED);
-            Worker worker = kit.start(kit.worker("cut-after", kit.charge(Duration.ofSeconds(5)), throughProxy));
-            OperationId id = kit.dispatch("answer-cut", "charge", "{\"amount\":11}").operationId();
-
-            CutReport report = cut.get(SETTLED_WITHIN.toSeconds(), TimeUnit.SECONDS);
-            rightAfterTheCut(proxy, () -> {
+        try (CutCommit commit = new CutCommit(Cut.AFTER_SERVER_ANSWERED, "cut-after", "answer-cut", "{\"amount\":11}")) {
+            WorkerTestKit kit = commit.kit;
+            OperationId id = commit.id;
+            commit.rightAfterTheCut(report -> {
                 // A lone FINISH runs in autocommit: an idle server after it means it committed before the cut.
                 assertThat(report.commandTags()).as("what the server answered to the cut statement")
                         .containsExactly("SELECT 1");
@@ -55,7 +52,7 @@ class CommitCutTest {
                 assertThat(kit.pendingEntries()).as("pending entries").isEqualTo(1);
             });
 
-            await().atMost(SETTLED_WITHIN).pollInterval(Duration.ofMillis(50)).until(() -> kit.pendingEntries() == 0);
+            awaitAcked(kit);
             assertThat(attempts(kit, id)).as("outcome/consumer/fencing token/side effect of every attempt row")
                     .containsExactly("SUCCEEDED/cut-after/1/NONE");
             assertThat(fencingToken(kit, id)).as("no later claim: the redelivery was answered from the facts").isEqualTo(1);
@@ -63,24 +60,17 @@ class CommitCutTest {
             assertThat(kit.count("SELECT count(*) FROM demo_tool_lookups WHERE idempotency_key = ?", id.idempotencyKey()))
                     .isZero();
             assertThat(kit.callsFor(id)).isEqualTo(1);
-            assertThat(kit.effectsFor(id)).isEqualTo(1);
-
-            assertKeepsRunning(kit, worker, "answer-cut");
+            assertOneEffectAndKeepsRunning(commit, "answer-cut");
         }
     }
 
     @Test
     void retryCommitRanButItsAnswerWasCut_redeliveryPublishesTheRetryAgain_oneEffect() throws Exception {
-        try (TcpProxy proxy = proxyToSharedPostgres();
-             Database throughProxy = databaseThrough(proxy);
-             WorkerTestKit kit = new WorkerTestKit(ns)) {
-            var cut = proxy.cutAt(FINISH_STATEMENT, Cut.AFTER_SERVER_ANSWERED);
-            Worker worker = kit.start(kit.worker("cut-retry", kit.charge(Duration.ofSeconds(5)), throughProxy));
-            OperationId id = kit.dispatch("retry-cut", "charge", "{\"amount\":13,\"fault\":\"transient:1\"}")
-                    .operationId();
-
-            CutReport report = cut.get(SETTLED_WITHIN.toSeconds(), TimeUnit.SECONDS);
-            rightAfterTheCut(proxy, () -> {
+        try (CutCommit commit = new CutCommit(Cut.AFTER_SERVER_ANSWERED, "cut-retry", "retry-cut",
+                "{\"amount\":13,\"fault\":\"transient:1\"}")) {
+            WorkerTestKit kit = commit.kit;
+            OperationId id = commit.id;
+            commit.rightAfterTheCut(report -> {
                 assertThat(report.transactionStatus()).as("transaction status after the cut statement").isEqualTo('I');
                 // The retry is scheduled in PostgreSQL, but the worker neither put it into the retry set nor acked.
                 assertThat(kit.status(id)).isEqualTo("RETRY_SCHEDULED");
@@ -88,7 +78,7 @@ class CommitCutTest {
             });
 
             kit.awaitStatus(id, "SUCCEEDED", SETTLED_WITHIN);
-            await().atMost(SETTLED_WITHIN).pollInterval(Duration.ofMillis(50)).until(() -> kit.pendingEntries() == 0);
+            awaitAcked(kit);
             assertThat(attempts(kit, id)).as("outcome/consumer/fencing token/side effect of every attempt row")
                     .containsExactly("RETRY_SCHEDULED/cut-retry/1/NONE", "SUCCEEDED/cut-retry/2/NONE");
             // The redelivered first dispatch found the operation a step further and, being the entry that attempt
@@ -97,23 +87,16 @@ class CommitCutTest {
                     + "'dispatch_discarded'", row -> row.getString(1), id.value()))
                     .containsExactly("dispatch attempt 1 is older than the operation's attempt 2");
             assertThat(kit.callsFor(id)).as("the failed call and the retry's").isEqualTo(2);
-            assertThat(kit.effectsFor(id)).isEqualTo(1);
-
-            assertKeepsRunning(kit, worker, "retry-cut");
+            assertOneEffectAndKeepsRunning(commit, "retry-cut");
         }
     }
 
     @Test
     void commitCutBeforeReachingTheServer_takeoverReconcilesWithTheTool_oneEffect() throws Exception {
-        try (TcpProxy proxy = proxyToSharedPostgres();
-             Database throughProxy = databaseThrough(proxy);
-             WorkerTestKit kit = new WorkerTestKit(ns)) {
-            var cut = proxy.cutAt(FINISH_STATEMENT, Cut.BEFORE_STATEMENT);
-            Worker worker = kit.start(kit.worker("cut-before", kit.charge(Duration.ofSeconds(5)), throughProxy));
-            OperationId id = kit.dispatch("commit-cut", "charge", "{\"amount\":12}").operationId();
-
-            CutReport report = cut.get(SETTLED_WITHIN.toSeconds(), TimeUnit.SECONDS);
-            rightAfterTheCut(proxy, () -> {
+        try (CutCommit commit = new CutCommit(Cut.BEFORE_STATEMENT, "cut-before", "commit-cut", "{\"amount\":12}")) {
+            WorkerTestKit kit = commit.kit;
+            OperationId id = commit.id;
+            commit.rightAfterTheCut(report -> {
                 assertThat(report.transactionStatus()).as("the server never saw the statement").isNull();
                 // The commit was lost: the operation still runs under the worker's first lease, the effect is done.
                 assertThat(kit.jdbc().queryOne("SELECT status || '/' || lease_owner || '/' || fencing_token "
@@ -124,7 +107,7 @@ class CommitCutTest {
             });
 
             kit.awaitStatus(id, "SUCCEEDED", SETTLED_WITHIN);
-            await().atMost(SETTLED_WITHIN).pollInterval(Duration.ofMillis(50)).until(() -> kit.pendingEntries() == 0);
+            awaitAcked(kit);
             // The lease ran out, the redelivery took it over (fencing token 2) and asked the tool before calling.
             assertThat(attempts(kit, id)).as("outcome/consumer/fencing token/side effect of every attempt row")
                     .containsExactly("SUCCEEDED/cut-before/2/APPLIED");
@@ -132,32 +115,28 @@ class CommitCutTest {
             assertThat(kit.jdbc().query("SELECT outcome || '/' || recorded_by FROM reconciliations WHERE operation_id = ?",
                     row -> row.getString(1), id.value())).containsExactly("APPLIED/cut-before");
             assertThat(kit.callsFor(id)).as("reconciled instead of calling again").isEqualTo(1);
-            assertThat(kit.effectsFor(id)).isEqualTo(1);
-
-            assertKeepsRunning(kit, worker, "commit-cut");
+            assertOneEffectAndKeepsRunning(commit, "commit-cut");
         }
     }
 
     /**
-     * Runs {@code look} while the proxy still holds every statement the worker has sent since the cut, so that the
-     * worker cannot claim, commit or ack meanwhile (each needs PostgreSQL first); then lets them go.
+     * The cut operation's tool effect happened once; and the same worker, with no restart, runs the next operation
+     * through the same pool once, committing at once.
      */
-    private static void rightAfterTheCut(TcpProxy proxy, Runnable look) {
-        try {
-            look.run();
-        } finally {
-            proxy.thaw();
-        }
-    }
-
-    /** The same worker, with no restart, runs the next operation through the same pool once, committing at once. */
-    private static void assertKeepsRunning(WorkerTestKit kit, Worker worker, String run) {
-        assertThat(worker.state()).isEqualTo(WorkerState.RUNNING);
+    private static void assertOneEffectAndKeepsRunning(CutCommit commit, String run) {
+        WorkerTestKit kit = commit.kit;
+        assertThat(kit.effectsFor(commit.id)).isEqualTo(1);
+        assertThat(commit.worker.state()).isEqualTo(WorkerState.RUNNING);
         OperationId next = kit.dispatch(run, "after-the-cut", "{\"amount\":1}").operationId();
         kit.awaitStatus(next, "SUCCEEDED", SETTLED_WITHIN);
-        await().atMost(SETTLED_WITHIN).pollInterval(Duration.ofMillis(50)).until(() -> kit.pendingEntries() == 0);
-        assertThat(attempts(kit, next)).containsExactly("SUCCEEDED/" + worker.consumerName() + "/1/NONE");
+        awaitAcked(kit);
+        assertThat(attempts(kit, next)).containsExactly("SUCCEEDED/" + commit.worker.consumerName() + "/1/NONE");
         assertThat(kit.effectsFor(next)).isEqualTo(1);
+    }
+
+    /** Waits until the worker has acked every entry of the dispatch stream. */
+    private static void awaitAcked(WorkerTestKit kit) {
+        await().atMost(SETTLED_WITHIN).pollInterval(Duration.ofMillis(50)).until(() -> kit.pendingEntries() == 0);
     }
 
     private static List<String> attempts(WorkerTestKit kit, OperationId id) {
@@ -169,15 +148,62 @@ class CommitCutTest {
         return kit.count("SELECT fencing_token FROM operations WHERE operation_id = ?", id.value());
     }
 
-    /** A proxy in front of the PostgreSQL server the namespace lives on. */
-    private static TcpProxy proxyToSharedPostgres() {
-        return TcpProxy.inFrontOf(ns.config().pgUrl());
-    }
+    /**
+     * A worker of the charge tool, {@code consumer}, that reaches PostgreSQL through a proxy which cuts its connection
+     * {@code where} at the commit's FINISH statement, with one operation of run {@code run} dispatched to it; the kit's
+     * checks, client and demo tools go to PostgreSQL directly.
+     */
+    private static final class CutCommit implements AutoCloseable {
+        final TcpProxy proxy = TcpProxy.inFrontOf(ns.config().pgUrl());
+        final Database throughProxy;
+        final WorkerTestKit kit;
+        final Worker worker;
+        final OperationId id;
+        private final CompletableFuture<CutReport> cut;
 
-    /** The namespace's database, reached through the proxy. */
-    private static Database databaseThrough(TcpProxy proxy) {
-        Map<String, String> env = new HashMap<>(System.getenv());
-        env.put("REDRIVE_PG_URL", proxy.jdbcUrl());
-        return Database.open(RedriveConfig.fromEnvironment(env).withNamespace(ns.name()), 8);
+        CutCommit(Cut where, String consumer, String run, String payload) {
+            try {
+                throughProxy = databaseThrough(proxy);
+                kit = new WorkerTestKit(ns);
+                cut = proxy.cutAt(FINISH_STATEMENT, where);
+                worker = kit.start(kit.worker(consumer, kit.charge(Duration.ofSeconds(5)), throughProxy));
+                id = kit.dispatch(run, "charge", payload).operationId();
+            } catch (RuntimeException | Error e) {
+                close();
+                throw e;
+            }
+        }
+
+        /**
+         * Waits for the cut and runs {@code look} on what the proxy saw of it, while the proxy still holds every
+         * statement the worker has sent since, so that the worker cannot claim, commit or ack meanwhile (each needs
+         * PostgreSQL first); then lets them go.
+         */
+        void rightAfterTheCut(Consumer<CutReport> look) throws Exception {
+            CutReport report = cut.get(SETTLED_WITHIN.toSeconds(), TimeUnit.SECONDS);
+            try {
+                look.accept(report);
+            } finally {
+                proxy.thaw();
+            }
+        }
+
+        @Override
+        public void close() {
+            if (kit != null) {
+                kit.close();
+            }
+            if (throughProxy != null) {
+                throughProxy.close();
+            }
+            proxy.close();
+        }
+
+        /** The namespace's database, reached through the proxy. */
+        private static Database databaseThrough(TcpProxy proxy) {
+            Map<String, String> env = new HashMap<>(System.getenv());
+            env.put("REDRIVE_PG_URL", proxy.jdbcUrl());
+            return Database.open(RedriveConfig.fromEnvironment(env).withNamespace(ns.name()), 8);
+        }
     }
 }

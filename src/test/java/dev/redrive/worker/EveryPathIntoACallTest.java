@@ -117,20 +117,14 @@ class EveryPathIntoACallTest {
                     kit.start(worker);
                 }
                 case REDRIVE -> {
-                    Worker first = kit.start(kit.worker("worker-first", answersAfterApplying(charge,
-                            () -> new InvalidInputFailure("http_400", "amount refused"))));
-                    awaitStatus(kit, id, "DEAD_LETTERED");
-                    first.shutdown().join();
+                    deadLetteredByAFirstWorker(kit, charge, id);
                     assertThat(new Decisions(ns.database(), kit.client(), Clock.systemUTC())
                             .redrive(new DecisionTarget(id.value(), null, null, null), "ops", "the upstream is fixed")
                             .recorded()).isTrue();
                     kit.start(worker);
                 }
                 case CORRECTION -> {
-                    Worker first = kit.start(kit.worker("worker-first", answersAfterApplying(charge,
-                            () -> new InvalidInputFailure("http_400", "amount refused"))));
-                    awaitStatus(kit, id, "DEAD_LETTERED");
-                    first.shutdown().join();
+                    deadLetteredByAFirstWorker(kit, charge, id);
                     CorrectionResult corrected = TestCorrections.in(ns, ns.database()).correct(
                             DecisionTarget.operation(id.value()), "{\"amount\":8}", "ops", "amount was wrong");
                     assertThat(corrected.outcome().recorded()).as(corrected.message()).isTrue();
@@ -197,6 +191,14 @@ class EveryPathIntoACallTest {
                 return tool.reconcile(idempotencyKey);
             }
         };
+    }
+
+    /** A first worker applies the charge but answers 400, so the operation is dead-lettered; then it stops. */
+    private static void deadLetteredByAFirstWorker(WorkerTestKit kit, Tool charge, OperationId id) {
+        Worker first = kit.start(kit.worker("worker-first", answersAfterApplying(charge,
+                () -> new InvalidInputFailure("http_400", "amount refused"))));
+        awaitStatus(kit, id, "DEAD_LETTERED");
+        first.shutdown().join();
     }
 
     private static void awaitStatus(WorkerTestKit kit, OperationId id, String status) {

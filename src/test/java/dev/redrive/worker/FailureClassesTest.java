@@ -20,9 +20,7 @@ class FailureClassesTest {
 
     @Test
     void answerLostAfterTheEffect_reconciledAsApplied_succeedsWithTheStoredResult() {
-        OperationId id = charging.kit().dispatch("lost-after", "charge", "{\"amount\":7,\"fault\":\"timeout_after_apply:1\"}").operationId();
-
-        charging.kit().awaitStatus(id, "SUCCEEDED", Duration.ofSeconds(10));
+        OperationId id = chargeEndingAs("lost-after", "timeout_after_apply:1", "SUCCEEDED");
 
         assertThat(charging.kit().effectsFor(id)).isEqualTo(1);
         assertThat(charging.kit().jdbc().queryOne("SELECT side_effect || ' ' || (result->>'idempotency_key') FROM operations WHERE operation_id = ?",
@@ -35,9 +33,7 @@ class FailureClassesTest {
 
     @Test
     void answerLostBeforeTheEffect_reconciledAsNotApplied_retriedOnce() {
-        OperationId id = charging.kit().dispatch("lost-before", "charge", "{\"amount\":7,\"fault\":\"timeout_before_apply:1\"}").operationId();
-
-        charging.kit().awaitStatus(id, "SUCCEEDED", Duration.ofSeconds(10));
+        OperationId id = chargeEndingAs("lost-before", "timeout_before_apply:1", "SUCCEEDED");
 
         assertThat(charging.kit().effectsFor(id)).isEqualTo(1);
         assertThat(charging.kit().jdbc().query("SELECT outcome FROM reconciliations WHERE operation_id = ?", row -> row.getString(1), id.value()))
@@ -48,10 +44,7 @@ class FailureClassesTest {
 
     @Test
     void effectCannotBeToldApart_deadLetteredWithSideEffectPossible() {
-        OperationId id = charging.kit().dispatch("cannot-tell", "charge",
-                "{\"amount\":7,\"fault\":\"timeout_after_apply:1;lookup_down:1\"}").operationId();
-
-        charging.kit().awaitStatus(id, "DEAD_LETTERED", Duration.ofSeconds(10));
+        OperationId id = chargeEndingAs("cannot-tell", "timeout_after_apply:1;lookup_down:1", "DEAD_LETTERED");
 
         assertThat(charging.kit().jdbc().queryOne("SELECT error_class || '/' || side_effect FROM dlq_entries WHERE operation_id = ?",
                 row -> row.getString(1), id.value())).contains("UNKNOWN_SIDE_EFFECT/POSSIBLE");
@@ -61,9 +54,7 @@ class FailureClassesTest {
 
     @Test
     void transientFailures_retriedWithBackoff_untilSuccess() {
-        OperationId id = charging.kit().dispatch("transient", "charge", "{\"amount\":7,\"fault\":\"transient:2\"}").operationId();
-
-        charging.kit().awaitStatus(id, "SUCCEEDED", Duration.ofSeconds(10));
+        OperationId id = chargeEndingAs("transient", "transient:2", "SUCCEEDED");
 
         assertThat(charging.kit().callsFor(id)).isEqualTo(3);
         assertThat(charging.kit().effectsFor(id)).isEqualTo(1);
@@ -73,9 +64,7 @@ class FailureClassesTest {
 
     @Test
     void permissionRefused_deadLetteredAfterOneAttempt() {
-        OperationId id = charging.kit().dispatch("forbidden", "charge", "{\"amount\":7,\"fault\":\"forbidden\"}").operationId();
-
-        charging.kit().awaitStatus(id, "DEAD_LETTERED", Duration.ofSeconds(10));
+        OperationId id = chargeEndingAs("forbidden", "forbidden", "DEAD_LETTERED");
 
         assertThat(charging.kit().callsFor(id)).isEqualTo(1);
         assertThat(charging.kit().jdbc().queryOne("SELECT error_class || '/' || error_code FROM dlq_entries WHERE operation_id = ?",
@@ -100,5 +89,13 @@ class FailureClassesTest {
         assertThat(secondCalls.get(0)).isAfterOrEqualTo(reopensAt);
         assertThat(charging.kit().count("SELECT count(*) FROM attempts WHERE operation_id = ?", second.value()))
                 .as("a deferral spends no attempt").isEqualTo(1);
+    }
+
+    /** Dispatches a charge of 7 whose call fails as {@code fault} says, and waits until it is {@code status}. */
+    private static OperationId chargeEndingAs(String run, String fault, String status) {
+        OperationId id = charging.kit().dispatch(run, "charge", "{\"amount\":7,\"fault\":\"" + fault + "\"}")
+                .operationId();
+        charging.kit().awaitStatus(id, status, Duration.ofSeconds(10));
+        return id;
     }
 }

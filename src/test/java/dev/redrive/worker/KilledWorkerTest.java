@@ -30,19 +30,10 @@ class KilledWorkerTest {
             OperationId id = kit.dispatch("killed", "charge", "{\"amount\":42,\"fault\":\"timeout_after_apply:1\"}")
                     .operationId();
 
-            Process doomed = startDoomedWorker(kit);
-            try {
-                await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(20))
-                        .until(() -> kit.effectsFor(id) == 1);
-                assertThat(kit.jdbc().queryOne("SELECT status || '/' || lease_owner FROM operations WHERE operation_id = ?",
-                        row -> row.getString(1), id.value())).contains("RUNNING/doomed-worker");
-                Process kill = new ProcessBuilder("kill", "-KILL", Long.toString(doomed.pid())).inheritIO().start();
-                assertThat(kill.waitFor()).isZero();
-                assertThat(doomed.waitFor(10, TimeUnit.SECONDS)).isTrue();
-                assertThat(doomed.exitValue()).as("killed by SIGKILL").isEqualTo(128 + 9);
-            } finally {
-                doomed.destroyForcibly();
-            }
+            Process doomed = killDoomedWorkerAfterTheEffect(kit, id, () -> assertThat(kit.jdbc().queryOne(
+                    "SELECT status || '/' || lease_owner FROM operations WHERE operation_id = ?",
+                    row -> row.getString(1), id.value())).contains("RUNNING/doomed-worker"));
+            assertThat(doomed.exitValue()).as("killed by SIGKILL").isEqualTo(128 + 9);
             assertThat(kit.status(id)).as("nothing was committed before the kill").isEqualTo("RUNNING");
 
             kit.start(kit.worker("survivor", kit.charge(Duration.ofSeconds(5))));
@@ -70,15 +61,7 @@ class KilledWorkerTest {
         try (WorkerTestKit kit = new WorkerTestKit(ns, EffectPolicy.EVERY_CALL)) {
             OperationId id = kit.dispatch("paused", "charge", "{\"amount\":43,\"fault\":\"timeout_after_apply:1\"}")
                     .operationId();
-            Process doomed = startDoomedWorker(kit);
-            try {
-                await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(20))
-                        .until(() -> kit.effectsFor(id) == 1);
-                new ProcessBuilder("kill", "-KILL", Long.toString(doomed.pid())).inheritIO().start().waitFor();
-                assertThat(doomed.waitFor(10, TimeUnit.SECONDS)).isTrue();
-            } finally {
-                doomed.destroyForcibly();
-            }
+            killDoomedWorkerAfterTheEffect(kit, id, () -> { });
             Instant pauseEnds = Instant.now().plusSeconds(4);
             new RedisToolPauses(ns.redis()).publish("demo.charge", pauseEnds, FailureClass.DEPENDENCY_DOWN);
 
@@ -95,6 +78,26 @@ class KilledWorkerTest {
             assertThat(BlindRecalls.in(kit.jdbc())).isEmpty();
             assertThat(kit.jdbc().query("SELECT outcome FROM reconciliations WHERE operation_id = ?",
                     row -> row.getString(1), id.value())).containsExactly("APPLIED");
+        }
+    }
+
+    /**
+     * Runs the doomed worker on the operation until the tool has applied its effect, runs {@code whileItHangs}, then
+     * kills the worker with SIGKILL; returns it once it is gone.
+     */
+    private static Process killDoomedWorkerAfterTheEffect(WorkerTestKit kit, OperationId id, Runnable whileItHangs)
+            throws Exception {
+        Process doomed = startDoomedWorker(kit);
+        try {
+            await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(20))
+                    .until(() -> kit.effectsFor(id) == 1);
+            whileItHangs.run();
+            Process kill = new ProcessBuilder("kill", "-KILL", Long.toString(doomed.pid())).inheritIO().start();
+            assertThat(kill.waitFor()).isZero();
+            assertThat(doomed.waitFor(10, TimeUnit.SECONDS)).isTrue();
+            return doomed;
+        } finally {
+            doomed.destroyForcibly();
         }
     }
 

@@ -177,13 +177,8 @@ class RedisClusterTest {
         double perSecond = 5;
         int operations = 8;
         try (WorkerTestKit kit = new WorkerTestKit(ns, redis)) {
-            HttpTool charge = kit.charge(Duration.ofSeconds(2));
-            kit.start(kit.worker("budget-a", charge).toolBudget("demo.charge", perSecond, 1));
-            kit.start(kit.worker("budget-b", charge).toolBudget("demo.charge", perSecond, 1));
-            List<OperationId> ids = new ArrayList<>();
-            for (int i = 0; i < operations; i++) {
-                ids.add(kit.dispatch("cluster-budget", "charge-" + i, "{\"amount\":" + (i + 1) + "}").operationId());
-            }
+            kit.startSharingABudget(perSecond, "budget-a", "budget-b");
+            List<OperationId> ids = kit.dispatchCharges("cluster-budget", operations);
             for (OperationId id : ids) {
                 kit.awaitStatus(id, "SUCCEEDED", Duration.ofSeconds(30));
             }

@@ -120,18 +120,14 @@ class SeedScenariosTest {
 
     @Test
     void deadLetteredOperationWhoseRunWasCancelled_redriveDispatchIsAckedAndNothingRuns() {
-        DispatchEnvelope envelope = charging.kit().dispatch("cancelled", "charge", "{\"amount\":10,\"fault\":\"invalid:1\"}");
-        OperationId id = envelope.operationId();
-        charging.kit().awaitStatus(id, "DEAD_LETTERED", Duration.ofSeconds(10));
+        OperationId id = deadLetteredOnce("cancelled");
 
         DispatchEnvelope redrive = issueRedrive(id);
         UUID command = UUID.fromString(redrive.redriveCommandId());
         new RunStore(charging.kit().jdbc()).cancel(id.runId(), "customer withdrew the order", "test", Instant.now());
         charging.kit().client().publish(redrive);
 
-        await().atMost(Duration.ofSeconds(10)).until(() -> charging.kit().count(
-                "SELECT count(*) FROM audit_log WHERE actor = 'worker' AND command_id = ?", command) == 1);
-        await().atMost(Duration.ofSeconds(5)).until(() -> charging.kit().pendingEntries() == 0);
+        awaitWorkerAudited(command);
 
         assertThat(charging.kit().callsFor(id)).as("no second tool call").isEqualTo(1);
         assertThat(charging.kit().effectsFor(id)).isZero();
@@ -144,9 +140,7 @@ class SeedScenariosTest {
 
     @Test
     void deadLetteredOperationRedrivenWithAValidCommand_runsOnceKeepsItsIdentityAndCompletesTheCommand() {
-        DispatchEnvelope envelope = charging.kit().dispatch("redriven", "charge", "{\"amount\":10,\"fault\":\"invalid:1\"}");
-        OperationId id = envelope.operationId();
-        charging.kit().awaitStatus(id, "DEAD_LETTERED", Duration.ofSeconds(10));
+        OperationId id = deadLetteredOnce("redriven");
 
         DispatchEnvelope redrive = issueRedrive(id);
         UUID command = UUID.fromString(redrive.redriveCommandId());
@@ -155,9 +149,7 @@ class SeedScenariosTest {
         charging.kit().awaitStatus(id, "SUCCEEDED", Duration.ofSeconds(10));
         charging.kit().client().publish(redrive);
 
-        await().atMost(Duration.ofSeconds(10)).until(() -> charging.kit().count(
-                "SELECT count(*) FROM audit_log WHERE actor = 'worker' AND command_id = ?", command) == 1);
-        await().atMost(Duration.ofSeconds(5)).until(() -> charging.kit().pendingEntries() == 0);
+        awaitWorkerAudited(command);
         assertThat(charging.kit().callsFor(id)).isEqualTo(2);
         assertThat(charging.kit().effectsFor(id)).isEqualTo(1);
         assertThat(charging.kit().jdbc().queryOne("SELECT status FROM redrive_commands WHERE command_id = ?", row -> row.getString(1), command))
@@ -166,6 +158,20 @@ class SeedScenariosTest {
                 row -> row.getString(1), id.value())).containsExactly("1/DEAD_LETTERED/-", "2/SUCCEEDED/" + command);
         assertThat(charging.kit().jdbc().query("SELECT DISTINCT idempotency_key FROM demo_tool_calls WHERE operation_id = ?",
                 row -> row.getString(1), id.value())).containsExactly(id.idempotencyKey());
+    }
+
+    /** A charge the tool refuses on its first call only, dispatched and dead-lettered: a redrive of it succeeds. */
+    private static OperationId deadLetteredOnce(String run) {
+        OperationId id = charging.kit().dispatch(run, "charge", "{\"amount\":10,\"fault\":\"invalid:1\"}").operationId();
+        charging.kit().awaitStatus(id, "DEAD_LETTERED", Duration.ofSeconds(10));
+        return id;
+    }
+
+    /** Waits until the worker has written its one audit line for the redrive command and acked every entry. */
+    private static void awaitWorkerAudited(UUID command) {
+        await().atMost(Duration.ofSeconds(10)).until(() -> charging.kit().count(
+                "SELECT count(*) FROM audit_log WHERE actor = 'worker' AND command_id = ?", command) == 1);
+        await().atMost(Duration.ofSeconds(5)).until(() -> charging.kit().pendingEntries() == 0);
     }
 
     /**

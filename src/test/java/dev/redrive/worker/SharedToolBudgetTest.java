@@ -2,13 +2,11 @@ package dev.redrive.worker;
 
 import dev.redrive.identity.OperationId;
 import dev.redrive.testing.TestNamespace;
-import dev.redrive.worker.tool.HttpTool;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -24,13 +22,8 @@ class SharedToolBudgetTest {
     @Test
     void twoWorkersWithTheSameBudget_callTheToolNoFasterThanTheBudgetTogether() {
         try (WorkerTestKit kit = new WorkerTestKit(ns)) {
-            HttpTool charge = kit.charge(Duration.ofSeconds(2));
-            kit.start(kit.worker("one", charge).toolBudget("demo.charge", PER_SECOND, 1));
-            kit.start(kit.worker("two", charge).toolBudget("demo.charge", PER_SECOND, 1));
-            List<OperationId> ids = new ArrayList<>();
-            for (int i = 0; i < OPERATIONS; i++) {
-                ids.add(kit.dispatch("budget", "charge-" + i, "{\"amount\":" + (i + 1) + "}").operationId());
-            }
+            kit.startSharingABudget(PER_SECOND, "one", "two");
+            List<OperationId> ids = kit.dispatchCharges("budget", OPERATIONS);
 
             for (OperationId id : ids) {
                 kit.awaitStatus(id, "SUCCEEDED", Duration.ofSeconds(30));

@@ -35,18 +35,12 @@ class WorkerMetricsTest {
             kit.start(kit.worker("metered", kit.charge(Duration.ofSeconds(3))).meterRegistry(registry));
 
             DispatchEnvelope plain = kit.dispatch("metrics", "plain", "{\"amount\":1}");
-            OperationId transientOnce = kit.dispatch("metrics", "transient", "{\"amount\":2,\"fault\":\"transient:1\"}")
-                    .operationId();
-            OperationId rateLimited = kit.dispatch("metrics", "limited", "{\"amount\":3,\"fault\":\"rate_limit:1:1\"}")
-                    .operationId();
-            OperationId down = kit.dispatch("metrics", "down", "{\"amount\":4,\"fault\":\"dependency_down:1\"}")
-                    .operationId();
-            OperationId invalid = kit.dispatch("metrics", "invalid", "{\"amount\":5,\"fault\":\"invalid:1\"}")
-                    .operationId();
-            OperationId forbidden = kit.dispatch("metrics", "forbidden", "{\"amount\":6,\"fault\":\"forbidden:1\"}")
-                    .operationId();
-            OperationId lostAnswer = kit.dispatch("metrics", "lost", "{\"amount\":7,\"fault\":\"timeout_after_apply:1\"}")
-                    .operationId();
+            OperationId transientOnce = faultyCharge(kit, "transient", 2, "transient:1");
+            OperationId rateLimited = faultyCharge(kit, "limited", 3, "rate_limit:1:1");
+            OperationId down = faultyCharge(kit, "down", 4, "dependency_down:1");
+            OperationId invalid = faultyCharge(kit, "invalid", 5, "invalid:1");
+            OperationId forbidden = faultyCharge(kit, "forbidden", 6, "forbidden:1");
+            OperationId lostAnswer = faultyCharge(kit, "lost", 7, "timeout_after_apply:1");
             Map<String, byte[]> malformed = new LinkedHashMap<>();
             malformed.put("v", "1".getBytes(StandardCharsets.UTF_8));
             malformed.put("operation_id", "no:tool:0".getBytes(StandardCharsets.UTF_8));
@@ -85,8 +79,7 @@ class WorkerMetricsTest {
                     assertThat(meter.getId().getTag("namespace")).isEqualTo(ns.name()));
 
             // A retry told to wait a minute is in the retry set until then: the gauge, sampled every 5 s, counts it.
-            OperationId held = kit.dispatch("metrics", "held", "{\"amount\":8,\"fault\":\"rate_limit:1:60\"}")
-                    .operationId();
+            OperationId held = faultyCharge(kit, "held", 8, "rate_limit:1:60");
             kit.awaitStatus(held, "RETRY_SCHEDULED", Duration.ofSeconds(20));
             await().atMost(Duration.ofSeconds(15)).until(() -> registry.get("redrive.retry.set.size").gauge().value() == 1);
 
@@ -104,5 +97,10 @@ class WorkerMetricsTest {
 
     private double count(String name, String... tags) {
         return Search.in(registry).name(name).tags(tags).counters().stream().mapToDouble(c -> c.count()).sum();
+    }
+
+    /** Dispatches a charge of {@code amount} whose call fails as {@code fault} says (the demo tool's fault syntax). */
+    private static OperationId faultyCharge(WorkerTestKit kit, String node, int amount, String fault) {
+        return kit.dispatch("metrics", node, "{\"amount\":" + amount + ",\"fault\":\"" + fault + "\"}").operationId();
     }
 }

@@ -108,6 +108,14 @@ final class WorkerTestKit implements AutoCloseable {
                         .minimumDelay(FailureClass.DEPENDENCY_DOWN, Duration.ofMillis(200)).build());
     }
 
+    /** Starts a worker of the charge tool per name, all sharing one budget of {@code perSecond} calls (burst 1). */
+    void startSharingABudget(double perSecond, String... names) {
+        HttpTool charge = charge(Duration.ofSeconds(2));
+        for (String name : names) {
+            start(worker(name, charge).toolBudget("demo.charge", perSecond, 1));
+        }
+    }
+
     Worker start(Worker.Builder builder) {
         Worker worker = builder.build().start();
         workers.add(worker);
@@ -119,6 +127,15 @@ final class WorkerTestKit implements AutoCloseable {
         DispatchEnvelope envelope = client.newDispatch(id, "demo.charge", "1", payload, "trace-" + run, "corr-" + run, null);
         client.dispatch(envelope);
         return envelope;
+    }
+
+    /** Dispatches {@code count} plain charges of {@code run}: nodes charge-0, charge-1, … of amounts 1, 2, …; their ids. */
+    List<OperationId> dispatchCharges(String run, int count) {
+        List<OperationId> ids = new ArrayList<>();
+        for (int i = 0; i < count; i++) {
+            ids.add(dispatch(run, "charge-" + i, "{\"amount\":" + (i + 1) + "}").operationId());
+        }
+        return ids;
     }
 
     /** Adds an entry to the dispatch stream as another runtime would, byte for byte; returns its entry id. */

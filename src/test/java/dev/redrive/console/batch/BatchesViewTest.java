@@ -55,8 +55,7 @@ class BatchesViewTest {
 
     @BeforeAll
     static void seed() {
-        DeadLetterFixture fixture = new DeadLetterFixture(ns.database());
-        fixture.toolSchema("demo.charge", "1");
+        DeadLetterFixture fixture = DeadLetterFixture.withChargeTool(ns.database());
         for (int i = 0; i < ITEMS; i++) {
             operations.add(fixture.deadLettered("run-batches-view", "charge-" + i).create().operationId());
         }

@@ -1,10 +1,9 @@
 package dev.redrive.console.detail;
 
-import dev.redrive.console.concurrent.UiExecutor;
-import dev.redrive.console.ui.Theme;
 import dev.redrive.console.ui.Truncations;
 import dev.redrive.identity.OperationId;
 import dev.redrive.report.IncidentReport;
+import dev.redrive.report.RenderedReports;
 import dev.redrive.report.ReportFormat;
 import dev.redrive.report.ReportService;
 import dev.redrive.testing.DemoChargeWorker;
@@ -14,14 +13,9 @@ import dev.redrive.triage.correction.CorrectionResult;
 import dev.redrive.triage.decision.DecisionOutcome;
 import dev.redrive.triage.precondition.DecisionTarget;
 import dev.redrive.triage.redaction.Redactor;
-import javafx.scene.Parent;
 import javafx.scene.control.Hyperlink;
 import javafx.stage.Stage;
-import org.apache.pdfbox.Loader;
-import org.apache.pdfbox.pdmodel.PDDocument;
-import org.apache.pdfbox.text.PDFTextStripper;
 import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -30,8 +24,6 @@ import org.testfx.api.FxRobot;
 import org.testfx.framework.junit5.ApplicationExtension;
 import org.testfx.framework.junit5.Start;
 
-import java.io.ByteArrayOutputStream;
-import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
 
@@ -51,19 +43,18 @@ class CorrectionLineageTest {
     private static final OperationId CORRECTION = new OperationId("run-lineage", "charge", 1);
 
     private static DemoChargeWorker worker;
-    private final UiExecutor executor = UiExecutor.forFx(2);
-    private OperationDetailViewModel model;
-    private Parent root;
+    @RegisterExtension
+    final DetailPane pane = new DetailPane(ns);
 
     @BeforeAll
     static void correctADeadLetter() {
         worker = new DemoChargeWorker(ns, "lineage-1", Duration.ofMinutes(5));
         worker.client().dispatch(worker.client().newDispatch(ORIGINAL, "demo.charge", "1",
                 "{\"amount\":\"12.50 EUR\"}", "trace-lineage", "corr-lineage", null));
-        await().atMost(WAIT).until(() -> "DEAD_LETTERED".equals(status(ORIGINAL)));
+        await().atMost(WAIT).until(() -> "DEAD_LETTERED".equals(worker.status(ORIGINAL)));
         CorrectionResult corrected = TestCorrections.in(ns, ns.database()).correct(DecisionTarget.operation(ORIGINAL.value()), "{\"amount\":12.5}", "alice", "amount sent as text");
         assertThat(corrected.outcome()).as(corrected.message()).isEqualTo(DecisionOutcome.DONE);
-        await().atMost(WAIT).until(() -> "SUCCEEDED".equals(status(CORRECTION)));
+        await().atMost(WAIT).until(() -> "SUCCEEDED".equals(worker.status(CORRECTION)));
     }
 
     @AfterAll
@@ -73,20 +64,9 @@ class CorrectionLineageTest {
 
     @Start
     void start(Stage stage) {
-        Theme.apply(false);
-        model = DetailModels.over(ns.database(), executor, TracerLinks.NONE);
-        root = DetailPane.show(stage, model);
+        pane.show(stage);
     }
 
-    @AfterEach
-    void stop() {
-        executor.close();
-    }
-
-    private static String status(OperationId id) {
-        return ns.database().jdbc().queryOne("SELECT status FROM operations WHERE operation_id = ?",
-                row -> row.getString(1), id.value()).orElse("");
-    }
 
     private static void awaitShown(OperationDetailViewModel model, OperationId id) {
         await().atMost(WAIT).until(() -> id.value().equals(model.operationIdProperty().get()));
@@ -98,21 +78,21 @@ class CorrectionLineageTest {
 
     @Test
     void theSupersededOperation_linksToItsCorrection_andTheCorrectionBackToIt(FxRobot robot) throws Exception {
-        robot.interact(() -> model.showOperation(ORIGINAL.value()));
-        awaitShown(model, ORIGINAL);
+        robot.interact(() -> pane.model().showOperation(ORIGINAL.value()));
+        awaitShown(pane.model(), ORIGINAL);
         robot.interact(() -> { });
 
         assertThat(link(robot, "#detailCorrectedBy").getText()).contains("corrected by " + CORRECTION.value());
         assertThat(link(robot, "#detailCorrects").isVisible()).isFalse();
         assertThat(robot.lookup("#detailDecision").queryLabeled().getText()).startsWith("SUPERSEDED by alice");
         for (double width : new double[]{DetailPane.DEFAULT_WIDTH, DetailPane.NARROW_WIDTH}) {
-            robot.interact(() -> root.getScene().getWindow().setWidth(width));
+            robot.interact(() -> pane.root().getScene().getWindow().setWidth(width));
             robot.interact(() -> { });
-            assertThat(Truncations.under(root)).as("at %s px", width).isEmpty();
+            assertThat(Truncations.under(pane.root())).as("at %s px", width).isEmpty();
         }
 
         robot.clickOn(link(robot, "#detailCorrectedBy"));
-        awaitShown(model, CORRECTION);
+        awaitShown(pane.model(), CORRECTION);
         robot.interact(() -> { });
 
         assertThat(link(robot, "#detailCorrects").getText()).contains("Corrects " + ORIGINAL.value());
@@ -121,7 +101,7 @@ class CorrectionLineageTest {
         assertThat(robot.lookup("#detailLastError").query().isVisible()).as("an empty error box").isFalse();
 
         robot.clickOn(link(robot, "#detailCorrects"));
-        awaitShown(model, ORIGINAL);
+        awaitShown(pane.model(), ORIGINAL);
         assertThat(robot.lookup("#detailCorrectedBy").query().isVisible()).isTrue();
         assertThat(robot.lookup("#detailLastError").query().isVisible()).isTrue();
     }
@@ -133,25 +113,13 @@ class CorrectionLineageTest {
         IncidentReport correction = reports.operation(CORRECTION.value());
 
         for (ReportFormat format : new ReportFormat[]{ReportFormat.HTML, ReportFormat.MARKDOWN}) {
-            String text = render(reports, original, format);
+            String text = RenderedReports.text(reports, original, format);
             assertThat(summaryOf(text)).as(format.name()).contains("corrected by").contains(CORRECTION.value());
-            assertThat(summaryOf(render(reports, correction, format))).as(format.name()).contains("corrects")
+            assertThat(summaryOf(RenderedReports.text(reports, correction, format))).as(format.name()).contains("corrects")
                     .contains(ORIGINAL.value());
         }
-        ByteArrayOutputStream pdf = new ByteArrayOutputStream();
-        reports.write(original, ReportFormat.PDF, pdf);
-        try (PDDocument document = Loader.loadPDF(pdf.toByteArray())) {
-            PDFTextStripper firstPage = new PDFTextStripper();
-            firstPage.setEndPage(1);
-            String page = firstPage.getText(document).replaceAll("\\s*\\R\\s*", " ");
-            assertThat(summaryOf(page)).contains("corrected by: " + CORRECTION.value());
-        }
-    }
-
-    private static String render(ReportService reports, IncidentReport report, ReportFormat format) {
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        reports.write(report, format, out);
-        return out.toString(StandardCharsets.UTF_8);
+        assertThat(summaryOf(RenderedReports.pdfFirstPage(reports, original)))
+                .contains("corrected by: " + CORRECTION.value());
     }
 
     /** The summary: what a report states before its first section, "About this report". */

@@ -3,9 +3,9 @@ package dev.redrive.console.detail;
 import dev.redrive.console.concurrent.UiExecutor;
 import dev.redrive.identity.OperationId;
 import dev.redrive.testing.TestNamespace;
+import dev.redrive.testing.TestDecisions;
 import dev.redrive.triage.MessageDeadLetters;
 import dev.redrive.triage.MessageDeadLetters.RefusesEveryPayload;
-import dev.redrive.triage.decision.Decisions;
 import dev.redrive.triage.precondition.DecisionTarget;
 import dev.redrive.worker.Worker;
 import dev.redrive.worker.client.WorkerClient;
@@ -13,7 +13,6 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
-import java.time.Clock;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -83,7 +82,7 @@ class EntryWithoutOperationViewModelTest {
         OperationDetailViewModel model = model();
         model.showEntry(toDecide);
 
-        new Decisions(ns.database(), new WorkerClient(ns.database(), ns.redis(), Clock.systemUTC()), Clock.systemUTC())
+        TestDecisions.of(ns)
                 .discard(DecisionTarget.entry(toDecide), "erin", "publisher fixed");
         model.refresh();
 

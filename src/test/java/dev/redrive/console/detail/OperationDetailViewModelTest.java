@@ -4,9 +4,8 @@ import dev.redrive.bench.generate.DlqGenerator;
 import dev.redrive.console.concurrent.UiExecutor;
 import dev.redrive.model.SideEffectState;
 import dev.redrive.testing.TestNamespace;
-import dev.redrive.triage.decision.Decisions;
+import dev.redrive.testing.TestDecisions;
 import dev.redrive.triage.precondition.DecisionTarget;
-import dev.redrive.worker.client.WorkerClient;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -59,7 +58,7 @@ class OperationDetailViewModelTest {
     @Test
     void aDecidedEntryShowsWhoDecidedItAndWhen() {
         String[] entry = entry("id = (SELECT max(id) FROM dlq_entries WHERE decision_state = 'OPEN')");
-        new Decisions(ns.database(), new WorkerClient(ns.database(), ns.redis(), Clock.systemUTC()), Clock.systemUTC())
+        TestDecisions.of(ns)
                 .discard(DecisionTarget.operation(entry[0]), "bob", "duplicate order");
         OperationDetailViewModel model = model();
 

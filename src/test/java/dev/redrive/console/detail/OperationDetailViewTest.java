@@ -1,19 +1,15 @@
 package dev.redrive.console.detail;
 
-import dev.redrive.console.concurrent.UiExecutor;
-import dev.redrive.console.ui.Theme;
 import dev.redrive.console.ui.Truncations;
 import dev.redrive.testing.TestNamespace;
 import dev.redrive.triage.detail.AttemptRecord;
 import dev.redrive.bench.generate.DlqGenerator;
 import javafx.scene.Node;
-import javafx.scene.Parent;
 import javafx.scene.control.Label;
 import javafx.scene.control.ScrollPane;
 import javafx.scene.control.Tooltip;
 import javafx.scene.layout.VBox;
 import javafx.stage.Stage;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -35,9 +31,8 @@ class OperationDetailViewTest {
     @RegisterExtension
     static final TestNamespace ns = new TestNamespace();
 
-    private final UiExecutor executor = UiExecutor.forFx(2);
-    private OperationDetailViewModel model;
-    private Parent root;
+    @RegisterExtension
+    final DetailPane pane = new DetailPane(ns);
 
     @BeforeAll
     static void seed() {
@@ -46,14 +41,7 @@ class OperationDetailViewTest {
 
     @Start
     void start(Stage stage) {
-        Theme.apply(false);
-        model = DetailModels.over(ns.database(), executor, TracerLinks.NONE);
-        root = DetailPane.show(stage, model);
-    }
-
-    @AfterEach
-    void stop() {
-        executor.close();
+        pane.show(stage);
     }
 
     /** The id, dlq entry id and attempt count of entries with several attempts, oldest first. */
@@ -64,10 +52,10 @@ class OperationDetailViewTest {
     }
 
     private VBox showAndWait(FxRobot robot, String[] entry) {
-        robot.interact(() -> model.show(entry[0], Long.parseLong(entry[1])));
+        robot.interact(() -> pane.model().show(entry[0], Long.parseLong(entry[1])));
         VBox list = robot.lookup("#attemptList").queryAs(VBox.class);
         await().atMost(Duration.ofSeconds(20)).until(() -> list.getChildren().size() == Integer.parseInt(entry[2])
-                && entry[0].equals(model.operationIdProperty().get()));
+                && entry[0].equals(pane.model().operationIdProperty().get()));
         robot.interact(() -> { });
         return list;
     }
@@ -78,11 +66,11 @@ class OperationDetailViewTest {
 
         try {
             for (double width : new double[]{DetailPane.DEFAULT_WIDTH, DetailPane.NARROW_WIDTH}) {
-                robot.interact(() -> root.getScene().getWindow().setWidth(width));
-                assertThat(Truncations.under(root)).as("at %s px", width).isEmpty();
+                robot.interact(() -> pane.root().getScene().getWindow().setWidth(width));
+                assertThat(Truncations.under(pane.root())).as("at %s px", width).isEmpty();
             }
         } finally {
-            robot.interact(() -> root.getScene().getWindow().sizeToScene());
+            robot.interact(() -> pane.root().getScene().getWindow().sizeToScene());
         }
         for (Node block : list.getChildren()) {
             AttemptRecord attempt = (AttemptRecord) block.getUserData();

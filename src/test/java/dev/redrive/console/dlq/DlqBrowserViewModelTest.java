@@ -11,6 +11,7 @@ import dev.redrive.triage.query.DlqRow;
 import dev.redrive.triage.query.FingerprintGroup;
 import dev.redrive.triage.query.JdbcDlqQueries;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -126,22 +127,18 @@ class DlqBrowserViewModelTest {
         model.pollLive();
         List<DlqRow> before = List.copyOf(model.rows());
         assertThat(model.hasNextProperty().get()).isFalse();
-        try {
-            List<Long> arrived = insertLive(1, "fp-live-new", NOW);
-            announce(arrived);
-            model.pollLive();
+        List<Long> arrived = insertLive(1, "fp-live-new", NOW);
+        announce(arrived);
+        model.pollLive();
 
-            assertThat(model.newTextProperty().get()).isEqualTo("1 new");
-            assertThat(model.rows()).containsExactlyElementsOf(before);
-            assertThat(model.hasNextProperty().get()).isTrue();
-            model.showNew();
-            assertThat(model.newCountProperty().get()).isZero();
-            assertThat(model.rows()).startsWith(before.toArray(DlqRow[]::new)).last().extracting(DlqRow::id)
-                    .isEqualTo(arrived.get(0));
-            assertThat(model.hasNextProperty().get()).isFalse();
-        } finally {
-            removeLive();
-        }
+        assertThat(model.newTextProperty().get()).isEqualTo("1 new");
+        assertThat(model.rows()).containsExactlyElementsOf(before);
+        assertThat(model.hasNextProperty().get()).isTrue();
+        model.showNew();
+        assertThat(model.newCountProperty().get()).isZero();
+        assertThat(model.rows()).startsWith(before.toArray(DlqRow[]::new)).last().extracting(DlqRow::id)
+                .isEqualTo(arrived.get(0));
+        assertThat(model.hasNextProperty().get()).isFalse();
     }
 
     /** Entries of run "run-live" (older ones first, then those the tests announce as new); removed after each test. */
@@ -164,8 +161,10 @@ class DlqBrowserViewModelTest {
         }
     }
 
-    private static void removeLive() {
-        ns.database().jdbc().update("DELETE FROM dlq_entries WHERE run_id = 'run-live'");
+    /** Removes what the live tests add: the entries of run-live and of run-live-known. */
+    @AfterEach
+    void removeLive() {
+        ns.database().jdbc().update("DELETE FROM dlq_entries WHERE run_id IN ('run-live', 'run-live-known')");
     }
 
     private DlqBrowserViewModel oldestFirstOverRunLive(DlqEventTail tail) {
@@ -180,70 +179,58 @@ class DlqBrowserViewModelTest {
     @Test
     void oldestFirst_theNewCountGoesDownAsTheOperatorScrollsTheNewEntriesIntoView() {
         insertLive(60, "fp-live-old", NOW.minusSeconds(30));
-        try {
-            DlqBrowserViewModel model = oldestFirstOverRunLive(new DlqEventTail(ns.redis()));
-            model.onVisibleRange(0, 19);
-            List<Long> arrived = insertLive(2, "fp-live-new", NOW);
-            announce(arrived);
-            model.pollLive();
-            assertThat(model.newTextProperty().get()).isEqualTo("2 new");
-            assertThat(model.rows()).hasSize(60);
+        DlqBrowserViewModel model = oldestFirstOverRunLive(new DlqEventTail(ns.redis()));
+        model.onVisibleRange(0, 19);
+        List<Long> arrived = insertLive(2, "fp-live-new", NOW);
+        announce(arrived);
+        model.pollLive();
+        assertThat(model.newTextProperty().get()).isEqualTo("2 new");
+        assertThat(model.rows()).hasSize(60);
 
-            model.onVisibleRange(40, 59);
-            assertThat(model.rows()).hasSize(62).extracting(DlqRow::id).endsWith(arrived.toArray(Long[]::new));
-            assertThat(model.newTextProperty().get()).isEqualTo("2 new");
+        model.onVisibleRange(40, 59);
+        assertThat(model.rows()).hasSize(62).extracting(DlqRow::id).endsWith(arrived.toArray(Long[]::new));
+        assertThat(model.newTextProperty().get()).isEqualTo("2 new");
 
-            model.onVisibleRange(41, 60);
-            assertThat(model.newTextProperty().get()).isEqualTo("1 new");
-            model.onVisibleRange(42, 61);
-            assertThat(model.newCountProperty().get()).isZero();
-            assertThat(model.newTextProperty().get()).isEmpty();
-        } finally {
-            removeLive();
-        }
+        model.onVisibleRange(41, 60);
+        assertThat(model.newTextProperty().get()).isEqualTo("1 new");
+        model.onVisibleRange(42, 61);
+        assertThat(model.newCountProperty().get()).isZero();
+        assertThat(model.newTextProperty().get()).isEmpty();
     }
 
     @Test
     void oldestFirst_newEntriesArriveAtTheBottomOfAnOperatorWhoIsAlreadyThere() {
         insertLive(60, "fp-live-old", NOW.minusSeconds(30));
-        try {
-            DlqBrowserViewModel model = oldestFirstOverRunLive(new DlqEventTail(ns.redis()));
-            model.onVisibleRange(40, 59);
-            List<Long> arrived = insertLive(1, "fp-live-new", NOW);
-            announce(arrived);
+        DlqBrowserViewModel model = oldestFirstOverRunLive(new DlqEventTail(ns.redis()));
+        model.onVisibleRange(40, 59);
+        List<Long> arrived = insertLive(1, "fp-live-new", NOW);
+        announce(arrived);
 
-            model.pollLive();
+        model.pollLive();
 
-            assertThat(model.rows()).hasSize(61).last().extracting(DlqRow::id).isEqualTo(arrived.get(0));
-            assertThat(model.newTextProperty().get()).isEqualTo("1 new");
-            model.onVisibleRange(41, 60);
-            assertThat(model.newCountProperty().get()).isZero();
-        } finally {
-            removeLive();
-        }
+        assertThat(model.rows()).hasSize(61).last().extracting(DlqRow::id).isEqualTo(arrived.get(0));
+        assertThat(model.newTextProperty().get()).isEqualTo("1 new");
+        model.onVisibleRange(41, 60);
+        assertThat(model.newCountProperty().get()).isZero();
     }
 
     @Test
     void oldestFirst_showNewPointsTheTableAtTheFirstNewEntryAtTheEnd() {
         insertLive(150, "fp-live-old", NOW.minusSeconds(30));
-        try {
-            DlqBrowserViewModel model = oldestFirstOverRunLive(new DlqEventTail(ns.redis()));
-            model.onVisibleRange(0, 19);
-            List<Long> arrived = insertLive(3, "fp-live-new", NOW);
-            announce(arrived);
-            model.pollLive();
+        DlqBrowserViewModel model = oldestFirstOverRunLive(new DlqEventTail(ns.redis()));
+        model.onVisibleRange(0, 19);
+        List<Long> arrived = insertLive(3, "fp-live-new", NOW);
+        announce(arrived);
+        model.pollLive();
 
-            model.showNew();
+        model.showNew();
 
-            assertThat(model.newCountProperty().get()).isZero();
-            assertThat(model.rows()).hasSize(DlqBrowserViewModel.PAGE_SIZE).extracting(DlqRow::id)
-                    .endsWith(arrived.toArray(Long[]::new));
-            assertThat(isOldestFirst(model.rows())).isTrue();
-            assertThat(model.firstNewProperty().get().id()).isEqualTo(arrived.get(0));
-            assertThat(model.hasPreviousProperty().get()).isTrue();
-        } finally {
-            removeLive();
-        }
+        assertThat(model.newCountProperty().get()).isZero();
+        assertThat(model.rows()).hasSize(DlqBrowserViewModel.PAGE_SIZE).extracting(DlqRow::id)
+                .endsWith(arrived.toArray(Long[]::new));
+        assertThat(isOldestFirst(model.rows())).isTrue();
+        assertThat(model.firstNewProperty().get().id()).isEqualTo(arrived.get(0));
+        assertThat(model.hasPreviousProperty().get()).isTrue();
     }
 
     @Test
@@ -270,28 +257,23 @@ class DlqBrowserViewModelTest {
         model.onNewGroup(told::add);
         model.applyFilter();
         model.pollLive();
-        try {
-            DlqFixture.insert(ns.database(), "run-live-known", 2, "PERMISSION", "crm.sync", "fp-permission", "NONE",
-                    "OPEN", NOW);
-            announce(ns.database().jdbc().query("SELECT id FROM dlq_entries WHERE run_id = 'run-live-known'",
-                    row -> row.getLong(1)), "fp-permission");
-            List<Long> started = insertLive(3, "fp-live-started", NOW);
-            announce(started, "fp-live-started");
-            model.pollLive();
+        DlqFixture.insert(ns.database(), "run-live-known", 2, "PERMISSION", "crm.sync", "fp-permission", "NONE",
+                "OPEN", NOW);
+        announce(ns.database().jdbc().query("SELECT id FROM dlq_entries WHERE run_id = 'run-live-known'",
+                row -> row.getLong(1)), "fp-permission");
+        List<Long> started = insertLive(3, "fp-live-started", NOW);
+        announce(started, "fp-live-started");
+        model.pollLive();
 
-            assertThat(told).containsExactly(new NewGroup("fp-live-started", "crm.sync", "PERMISSION", 3));
-            assertThat(told.get(0).describe()).isEqualTo("3 entries of crm.sync failing PERMISSION, fingerprint fp-live-started");
+        assertThat(told).containsExactly(new NewGroup("fp-live-started", "crm.sync", "PERMISSION", 3));
+        assertThat(told.get(0).describe()).isEqualTo("3 entries of crm.sync failing PERMISSION, fingerprint fp-live-started");
 
-            DlqFixture.insert(ns.database(), "run-live-known", 2, "PERMISSION", "crm.sync", "fp-live-started", "NONE",
-                    "OPEN", NOW.plusSeconds(1));
-            announce(ns.database().jdbc().query("SELECT id FROM dlq_entries WHERE run_id = 'run-live-known' "
-                    + "AND error_fingerprint = 'fp-live-started'", row -> row.getLong(1)), "fp-live-started");
-            model.pollLive();
-            assertThat(told).as("more of a group already told").hasSize(1);
-        } finally {
-            ns.database().jdbc().update("DELETE FROM dlq_entries WHERE run_id = 'run-live-known'");
-            removeLive();
-        }
+        DlqFixture.insert(ns.database(), "run-live-known", 2, "PERMISSION", "crm.sync", "fp-live-started", "NONE",
+                "OPEN", NOW.plusSeconds(1));
+        announce(ns.database().jdbc().query("SELECT id FROM dlq_entries WHERE run_id = 'run-live-known' "
+                + "AND error_fingerprint = 'fp-live-started'", row -> row.getLong(1)), "fp-live-started");
+        model.pollLive();
+        assertThat(told).as("more of a group already told").hasSize(1);
     }
 
     @Test
@@ -302,23 +284,19 @@ class DlqBrowserViewModelTest {
         model.applyFilter();
         model.pollLive();
         List<DlqRow> before = List.copyOf(model.rows());
-        try {
-            List<Long> permission = insertLive(1, "fp-live-new", NOW);
-            DlqFixture.insert(ns.database(), "run-live", 1, "TRANSIENT", "crm.sync", "fp-live-other", "NONE", "OPEN", NOW);
-            announce(permission);
-            announce(ns.database().jdbc().query("SELECT id FROM dlq_entries WHERE error_fingerprint = 'fp-live-other'",
-                    row -> row.getLong(1)));
-            model.pollLive();
+        List<Long> permission = insertLive(1, "fp-live-new", NOW);
+        DlqFixture.insert(ns.database(), "run-live", 1, "TRANSIENT", "crm.sync", "fp-live-other", "NONE", "OPEN", NOW);
+        announce(permission);
+        announce(ns.database().jdbc().query("SELECT id FROM dlq_entries WHERE error_fingerprint = 'fp-live-other'",
+                row -> row.getLong(1)));
+        model.pollLive();
 
-            assertThat(model.newTextProperty().get()).isEqualTo("1 new");
-            assertThat(model.rows()).containsExactlyElementsOf(before);
-            model.showNew();
-            assertThat(model.newCountProperty().get()).isZero();
-            assertThat(model.firstNewProperty().get()).isEqualTo(model.rows().get(0));
-            assertThat(model.rows().get(0).id()).isEqualTo(permission.get(0));
-        } finally {
-            removeLive();
-        }
+        assertThat(model.newTextProperty().get()).isEqualTo("1 new");
+        assertThat(model.rows()).containsExactlyElementsOf(before);
+        model.showNew();
+        assertThat(model.newCountProperty().get()).isZero();
+        assertThat(model.firstNewProperty().get()).isEqualTo(model.rows().get(0));
+        assertThat(model.rows().get(0).id()).isEqualTo(permission.get(0));
     }
 
     @Test
@@ -328,26 +306,22 @@ class DlqBrowserViewModelTest {
         model.textProperty().set("order 2");
         model.applyFilter();
         model.pollLive();
-        try {
-            // "charge failed for order 1", "... order 2", "... order 3": one of the three matches the text.
-            announce(insertLive(3, "fp-live-new", NOW));
-            model.pollLive();
-            assertThat(model.newTextProperty().get()).isEqualTo("1 new");
+        // "charge failed for order 1", "... order 2", "... order 3": one of the three matches the text.
+        announce(insertLive(3, "fp-live-new", NOW));
+        model.pollLive();
+        assertThat(model.newTextProperty().get()).isEqualTo("1 new");
 
-            model.textProperty().set("");
-            model.sideEffectProperty().set(SideEffectState.POSSIBLE);
-            model.applyFilter();
-            model.pollLive();
-            DlqFixture.insert(ns.database(), "run-live", 2, "UNKNOWN_SIDE_EFFECT", "demo.charge", "fp-live-possible",
-                    "POSSIBLE", "OPEN", NOW);
-            announce(ns.database().jdbc().query("SELECT id FROM dlq_entries WHERE error_fingerprint = 'fp-live-possible'",
-                    row -> row.getLong(1)));
-            announce(insertLive(4, "fp-live-more", NOW));
-            model.pollLive();
-            assertThat(model.newTextProperty().get()).isEqualTo("2 new");
-        } finally {
-            removeLive();
-        }
+        model.textProperty().set("");
+        model.sideEffectProperty().set(SideEffectState.POSSIBLE);
+        model.applyFilter();
+        model.pollLive();
+        DlqFixture.insert(ns.database(), "run-live", 2, "UNKNOWN_SIDE_EFFECT", "demo.charge", "fp-live-possible",
+                "POSSIBLE", "OPEN", NOW);
+        announce(ns.database().jdbc().query("SELECT id FROM dlq_entries WHERE error_fingerprint = 'fp-live-possible'",
+                row -> row.getLong(1)));
+        announce(insertLive(4, "fp-live-more", NOW));
+        model.pollLive();
+        assertThat(model.newTextProperty().get()).isEqualTo("2 new");
     }
 
     @Test

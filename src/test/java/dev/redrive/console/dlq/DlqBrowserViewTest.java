@@ -77,8 +77,12 @@ class DlqBrowserViewTest {
         return ids;
     }
 
-    /** The operator filters on one run and clicks the Entered header for oldest first; the live tail starts. */
-    private TableView<DlqRow> oldestFirstOver(FxRobot robot, String run, List<Long> old) {
+    /**
+     * {@code count} entries of {@code run} dead-lettered a minute ago; the operator filters on the run and clicks the
+     * Entered header for oldest first; the live tail starts.
+     */
+    private TableView<DlqRow> oldestFirstOver(FxRobot robot, String run, int count) {
+        List<Long> old = insert(run, "fp-" + run, count, Instant.now().minusSeconds(60));
         robot.clickOn("#filterRun").write(run).type(KeyCode.ENTER);
         TableView<DlqRow> table = robot.lookup("#dlqTable").queryTableView();
         await().atMost(WAIT).until(() -> !table.getItems().isEmpty() && table.getItems().get(0).runId().equals(run));
@@ -86,6 +90,13 @@ class DlqBrowserViewTest {
         await().atMost(WAIT).until(() -> !model.loadingProperty().get() && table.getItems().get(0).id() == old.get(0));
         robot.interact(model::pollLive);
         return table;
+    }
+
+    /** {@code count} more entries of {@code run} arrive and the console polls the live tail; their ids. */
+    private List<Long> arriveLive(FxRobot robot, String run, int count) {
+        List<Long> arrived = arrive(run, count);
+        robot.interact(model::pollLive);
+        return arrived;
     }
 
     private static VirtualFlow<?> flow(TableView<DlqRow> table) {
@@ -125,10 +136,8 @@ class DlqBrowserViewTest {
 
     @Test
     void oldestFirst_showNewScrollsToTheNewEntriesAtTheEndOfTheList(FxRobot robot) {
-        List<Long> old = insert("run-show", "fp-run-show", 150, Instant.now().minusSeconds(60));
-        TableView<DlqRow> table = oldestFirstOver(robot, "run-show", old);
-        List<Long> arrived = arrive("run-show", 3);
-        robot.interact(model::pollLive);
+        TableView<DlqRow> table = oldestFirstOver(robot, "run-show", 150);
+        List<Long> arrived = arriveLive(robot, "run-show", 3);
         await().atMost(WAIT).until(() -> newButtonShows(robot, "3 new"));
 
         robot.clickOn("#newIndicator");
@@ -141,10 +150,8 @@ class DlqBrowserViewTest {
 
     @Test
     void oldestFirst_scrollingDownToTheNewEntriesClearsTheNewButton(FxRobot robot) {
-        List<Long> old = insert("run-scroll", "fp-run-scroll", 60, Instant.now().minusSeconds(60));
-        TableView<DlqRow> table = oldestFirstOver(robot, "run-scroll", old);
-        List<Long> arrived = arrive("run-scroll", 2);
-        robot.interact(model::pollLive);
+        TableView<DlqRow> table = oldestFirstOver(robot, "run-scroll", 60);
+        List<Long> arrived = arriveLive(robot, "run-scroll", 2);
         await().atMost(WAIT).until(() -> newButtonShows(robot, "2 new"));
 
         robot.clickOn(robot.lookup("#dlqTable .table-row-cell").nth(0).queryAs(Node.class));
@@ -159,11 +166,9 @@ class DlqBrowserViewTest {
 
     @Test
     void aNewFailureGroup_raisesOneDesktopNotice(FxRobot robot) {
-        List<Long> old = insert("run-notice", "fp-run-notice", 5, Instant.now().minusSeconds(60));
-        oldestFirstOver(robot, "run-notice", old);
-        arrive("run-notice", 2);
+        oldestFirstOver(robot, "run-notice", 5);
 
-        robot.interact(model::pollLive);
+        arriveLive(robot, "run-notice", 2);
 
         String told = "2 entries of crm.sync failing PERMISSION, fingerprint fp-run-notice-new";
         await().atMost(WAIT).until(() -> robot.lookup((Node node) -> node instanceof javafx.scene.control.Labeled label

@@ -7,12 +7,16 @@ import javafx.geometry.Point2D;
 import javafx.scene.Node;
 import javafx.scene.control.TableCell;
 import javafx.scene.control.TableRow;
+import javafx.scene.control.TableView;
 import javafx.scene.input.ContextMenuEvent;
 import javafx.scene.input.PickResult;
 import org.testfx.api.FxRobot;
 
+import java.time.Duration;
 import java.util.Comparator;
 import java.util.function.Predicate;
+
+import static org.awaitility.Awaitility.await;
 
 /**
  * Clicks DLQ entries where an operator would: on the row's first cell. The row itself is wider than the table when
@@ -20,6 +24,13 @@ import java.util.function.Predicate;
  */
 public final class DlqTableClicks {
     private DlqTableClicks() {
+    }
+
+    /** The DLQ list once its first page has shown at least one entry. */
+    public static TableView<DlqRow> loadedTable(FxRobot robot, Duration wait) {
+        TableView<DlqRow> table = robot.lookup("#dlqTable").queryTableView();
+        await().atMost(wait).until(() -> !table.getItems().isEmpty());
+        return table;
     }
 
     /** Clicks the first entry in the table's order. */

@@ -28,8 +28,7 @@ class HealthPanelViewModelTest {
 
     @Test
     void aCrossedThresholdNotifiesOnceAndTheBannerFollowsTheReadings() {
-        HealthPanelViewModel model = new HealthPanelViewModel(this::reading, UiExecutor.inline(),
-                new HealthThresholds(10, 0, Duration.ZERO));
+        HealthPanelViewModel model = model(new HealthThresholds(10, 0, Duration.ZERO));
         List<HealthAlert> notified = new ArrayList<>();
         model.onNewAlert(notified::add);
 
@@ -66,8 +65,7 @@ class HealthPanelViewModelTest {
 
     @Test
     void anAlertFlickeringWithEveryRefreshForAnHour_notifiesOnce() {
-        HealthPanelViewModel model = new HealthPanelViewModel(this::reading, UiExecutor.inline(),
-                new HealthThresholds(10, 0, Duration.ZERO));
+        HealthPanelViewModel model = model(new HealthThresholds(10, 0, Duration.ZERO));
         List<HealthAlert> notified = new ArrayList<>();
         model.onNewAlert(notified::add);
 
@@ -82,8 +80,7 @@ class HealthPanelViewModelTest {
 
     @Test
     void withNonePending_thePendingTileSaysWhatItCounts() {
-        HealthPanelViewModel model = new HealthPanelViewModel(this::reading, UiExecutor.inline(),
-                HealthThresholds.DEFAULTS);
+        HealthPanelViewModel model = model(HealthThresholds.DEFAULTS);
         pending = 0;
         oldestPendingIdle = null;
 
@@ -95,12 +92,16 @@ class HealthPanelViewModelTest {
 
     @Test
     void changedThresholdsApplyToTheLastReading() {
-        HealthPanelViewModel model = new HealthPanelViewModel(this::reading, UiExecutor.inline(),
-                HealthThresholds.DEFAULTS);
+        HealthPanelViewModel model = model(HealthThresholds.DEFAULTS);
         model.refresh();
 
         model.setThresholds(new HealthThresholds(0, 0, Duration.ofMinutes(2)));
 
         assertThat(model.alerts()).extracting(HealthAlert::kind).containsExactly(HealthAlert.Kind.AGE);
+    }
+
+    /** The panel's model over this test's readings, run inline. */
+    private HealthPanelViewModel model(HealthThresholds thresholds) {
+        return new HealthPanelViewModel(this::reading, UiExecutor.inline(), thresholds);
     }
 }

@@ -8,9 +8,6 @@ import dev.redrive.health.DlqFixture;
 import dev.redrive.health.HealthThresholds;
 import dev.redrive.health.QueueHealthReader;
 import dev.redrive.testing.TestNamespace;
-import io.lettuce.core.Consumer;
-import io.lettuce.core.XGroupCreateArgs;
-import io.lettuce.core.XReadArgs;
 import io.lettuce.core.cluster.api.sync.RedisClusterCommands;
 import javafx.scene.control.Label;
 import javafx.scene.layout.Region;
@@ -30,7 +27,6 @@ import org.testfx.framework.junit5.Start;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -50,13 +46,7 @@ class HealthPanelViewTest {
         RedisClusterCommands<String, String> redis = ns.redis().sync();
         String dispatch = ns.redis().keys().dispatch();
         redis.del(dispatch, ns.redis().keys().retry());
-        redis.xgroupCreate(XReadArgs.StreamOffset.from(dispatch, "0"), StreamKeys.WORKER_GROUP,
-                XGroupCreateArgs.Builder.mkstream());
-        for (int i = 0; i < 7; i++) {
-            redis.xadd(dispatch, Map.of("n", String.valueOf(i)));
-        }
-        redis.xreadgroup(Consumer.from(StreamKeys.WORKER_GROUP, "worker-a"), XReadArgs.Builder.count(3),
-                XReadArgs.StreamOffset.lastConsumed(dispatch));
+        DlqFixture.dispatchBacklog(ns.redis(), 7, 3);
         redis.zadd(ns.redis().keys().retry(), Instant.now().plusSeconds(30).toEpochMilli(), "r1");
         ns.database().jdbc().update("DELETE FROM dlq_entries");
         DlqFixture.insert(ns.database(), "run-h", 12, "TRANSIENT", "demo.charge", "fp-h", "NONE", "OPEN",

@@ -5,10 +5,9 @@ import dev.redrive.console.concurrent.UiExecutor;
 import dev.redrive.report.ReportFormat;
 import dev.redrive.report.ReportService;
 import dev.redrive.testing.TestNamespace;
-import dev.redrive.triage.decision.Decisions;
+import dev.redrive.testing.TestDecisions;
 import dev.redrive.triage.precondition.DecisionTarget;
 import dev.redrive.triage.redaction.Redactor;
-import dev.redrive.worker.client.WorkerClient;
 import org.apache.pdfbox.Loader;
 import org.apache.pdfbox.text.PDFTextStripper;
 import org.junit.jupiter.api.Test;
@@ -36,7 +35,7 @@ class ReportExportViewModelTest {
         String operationId = ns.database().jdbc().queryOne(
                 "SELECT operation_id FROM dlq_entries WHERE decision_state = 'OPEN' ORDER BY id LIMIT 1",
                 row -> row.getString(1)).orElseThrow();
-        new Decisions(ns.database(), new WorkerClient(ns.database(), ns.redis(), Clock.systemUTC()), Clock.systemUTC())
+        TestDecisions.of(ns)
                 .discard(DecisionTarget.operation(operationId), "ana", "duplicate of an order already shipped");
         ReportService service = new ReportService(ns.database(), Clock.systemUTC(), Redactor.defaults());
         ReportExportViewModel model = new ReportExportViewModel(service::write, UiExecutor.inline());

@@ -3,8 +3,8 @@ package dev.redrive.console.request;
 import dev.redrive.console.ThemedStage;
 import dev.redrive.console.concurrent.UiExecutor;
 import dev.redrive.testing.DatabaseLogin;
+import dev.redrive.testing.LoginsFixture;
 import dev.redrive.testing.TestNamespace;
-import dev.redrive.triage.DeadLetterFixture;
 import dev.redrive.triage.DeadLetterFixture.Created;
 import dev.redrive.triage.decision.DispatchPublisher;
 import dev.redrive.triage.decision.batch.Sleeper;
@@ -22,7 +22,6 @@ import javafx.scene.control.Button;
 import javafx.scene.control.TableView;
 import javafx.scene.layout.StackPane;
 import javafx.stage.Stage;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -45,11 +44,11 @@ import static org.awaitility.Awaitility.await;
  */
 @ExtendWith(ApplicationExtension.class)
 class PendingRequestsViewTest {
-    @RegisterExtension
     static final TestNamespace ns = new TestNamespace();
+    @RegisterExtension
+    static final LoginsFixture logins = new LoginsFixture(ns);
     private static final Duration WAIT = Duration.ofSeconds(15);
 
-    private static DeadLetterFixture fixture;
     private static DatabaseLogin alice;
     private static DatabaseLogin bob;
     private static int node;
@@ -58,18 +57,10 @@ class PendingRequestsViewTest {
 
     @BeforeAll
     static void seed() {
-        fixture = new DeadLetterFixture(ns.database());
-        fixture.toolSchema("demo.charge", "1");
-        alice = DatabaseLogin.operator(ns, "alice");
-        bob = DatabaseLogin.operator(ns, "bob");
+        alice = logins.operator("alice");
+        bob = logins.operator("bob");
         new PolicyStore(ns.database()).write(FourEyesPolicy.of(true, null, false, List.of("demo.charge"), null),
                 "carol", Instant.now());
-    }
-
-    @AfterAll
-    static void stop() {
-        alice.close();
-        bob.close();
     }
 
     @AfterEach
@@ -119,7 +110,7 @@ class PendingRequestsViewTest {
 
     @Test
     void bobClicksTheBadge_approvesAlicesRequest_andTheEntryIsDiscarded(FxRobot robot) {
-        Created op = fixture.deadLettered("run-console-requests", "charge-" + node++).create();
+        Created op = logins.deadLetters().deadLettered("run-console-requests", "charge-" + node++).create();
         DecisionRequest request = askedByAlice(op);
         showBadge(robot, bob, "bob");
 
@@ -142,7 +133,7 @@ class PendingRequestsViewTest {
 
     @Test
     void aliceApprovingHerOwnRequest_isToldTheDatabaseRefusedIt_andRejectNeedsAReason(FxRobot robot) {
-        Created op = fixture.deadLettered("run-console-requests", "charge-" + node++).create();
+        Created op = logins.deadLetters().deadLettered("run-console-requests", "charge-" + node++).create();
         DecisionRequest request = askedByAlice(op);
         showBadge(robot, alice, "alice");
 

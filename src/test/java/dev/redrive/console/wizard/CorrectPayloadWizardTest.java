@@ -3,8 +3,6 @@ package dev.redrive.console.wizard;
 import dev.redrive.console.ui.Truncations;
 import dev.redrive.identity.OperationId;
 import dev.redrive.triage.redaction.Redactor;
-import dev.redrive.store.Jdbc;
-import dev.redrive.testing.DemoChargeWorker;
 import dev.redrive.testing.TestNamespace;
 import javafx.scene.Node;
 import javafx.scene.Parent;
@@ -18,15 +16,12 @@ import javafx.stage.Window;
 import javafx.geometry.Bounds;
 import javafx.scene.control.TextArea;
 import javafx.scene.input.KeyCode;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.testfx.api.FxRobot;
 import org.testfx.framework.junit5.ApplicationExtension;
 
-import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 
@@ -46,36 +41,22 @@ import static org.awaitility.Awaitility.await;
  */
 @ExtendWith(ApplicationExtension.class)
 class CorrectPayloadWizardTest {
-    @RegisterExtension
     static final TestNamespace ns = new TestNamespace();
+    @RegisterExtension
+    static final WizardWorker charging = new WizardWorker(ns, "correct-wizard");
     private static final String CARD = "4111 1111 1111 4242";
 
-    private static DemoChargeWorker worker;
-    private static WizardBackend backend;
-    private static Jdbc jdbc;
 
     @RegisterExtension
     final WizardStage fixture = new WizardStage();
     private ReconciliationWizardViewModel model;
 
-    @BeforeAll
-    static void startWorker() {
-        jdbc = ns.database().jdbc();
-        worker = new DemoChargeWorker(ns, "correct-wizard", Duration.ofMinutes(5));
-        backend = WizardStage.backend(ns, worker.lookup());
-    }
-
-    @AfterAll
-    static void stopWorker() {
-        worker.close();
-    }
-
     /** A charge whose amount a client sent as text: the tool refuses it, and the worker dead-letters it at once. */
     private static WizardItem refusedCharge(OperationId id) {
-        worker.client().dispatch(worker.client().newDispatch(id, "demo.charge", "1",
+        charging.client().dispatch(charging.client().newDispatch(id, "demo.charge", "1",
                 "{\"amount\":\"12.50 EUR\",\"currency\":\"EUR\",\"card_number\":\"" + CARD + "\"}",
                 "trace-" + id.runId(), "corr-" + id.runId(), null));
-        return await().atMost(WAIT).until(() -> jdbc.queryOne(
+        return await().atMost(WAIT).until(() -> ns.jdbc().queryOne(
                 "SELECT id, version FROM dlq_entries WHERE operation_id = ? AND decision_state = 'OPEN' "
                         + "AND error_class = 'INVALID_INPUT'",
                 row -> new WizardItem(id.value(), row.getLong(1), row.getInt(2)), id.value()), Optional::isPresent).get();
@@ -87,7 +68,7 @@ class CorrectPayloadWizardTest {
     }
 
     private void toTheEditor(FxRobot robot, WizardItem item, Window owner) {
-        model = fixture.open(backend, List.of(item), "#wizardOperation", owner);
+        model = fixture.open(charging.backend(), List.of(item), "#wizardOperation", owner);
         assertInView(robot, button(robot, ButtonBar.ButtonData.NEXT_FORWARD));
         next(robot);
         assertInView(robot, button(robot, ButtonBar.ButtonData.NEXT_FORWARD));
@@ -138,7 +119,7 @@ class CorrectPayloadWizardTest {
     }
 
     private static long calls(String idempotencyKey) {
-        return jdbc.queryLong("SELECT count(*) FROM demo_tool_calls WHERE idempotency_key = ?", idempotencyKey);
+        return ns.jdbc().queryLong("SELECT count(*) FROM demo_tool_calls WHERE idempotency_key = ?", idempotencyKey);
     }
 
     @Test
@@ -162,7 +143,7 @@ class CorrectPayloadWizardTest {
         typePayload(robot, "{\"amount\":12.5}");
         await().atMost(WAIT).until(() -> !robot.lookup("#payloadProblem").queryAs(Label.class).isVisible());
         assertThat(issueButton(robot).isDisabled()).isFalse();
-        assertThat(jdbc.queryLong("SELECT count(*) FROM operations WHERE run_id = 'fix-invalid'")).isEqualTo(1);
+        assertThat(ns.jdbc().queryLong("SELECT count(*) FROM operations WHERE run_id = 'fix-invalid'")).isEqualTo(1);
     }
 
     @Test
@@ -194,13 +175,13 @@ class CorrectPayloadWizardTest {
         assertThat(text(robot, "#itemOutcome")).isEqualTo("Correction " + correction.value()
                 + ": Succeeded: attempt 1 ran once, with idempotency key " + correction.idempotencyKey()
                 + "; the tool counts one effect");
-        assertThat(jdbc.query("SELECT http_status || ' ' || (body->>'amount') || ' ' || (body->>'card_number') "
+        assertThat(ns.jdbc().query("SELECT http_status || ' ' || (body->>'amount') || ' ' || (body->>'card_number') "
                         + "FROM demo_tool_calls WHERE idempotency_key = ?", row -> row.getString(1),
                 correction.idempotencyKey())).containsExactly("200 12.5 " + CARD);
-        assertThat(jdbc.queryLong("SELECT count(*) FROM demo_tool_calls WHERE body::text LIKE ?", "%" + Redactor.MASK + "%"))
+        assertThat(ns.jdbc().queryLong("SELECT count(*) FROM demo_tool_calls WHERE body::text LIKE ?", "%" + Redactor.MASK + "%"))
                 .isZero();
         assertThat(calls(original.idempotencyKey())).isEqualTo(originalCalls);
-        assertThat(jdbc.queryOne("SELECT decision_state || ' ' || superseded_by || ' ' || decided_by FROM dlq_entries "
+        assertThat(ns.jdbc().queryOne("SELECT decision_state || ' ' || superseded_by || ' ' || decided_by FROM dlq_entries "
                 + "WHERE id = ?", row -> row.getString(1), item.dlqEntryId()))
                 .contains("SUPERSEDED " + correction.value() + " ana");
 

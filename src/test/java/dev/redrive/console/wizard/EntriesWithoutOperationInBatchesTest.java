@@ -5,6 +5,7 @@ import dev.redrive.identity.OperationId;
 import dev.redrive.services.TriageServices;
 import dev.redrive.testing.AnswersAtOnce;
 import dev.redrive.testing.TestNamespace;
+import dev.redrive.testing.TestDecisions;
 import dev.redrive.triage.MessageDeadLetters;
 import dev.redrive.triage.decision.DecisionKind;
 import dev.redrive.triage.decision.DecisionOutcome;
@@ -20,7 +21,6 @@ import dev.redrive.triage.precondition.PreconditionId;
 import dev.redrive.triage.query.JdbcDlqQueries;
 import dev.redrive.triage.redaction.Redactor;
 import dev.redrive.worker.Worker;
-import dev.redrive.worker.client.WorkerClient;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -54,8 +54,7 @@ class EntriesWithoutOperationInBatchesTest {
         } finally {
             worker.shutdown().join();
         }
-        decisions = new Decisions(ns.database(), new WorkerClient(ns.database(), ns.redis(), Clock.systemUTC()),
-                Clock.systemUTC());
+        decisions = TestDecisions.of(ns);
     }
 
     @Test

@@ -41,8 +41,7 @@ class FourEyesDialogTest {
 
     @BeforeAll
     static void seed() {
-        DeadLetterFixture fixture = new DeadLetterFixture(ns.database());
-        fixture.toolSchema("demo.charge", "1");
+        DeadLetterFixture fixture = DeadLetterFixture.withChargeTool(ns.database());
         entry = fixture.deadLettered("run-four-eyes-dialog", "charge").create();
         new PolicyStore(ns.database()).write(FourEyesPolicy.of(true, null, false, List.of("demo.charge"), null), "owner",
                 Instant.now());

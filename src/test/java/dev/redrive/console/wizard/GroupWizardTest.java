@@ -5,6 +5,7 @@ import dev.redrive.console.concurrent.UiExecutor;
 import dev.redrive.model.FailureClass;
 import dev.redrive.services.TriageServices;
 import dev.redrive.testing.TestNamespace;
+import dev.redrive.testing.TestDecisions;
 import dev.redrive.triage.decision.DecisionKind;
 import dev.redrive.triage.decision.DecisionOutcome;
 import dev.redrive.triage.decision.Decisions;
@@ -13,7 +14,6 @@ import dev.redrive.triage.query.DlqFilter;
 import dev.redrive.triage.query.FingerprintGroup;
 import dev.redrive.triage.query.JdbcDlqQueries;
 import dev.redrive.triage.redaction.Redactor;
-import dev.redrive.worker.client.WorkerClient;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -33,8 +33,7 @@ class GroupWizardTest {
         JdbcDlqQueries queries = new JdbcDlqQueries(ns.database());
         FingerprintGroup group = queries.groups(DlqFilter.builder().errorClass(FailureClass.PERMISSION).build()).get(0);
         ns.database().jdbc().update("UPDATE runs SET status = 'CANCELLED' WHERE run_id = 'group-run-00002'");
-        Decisions decisions = new Decisions(ns.database(), new WorkerClient(ns.database(), ns.redis(), Clock.systemUTC()),
-                Clock.systemUTC());
+        Decisions decisions = TestDecisions.of(ns);
         WizardBackend backend = new TriageWizardBackend(TriageServices.over(ns.database(), ns.redis(), Clock.systemUTC()),
                 new HttpSideEffectLookup(Map.of(), java.time.Duration.ofSeconds(1)), Redactor.defaults());
         List<WizardItem> items = GroupItems.open(queries, group.fingerprint(), 1_000);

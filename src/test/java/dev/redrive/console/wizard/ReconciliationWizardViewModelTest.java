@@ -7,13 +7,13 @@ import dev.redrive.model.SideEffectState;
 import dev.redrive.services.TriageServices;
 import dev.redrive.store.reconciliation.ReconciliationOutcome;
 import dev.redrive.testing.TestNamespace;
+import dev.redrive.testing.TestDecisions;
 import dev.redrive.triage.decision.DecisionKind;
 import dev.redrive.triage.decision.DecisionOutcome;
 import dev.redrive.triage.decision.Decisions;
 import dev.redrive.triage.decision.lookup.HttpSideEffectLookup;
 import dev.redrive.triage.precondition.DecisionTarget;
 import dev.redrive.triage.redaction.Redactor;
-import dev.redrive.worker.client.WorkerClient;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -34,8 +34,7 @@ class ReconciliationWizardViewModelTest {
     @BeforeAll
     static void seed() {
         new DlqGenerator(ns.database(), Clock.systemUTC()).generate(400, "wiz");
-        decisions = new Decisions(ns.database(), new WorkerClient(ns.database(), ns.redis(), Clock.systemUTC()),
-                Clock.systemUTC());
+        decisions = TestDecisions.of(ns);
         tools = DemoToolServer.start(ns.database());
         backend = new TriageWizardBackend(TriageServices.over(ns.database(), ns.redis(), Clock.systemUTC()),
                 HttpSideEffectLookup.forTool("demo.charge", tools.lookupEndpoint()), Redactor.defaults());

@@ -141,6 +141,24 @@ class ReconciliationWizardViewTest {
         return ns.database().jdbc().queryLong("SELECT count(*) FROM redrive_commands");
     }
 
+    private static Optional<String> decisionState(WizardItem item) {
+        return ns.database().jdbc().queryOne("SELECT decision_state FROM dlq_entries WHERE id = ?", row -> row.getString(1),
+                item.dlqEntryId());
+    }
+
+    /** What has been issued so far: dispatches published and redrive commands recorded. */
+    private record Issued(long dispatches, long commands) {
+        static Issued now() {
+            return new Issued(dispatched(), redriveCommands());
+        }
+
+        /** Exactly {@code more} redrives have been issued since: as many dispatches, as many commands. */
+        void assertIssuedSince(int more) {
+            assertThat(dispatched()).as("dispatches published").isEqualTo(dispatches + more);
+            assertThat(redriveCommands()).as("redrive commands recorded").isEqualTo(commands + more);
+        }
+    }
+
     /** The title of one check on the preconditions page, e.g. "✘ tool schema unchanged". */
     private static String checkTitle(FxRobot robot, String key) {
         return robot.lookup("#check-" + key).queryAs(Label.class).getText();
@@ -221,8 +239,7 @@ class ReconciliationWizardViewTest {
     void aCancelledRunBlocksTheRedrive_andTheEntryIsDiscardedFromTheWizard(FxRobot robot) {
         WizardItem item = deadLettered("wiz-cancelled", "forbidden");
         ns.database().jdbc().update("UPDATE runs SET status = 'CANCELLED', status_reason = 'owner cancelled' WHERE run_id = 'wiz-cancelled'");
-        long before = dispatched();
-        long commands = redriveCommands();
+        Issued before = Issued.now();
         open(robot, item);
 
         next(robot);
@@ -234,10 +251,8 @@ class ReconciliationWizardViewTest {
         assertThat(checkExplanation(robot, "run_active")).isEqualTo("run wiz-cancelled is CANCELLED (owner cancelled): nothing of it may run again");
 
         discardInstead(robot, "run cancelled", "backfill superseded");
-        assertThat(ns.database().jdbc().queryOne("SELECT decision_state FROM dlq_entries WHERE id = ?",
-                row -> row.getString(1), item.dlqEntryId())).contains("DISCARDED");
-        assertThat(dispatched()).isEqualTo(before);
-        assertThat(redriveCommands()).isEqualTo(commands);
+        assertThat(decisionState(item)).contains("DISCARDED");
+        before.assertIssuedSince(0);
     }
 
     @Test
@@ -283,8 +298,7 @@ class ReconciliationWizardViewTest {
     @Test
     void anAppliedEffect_isResolvedFromTheWizard_withRedriveDisabledAndItsReason(FxRobot robot) {
         WizardItem item = deadLettered("wiz-applied", "timeout_after_apply;lookup_down:1");
-        long before = dispatched();
-        long commands = redriveCommands();
+        Issued before = Issued.now();
         open(robot, item);
         await().atMost(WAIT).until(() -> text(robot, "#evidenceBadge").equals("⚠ POSSIBLE"));
         next(robot);
@@ -300,8 +314,7 @@ class ReconciliationWizardViewTest {
         assertThat(ns.database().jdbc().queryOne("SELECT o.status || ' ' || e.decision_state FROM operations o "
                 + "JOIN dlq_entries e ON e.operation_id = o.operation_id WHERE e.id = ?", row -> row.getString(1),
                 item.dlqEntryId())).contains("SUCCEEDED RESOLVED");
-        assertThat(dispatched()).isEqualTo(before);
-        assertThat(redriveCommands()).isEqualTo(commands);
+        before.assertIssuedSince(0);
     }
 
     @Test
@@ -336,8 +349,7 @@ class ReconciliationWizardViewTest {
         approvals.grant("appr-wiz", "charge", "carol", null, Instant.now());
         WizardItem item = deadLettered("wiz-approval", "forbidden", "appr-wiz");
         approvals.revoke("appr-wiz", "dave", "card reported stolen", Instant.now());
-        long before = dispatched();
-        long commands = redriveCommands();
+        Issued before = Issued.now();
         open(robot, item);
 
         next(robot);
@@ -352,10 +364,8 @@ class ReconciliationWizardViewTest {
 
         discardInstead(robot, "approval revoked", "the card was reported stolen");
         assertThat(noPrevious(robot)).isTrue();
-        assertThat(ns.database().jdbc().queryOne("SELECT decision_state FROM dlq_entries WHERE id = ?",
-                row -> row.getString(1), item.dlqEntryId())).contains("DISCARDED");
-        assertThat(dispatched()).isEqualTo(before);
-        assertThat(redriveCommands()).isEqualTo(commands);
+        assertThat(decisionState(item)).contains("DISCARDED");
+        before.assertIssuedSince(0);
     }
 
     /**
@@ -428,8 +438,7 @@ class ReconciliationWizardViewTest {
     @Test
     void aPossibleSideEffectTheToolCannotSettleKeepsTheOperatorOnTheReconcilePage(FxRobot robot) {
         WizardItem item = deadLettered("wiz-possible", "timeout_after_apply;lookup_down");
-        long before = dispatched();
-        long commands = redriveCommands();
+        Issued before = Issued.now();
         open(robot, item);
 
         await().atMost(WAIT).until(() -> text(robot, "#evidenceBadge").equals("⚠ POSSIBLE"));
@@ -447,15 +456,13 @@ class ReconciliationWizardViewTest {
                 "1 side effect(s) still POSSIBLE: ask the tool or record what you found before going on.");
         assertThat(nextDisabled(robot)).isTrue();
         assertThat(robot.lookup("#checkSummary").tryQuery().map(Node::isVisible).orElse(false)).isFalse();
-        assertThat(dispatched()).isEqualTo(before);
-        assertThat(redriveCommands()).isEqualTo(commands);
+        before.assertIssuedSince(0);
     }
 
     @Test
     void anEntryDecidedBySomeoneElseAfterTheChecksShowsWhoAndWhenAndPublishesNothing(FxRobot robot) {
         WizardItem item = deadLettered("wiz-raced", "forbidden");
-        long before = dispatched();
-        long commands = redriveCommands();
+        Issued before = Issued.now();
         open(robot, item);
 
         next(robot);
@@ -470,8 +477,7 @@ class ReconciliationWizardViewTest {
         await().atMost(WAIT).until(() -> text(robot, "#result-blocked").equals("1 blocked"));
         assertThat(text(robot, "#itemOutcome"))
                 .isEqualTo("Not redriven: already decided by bob at " + decidedAt + " (DISCARDED: duplicate order)");
-        assertThat(dispatched()).isEqualTo(before);
-        assertThat(redriveCommands()).isEqualTo(commands);
+        before.assertIssuedSince(0);
     }
 
     @Test
@@ -502,8 +508,7 @@ class ReconciliationWizardViewTest {
         List<WizardItem> group = GroupItems.open(new JdbcDlqQueries(ns.database()), fingerprint, 100);
         assertThat(group).extracting(WizardItem::operationId)
                 .containsExactlyInAnyOrderElementsOf(ids.stream().map(OperationId::value).toList());
-        long before = dispatched();
-        long commands = redriveCommands();
+        Issued before = Issued.now();
         model = fixture.open(backend, group, "#wizardEvidenceTable");
 
         next(robot);
@@ -523,8 +528,7 @@ class ReconciliationWizardViewTest {
         await().atMost(WAIT).untilAsserted(() -> assertThat(robot.from(robot.lookup("#wizardResultTable").<Node>query())
                 .lookup(".table-cell").queryAllAs(TableCell.class)).extracting(TableCell::getText)
                 .filteredOn(java.util.Objects::nonNull).contains("Not redriven: blocked by run cancelled"));
-        assertThat(dispatched()).isEqualTo(before + 2);
-        assertThat(redriveCommands()).isEqualTo(commands + 2);
+        before.assertIssuedSince(2);
         assertThat(ns.database().jdbc().queryLong("SELECT count(*) FROM demo_tool_effects WHERE idempotency_key IN (?, ?)",
                 ids.get(0).idempotencyKey(), ids.get(1).idempotencyKey())).isEqualTo(2);
     }
@@ -532,8 +536,7 @@ class ReconciliationWizardViewTest {
     @Test
     void aViewerIsWarnedBeforeDeciding_andTheDatabaseRefusesTheRedrive_namingTheRole(FxRobot robot) {
         WizardItem item = deadLettered("wiz-viewer", "forbidden");
-        long before = dispatched();
-        long commands = redriveCommands();
+        Issued before = Issued.now();
         try (DatabaseLogin viewer = DatabaseLogin.viewer(ns, "wizard")) {
             WizardBackend asViewer = new TriageWizardBackend(TriageServices.over(viewer.database(), ns.redis(),
                     Clock.systemUTC()), HttpSideEffectLookup.forTool("demo.charge", tools.lookupEndpoint()), Redactor.defaults());
@@ -554,9 +557,7 @@ class ReconciliationWizardViewTest {
             assertThat(text(robot, "#itemOutcome")).startsWith("Not redriven: refused by the database: " + readOnly)
                     .contains("permission denied");
         }
-        assertThat(dispatched()).isEqualTo(before);
-        assertThat(redriveCommands()).isEqualTo(commands);
-        assertThat(ns.database().jdbc().queryOne("SELECT decision_state FROM dlq_entries WHERE id = ?",
-                row -> row.getString(1), item.dlqEntryId())).contains("OPEN");
+        before.assertIssuedSince(0);
+        assertThat(decisionState(item)).contains("OPEN");
     }
 }

@@ -1,21 +1,16 @@
 package dev.redrive.console.wizard;
 
 import dev.redrive.identity.OperationId;
-import dev.redrive.store.Jdbc;
-import dev.redrive.testing.DemoChargeWorker;
 import dev.redrive.testing.TestNamespace;
 import javafx.scene.Node;
 import javafx.scene.control.ButtonBar;
 import javafx.scene.control.Spinner;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.testfx.api.FxRobot;
 import org.testfx.framework.junit5.ApplicationExtension;
 
-import java.time.Duration;
 import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -39,49 +34,35 @@ import static org.awaitility.Awaitility.await;
  */
 @ExtendWith(ApplicationExtension.class)
 class StopPacedBatchWizardTest {
-    @RegisterExtension
     static final TestNamespace ns = new TestNamespace();
+    @RegisterExtension
+    static final WizardWorker charging = new WizardWorker(ns, "stop-wizard");
     private static final int ENTRIES = 10;
     private static final Pattern STOPPED = Pattern.compile("Stopped after (\\d+) of " + ENTRIES
             + " redrives: (\\d+) not reached, left open\\.");
 
-    private static DemoChargeWorker worker;
-    private static WizardBackend backend;
-    private static Jdbc jdbc;
 
     @RegisterExtension
     final WizardStage fixture = new WizardStage();
 
-    @BeforeAll
-    static void startWorker() {
-        jdbc = ns.database().jdbc();
-        worker = new DemoChargeWorker(ns, "stop-wizard", Duration.ofMinutes(5));
-        backend = WizardStage.backend(ns, worker.lookup());
-    }
-
-    @AfterAll
-    static void stopWorker() {
-        worker.close();
-    }
-
     /** Charges the tool refuses once (PERMISSION, not retried), each waited for until the worker dead-letters it. */
     private static List<WizardItem> deadLettered(String run) {
         List<OperationId> ids = IntStream.range(0, ENTRIES).mapToObj(i -> new OperationId(run, "charge-" + i, 0)).toList();
-        ids.forEach(id -> worker.client().dispatch(worker.client().newDispatch(id, "demo.charge", "1",
+        ids.forEach(id -> charging.client().dispatch(charging.client().newDispatch(id, "demo.charge", "1",
                 "{\"amount\":10,\"fault\":\"forbidden:1\"}", "trace-" + run, "corr-" + run, null)));
         await().atMost(WAIT).until(() -> openEntries(run) == ENTRIES);
-        return jdbc.query("SELECT operation_id, id, version FROM dlq_entries WHERE run_id = ? ORDER BY operation_id",
+        return ns.jdbc().query("SELECT operation_id, id, version FROM dlq_entries WHERE run_id = ? ORDER BY operation_id",
                 row -> new WizardItem(row.getString(1), row.getLong(2), row.getInt(3)), run);
     }
 
     private static long openEntries(String run) {
-        return jdbc.queryLong("SELECT count(*) FROM dlq_entries WHERE run_id = ? AND decision_state = 'OPEN'", run);
+        return ns.jdbc().queryLong("SELECT count(*) FROM dlq_entries WHERE run_id = ? AND decision_state = 'OPEN'", run);
     }
 
     @Test
     void stopDuringAPacedBatchRedrive_leavesTheEntriesNotReachedOpen_andSaysHowManyWereDone(FxRobot robot) {
         List<WizardItem> items = deadLettered("wiz-stop");
-        fixture.open(backend, items, "#wizardEvidenceTable");
+        fixture.open(charging.backend(), items, "#wizardEvidenceTable");
         next(robot);
         next(robot);
         await().atMost(WAIT).until(() -> text(robot, "#checkSummary").equals(ENTRIES + " of " + ENTRIES
@@ -101,7 +82,7 @@ class StopPacedBatchWizardTest {
         issue(robot, "Redrive " + ENTRIES + " operations");
 
         await().atMost(WAIT).until(() -> robot.lookup("#stopBatch").tryQuery().map(Node::isVisible).orElse(false)
-                && jdbc.queryLong("SELECT count(*) FROM redrive_commands") >= 1);
+                && ns.jdbc().queryLong("SELECT count(*) FROM redrive_commands") >= 1);
         assertThat(robot.lookup("#stopBatch").queryButton().getText()).isEqualTo("Stop");
         robot.clickOn("#stopBatch");
 
@@ -112,7 +93,7 @@ class StopPacedBatchWizardTest {
         int done = Integer.parseInt(stopped.group(1));
         assertThat(done).as("Stop lands long before the end").isBetween(1, ENTRIES - 2);
         assertThat(stopped.group(2)).isEqualTo(String.valueOf(ENTRIES - done));
-        assertThat(jdbc.queryLong("SELECT count(*) FROM redrive_commands")).isEqualTo(done);
+        assertThat(ns.jdbc().queryLong("SELECT count(*) FROM redrive_commands")).isEqualTo(done);
         assertThat(openEntries("wiz-stop")).as("the entries not reached stay open").isEqualTo(ENTRIES - done);
         assertThat(noPrevious(robot)).isTrue();
         assertThat(robot.lookup("#stopBatch").tryQuery().map(Node::isVisible).orElse(false)).as("Stop goes away").isFalse();
@@ -121,9 +102,9 @@ class StopPacedBatchWizardTest {
         await().atMost(WAIT).until(() -> text(robot, "#result-succeeded").equals(done + " succeeded"));
         assertThat(text(robot, "#result-waiting")).isEqualTo("0 waiting");
         assertThat(text(robot, "#batchStopped")).isEqualTo(stopped.group());
-        assertThat(jdbc.queryLong("SELECT count(*) FROM redrive_commands")).isEqualTo(done);
+        assertThat(ns.jdbc().queryLong("SELECT count(*) FROM redrive_commands")).isEqualTo(done);
         assertThat(openEntries("wiz-stop")).isEqualTo(ENTRIES - done);
-        assertThat(jdbc.queryLong("SELECT count(*) FROM operations WHERE run_id = 'wiz-stop' AND attempt = 1 "
+        assertThat(ns.jdbc().queryLong("SELECT count(*) FROM operations WHERE run_id = 'wiz-stop' AND attempt = 1 "
                 + "AND status = 'DEAD_LETTERED'")).isEqualTo(ENTRIES - done);
         assertThat(button(robot, ButtonBar.ButtonData.FINISH).getText()).isEqualTo("Close");
         robot.clickOn(button(robot, ButtonBar.ButtonData.FINISH));

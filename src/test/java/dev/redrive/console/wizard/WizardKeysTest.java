@@ -1,23 +1,18 @@
 package dev.redrive.console.wizard;
 
 import dev.redrive.identity.OperationId;
-import dev.redrive.testing.DemoChargeWorker;
 import dev.redrive.testing.TestNamespace;
-import dev.redrive.worker.client.WorkerClient;
 import javafx.scene.Node;
 import javafx.scene.control.ButtonBar;
 import javafx.scene.control.TextArea;
 import javafx.scene.input.KeyCode;
 import javafx.stage.Window;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.testfx.api.FxRobot;
 import org.testfx.framework.junit5.ApplicationExtension;
 
-import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 
@@ -34,30 +29,16 @@ import static org.awaitility.Awaitility.await;
  */
 @ExtendWith(ApplicationExtension.class)
 class WizardKeysTest {
-    @RegisterExtension
     static final TestNamespace ns = new TestNamespace();
-    private static DemoChargeWorker worker;
-    private static WorkerClient client;
-    private static WizardBackend backend;
+    @RegisterExtension
+    static final WizardWorker charging = new WizardWorker(ns, "keys-worker");
 
     @RegisterExtension
     final WizardStage fixture = new WizardStage();
 
-    @BeforeAll
-    static void startWorker() {
-        worker = new DemoChargeWorker(ns, "keys-worker", Duration.ofMinutes(5));
-        client = worker.client();
-        backend = WizardStage.backend(ns, worker.lookup());
-    }
-
-    @AfterAll
-    static void stopWorker() {
-        worker.close();
-    }
-
     private static WizardItem deadLettered(String run) {
         OperationId id = new OperationId(run, "charge", 0);
-        client.dispatch(client.newDispatch(id, "demo.charge", "1", "{\"amount\":10,\"fault\":\"forbidden:1\"}",
+        charging.client().dispatch(charging.client().newDispatch(id, "demo.charge", "1", "{\"amount\":10,\"fault\":\"forbidden:1\"}",
                 "trace-" + run, "corr-" + run, null));
         return await().atMost(WAIT).until(() -> ns.database().jdbc().queryOne(
                 "SELECT id, version FROM dlq_entries WHERE operation_id = ? AND decision_state = 'OPEN'",
@@ -70,7 +51,7 @@ class WizardKeysTest {
     }
 
     private Window openAtTheDecisionStep(FxRobot robot, WizardItem item) {
-        fixture.open(backend, List.of(item), "#wizardOperation");
+        fixture.open(charging.backend(), List.of(item), "#wizardOperation");
         await().atMost(WAIT).until(() -> text(robot, "#evidenceBadge").equals("NONE"));
         next(robot);
         next(robot);

@@ -214,26 +214,15 @@ public final class ConsoleScreenshots {
      * preconditions, the decision with its reason (photographed), then the result once the worker has run it.
      */
     private void shootRedrive(Predicate<DlqRow> which, String decision, String result) {
-        Optional<Window> opened = openWizard(which, result);
+        Optional<Window> opened = openAtDecision(which, result);
         if (opened.isEmpty()) {
             return;
         }
         Window wizard = opened.get();
-        next(wizard);
-        Fx.pause(Duration.ofSeconds(1));
-        next(wizard);
-        Fx.pause(Duration.ofSeconds(2));
-        next(wizard);
-        Fx.pause(Duration.ofSeconds(1));
         Fx.run(() -> {
-            Node choice = wizard.getScene().lookup("#decisionRedrive");
-            if (choice instanceof RadioButton redrive) {
-                redrive.setSelected(true);
-            }
-            Node reason = wizard.getScene().lookup("#decisionReason");
-            if (reason instanceof TextInputControl text) {
-                text.setText("the payment processor has recovered (status page: resolved 01:10); redrive this charge once");
-            }
+            choose(wizard, "#decisionRedrive");
+            type(wizard, "#decisionReason",
+                    "the payment processor has recovered (status page: resolved 01:10); redrive this charge once");
         });
         Fx.pause(Duration.ofSeconds(1));
         shoot(decision, wizard);
@@ -251,23 +240,15 @@ public final class ConsoleScreenshots {
             return;
         }
         Window wizard = opened.get();
-        next(wizard);
-        Fx.pause(Duration.ofSeconds(1));
-        next(wizard);
-        Fx.pause(Duration.ofSeconds(3));
+        nextPages(wizard, 1, 3);
         shoot(remedy, wizard);
         fire(wizard, remedySelector);
         Fx.pause(Duration.ofSeconds(3));
         // A remedy that decides instead moves on by itself; choosing a schema version checks again and stays.
         if (Fx.lookup(wizard, "#decisionReason").isEmpty()) {
-            next(wizard);
-            Fx.pause(Duration.ofSeconds(1));
+            nextPages(wizard, 1);
         }
-        Fx.run(() -> {
-            if (wizard.getScene().lookup("#decisionReason") instanceof TextInputControl text) {
-                text.setText(reason);
-            }
-        });
+        Fx.run(() -> type(wizard, "#decisionReason", reason));
         Fx.pause(Duration.ofSeconds(1));
         shoot(confirm, wizard);
         issueAndShootResult(wizard, result);
@@ -278,30 +259,19 @@ public final class ConsoleScreenshots {
      * original (photographed, secrets masked on both sides), then the result once the worker has run the correction.
      */
     private void shootCorrection(Predicate<DlqRow> which, String editor, String result) {
-        Optional<Window> opened = openWizard(which, editor);
+        Optional<Window> opened = openAtDecision(which, editor);
         if (opened.isEmpty()) {
             return;
         }
         Window wizard = opened.get();
-        next(wizard);
-        Fx.pause(Duration.ofSeconds(1));
-        next(wizard);
-        Fx.pause(Duration.ofSeconds(2));
-        next(wizard);
-        Fx.pause(Duration.ofSeconds(1));
-        Fx.run(() -> {
-            if (wizard.getScene().lookup("#decisionCorrect") instanceof RadioButton correct) {
-                correct.setSelected(true);
-            }
-        });
+        Fx.run(() -> choose(wizard, "#decisionCorrect"));
         Fx.pause(Duration.ofSeconds(1));
         Fx.run(() -> {
             if (wizard.getScene().lookup("#correctedPayload") instanceof TextInputControl payload) {
                 payload.setText(payload.getText().replaceAll("\"amount\" : \"([0-9.]+) EUR\"", "\"amount\" : $1"));
             }
-            if (wizard.getScene().lookup("#decisionReason") instanceof TextInputControl text) {
-                text.setText("checkout 4.12 sent the amount as text; the same charge with the amount as a number");
-            }
+            type(wizard, "#decisionReason",
+                    "checkout 4.12 sent the amount as text; the same charge with the amount as a number");
         });
         Fx.pause(Duration.ofSeconds(2));
         shoot(editor, wizard);
@@ -343,6 +313,35 @@ public final class ConsoleScreenshots {
         }
         Fx.pause(Duration.ofSeconds(2));
         return wizard;
+    }
+
+    /** Opens the wizard as {@link #openWizard} does and walks it past evidence, reconcile and preconditions. */
+    private Optional<Window> openAtDecision(Predicate<DlqRow> which, String name) {
+        Optional<Window> wizard = openWizard(which, name);
+        wizard.ifPresent(opened -> nextPages(opened, 1, 2, 1));
+        return wizard;
+    }
+
+    /** Presses Next once per pause given, waiting that many seconds after each press for the page to settle. */
+    private static void nextPages(Window wizard, int... pauseSeconds) {
+        for (int seconds : pauseSeconds) {
+            next(wizard);
+            Fx.pause(Duration.ofSeconds(seconds));
+        }
+    }
+
+    /** On the FX thread: selects the radio button {@code selector} names, when the wizard shows one. */
+    private static void choose(Window wizard, String selector) {
+        if (wizard.getScene().lookup(selector) instanceof RadioButton radio) {
+            radio.setSelected(true);
+        }
+    }
+
+    /** On the FX thread: types {@code text} into the field {@code selector} names, when the wizard shows one. */
+    private static void type(Window wizard, String selector, String text) {
+        if (wizard.getScene().lookup(selector) instanceof TextInputControl field) {
+            field.setText(text);
+        }
     }
 
     /** Presses the wizard's Next (or Finish) button, looked up by its button data, not its text. */
@@ -452,7 +451,12 @@ public final class ConsoleScreenshots {
 
     /** Selects the first request of the requests list, as an approver about to approve it would. */
     private static void selectFirstRequest(Window dialog) {
-        if (dialog.getScene().lookup("#requestsTable") instanceof TableView<?> table && !table.getItems().isEmpty()) {
+        selectFirstRow(dialog, "#requestsTable");
+    }
+
+    /** Selects the first row of the table {@code selector} names, when the dialog shows one with rows. */
+    private static void selectFirstRow(Window dialog, String selector) {
+        if (dialog.getScene().lookup(selector) instanceof TableView<?> table && !table.getItems().isEmpty()) {
             table.getSelectionModel().select(0);
         }
     }
@@ -495,9 +499,7 @@ public final class ConsoleScreenshots {
 
     /** Selects the newest batch of the batches list, whose items' outcomes then show under it. */
     private static void selectFirstBatch(Window dialog) {
-        if (dialog.getScene().lookup("#batchesTable") instanceof TableView<?> table && !table.getItems().isEmpty()) {
-            table.getSelectionModel().select(0);
-        }
+        selectFirstRow(dialog, "#batchesTable");
     }
 
     private void awaitText(String selector, String what) {

@@ -201,8 +201,7 @@ class DemoToolServerTest {
         String key = newKey();
         String payload = "{\"amount\":12,\"fault\":\"timeout_after_apply:1\"}";
 
-        assertThatThrownBy(() -> send(chargeRequest(key, payload).timeout(CLIENT_TIMEOUT).build()))
-                .isInstanceOf(HttpTimeoutException.class);
+        assertClientTimesOut(key, payload);
 
         assertThat(effects(key)).isEqualTo(1);
         HttpResponse<String> lookup = lookup(key);
@@ -218,9 +217,7 @@ class DemoToolServerTest {
     void timeoutBeforeApply_stallsWithoutApplying() {
         String key = newKey();
 
-        assertThatThrownBy(() -> send(chargeRequest(key, "{\"amount\":4,\"fault\":\"timeout_before_apply:1\"}")
-                .timeout(CLIENT_TIMEOUT).build()))
-                .isInstanceOf(HttpTimeoutException.class);
+        assertClientTimesOut(key, "{\"amount\":4,\"fault\":\"timeout_before_apply:1\"}");
 
         assertThat(effects(key)).isZero();
         assertThat(lookup(key).statusCode()).isEqualTo(404);
@@ -277,9 +274,7 @@ class DemoToolServerTest {
     @Test
     void lookupDown_answers503ForTheFirstNLookupsOfTheKey() {
         String key = newKey();
-        assertThatThrownBy(() -> send(chargeRequest(key, "{\"amount\":2,\"fault\":\"timeout_after_apply:1;lookup_down:2\"}")
-                .timeout(CLIENT_TIMEOUT).build()))
-                .isInstanceOf(HttpTimeoutException.class);
+        assertClientTimesOut(key, "{\"amount\":2,\"fault\":\"timeout_after_apply:1;lookup_down:2\"}");
 
         assertThat(lookup(key).statusCode()).isEqualTo(503);
         assertThat(lookup(key).statusCode()).isEqualTo(503);
@@ -348,5 +343,11 @@ class DemoToolServerTest {
         Jdbc jdbc = ns.database().jdbc();
         return jdbc.query("SELECT http_status FROM demo_tool_calls WHERE idempotency_key = ? ORDER BY id",
                 row -> row.getInt(1), key);
+    }
+
+    /** Sends the charge and gives up after {@link #CLIENT_TIMEOUT}, as a client does: no answer came by then. */
+    private static void assertClientTimesOut(String key, String payload) {
+        assertThatThrownBy(() -> send(chargeRequest(key, payload).timeout(CLIENT_TIMEOUT).build()))
+                .isInstanceOf(HttpTimeoutException.class);
     }
 }

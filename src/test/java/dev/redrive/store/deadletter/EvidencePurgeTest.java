@@ -4,18 +4,17 @@ import dev.redrive.store.Jdbc;
 import dev.redrive.store.StoreException;
 import dev.redrive.testing.DatabaseLogin;
 import dev.redrive.testing.TestNamespace;
+import dev.redrive.testing.TestDecisions;
 import dev.redrive.triage.DeadLetterFixture;
 import dev.redrive.triage.DeadLetterFixture.Created;
 import dev.redrive.triage.decision.Decisions;
 import dev.redrive.triage.detail.DlqEntryRecord;
 import dev.redrive.triage.detail.EntryDetailsLoader;
 import dev.redrive.triage.precondition.DecisionTarget;
-import dev.redrive.worker.client.WorkerClient;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
-import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -44,10 +43,8 @@ class EvidencePurgeTest {
     void setUp() {
         jdbc = ns.database().jdbc();
         jdbc.update("TRUNCATE dlq_entries, evidence_purges, redrive_commands, reconciliations, attempts, operations, runs CASCADE");
-        fixture = new DeadLetterFixture(ns.database());
-        fixture.toolSchema("demo.charge", "1");
-        decisions = new Decisions(ns.database(), new WorkerClient(ns.database(), ns.redis(), Clock.systemUTC()),
-                Clock.systemUTC());
+        fixture = DeadLetterFixture.withChargeTool(ns.database());
+        decisions = TestDecisions.of(ns);
         purge = new EvidencePurge(jdbc);
     }
 

@@ -1,7 +1,6 @@
 package dev.redrive.triage.correction;
 
 import dev.redrive.identity.OperationId;
-import dev.redrive.store.Jdbc;
 import dev.redrive.testing.DemoChargeWorker;
 import dev.redrive.testing.TestNamespace;
 import dev.redrive.triage.decision.DecisionOutcome;
@@ -31,11 +30,9 @@ class CorrectionsTest {
     private static DemoChargeWorker worker;
     private static WorkerClient client;
     private static Corrections corrections;
-    private static Jdbc jdbc;
 
     @BeforeAll
     static void workerWithTheDemoTools() {
-        jdbc = ns.database().jdbc();
         worker = new DemoChargeWorker(ns, "corrections-1", Duration.ofSeconds(2));
         client = worker.client();
         corrections = new Corrections(ns.database(), client::publish, Redactor.defaults(), Clock.systemUTC());
@@ -60,12 +57,12 @@ class CorrectionsTest {
         List<DecisionOutcome> outcomes = attempts.stream().map(CompletableFuture::join).map(CorrectionResult::outcome).toList();
 
         assertThat(outcomes).containsExactlyInAnyOrder(DecisionOutcome.DONE, DecisionOutcome.ALREADY_DECIDED);
-        assertThat(jdbc.queryLong("SELECT count(*) FROM operations WHERE corrects = ?", original.value())).isEqualTo(1);
-        assertThat(jdbc.queryLong("SELECT count(*) FROM audit_log WHERE operation_id = ? AND action = 'CORRECT'",
+        assertThat(ns.jdbc().queryLong("SELECT count(*) FROM operations WHERE corrects = ?", original.value())).isEqualTo(1);
+        assertThat(ns.jdbc().queryLong("SELECT count(*) FROM audit_log WHERE operation_id = ? AND action = 'CORRECT'",
                 original.value())).isEqualTo(1);
         OperationId correction = new OperationId("run-race", "charge", 1);
-        awaitStatus(correction, "SUCCEEDED");
-        assertThat(calls(correction)).isEqualTo(1);
+        worker.awaitStatus(correction, "SUCCEEDED");
+        assertThat(worker.callsFor(correction)).isEqualTo(1);
     }
 
     @Test
@@ -78,12 +75,12 @@ class CorrectionsTest {
 
         assertThat(result.outcome()).isEqualTo(DecisionOutcome.DONE);
         OperationId correction = OperationId.parse(result.correctionId());
-        awaitStatus(correction, "SUCCEEDED");
-        assertThat(jdbc.queryOne("SELECT payload->>'password' FROM operations WHERE operation_id = ?",
+        worker.awaitStatus(correction, "SUCCEEDED");
+        assertThat(ns.jdbc().queryOne("SELECT payload->>'password' FROM operations WHERE operation_id = ?",
                 row -> row.getString(1), correction.value())).contains("s3cret-pw");
-        assertThat(jdbc.query("SELECT body->>'password' FROM demo_tool_calls WHERE idempotency_key = ?",
+        assertThat(ns.jdbc().query("SELECT body->>'password' FROM demo_tool_calls WHERE idempotency_key = ?",
                 row -> row.getString(1), correction.idempotencyKey())).containsExactly("s3cret-pw");
-        String audit = jdbc.queryOne("SELECT details::text FROM audit_log WHERE operation_id = ? AND action = 'CORRECT'",
+        String audit = ns.jdbc().queryOne("SELECT details::text FROM audit_log WHERE operation_id = ? AND action = 'CORRECT'",
                 row -> row.getString(1), original.value()).orElseThrow();
         assertThat(audit).contains("/amount").doesNotContain("s3cret-pw");
     }
@@ -96,9 +93,9 @@ class CorrectionsTest {
                 "{\"amount\":3,\"token\":\"new-token\"}", "alice", "new token");
 
         assertThat(result.diff().lines()).contains("changed /token: \"" + Redactor.MASK + "\" → \"" + Redactor.MASK + "\"");
-        assertThat(jdbc.queryOne("SELECT payload->>'token' FROM operations WHERE operation_id = ?",
+        assertThat(ns.jdbc().queryOne("SELECT payload->>'token' FROM operations WHERE operation_id = ?",
                 row -> row.getString(1), result.correctionId())).contains("new-token");
-        assertThat(jdbc.queryOne("SELECT details::text FROM audit_log WHERE operation_id = ? AND action = 'CORRECT'",
+        assertThat(ns.jdbc().queryOne("SELECT details::text FROM audit_log WHERE operation_id = ? AND action = 'CORRECT'",
                 row -> row.getString(1), original.value()).orElseThrow()).doesNotContain("old-token").doesNotContain("new-token");
     }
 
@@ -112,20 +109,20 @@ class CorrectionsTest {
         assertThat(result.outcome()).isEqualTo(DecisionOutcome.BLOCKED);
         assertThat(result.preconditions().result(PreconditionId.CORRECTED_PAYLOAD).explanation())
                 .contains("/api_key").contains("no value to keep");
-        assertThat(jdbc.queryLong("SELECT count(*) FROM operations WHERE corrects = ?", original.value())).isZero();
+        assertThat(ns.jdbc().queryLong("SELECT count(*) FROM operations WHERE corrects = ?", original.value())).isZero();
     }
 
     @Test
     void aPossibleSideEffect_blocksTheCorrectionAsItBlocksARedrive() {
         OperationId original = deadLettered("run-possible", "{\"amount\":-5,\"fault\":\"invalid\"}");
-        jdbc.update("UPDATE operations SET side_effect = 'POSSIBLE' WHERE operation_id = ?", original.value());
+        ns.jdbc().update("UPDATE operations SET side_effect = 'POSSIBLE' WHERE operation_id = ?", original.value());
 
         CorrectionResult result = corrections.correct(DecisionTarget.operation(original.value()), "{\"amount\":5}",
                 "alice", "fix");
 
         assertThat(result.outcome()).isEqualTo(DecisionOutcome.BLOCKED);
         assertThat(result.preconditions().result(PreconditionId.SIDE_EFFECT).passed()).isFalse();
-        assertThat(jdbc.queryOne("SELECT status FROM operations WHERE operation_id = ?", row -> row.getString(1),
+        assertThat(ns.jdbc().queryOne("SELECT status FROM operations WHERE operation_id = ?", row -> row.getString(1),
                 original.value())).contains("DEAD_LETTERED");
     }
 
@@ -141,31 +138,21 @@ class CorrectionsTest {
         assertThat(result.outcome()).isEqualTo(DecisionOutcome.NOT_PUBLISHED);
         OperationId correction = OperationId.parse(result.correctionId());
         await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(100))
-                .until(() -> "SUCCEEDED".equals(status(correction)));
-        assertThat(calls(correction)).isEqualTo(1);
+                .until(() -> "SUCCEEDED".equals(worker.status(correction)));
+        assertThat(worker.callsFor(correction)).isEqualTo(1);
     }
 
     private static OperationId deadLettered(String run, String payload) {
         OperationId id = new OperationId(run, "charge", 0);
         client.dispatch(client.newDispatch(id, "demo.charge", "1", payload, null, null, null));
-        awaitStatus(id, "DEAD_LETTERED");
-        await().atMost(Duration.ofSeconds(10)).until(() -> jdbc.queryLong(
+        worker.awaitStatus(id, "DEAD_LETTERED");
+        await().atMost(Duration.ofSeconds(10)).until(() -> ns.jdbc().queryLong(
                 "SELECT count(*) FROM dlq_entries WHERE operation_id = ? AND decision_state = 'OPEN'", id.value()) == 1);
         return id;
     }
 
-    private static long calls(OperationId id) {
-        return jdbc.queryLong("SELECT count(*) FROM demo_tool_calls WHERE idempotency_key = ?", id.idempotencyKey());
-    }
 
-    private static String status(OperationId id) {
-        return jdbc.queryOne("SELECT status FROM operations WHERE operation_id = ?", row -> row.getString(1), id.value())
-                .orElse("");
-    }
 
-    private static void awaitStatus(OperationId id, String status) {
-        await().atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(50)).until(() -> status.equals(status(id)));
-    }
 
     private static void awaitLatch(CountDownLatch latch) {
         try {

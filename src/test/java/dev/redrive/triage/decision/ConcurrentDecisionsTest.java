@@ -3,15 +3,14 @@ package dev.redrive.triage.decision;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import dev.redrive.store.Jdbc;
 import dev.redrive.testing.TestNamespace;
+import dev.redrive.testing.TestDecisions;
 import dev.redrive.triage.DeadLetterFixture;
 import dev.redrive.triage.DeadLetterFixture.Created;
 import dev.redrive.triage.precondition.DecisionTarget;
-import dev.redrive.worker.client.WorkerClient;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.RepeatedTest;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
-import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -34,9 +33,8 @@ class ConcurrentDecisionsTest {
 
     @BeforeAll
     static void tools() {
-        fixture = new DeadLetterFixture(ns.database());
-        fixture.toolSchema("demo.charge", "1");
-        decisions = new Decisions(ns.database(), new WorkerClient(ns.database(), ns.redis(), Clock.systemUTC()), Clock.systemUTC());
+        fixture = DeadLetterFixture.withChargeTool(ns.database());
+        decisions = TestDecisions.of(ns);
     }
 
     @RepeatedTest(3)

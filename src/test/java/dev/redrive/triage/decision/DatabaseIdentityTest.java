@@ -7,14 +7,11 @@ import dev.redrive.testing.DatabaseLogin;
 import dev.redrive.testing.LoginsFixture;
 import dev.redrive.testing.TestNamespace;
 import dev.redrive.triage.DeadLetterFixture.Created;
-import dev.redrive.triage.DeadLetterFixture;
 import dev.redrive.triage.precondition.DecisionTarget;
-import dev.redrive.worker.client.WorkerClient;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
-import java.time.Clock;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -29,23 +26,18 @@ class DatabaseIdentityTest {
     static final LoginsFixture logins = new LoginsFixture(ns);
 
     private static DatabaseLogin alice;
-    private static DeadLetterFixture fixture;
     private static Decisions asAlice;
-    private static Jdbc admin;
 
     @BeforeAll
     static void start() {
-        admin = logins.admin();
-        fixture = logins.deadLetters();
         alice = logins.operator("alice");
-        asAlice = new Decisions(alice.database(), new WorkerClient(alice.database(), ns.redis(), Clock.systemUTC()),
-                Clock.systemUTC());
+        asAlice = logins.decisionsAs(alice);
     }
 
     @Test
     void aDecisionByAliceTypedAsBob_isRecordedAsAlicesLogin_withBobAsTheDisplayName() {
-        Created redriven = fixture.deadLettered("run-identity", "charge").create();
-        Created discarded = fixture.deadLettered("run-identity", "ship").create();
+        Created redriven = logins.deadLetters().deadLettered("run-identity", "charge").create();
+        Created discarded = logins.deadLetters().deadLettered("run-identity", "ship").create();
 
         assertThat(asAlice.redrive(DecisionTarget.operation(redriven.operationId()), "bob", "ledger is back").outcome())
                 .isEqualTo(DecisionOutcome.DONE);
@@ -53,20 +45,20 @@ class DatabaseIdentityTest {
         assertThat(asAlice.discard(DecisionTarget.operation(discarded.operationId()), "bob", "duplicate").outcome())
                 .isEqualTo(DecisionOutcome.DONE);
 
-        assertThat(admin.query("SELECT actor || '/' || db_login FROM audit_log WHERE operation_id IN (?, ?)",
+        assertThat(logins.admin().query("SELECT actor || '/' || db_login FROM audit_log WHERE operation_id IN (?, ?)",
                 row -> row.getString(1), redriven.operationId(), discarded.operationId()))
                 .isNotEmpty().allMatch(line -> line.equals("bob/" + alice.login()));
-        assertThat(admin.queryOne("SELECT operator || '/' || db_login FROM redrive_commands WHERE operation_id = ?",
+        assertThat(logins.admin().queryOne("SELECT operator || '/' || db_login FROM redrive_commands WHERE operation_id = ?",
                 row -> row.getString(1), redriven.operationId())).contains("bob/" + alice.login());
-        assertThat(admin.queryOne("SELECT decided_by || '/' || decided_login FROM dlq_entries WHERE id = ?",
+        assertThat(logins.admin().queryOne("SELECT decided_by || '/' || decided_login FROM dlq_entries WHERE id = ?",
                 row -> row.getString(1), discarded.dlqEntryId())).contains("bob/" + alice.login());
-        assertThat(admin.queryOne("SELECT recorded_by || '/' || db_login FROM reconciliations WHERE operation_id = ?",
+        assertThat(logins.admin().queryOne("SELECT recorded_by || '/' || db_login FROM reconciliations WHERE operation_id = ?",
                 row -> row.getString(1), discarded.operationId())).contains("bob/" + alice.login());
     }
 
     @Test
     void aStatementNamingAnotherLogin_cannotForgeIt() {
-        Created op = fixture.deadLettered("run-forged", "charge").create();
+        Created op = logins.deadLetters().deadLettered("run-forged", "charge").create();
 
         Jdbc asAlice = alice.database().jdbc();
         // With its audit line in the same transaction, as DecisionsNeedAuditLineTest requires of a decision by SQL.
@@ -77,15 +69,15 @@ class DatabaseIdentityTest {
                     + "decided_login = 'mallory', decided_at = now(), version = version + 1 WHERE id = ?", op.dlqEntryId());
         });
 
-        assertThat(admin.queryOne("SELECT db_login FROM audit_log WHERE action = 'NOTE' AND operation_id = ?",
+        assertThat(logins.admin().queryOne("SELECT db_login FROM audit_log WHERE action = 'NOTE' AND operation_id = ?",
                 row -> row.getString(1), op.operationId())).contains(alice.login());
-        assertThat(admin.queryOne("SELECT decided_login FROM dlq_entries WHERE id = ?", row -> row.getString(1),
+        assertThat(logins.admin().queryOne("SELECT decided_login FROM dlq_entries WHERE id = ?", row -> row.getString(1),
                 op.dlqEntryId())).contains(alice.login());
     }
 
     @Test
     void theOperatorRole_decidesButDeletesNothing() {
-        Created op = fixture.deadLettered("run-delete", "charge").create();
+        Created op = logins.deadLetters().deadLettered("run-delete", "charge").create();
 
         assertThat(DecisionAccess.of(alice.database()).canDecide()).isTrue();
         assertThatThrownBy(() -> alice.database().jdbc().update("DELETE FROM dlq_entries WHERE id = ?", op.dlqEntryId()))

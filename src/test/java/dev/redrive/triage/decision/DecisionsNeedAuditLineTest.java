@@ -7,15 +7,12 @@ import dev.redrive.store.StoreException;
 import dev.redrive.testing.DatabaseLogin;
 import dev.redrive.testing.LoginsFixture;
 import dev.redrive.testing.TestNamespace;
-import dev.redrive.triage.DeadLetterFixture;
 import dev.redrive.triage.DeadLetterFixture.Created;
 import dev.redrive.triage.precondition.DecisionTarget;
-import dev.redrive.worker.client.WorkerClient;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
-import java.time.Clock;
 import java.time.Instant;
 import java.util.UUID;
 
@@ -34,44 +31,40 @@ class DecisionsNeedAuditLineTest {
 
     private static DatabaseLogin alice;
     private static Jdbc asAlice;
-    private static Jdbc admin;
-    private static DeadLetterFixture fixture;
 
     @BeforeAll
     static void start() {
-        admin = logins.admin();
-        fixture = logins.deadLetters();
         alice = logins.operator("alice");
         asAlice = alice.database().jdbc();
     }
 
     @Test
     void aPlainUpdateOfAnEntrysDecision_isRefused_andChangesNothing() {
-        Created op = fixture.deadLettered("run-sql", "charge").create();
+        Created op = logins.deadLetters().deadLettered("run-sql", "charge").create();
 
         assertRefused(() -> asAlice.update("UPDATE dlq_entries SET decision_state = 'DISCARDED', decided_by = 'alice', "
                 + "decided_at = now(), version = version + 1 WHERE id = ?", op.dlqEntryId()));
 
-        assertThat(admin.queryOne("SELECT decision_state || '/' || version FROM dlq_entries WHERE id = ?",
+        assertThat(logins.admin().queryOne("SELECT decision_state || '/' || version FROM dlq_entries WHERE id = ?",
                 row -> row.getString(1), op.dlqEntryId())).contains("OPEN/0");
     }
 
     @Test
     void aPlainMoveOfADeadLetteredOperation_isRefused() {
-        Created op = fixture.deadLettered("run-sql", "ship").create();
+        Created op = logins.deadLetters().deadLettered("run-sql", "ship").create();
 
         assertRefused(() -> asAlice.update("UPDATE operations SET status = 'PENDING' WHERE operation_id = ?",
                 op.operationId()));
         assertRefused(() -> asAlice.update("UPDATE operations SET status = 'SUCCEEDED' WHERE operation_id = ?",
                 op.operationId()));
 
-        assertThat(admin.queryOne("SELECT status FROM operations WHERE operation_id = ?", row -> row.getString(1),
+        assertThat(logins.admin().queryOne("SELECT status FROM operations WHERE operation_id = ?", row -> row.getString(1),
                 op.operationId())).contains("DEAD_LETTERED");
     }
 
     @Test
     void aCommandOrAnApprovalInsertedBySql_isRefused() {
-        Created op = fixture.deadLettered("run-sql", "refund").create();
+        Created op = logins.deadLetters().deadLettered("run-sql", "refund").create();
 
         assertRefused(() -> asAlice.update("""
                 INSERT INTO redrive_commands (command_id, operation_id, dlq_entry_id, operator, reason, from_attempt,
@@ -81,36 +74,35 @@ class DecisionsNeedAuditLineTest {
         assertRefused(() -> asAlice.update(
                 "INSERT INTO approvals (approval_id, scope, granted_by) VALUES ('appr-by-hand', 'demo.charge', 'alice')"));
 
-        assertThat(admin.queryLong("SELECT count(*) FROM redrive_commands WHERE operation_id = ?", op.operationId()))
+        assertThat(logins.admin().queryLong("SELECT count(*) FROM redrive_commands WHERE operation_id = ?", op.operationId()))
                 .isZero();
-        assertThat(admin.queryLong("SELECT count(*) FROM approvals WHERE approval_id = 'appr-by-hand'")).isZero();
+        assertThat(logins.admin().queryLong("SELECT count(*) FROM approvals WHERE approval_id = 'appr-by-hand'")).isZero();
     }
 
     @Test
     void theDecisionPaths_goThrough_asTheOperatorsLogin() {
-        Created redriven = fixture.deadLettered("run-paths", "charge").create();
-        Created discarded = fixture.deadLettered("run-paths", "ship").create();
-        Decisions decisions = new Decisions(alice.database(),
-                new WorkerClient(alice.database(), ns.redis(), Clock.systemUTC()), Clock.systemUTC());
+        Created redriven = logins.deadLetters().deadLettered("run-paths", "charge").create();
+        Created discarded = logins.deadLetters().deadLettered("run-paths", "ship").create();
+        Decisions decisions = logins.decisionsAs(alice);
 
         assertThat(decisions.redrive(DecisionTarget.operation(redriven.operationId()), "alice", "ledger is back")
                 .outcome()).isEqualTo(DecisionOutcome.DONE);
         assertThat(decisions.discard(DecisionTarget.operation(discarded.operationId()), "alice", "duplicate")
                 .outcome()).isEqualTo(DecisionOutcome.DONE);
 
-        assertThat(admin.queryOne("SELECT string_agg(decision_state, ',' ORDER BY id) FROM dlq_entries WHERE id IN (?, ?)",
+        assertThat(logins.admin().queryOne("SELECT string_agg(decision_state, ',' ORDER BY id) FROM dlq_entries WHERE id IN (?, ?)",
                 row -> row.getString(1), redriven.dlqEntryId(), discarded.dlqEntryId())).contains("REDRIVEN,DISCARDED");
 
         ApprovalStore approvals = new ApprovalStore(asAlice);
         approvals.grant("appr-alice", "demo.charge", "alice", null, Instant.now());
         approvals.revoke("appr-alice", "alice", "granted by mistake", Instant.now());
-        assertThat(admin.queryOne("SELECT revoked_by FROM approvals WHERE approval_id = 'appr-alice'",
+        assertThat(logins.admin().queryOne("SELECT revoked_by FROM approvals WHERE approval_id = 'appr-alice'",
                 row -> row.getString(1))).contains("alice");
     }
 
     @Test
     void aChangeWithAnAuditLineInItsTransaction_isAccepted_andTheLineNamesTheLogin() {
-        Created op = fixture.deadLettered("run-by-hand", "charge").create();
+        Created op = logins.deadLetters().deadLettered("run-by-hand", "charge").create();
 
         asAlice.inTransaction(() -> {
             asAlice.update("INSERT INTO audit_log (actor, action, operation_id, dlq_entry_id, reason, details) "
@@ -120,16 +112,16 @@ class DecisionsNeedAuditLineTest {
                     + "decided_at = now(), version = version + 1 WHERE id = ?", op.dlqEntryId());
         });
 
-        assertThat(admin.queryOne("SELECT decision_state || '/' || decided_login FROM dlq_entries WHERE id = ?",
+        assertThat(logins.admin().queryOne("SELECT decision_state || '/' || decided_login FROM dlq_entries WHERE id = ?",
                 row -> row.getString(1), op.dlqEntryId())).contains("DISCARDED/" + alice.login());
-        assertThat(admin.queryOne("SELECT db_login FROM audit_log WHERE dlq_entry_id = ? AND reason = 'by hand'",
+        assertThat(logins.admin().queryOne("SELECT db_login FROM audit_log WHERE dlq_entry_id = ? AND reason = 'by hand'",
                 row -> row.getString(1), op.dlqEntryId())).contains(alice.login());
     }
 
     @Test
     void anAuditLineAboutAnotherEntry_doesNotCoverTheChange() {
-        Created decided = fixture.deadLettered("run-other", "charge").create();
-        Created other = fixture.deadLettered("run-other", "ship").create();
+        Created decided = logins.deadLetters().deadLettered("run-other", "charge").create();
+        Created other = logins.deadLetters().deadLettered("run-other", "ship").create();
 
         assertRefused(() -> asAlice.inTransaction(() -> {
             asAlice.update("INSERT INTO audit_log (actor, action, dlq_entry_id) VALUES ('alice', 'NOTE', ?)",
@@ -137,7 +129,7 @@ class DecisionsNeedAuditLineTest {
             asAlice.update("UPDATE dlq_entries SET decision_reason = 'quietly' WHERE id = ?", decided.dlqEntryId());
         }));
 
-        assertThat(admin.queryOne("SELECT decision_reason IS NULL FROM dlq_entries WHERE id = ?",
+        assertThat(logins.admin().queryOne("SELECT decision_reason IS NULL FROM dlq_entries WHERE id = ?",
                 row -> row.getBoolean(1), decided.dlqEntryId())).contains(true);
     }
 

@@ -4,17 +4,16 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import dev.redrive.demo.tools.DemoToolServer;
 import dev.redrive.model.FailureClass;
 import dev.redrive.model.SideEffectState;
-import dev.redrive.store.Jdbc;
 import dev.redrive.store.reconciliation.ReconciliationOutcome;
 import dev.redrive.store.reconciliation.ReconciliationSource;
 import dev.redrive.testing.TestNamespace;
+import dev.redrive.testing.TestDecisions;
 import dev.redrive.triage.DeadLetterFixture;
 import dev.redrive.triage.DeadLetterFixture.Created;
 import dev.redrive.triage.decision.lookup.HttpSideEffectLookup;
 import dev.redrive.triage.decision.lookup.SideEffectLookup;
 import dev.redrive.triage.decision.lookup.ToolSideEffectLookup;
 import dev.redrive.triage.precondition.DecisionTarget;
-import dev.redrive.worker.client.WorkerClient;
 import dev.redrive.worker.tool.HttpTool;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -38,14 +37,11 @@ class DecisionsTest {
     private static Decisions decisions;
     private static DemoToolServer tools;
     private static SideEffectLookup lookup;
-    private static Jdbc jdbc;
 
     @BeforeAll
     static void start() {
-        jdbc = ns.database().jdbc();
-        fixture = new DeadLetterFixture(ns.database());
-        fixture.toolSchema("demo.charge", "1");
-        decisions = new Decisions(ns.database(), new WorkerClient(ns.database(), ns.redis(), Clock.systemUTC()), Clock.systemUTC());
+        fixture = DeadLetterFixture.withChargeTool(ns.database());
+        decisions = TestDecisions.of(ns);
         tools = DemoToolServer.start(ns.database());
         lookup = HttpSideEffectLookup.forTool("demo.charge", tools.lookupEndpoint());
     }
@@ -68,11 +64,11 @@ class DecisionsTest {
         assertThat(reconciled.evidence()).contains("answered 200");
         assertThat(reconciled.sideEffect()).isEqualTo(SideEffectState.APPLIED);
         assertThat(resolved.outcome()).isEqualTo(DecisionOutcome.DONE);
-        assertThat(jdbc.queryOne("SELECT status || ' ' || (result->>'idempotency_key') FROM operations WHERE operation_id = ?",
+        assertThat(ns.jdbc().queryOne("SELECT status || ' ' || (result->>'idempotency_key') FROM operations WHERE operation_id = ?",
                 row -> row.getString(1), op.operationId())).contains("SUCCEEDED " + op.idempotencyKey());
-        assertThat(jdbc.queryOne("SELECT decision_state FROM dlq_entries WHERE id = ?", row -> row.getString(1), op.dlqEntryId()))
+        assertThat(ns.jdbc().queryOne("SELECT decision_state FROM dlq_entries WHERE id = ?", row -> row.getString(1), op.dlqEntryId()))
                 .contains("RESOLVED");
-        assertThat(jdbc.query("SELECT action FROM audit_log WHERE operation_id = ? ORDER BY id", row -> row.getString(1), op.operationId()))
+        assertThat(ns.jdbc().query("SELECT action FROM audit_log WHERE operation_id = ? ORDER BY id", row -> row.getString(1), op.operationId()))
                 .containsExactly("RECONCILE", "RESOLVE");
     }
 
@@ -86,7 +82,7 @@ class DecisionsTest {
         assertThat(reconciled.outcome()).isEqualTo(ReconciliationOutcome.NOT_APPLIED);
         assertThat(reconciled.entryVersion()).isEqualTo(1);
         assertThat(decisions.checkRedrive(DecisionTarget.operation(op.operationId())).outcome()).isEqualTo(DecisionOutcome.WOULD_PASS);
-        assertThat(jdbc.queryOne("SELECT side_effect FROM dlq_entries WHERE id = ?", row -> row.getString(1), op.dlqEntryId()))
+        assertThat(ns.jdbc().queryOne("SELECT side_effect FROM dlq_entries WHERE id = ?", row -> row.getString(1), op.dlqEntryId()))
                 .contains("NOT_APPLIED");
     }
 
@@ -115,7 +111,7 @@ class DecisionsTest {
 
         assertThat(unknown.sideEffect()).isEqualTo(SideEffectState.POSSIBLE);
         assertThat(notApplied.sideEffect()).isEqualTo(SideEffectState.NOT_APPLIED);
-        assertThat(jdbc.queryLong("SELECT count(*) FROM reconciliations WHERE operation_id = ? AND source = 'OPERATOR' AND recorded_by = 'bob'",
+        assertThat(ns.jdbc().queryLong("SELECT count(*) FROM reconciliations WHERE operation_id = ? AND source = 'OPERATOR' AND recorded_by = 'bob'",
                 op.operationId())).isEqualTo(2);
     }
 
@@ -127,7 +123,7 @@ class DecisionsTest {
 
         assertThat(result.outcome()).isEqualTo(DecisionOutcome.BLOCKED);
         assertThat(result.message()).contains("needs the reconciled result");
-        assertThat(jdbc.queryLong("SELECT count(*) FROM audit_log WHERE operation_id = ?", op.operationId())).isZero();
+        assertThat(ns.jdbc().queryLong("SELECT count(*) FROM audit_log WHERE operation_id = ?", op.operationId())).isZero();
     }
 
     @Test
@@ -137,11 +133,11 @@ class DecisionsTest {
         DecisionResult result = decisions.discard(DecisionTarget.operation(op.operationId()), "bob", "order was cancelled by phone");
 
         assertThat(result.outcome()).isEqualTo(DecisionOutcome.DONE);
-        assertThat(jdbc.queryOne("SELECT status FROM operations WHERE operation_id = ?", row -> row.getString(1), op.operationId()))
+        assertThat(ns.jdbc().queryOne("SELECT status FROM operations WHERE operation_id = ?", row -> row.getString(1), op.operationId()))
                 .contains("DISCARDED");
-        assertThat(jdbc.queryOne("SELECT decision_state || '|' || decided_by || '|' || decision_reason FROM dlq_entries WHERE id = ?",
+        assertThat(ns.jdbc().queryOne("SELECT decision_state || '|' || decided_by || '|' || decision_reason FROM dlq_entries WHERE id = ?",
                 row -> row.getString(1), op.dlqEntryId())).contains("DISCARDED|bob|order was cancelled by phone");
-        assertThat(jdbc.queryOne("SELECT actor || '|' || reason FROM audit_log WHERE action = 'DISCARD' AND dlq_entry_id = ?",
+        assertThat(ns.jdbc().queryOne("SELECT actor || '|' || reason FROM audit_log WHERE action = 'DISCARD' AND dlq_entry_id = ?",
                 row -> row.getString(1), op.dlqEntryId())).contains("bob|order was cancelled by phone");
     }
 
@@ -158,12 +154,12 @@ class DecisionsTest {
     @Test
     void aDecisionTheStoreRefuses_isReportedAsRefusedAndLeavesNoTrace() {
         Created op = fixture.deadLettered("run-refused", "charge").create();
-        jdbc.update("""
+        ns.jdbc().update("""
                 CREATE FUNCTION refuse_decisions() RETURNS trigger LANGUAGE plpgsql AS $$
                 BEGIN
                     RAISE EXCEPTION 'permission denied for table dlq_entries' USING ERRCODE = 'insufficient_privilege';
                 END $$""");
-        jdbc.update("CREATE TRIGGER viewer_only BEFORE UPDATE ON dlq_entries FOR EACH ROW WHEN (OLD.run_id = 'run-refused') "
+        ns.jdbc().update("CREATE TRIGGER viewer_only BEFORE UPDATE ON dlq_entries FOR EACH ROW WHEN (OLD.run_id = 'run-refused') "
                 + "EXECUTE FUNCTION refuse_decisions()");
         long before = ns.redis().sync().xlen(ns.redis().keys().dispatch());
 
@@ -173,8 +169,8 @@ class DecisionsTest {
         assertThat(redrive.outcome()).isEqualTo(DecisionOutcome.REFUSED);
         assertThat(redrive.message()).contains("refused by the database", "permission denied");
         assertThat(discard.outcome()).isEqualTo(DecisionOutcome.REFUSED);
-        assertThat(jdbc.queryLong("SELECT count(*) FROM redrive_commands WHERE operation_id = ?", op.operationId())).isZero();
-        assertThat(jdbc.queryOne("SELECT status FROM operations WHERE operation_id = ?", row -> row.getString(1), op.operationId()))
+        assertThat(ns.jdbc().queryLong("SELECT count(*) FROM redrive_commands WHERE operation_id = ?", op.operationId())).isZero();
+        assertThat(ns.jdbc().queryOne("SELECT status FROM operations WHERE operation_id = ?", row -> row.getString(1), op.operationId()))
                 .contains("DEAD_LETTERED");
         assertThat(ns.redis().sync().xlen(ns.redis().keys().dispatch())).isEqualTo(before);
     }
@@ -191,9 +187,9 @@ class DecisionsTest {
         assertThat(result.outcome()).isEqualTo(DecisionOutcome.NOT_PUBLISHED);
         assertThat(result.recorded()).isTrue();
         assertThat(result.message()).contains("not reachable", "sweep re-publishes");
-        assertThat(jdbc.queryOne("SELECT status || ' ' || redrive_command_id FROM operations WHERE operation_id = ?",
+        assertThat(ns.jdbc().queryOne("SELECT status || ' ' || redrive_command_id FROM operations WHERE operation_id = ?",
                 row -> row.getString(1), op.operationId())).contains("PENDING " + result.commandId());
-        assertThat(jdbc.query("SELECT action FROM audit_log WHERE operation_id = ? ORDER BY id", row -> row.getString(1),
+        assertThat(ns.jdbc().query("SELECT action FROM audit_log WHERE operation_id = ? ORDER BY id", row -> row.getString(1),
                 op.operationId())).containsExactly("REDRIVE", "REDRIVE_NOT_PUBLISHED");
     }
 

@@ -4,15 +4,14 @@ import dev.redrive.envelope.DispatchEnvelope;
 import dev.redrive.envelope.EnvelopeCodec;
 import dev.redrive.model.FailureClass;
 import dev.redrive.model.SideEffectState;
-import dev.redrive.store.Jdbc;
 import dev.redrive.store.reconciliation.ReconciliationOutcome;
 import dev.redrive.testing.TestNamespace;
+import dev.redrive.testing.TestDecisions;
 import dev.redrive.triage.DeadLetterFixture.Created;
 import dev.redrive.triage.DeadLetterFixture;
 import dev.redrive.triage.precondition.DecisionTarget;
 import dev.redrive.triage.precondition.PreconditionId;
 import dev.redrive.triage.precondition.PreconditionResult;
-import dev.redrive.worker.client.WorkerClient;
 import io.lettuce.core.Limit;
 import io.lettuce.core.Range;
 import io.lettuce.core.StreamMessage;
@@ -35,17 +34,14 @@ class RedrivePreconditionsTest {
     private static final Instant NOW = Instant.parse("2026-11-30T01:00:00Z");
     private static DeadLetterFixture fixture;
     private static Decisions decisions;
-    private static Jdbc jdbc;
 
     @BeforeAll
     static void tools() {
-        jdbc = ns.database().jdbc();
-        fixture = new DeadLetterFixture(ns.database());
-        fixture.toolSchema("demo.charge", "1");
+        fixture = DeadLetterFixture.withChargeTool(ns.database());
         fixture.toolSchema("billing.invoice", "1");
         fixture.toolSchema("billing.invoice", "2");
         Clock clock = Clock.fixed(NOW, ZoneOffset.UTC);
-        decisions = new Decisions(ns.database(), new WorkerClient(ns.database(), ns.redis(), clock), clock);
+        decisions = TestDecisions.of(ns, clock);
     }
 
     @Test
@@ -66,15 +62,15 @@ class RedrivePreconditionsTest {
         assertThat(published.attempt()).isEqualTo(4);
         assertThat(published.redriveCommandId()).isEqualTo(result.commandId().toString());
         assertThat(published.approvalId()).isEqualTo("appr-ok");
-        assertThat(jdbc.queryOne("SELECT status || ' ' || attempt || ' ' || redrive_command_id FROM operations WHERE operation_id = ?",
+        assertThat(ns.jdbc().queryOne("SELECT status || ' ' || attempt || ' ' || redrive_command_id FROM operations WHERE operation_id = ?",
                 row -> row.getString(1), op.operationId())).contains("PENDING 4 " + result.commandId());
-        assertThat(jdbc.queryOne("SELECT decision_state || ' ' || decided_by || ' ' || version FROM dlq_entries WHERE id = ?",
+        assertThat(ns.jdbc().queryOne("SELECT decision_state || ' ' || decided_by || ' ' || version FROM dlq_entries WHERE id = ?",
                 row -> row.getString(1), op.dlqEntryId())).contains("REDRIVEN alice 1");
-        assertThat(jdbc.queryOne("""
+        assertThat(ns.jdbc().queryOne("""
                 SELECT status || ' ' || from_attempt || '->' || to_attempt || ' ' || jsonb_array_length(preconditions)
                 FROM redrive_commands WHERE command_id = ?""", row -> row.getString(1), result.commandId()))
                 .contains("ISSUED 3->4 5");
-        assertThat(jdbc.queryLong("SELECT count(*) FROM audit_log WHERE action = 'REDRIVE' AND command_id = ? AND actor = 'alice' AND reason = 'PSP is back'",
+        assertThat(ns.jdbc().queryLong("SELECT count(*) FROM audit_log WHERE action = 'REDRIVE' AND command_id = ? AND actor = 'alice' AND reason = 'PSP is back'",
                 result.commandId())).isEqualTo(1);
     }
 
@@ -132,7 +128,7 @@ class RedrivePreconditionsTest {
     @Test
     void entryDecidedOrChangedSinceTheOperatorLooked_blocksTheRedrive() {
         Created op = fixture.deadLettered("run-stale", "charge").create();
-        jdbc.update("UPDATE dlq_entries SET version = 2 WHERE id = ?", op.dlqEntryId());
+        ns.jdbc().update("UPDATE dlq_entries SET version = 2 WHERE id = ?", op.dlqEntryId());
         assertBlockedOnlyBy(op, new DecisionTarget(op.operationId(), op.dlqEntryId(), 1, null), PreconditionId.ENTRY_OPEN,
                 "changed since you looked");
 
@@ -156,12 +152,12 @@ class RedrivePreconditionsTest {
         assertThat(dry.preconditions().results()).extracting(PreconditionResult::id).containsExactly(PreconditionId.RUN_ACTIVE,
                 PreconditionId.TOOL_SCHEMA, PreconditionId.APPROVAL, PreconditionId.SIDE_EFFECT, PreconditionId.ENTRY_OPEN);
         assertThat(streamLength()).isEqualTo(before);
-        assertThat(jdbc.queryLong("SELECT count(*) FROM redrive_commands WHERE operation_id = ?", op.operationId())).isZero();
+        assertThat(ns.jdbc().queryLong("SELECT count(*) FROM redrive_commands WHERE operation_id = ?", op.operationId())).isZero();
     }
 
     private static void assertBlockedOnlyBy(Created op, DecisionTarget target, PreconditionId expected, String why) {
         long before = streamLength();
-        long commands = jdbc.queryLong("SELECT count(*) FROM redrive_commands");
+        long commands = ns.jdbc().queryLong("SELECT count(*) FROM redrive_commands");
         int versionBefore = entryVersion(op);
 
         DecisionResult result = decisions.redrive(target, "alice", "try again");
@@ -174,14 +170,14 @@ class RedrivePreconditionsTest {
         });
         assertThat(result.message()).contains(why);
         assertThat(streamLength()).as("a blocked redrive publishes nothing").isEqualTo(before);
-        assertThat(jdbc.queryLong("SELECT count(*) FROM redrive_commands")).isEqualTo(commands);
-        assertThat(jdbc.queryOne("SELECT status FROM operations WHERE operation_id = ?", row -> row.getString(1), op.operationId()))
+        assertThat(ns.jdbc().queryLong("SELECT count(*) FROM redrive_commands")).isEqualTo(commands);
+        assertThat(ns.jdbc().queryOne("SELECT status FROM operations WHERE operation_id = ?", row -> row.getString(1), op.operationId()))
                 .contains("DEAD_LETTERED");
         assertThat(entryVersion(op)).isEqualTo(versionBefore);
     }
 
     private static int entryVersion(Created op) {
-        return (int) jdbc.queryLong("SELECT version FROM dlq_entries WHERE id = ?", op.dlqEntryId());
+        return (int) ns.jdbc().queryLong("SELECT version FROM dlq_entries WHERE id = ?", op.dlqEntryId());
     }
 
     private static long streamLength() {

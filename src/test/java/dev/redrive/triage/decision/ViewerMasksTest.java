@@ -81,8 +81,7 @@ class ViewerMasksTest {
     @BeforeAll
     static void start() {
         DemoToolSchema.migrate(ns.database()); // the demo's tables are masked too, once the demo creates them
-        DeadLetterFixture fixture = new DeadLetterFixture(ns.database());
-        fixture.toolSchema("demo.charge", "1");
+        DeadLetterFixture fixture = DeadLetterFixture.withChargeTool(ns.database());
         op = fixture.deadLettered("run-secret", "charge").payload(PAYLOAD).message(ERROR).create();
         Created commanded = fixture.deadLettered("run-secret", "refund").payload(PAYLOAD).message(ERROR).create();
         secretsEverywhereElse(ns.database().jdbc(), commanded);

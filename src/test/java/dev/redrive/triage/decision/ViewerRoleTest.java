@@ -2,19 +2,16 @@ package dev.redrive.triage.decision;
 
 import dev.redrive.triage.redaction.Redactor;
 import dev.redrive.report.ReportService;
-import dev.redrive.store.Jdbc;
 import dev.redrive.store.StoreException;
 import dev.redrive.store.reconciliation.ReconciliationOutcome;
 import dev.redrive.testing.DatabaseLogin;
 import dev.redrive.testing.LoginsFixture;
 import dev.redrive.testing.TestNamespace;
 import dev.redrive.triage.DeadLetterFixture.Created;
-import dev.redrive.triage.DeadLetterFixture;
 import dev.redrive.triage.detail.OperationDetailsLoader;
 import dev.redrive.triage.precondition.DecisionTarget;
 import dev.redrive.triage.query.DlqFilter;
 import dev.redrive.triage.query.JdbcDlqQueries;
-import dev.redrive.worker.client.WorkerClient;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -31,22 +28,17 @@ class ViewerRoleTest {
     static final LoginsFixture logins = new LoginsFixture(ns);
 
     private static DatabaseLogin viewer;
-    private static DeadLetterFixture fixture;
     private static Decisions asViewer;
-    private static Jdbc admin;
 
     @BeforeAll
     static void start() {
-        admin = logins.admin();
-        fixture = logins.deadLetters();
         viewer = logins.viewer("carol");
-        asViewer = new Decisions(viewer.database(), new WorkerClient(viewer.database(), ns.redis(), Clock.systemUTC()),
-                Clock.systemUTC());
+        asViewer = logins.decisionsAs(viewer);
     }
 
     @Test
     void theViewerReadsTheDlqTheDetailAndTheReport_andEveryCheckPasses() {
-        Created op = fixture.deadLettered("run-read", "charge").create();
+        Created op = logins.deadLetters().deadLettered("run-read", "charge").create();
 
         assertThat(new JdbcDlqQueries(viewer.database()).firstPage(DlqFilter.none(), 50).rows())
                 .anyMatch(row -> row.operationId().equals(op.operationId()));
@@ -60,7 +52,7 @@ class ViewerRoleTest {
 
     @Test
     void everyDecisionOfTheViewer_isRefusedByTheDatabase_namingTheRole_andLeavesNoTrace() {
-        Created op = fixture.deadLettered("run-refused", "charge").create();
+        Created op = logins.deadLetters().deadLettered("run-refused", "charge").create();
         DecisionTarget target = DecisionTarget.operation(op.operationId());
         long dispatched = ns.redis().sync().xlen(ns.redis().keys().dispatch());
 
@@ -76,12 +68,12 @@ class ViewerRoleTest {
                 "no charge in the ledger", null, "carol"))
                 .isInstanceOf(StoreException.class)
                 .hasMessageStartingWith("read-only: role " + viewer.login() + " is a viewer");
-        assertThat(admin.queryLong("SELECT count(*) FROM redrive_commands WHERE operation_id = ?", op.operationId())).isZero();
-        assertThat(admin.queryLong("SELECT count(*) FROM reconciliations WHERE operation_id = ?", op.operationId())).isZero();
-        assertThat(admin.queryLong("SELECT count(*) FROM audit_log WHERE operation_id = ?", op.operationId())).isZero();
-        assertThat(admin.queryOne("SELECT status FROM operations WHERE operation_id = ?", row -> row.getString(1),
+        assertThat(logins.admin().queryLong("SELECT count(*) FROM redrive_commands WHERE operation_id = ?", op.operationId())).isZero();
+        assertThat(logins.admin().queryLong("SELECT count(*) FROM reconciliations WHERE operation_id = ?", op.operationId())).isZero();
+        assertThat(logins.admin().queryLong("SELECT count(*) FROM audit_log WHERE operation_id = ?", op.operationId())).isZero();
+        assertThat(logins.admin().queryOne("SELECT status FROM operations WHERE operation_id = ?", row -> row.getString(1),
                 op.operationId())).contains("DEAD_LETTERED");
-        assertThat(admin.queryOne("SELECT decision_state FROM dlq_entries WHERE id = ?", row -> row.getString(1),
+        assertThat(logins.admin().queryOne("SELECT decision_state FROM dlq_entries WHERE id = ?", row -> row.getString(1),
                 op.dlqEntryId())).contains("OPEN");
         assertThat(ns.redis().sync().xlen(ns.redis().keys().dispatch())).isEqualTo(dispatched);
     }
@@ -101,8 +93,8 @@ class ViewerRoleTest {
 
     @Test
     void tablesCreatedAfterTheMigration_areReadableByTheViewerToo() {
-        admin.update("CREATE TABLE later_table (id int)");
-        admin.update("INSERT INTO later_table VALUES (7)");
+        logins.admin().update("CREATE TABLE later_table (id int)");
+        logins.admin().update("INSERT INTO later_table VALUES (7)");
 
         assertThat(viewer.database().jdbc().queryLong("SELECT id FROM later_table")).isEqualTo(7);
         assertThatThrownBy(() -> viewer.database().jdbc().update("INSERT INTO later_table VALUES (8)"))

@@ -23,8 +23,7 @@ class OperationDetailsLoaderTest {
 
     @Test
     void loadsTheOperationWithEveryPieceOfEvidenceAndHistory() {
-        DeadLetterFixture fixture = new DeadLetterFixture(ns.database());
-        fixture.toolSchema("demo.charge", "1");
+        DeadLetterFixture fixture = DeadLetterFixture.withChargeTool(ns.database());
         fixture.toolSchema("demo.charge", "2");
         fixture.approval("appr-7", Instant.parse("2030-01-01T00:00:00Z"));
         DeadLetterFixture.Created created = fixture.deadLettered("run-42", "charge").attempts(3)

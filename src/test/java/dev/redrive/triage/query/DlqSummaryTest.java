@@ -3,12 +3,11 @@ package dev.redrive.triage.query;
 import dev.redrive.bench.generate.DlqGenerator;
 import dev.redrive.health.DlqFixture;
 import dev.redrive.model.DecisionState;
-import dev.redrive.store.Jdbc;
 import dev.redrive.testing.TestNamespace;
+import dev.redrive.testing.TestDecisions;
 import dev.redrive.triage.DeadLetterFixture;
 import dev.redrive.triage.decision.Decisions;
 import dev.redrive.triage.precondition.DecisionTarget;
-import dev.redrive.worker.client.WorkerClient;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -46,35 +45,33 @@ class DlqSummaryTest {
              GROUP BY error_fingerprint, error_class, coalesce(tool, ''), decision_state
              ORDER BY 1, 2, 3, 4""";
 
-    private static Jdbc jdbc;
 
     @BeforeAll
     static void generated() {
-        jdbc = ns.database().jdbc();
         new DlqGenerator(ns.database(), Clock.fixed(NOW, ZoneOffset.UTC)).generate(3_000, "sum");
     }
 
     @Test
     void generatedEntries_areSummarizedPerCell() {
         assertSummaryIsTheAggregate();
-        assertThat(jdbc.queryLong("SELECT sum(entries) FROM dlq_summary")).isEqualTo(jdbc.queryLong("SELECT count(*) FROM dlq_entries"));
+        assertThat(ns.jdbc().queryLong("SELECT sum(entries) FROM dlq_summary")).isEqualTo(ns.jdbc().queryLong("SELECT count(*) FROM dlq_entries"));
     }
 
     @Test
     void decidingTheFirstAndTheLastEntryOfACell_movesItsBoundsToTheEntriesNextInLine() {
-        String fingerprint = jdbc.queryOne("SELECT error_fingerprint FROM dlq_summary WHERE decision_state = 'OPEN' ORDER BY entries DESC LIMIT 1",
+        String fingerprint = ns.jdbc().queryOne("SELECT error_fingerprint FROM dlq_summary WHERE decision_state = 'OPEN' ORDER BY entries DESC LIMIT 1",
                 row -> row.getString(1)).orElseThrow();
         String newestOpen = "SELECT id FROM dlq_entries WHERE error_fingerprint = ? AND decision_state = 'OPEN' ORDER BY entered_at DESC, id DESC LIMIT 1";
         String oldestOpen = "SELECT id FROM dlq_entries WHERE error_fingerprint = ? AND decision_state = 'OPEN' ORDER BY entered_at, id LIMIT 1";
 
-        decide(jdbc.queryLong(newestOpen, fingerprint), "DISCARDED");
-        decide(jdbc.queryLong(oldestOpen, fingerprint), "RESOLVED");
+        decide(ns.jdbc().queryLong(newestOpen, fingerprint), "DISCARDED");
+        decide(ns.jdbc().queryLong(oldestOpen, fingerprint), "RESOLVED");
         assertSummaryIsTheAggregate();
 
-        jdbc.update("UPDATE dlq_entries SET decision_state = 'REDRIVEN', version = version + 1 WHERE error_fingerprint = ? AND decision_state = 'OPEN'",
+        ns.jdbc().update("UPDATE dlq_entries SET decision_state = 'REDRIVEN', version = version + 1 WHERE error_fingerprint = ? AND decision_state = 'OPEN'",
                 fingerprint);
         assertSummaryIsTheAggregate();
-        assertThat(jdbc.query("SELECT first_seen, last_seen FROM dlq_summary WHERE error_fingerprint = ? AND decision_state = 'OPEN'",
+        assertThat(ns.jdbc().query("SELECT first_seen, last_seen FROM dlq_summary WHERE error_fingerprint = ? AND decision_state = 'OPEN'",
                 row -> row.getObject(1) == null && row.getObject(2) == null, fingerprint)).containsOnly(true);
         assertThat(new JdbcDlqQueries(ns.database()).groups(DlqFilter.builder().decisionState(DecisionState.OPEN).build()))
                 .extracting(FingerprintGroup::fingerprint).doesNotContain(fingerprint);
@@ -84,23 +81,22 @@ class DlqSummaryTest {
     void aDecisionThroughTheTriageCore_movesItsEntryToItsNewCell() {
         DeadLetterFixture fixture = new DeadLetterFixture(ns.database());
         DeadLetterFixture.Created created = fixture.deadLettered("run-core", "charge-1").fingerprint("fp-core").create();
-        Decisions decisions = new Decisions(ns.database(), new WorkerClient(ns.database(), ns.redis(), Clock.systemUTC()),
-                Clock.systemUTC());
+        Decisions decisions = TestDecisions.of(ns);
 
         decisions.discard(new DecisionTarget(created.operationId(), created.dlqEntryId(), 0, null), "alice", "duplicate");
 
         assertSummaryIsTheAggregate();
-        assertThat(jdbc.queryLong("SELECT entries FROM dlq_summary WHERE error_fingerprint = 'fp-core' AND decision_state = 'DISCARDED'"))
+        assertThat(ns.jdbc().queryLong("SELECT entries FROM dlq_summary WHERE error_fingerprint = 'fp-core' AND decision_state = 'DISCARDED'"))
                 .isEqualTo(1);
     }
 
     @Test
     void deletedEntries_leaveTheirCells() {
         DlqFixture.insert(ns.database(), "run-gone", 30, "TRANSIENT", "demo.charge", "fp-gone", "NONE", "OPEN", NOW);
-        jdbc.update("DELETE FROM dlq_entries WHERE run_id = 'run-gone' AND node_id IN ('node-1', 'node-30')");
+        ns.jdbc().update("DELETE FROM dlq_entries WHERE run_id = 'run-gone' AND node_id IN ('node-1', 'node-30')");
         assertSummaryIsTheAggregate();
 
-        jdbc.update("DELETE FROM dlq_entries WHERE run_id = 'run-gone'");
+        ns.jdbc().update("DELETE FROM dlq_entries WHERE run_id = 'run-gone'");
         assertSummaryIsTheAggregate();
     }
 
@@ -130,7 +126,7 @@ class DlqSummaryTest {
                     for (int i = 0; i < rounds; i++) {
                         String fingerprint = "fp-race-" + ThreadLocalRandom.current().nextInt(2);
                         // The newest open entry of the cell: the decision that makes its bounds be looked up again.
-                        jdbc.inTransaction(() -> jdbc.update("""
+                        ns.jdbc().inTransaction(() -> ns.jdbc().update("""
                                 UPDATE dlq_entries SET decision_state = ?, version = version + 1
                                  WHERE id = (SELECT id FROM dlq_entries WHERE error_fingerprint = ? AND decision_state = 'OPEN'
                                               ORDER BY entered_at DESC, id DESC LIMIT 1 FOR UPDATE SKIP LOCKED)""",
@@ -147,22 +143,22 @@ class DlqSummaryTest {
             pool.shutdownNow();
         }
         assertSummaryIsTheAggregate();
-        assertThat(jdbc.queryLong("SELECT count(*) FROM dlq_entries WHERE error_fingerprint LIKE 'fp-race-%' AND decision_state <> 'OPEN'"))
+        assertThat(ns.jdbc().queryLong("SELECT count(*) FROM dlq_entries WHERE error_fingerprint LIKE 'fp-race-%' AND decision_state <> 'OPEN'"))
                 .isPositive();
     }
 
     private static void decide(long entryId, String state) {
-        jdbc.update("UPDATE dlq_entries SET decision_state = ?, version = version + 1 WHERE id = ?", state, entryId);
+        ns.jdbc().update("UPDATE dlq_entries SET decision_state = ?, version = version + 1 WHERE id = ?", state, entryId);
     }
 
     private static void assertSummaryIsTheAggregate() {
         assertThat(rows(SUMMARY)).isEqualTo(rows(AGGREGATED));
-        assertThat(jdbc.queryLong("SELECT count(*) FROM dlq_summary WHERE entries = 0 AND (first_seen IS NOT NULL OR last_seen IS NOT NULL)"))
+        assertThat(ns.jdbc().queryLong("SELECT count(*) FROM dlq_summary WHERE entries = 0 AND (first_seen IS NOT NULL OR last_seen IS NOT NULL)"))
                 .isZero();
     }
 
     private static List<String> rows(String sql) {
-        return jdbc.query(sql, row -> String.join("|", row.getString(1), row.getString(2), row.getString(3), row.getString(4),
+        return ns.jdbc().query(sql, row -> String.join("|", row.getString(1), row.getString(2), row.getString(3), row.getString(4),
                 Long.toString(row.getLong(5)), row.getTimestamp(6).toInstant().toString(),
                 row.getTimestamp(7).toInstant().toString()));
     }

@@ -3,7 +3,6 @@ package dev.redrive.triage.query;
 import dev.redrive.model.DecisionState;
 import dev.redrive.model.FailureClass;
 import dev.redrive.model.SideEffectState;
-import dev.redrive.store.Jdbc;
 import dev.redrive.testing.TestNamespace;
 import dev.redrive.triage.DeadLetterFixture;
 import dev.redrive.bench.generate.DlqGenerator;
@@ -28,11 +27,9 @@ class JdbcDlqQueriesTest {
     // incident holds the incident's entries alone.
     private static final Instant T0 = Instant.parse("2026-12-01T10:00:00Z");
     private static DlqQueries queries;
-    private static Jdbc jdbc;
 
     @BeforeAll
     static void incident() {
-        jdbc = ns.database().jdbc();
         queries = new JdbcDlqQueries(ns.database());
         new DlqGenerator(ns.database(), Clock.fixed(Instant.parse("2026-11-30T00:00:00Z"), ZoneOffset.UTC))
                 .generate(600, "bulk");
@@ -48,7 +45,7 @@ class JdbcDlqQueriesTest {
         fixture.deadLettered("inc-2", "charge-d").tool("t.beta").errorClass(FailureClass.INVALID_INPUT)
                 .message("amount exceeds the per-charge limit").fingerprint("fp-invalid")
                 .enteredAt(T0.plusSeconds(180)).create();
-        jdbc.update("UPDATE dlq_entries SET decision_state = 'DISCARDED', decided_by = 'bob', version = 1 WHERE operation_id = 'inc-2:charge-d:0'");
+        ns.jdbc().update("UPDATE dlq_entries SET decision_state = 'DISCARDED', decided_by = 'bob', version = 1 WHERE operation_id = 'inc-2:charge-d:0'");
     }
 
     @Test
@@ -63,7 +60,7 @@ class JdbcDlqQueriesTest {
 
     /** Pages of 47 from the first to the last and back see every entry once each way, in {@code orderBy}. */
     private static void assertPagingVisitsEveryEntryOnce(DlqOrder order, String orderBy) {
-        List<Long> expected = jdbc.query("SELECT id FROM dlq_entries ORDER BY " + orderBy, row -> row.getLong(1));
+        List<Long> expected = ns.jdbc().query("SELECT id FROM dlq_entries ORDER BY " + orderBy, row -> row.getLong(1));
 
         assertThat(queries.firstPage(DlqFilter.none(), order, 47).hasPrevious()).isFalse();
         assertThat(visitForwardThenBack(queries, DlqFilter.none(), order, 47)).containsExactly(expected, expected);
@@ -104,7 +101,7 @@ class JdbcDlqQueriesTest {
         assertThat(operations(DlqFilter.builder().text("\"per-charge limit\"").tool("t.beta").build())).containsExactly("inc-2:charge-d:0");
         assertThat(operations(DlqFilter.builder().text("rate -30").runId("inc-2").build())).isEmpty();
         assertThat(operations(DlqFilter.builder().text("'; DROP TABLE dlq_entries; --").build())).isEmpty();
-        assertThat(jdbc.queryLong("SELECT count(*) FROM dlq_entries")).isEqualTo(604);
+        assertThat(ns.jdbc().queryLong("SELECT count(*) FROM dlq_entries")).isEqualTo(604);
     }
 
     @Test
@@ -117,7 +114,7 @@ class JdbcDlqQueriesTest {
                 "no-such-word")) {
             for (DlqOrder order : DlqOrder.values()) {
                 DlqFilter filter = DlqFilter.builder().text(text).build();
-                List<Long> expected = jdbc.query("SELECT id FROM dlq_entries WHERE to_tsvector('simple', error_message) "
+                List<Long> expected = ns.jdbc().query("SELECT id FROM dlq_entries WHERE to_tsvector('simple', error_message) "
                         + "@@ websearch_to_tsquery('simple', ?) ORDER BY entered_at" + (order == DlqOrder.NEWEST_FIRST
                         ? " DESC, id DESC" : ", id"), row -> row.getLong(1), text);
                 assertThat(visitForwardThenBack(narrowWalk, filter, order, 7)).as(text + " " + order)
@@ -130,8 +127,8 @@ class JdbcDlqQueriesTest {
 
     @Test
     void matching_keepsTheIdsTheFilterMatches_textIncluded() {
-        List<Long> incident = jdbc.query("SELECT id FROM dlq_entries WHERE run_id LIKE 'inc-%' ORDER BY id", row -> row.getLong(1));
-        long timedOut = jdbc.queryLong("SELECT id FROM dlq_entries WHERE operation_id = 'inc-1:charge-b:0'");
+        List<Long> incident = ns.jdbc().query("SELECT id FROM dlq_entries WHERE run_id LIKE 'inc-%' ORDER BY id", row -> row.getLong(1));
+        long timedOut = ns.jdbc().queryLong("SELECT id FROM dlq_entries WHERE operation_id = 'inc-1:charge-b:0'");
 
         assertThat(queries.matching(DlqFilter.builder().text("timed out").build(), incident)).containsExactly(timedOut);
         assertThat(queries.matching(DlqFilter.builder().runId("inc-2").decisionState(DecisionState.OPEN).build(), incident))

@@ -3,10 +3,15 @@ package dev.redrive.triage.redaction;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.redrive.triage.json.TriageJson;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
 
 import java.util.List;
+import java.util.stream.Stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.params.provider.Arguments.arguments;
 
 class RedactorTest {
     private final Redactor redactor = Redactor.defaults();
@@ -44,22 +49,28 @@ class RedactorTest {
         assertThat(redactor.redactText("not json")).isEqualTo("not json");
     }
 
-    @Test
-    void secretsInFreeText_areMaskedAndTheRestOfTheMessageKept() {
-        assertThat(redactor.redactText("charge failed: card 4111111111111111 declined, Authorization: Bearer abc.def"))
-                .isEqualTo("charge failed: card [redacted] declined, Authorization: [redacted]");
-        assertThat(redactor.redactText("login refused for password=hunter2 (retry later)"))
-                .isEqualTo("login refused for password=[redacted] (retry later)");
-        assertThat(redactor.redactText("upstream said {\"reason\": \"bad\", \"client_secret\": \"s3cr3t\"} x"))
-                .isEqualTo("upstream said {\"reason\": \"bad\", \"client_secret\": \"[redacted]\"} x");
-        assertThat(redactor.redactText("GET /v1?api_key=k-123&page=2 -> 401 with x-api-key: 'k 9'"))
-                .isEqualTo("GET /v1?api_key=[redacted]&page=2 -> 401 with x-api-key: '[redacted]'");
-        assertThat(redactor.redactText("proxy sent bearer eyJhbGciOi.J9.x and Basic dXNlcjpwYXNzd29yZA=="))
-                .isEqualTo("proxy sent bearer [redacted] and Basic [redacted]");
-        assertThat(redactor.redactText("ledger refused: password=hunter2, retry: token=t-1"))
-                .isEqualTo("ledger refused: password=[redacted], retry: token=[redacted]");
-        assertThat(redactor.redactText("cards 4111 1111 1111 1111 and 5500-0000-0000-0004 refused"))
-                .isEqualTo("cards [redacted] and [redacted] refused");
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("freeTextWithSecrets")
+    void secretsInFreeText_areMaskedAndTheRestOfTheMessageKept(String text, String masked) {
+        assertThat(redactor.redactText(text)).isEqualTo(masked);
+    }
+
+    static Stream<Arguments> freeTextWithSecrets() {
+        return Stream.of(
+                arguments("charge failed: card 4111111111111111 declined, Authorization: Bearer abc.def",
+                        "charge failed: card [redacted] declined, Authorization: [redacted]"),
+                arguments("login refused for password=hunter2 (retry later)",
+                        "login refused for password=[redacted] (retry later)"),
+                arguments("upstream said {\"reason\": \"bad\", \"client_secret\": \"s3cr3t\"} x",
+                        "upstream said {\"reason\": \"bad\", \"client_secret\": \"[redacted]\"} x"),
+                arguments("GET /v1?api_key=k-123&page=2 -> 401 with x-api-key: 'k 9'",
+                        "GET /v1?api_key=[redacted]&page=2 -> 401 with x-api-key: '[redacted]'"),
+                arguments("proxy sent bearer eyJhbGciOi.J9.x and Basic dXNlcjpwYXNzd29yZA==",
+                        "proxy sent bearer [redacted] and Basic [redacted]"),
+                arguments("ledger refused: password=hunter2, retry: token=t-1",
+                        "ledger refused: password=[redacted], retry: token=[redacted]"),
+                arguments("cards 4111 1111 1111 1111 and 5500-0000-0000-0004 refused",
+                        "cards [redacted] and [redacted] refused"));
     }
 
     @Test
@@ -77,16 +88,20 @@ class RedactorTest {
         }
     }
 
-    @Test
-    void secretShapedTokens_areMaskedWhateverTheKey() {
-        assertThat(redactor.redactText("keys sk_live_51Habc, ghp_abc123, xoxb-1-2 and AKIAIOSFODNN7EXAMPLE leaked"))
-                .isEqualTo("keys [redacted], [redacted], [redacted] and [redacted] leaked");
-        assertThat(redactor.redactText("session eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.c2ln expired"))
-                .isEqualTo("session [redacted] expired");
-        assertThat(redactor.redactText("cannot reach redis://:s3cret@cache:6379"))
-                .isEqualTo("cannot reach redis://:[redacted]@cache:6379");
-        assertThat(redactor.redactText("-----BEGIN RSA PRIVATE KEY-----\nMIIE\n-----END RSA PRIVATE KEY-----"))
-                .isEqualTo("-----BEGIN RSA PRIVATE KEY-----[redacted]-----END RSA PRIVATE KEY-----");
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("secretShapedTokens")
+    void secretShapedTokens_areMaskedWhateverTheKey(String text, String masked) {
+        assertThat(redactor.redactText(text)).isEqualTo(masked);
+    }
+
+    static Stream<Arguments> secretShapedTokens() {
+        return Stream.of(
+                arguments("keys sk_live_51Habc, ghp_abc123, xoxb-1-2 and AKIAIOSFODNN7EXAMPLE leaked",
+                        "keys [redacted], [redacted], [redacted] and [redacted] leaked"),
+                arguments("session eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.c2ln expired", "session [redacted] expired"),
+                arguments("cannot reach redis://:s3cret@cache:6379", "cannot reach redis://:[redacted]@cache:6379"),
+                arguments("-----BEGIN RSA PRIVATE KEY-----\nMIIE\n-----END RSA PRIVATE KEY-----",
+                        "-----BEGIN RSA PRIVATE KEY-----[redacted]-----END RSA PRIVATE KEY-----"));
     }
 
     @Test

@@ -1,11 +1,9 @@
 package dev.redrive.triage.request;
 
-import dev.redrive.store.Jdbc;
 import dev.redrive.store.StoreException;
 import dev.redrive.testing.DatabaseLogin;
 import dev.redrive.testing.LoginsFixture;
 import dev.redrive.testing.TestNamespace;
-import dev.redrive.triage.DeadLetterFixture;
 import dev.redrive.triage.DeadLetterFixture.Created;
 import dev.redrive.triage.MutableClock;
 import dev.redrive.triage.decision.DecisionOutcome;
@@ -43,8 +41,6 @@ class FourEyesTest {
     static final LoginsFixture logins = new LoginsFixture(ns);
 
     private static final MutableClock clock = new MutableClock(Instant.now());
-    private static DeadLetterFixture fixture;
-    private static Jdbc admin;
     private static DatabaseLogin alice;
     private static DatabaseLogin bob;
     private static DatabaseLogin carol;
@@ -53,8 +49,6 @@ class FourEyesTest {
 
     @BeforeAll
     static void start() {
-        admin = logins.admin();
-        fixture = logins.deadLetters();
         alice = logins.operator("alice");
         bob = logins.operator("bob");
         carol = logins.operator("carol");
@@ -79,7 +73,7 @@ class FourEyesTest {
     }
 
     private static Created deadLettered(String run) {
-        return fixture.deadLettered(run, "charge-" + node++).create();
+        return logins.deadLetters().deadLettered(run, "charge-" + node++).create();
     }
 
     private static DecisionRequest requestRedrive(Created op) {
@@ -91,11 +85,11 @@ class FourEyesTest {
     }
 
     private static long commands(String operationId) {
-        return admin.queryLong("SELECT count(*) FROM redrive_commands WHERE operation_id = ?", operationId);
+        return logins.admin().queryLong("SELECT count(*) FROM redrive_commands WHERE operation_id = ?", operationId);
     }
 
     private static String state(long requestId) {
-        return admin.queryOne("SELECT state FROM decision_requests WHERE id = ?", row -> row.getString(1), requestId)
+        return logins.admin().queryOne("SELECT state FROM decision_requests WHERE id = ?", row -> row.getString(1), requestId)
                 .orElseThrow();
     }
 
@@ -124,19 +118,19 @@ class FourEyesTest {
         assertThat(again.outcome()).isEqualTo(DecisionOutcome.ALREADY_DECIDED);
         assertThat(again.message()).contains("already approved by bob (login " + bob.login() + ")");
         assertThat(commands(op.operationId())).isEqualTo(1);
-        assertThat(admin.queryOne("SELECT operator || '/' || db_login FROM redrive_commands WHERE operation_id = ?",
+        assertThat(logins.admin().queryOne("SELECT operator || '/' || db_login FROM redrive_commands WHERE operation_id = ?",
                 row -> row.getString(1), op.operationId())).contains("bob/" + bob.login());
-        assertThat(admin.queryOne("SELECT status || '/' || attempt FROM operations WHERE operation_id = ?",
+        assertThat(logins.admin().queryOne("SELECT status || '/' || attempt FROM operations WHERE operation_id = ?",
                 row -> row.getString(1), op.operationId())).contains("PENDING/" + (op.attempt() + 1));
         DecisionRequest decided = as(bob).find(request.id()).orElseThrow();
         assertThat(decided.state()).isEqualTo(RequestState.APPROVED);
         assertThat(decided.decidedLogin()).isEqualTo(bob.login());
         assertThat(decided.result().path("outcome").asText()).isEqualTo("DONE");
-        assertThat(admin.queryOne("""
+        assertThat(logins.admin().queryOne("""
                 SELECT db_login || ' ' || (details->>'requested_by') || ' ' || (details->>'requested_login')
                   FROM audit_log WHERE action = 'REQUEST_APPROVED' AND (details->>'request_id')::bigint = ?""",
                 row -> row.getString(1), request.id())).contains(bob.login() + " alice " + alice.login());
-        assertThat(admin.queryOne("SELECT db_login || ' ' || reason FROM audit_log WHERE action = 'REDRIVE' "
+        assertThat(logins.admin().queryOne("SELECT db_login || ' ' || reason FROM audit_log WHERE action = 'REDRIVE' "
                 + "AND operation_id = ?", row -> row.getString(1), op.operationId()))
                 .contains(bob.login() + " ledger is back (request " + request.id() + " by alice)");
     }
@@ -180,7 +174,7 @@ class FourEyesTest {
         policy(FourEyesPolicy.of(true, null, false, List.of("demo.charge"), null));
         Created op = deadLettered("run-cancelled-later");
         DecisionRequest request = requestRedrive(op);
-        fixture.cancelRun("run-cancelled-later");
+        logins.deadLetters().cancelRun("run-cancelled-later");
 
         ApprovalResult blocked = as(bob).approve(request.id(), "bob");
 
@@ -188,7 +182,7 @@ class FourEyesTest {
         assertThat(blocked.message()).contains("stays pending", "cancelled");
         assertThat(state(request.id())).isEqualTo("PENDING");
         assertThat(commands(op.operationId())).isZero();
-        assertThat(admin.queryLong("SELECT count(*) FROM audit_log WHERE action = 'REQUEST_APPROVED' "
+        assertThat(logins.admin().queryLong("SELECT count(*) FROM audit_log WHERE action = 'REQUEST_APPROVED' "
                 + "AND (details->>'request_id')::bigint = ?", request.id())).isZero();
     }
 
@@ -263,7 +257,7 @@ class FourEyesTest {
         assertThat(results).extracting(ApprovalResult::outcome)
                 .containsExactlyInAnyOrder(DecisionOutcome.DONE, DecisionOutcome.ALREADY_DECIDED);
         assertThat(commands(op.operationId())).isEqualTo(1);
-        assertThat(admin.queryLong("SELECT count(*) FROM audit_log WHERE action = 'REQUEST_APPROVED' "
+        assertThat(logins.admin().queryLong("SELECT count(*) FROM audit_log WHERE action = 'REQUEST_APPROVED' "
                 + "AND (details->>'request_id')::bigint = ?", request.id())).isEqualTo(1);
     }
 
@@ -279,7 +273,7 @@ class FourEyesTest {
         assertThat(as(alice).wouldWait(RequestKind.DISCARD, target)).isEmpty();
         assertThat(as(alice).submitIfCovered(RequestKind.DISCARD, target, null, RequestOptions.NONE, "alice",
                 "duplicate")).isEmpty();
-        assertThat(admin.queryOne("SELECT db_login || ' ' || (details->>'after') FROM audit_log "
+        assertThat(logins.admin().queryOne("SELECT db_login || ' ' || (details->>'after') FROM audit_log "
                 + "WHERE action = 'POLICY_CHANGED' ORDER BY id DESC LIMIT 1", row -> row.getString(1)))
                 .hasValueSatisfying(line -> assertThat(line).endsWith("four-eyes off"));
     }

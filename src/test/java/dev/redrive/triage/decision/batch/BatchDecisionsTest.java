@@ -2,8 +2,8 @@ package dev.redrive.triage.decision.batch;
 
 import dev.redrive.model.FailureClass;
 import dev.redrive.model.SideEffectState;
-import dev.redrive.store.Jdbc;
 import dev.redrive.testing.TestNamespace;
+import dev.redrive.testing.TestDecisions;
 import dev.redrive.triage.DeadLetterFixture;
 import dev.redrive.triage.DeadLetterFixture.Created;
 import dev.redrive.triage.MutableClock;
@@ -13,7 +13,6 @@ import dev.redrive.triage.decision.Decisions;
 import dev.redrive.triage.precondition.DecisionTarget;
 import dev.redrive.triage.precondition.PreconditionId;
 import dev.redrive.triage.query.JdbcDlqQueries;
-import dev.redrive.worker.client.WorkerClient;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -33,13 +32,10 @@ class BatchDecisionsTest {
     private static final MutableClock clock = new MutableClock(Instant.parse("2026-11-30T01:00:00Z"));
     private static final List<Duration> slept = new ArrayList<>();
     private static BatchDecisions batch;
-    private static Jdbc jdbc;
 
     @BeforeAll
     static void aGroupWithMixedItems() {
-        jdbc = ns.database().jdbc();
-        DeadLetterFixture fixture = new DeadLetterFixture(ns.database());
-        fixture.toolSchema("demo.charge", "1");
+        DeadLetterFixture fixture = DeadLetterFixture.withChargeTool(ns.database());
         for (int i = 1; i <= 4; i++) {
             fixture.deadLettered("run-batch", "ok-" + i).fingerprint("fp-batch").create();
         }
@@ -48,7 +44,7 @@ class BatchDecisionsTest {
         fixture.deadLettered("run-batch", "uncertain").fingerprint("fp-batch").errorClass(FailureClass.UNKNOWN_SIDE_EFFECT)
                 .sideEffect(SideEffectState.POSSIBLE).create();
         fixture.deadLettered("run-batch", "elsewhere").fingerprint("fp-other").create();
-        Decisions decisions = new Decisions(ns.database(), new WorkerClient(ns.database(), ns.redis(), clock), clock);
+        Decisions decisions = TestDecisions.of(ns, clock);
         batch = new BatchDecisions(decisions, new JdbcDlqQueries(ns.database()), clock, duration -> {
             slept.add(duration);
             clock.advance(duration);
@@ -69,7 +65,7 @@ class BatchDecisionsTest {
         assertThat(dry.blockedBy()).isEqualTo(Map.of(PreconditionId.RUN_ACTIVE, 1L, PreconditionId.SIDE_EFFECT, 1L));
         assertThat(dry.summary()).contains("6 item(s), dry run", "4 would pass", "2 blocked", "run_active 1", "side_effect 1");
         assertThat(streamLength()).isEqualTo(streamBefore);
-        assertThat(jdbc.queryLong("SELECT count(*) FROM redrive_commands")).isZero();
+        assertThat(ns.jdbc().queryLong("SELECT count(*) FROM redrive_commands")).isZero();
         assertThat(slept).isEmpty();
 
         List<Integer> progress = new ArrayList<>();
@@ -81,9 +77,9 @@ class BatchDecisionsTest {
                 .containsExactlyElementsOf(dry.items().stream().map(DecisionResult::operationId).toList());
         assertThat(progress).containsExactly(1, 2, 3, 4, 5, 6);
         assertThat(streamLength()).isEqualTo(streamBefore + 4);
-        assertThat(jdbc.queryLong("SELECT count(*) FROM redrive_commands")).isEqualTo(4);
+        assertThat(ns.jdbc().queryLong("SELECT count(*) FROM redrive_commands")).isEqualTo(4);
         assertThat(slept).hasSize(5).allMatch(duration -> duration.equals(Duration.ofMillis(100)));
-        assertThat(jdbc.queryLong("SELECT count(*) FROM dlq_entries WHERE error_fingerprint = 'fp-other' AND decision_state = 'OPEN'"))
+        assertThat(ns.jdbc().queryLong("SELECT count(*) FROM dlq_entries WHERE error_fingerprint = 'fp-other' AND decision_state = 'OPEN'"))
                 .isEqualTo(1);
 
         BatchReport again = batch.redrive(group, BatchOptions.of("bob", "again", 0), BatchListener.NONE);

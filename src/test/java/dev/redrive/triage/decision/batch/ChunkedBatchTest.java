@@ -2,8 +2,8 @@ package dev.redrive.triage.decision.batch;
 
 import dev.redrive.model.FailureClass;
 import dev.redrive.model.SideEffectState;
-import dev.redrive.store.Jdbc;
 import dev.redrive.testing.TestNamespace;
+import dev.redrive.testing.TestDecisions;
 import dev.redrive.triage.DeadLetterFixture;
 import dev.redrive.triage.DeadLetterFixture.Created;
 import dev.redrive.triage.decision.DecisionOutcome;
@@ -12,7 +12,6 @@ import dev.redrive.triage.decision.Decisions;
 import dev.redrive.triage.precondition.DecisionTarget;
 import dev.redrive.triage.precondition.PreconditionId;
 import dev.redrive.triage.query.JdbcDlqQueries;
-import dev.redrive.worker.client.WorkerClient;
 import io.lettuce.core.Range;
 import io.lettuce.core.StreamMessage;
 import org.junit.jupiter.api.BeforeAll;
@@ -43,14 +42,11 @@ class ChunkedBatchTest {
     private static DeadLetterFixture fixture;
     private static Decisions decisions;
     private static BatchDecisions batch;
-    private static Jdbc jdbc;
 
     @BeforeAll
     static void services() {
-        jdbc = ns.database().jdbc();
-        fixture = new DeadLetterFixture(ns.database());
-        fixture.toolSchema("demo.charge", "1");
-        decisions = new Decisions(ns.database(), new WorkerClient(ns.database(), ns.redis(), Clock.systemUTC()), Clock.systemUTC());
+        fixture = DeadLetterFixture.withChargeTool(ns.database());
+        decisions = TestDecisions.of(ns);
         batch = new BatchDecisions(decisions, new JdbcDlqQueries(ns.database()), Clock.systemUTC(), Sleeper.SYSTEM);
     }
 
@@ -66,7 +62,7 @@ class ChunkedBatchTest {
                 .sideEffect(SideEffectState.POSSIBLE).create();
         Created decidedBefore = fixture.deadLettered("run-mix", "decided").create();
         decisions.discard(DecisionTarget.operation(decidedBefore.operationId()), "bob", "duplicate");
-        long withoutOperation = jdbc.queryLong("""
+        long withoutOperation = ns.jdbc().queryLong("""
                 INSERT INTO dlq_entries (dedup_key, error_class, error_code, error_message, error_fingerprint, side_effect,
                                          raw_message)
                 VALUES ('msg:mix-legacy', 'INVALID_INPUT', 'invalid_envelope', 'tool is missing', 'fp-legacy', 'NONE',
@@ -108,12 +104,12 @@ class ChunkedBatchTest {
                 assertThat(dispatch.getBody()).containsEntry("redrive_command_id", result.commandId().toString())
                         .containsEntry("attempt", Integer.toString(item.attempt() + 1));
             });
-            assertThat(jdbc.queryOne("SELECT status || ' ' || attempt || ' ' || redrive_command_id FROM operations WHERE operation_id = ?",
+            assertThat(ns.jdbc().queryOne("SELECT status || ' ' || attempt || ' ' || redrive_command_id FROM operations WHERE operation_id = ?",
                     row -> row.getString(1), item.operationId())).contains("PENDING " + (item.attempt() + 1) + " " + result.commandId());
-            assertThat(jdbc.queryLong("SELECT count(*) FROM audit_log WHERE dlq_entry_id = ? AND action = 'REDRIVE' AND command_id = ?",
+            assertThat(ns.jdbc().queryLong("SELECT count(*) FROM audit_log WHERE dlq_entry_id = ? AND action = 'REDRIVE' AND command_id = ?",
                     item.dlqEntryId(), result.commandId())).isEqualTo(1);
             // The audit line carries the command's precondition verdicts as JSON, every check with its verdict.
-            assertThat(jdbc.queryOne("""
+            assertThat(ns.jdbc().queryOne("""
                     SELECT jsonb_array_length(c.preconditions) || ' ' || (a.details -> 'preconditions' = c.preconditions)
                            || ' ' || (c.preconditions -> 0 ->> 'passed')
                       FROM audit_log a JOIN redrive_commands c ON c.command_id = a.command_id
@@ -121,18 +117,18 @@ class ChunkedBatchTest {
                     .contains(result.preconditions().results().size() + " true true");
         }
         // One chunk, one transaction: every row it wrote carries the same transaction id.
-        assertThat(jdbc.query("""
+        assertThat(ns.jdbc().query("""
                 SELECT xmin::text FROM redrive_commands WHERE operation_id = ANY (?)
                 UNION SELECT xmin::text FROM audit_log WHERE action = 'REDRIVE' AND operation_id = ANY (?)
                 UNION SELECT xmin::text FROM dlq_entries WHERE operation_id = ANY (?) AND decision_state = 'REDRIVEN'
                 UNION SELECT xmin::text FROM operations WHERE operation_id = ANY (?)""", row -> row.getString(1),
                 array(redriven), array(redriven), array(redriven), array(redriven))).hasSize(1);
         for (Created blocked : List.of(cancelled, uncertain)) {
-            assertThat(jdbc.queryLong("SELECT count(*) FROM audit_log WHERE operation_id = ?", blocked.operationId())).isZero();
-            assertThat(jdbc.queryOne("SELECT decision_state FROM dlq_entries WHERE id = ?", row -> row.getString(1),
+            assertThat(ns.jdbc().queryLong("SELECT count(*) FROM audit_log WHERE operation_id = ?", blocked.operationId())).isZero();
+            assertThat(ns.jdbc().queryOne("SELECT decision_state FROM dlq_entries WHERE id = ?", row -> row.getString(1),
                     blocked.dlqEntryId())).contains("OPEN");
         }
-        assertThat(jdbc.queryLong("SELECT count(*) FROM audit_log WHERE dlq_entry_id = ?", withoutOperation)).isZero();
+        assertThat(ns.jdbc().queryLong("SELECT count(*) FROM audit_log WHERE dlq_entry_id = ?", withoutOperation)).isZero();
     }
 
     @Test
@@ -145,12 +141,12 @@ class ChunkedBatchTest {
         BatchReport report = batch.discard(group, BatchOptions.of("carol", "superseded", 20), BatchListener.NONE);
 
         assertThat(report.count(DecisionOutcome.DONE)).isEqualTo(7);
-        assertThat(jdbc.queryLong("SELECT count(*) FROM operations WHERE run_id = 'run-discard' AND status = 'DISCARDED'")).isEqualTo(7);
-        assertThat(jdbc.queryLong("""
+        assertThat(ns.jdbc().queryLong("SELECT count(*) FROM operations WHERE run_id = 'run-discard' AND status = 'DISCARDED'")).isEqualTo(7);
+        assertThat(ns.jdbc().queryLong("""
                 SELECT count(*) FROM audit_log a JOIN dlq_entries e ON e.id = a.dlq_entry_id
                  WHERE e.error_fingerprint = 'fp-discard-chunks' AND a.action = 'DISCARD' AND e.decision_state = 'DISCARDED'""")).isEqualTo(7);
         // At 20 items per second a chunk holds two items: four transactions.
-        assertThat(jdbc.queryLong("SELECT count(DISTINCT xmin::text) FROM operations WHERE run_id = 'run-discard'")).isEqualTo(4);
+        assertThat(ns.jdbc().queryLong("SELECT count(DISTINCT xmin::text) FROM operations WHERE run_id = 'run-discard'")).isEqualTo(4);
     }
 
     @RepeatedTest(3)
@@ -192,7 +188,7 @@ class ChunkedBatchTest {
         DecisionResult loser = inBatch.recorded() ? discard : inBatch;
         assertThat(loser.outcome()).isEqualTo(DecisionOutcome.ALREADY_DECIDED);
         assertThat(report.items()).filteredOn(item -> item != inBatch).allMatch(item -> item.outcome() == DecisionOutcome.DONE);
-        assertThat(jdbc.queryLong("SELECT count(*) FROM audit_log WHERE dlq_entry_id = ? AND action IN ('REDRIVE', 'DISCARD')",
+        assertThat(ns.jdbc().queryLong("SELECT count(*) FROM audit_log WHERE dlq_entry_id = ? AND action IN ('REDRIVE', 'DISCARD')",
                 contested.dlqEntryId())).isEqualTo(1);
         assertThat(dispatchesSince(streamBefore).getOrDefault(contested.operationId(), List.of()))
                 .hasSize(inBatch.recorded() ? 1 : 0);
@@ -257,12 +253,12 @@ class ChunkedBatchTest {
         Map<String, List<StreamMessage<String, String>>> dispatches = dispatchesSince(streamBefore);
         int decided = 0;
         for (Created item : items) {
-            String entry = jdbc.queryOne("SELECT decision_state FROM dlq_entries WHERE id = ?", row -> row.getString(1),
+            String entry = ns.jdbc().queryOne("SELECT decision_state FROM dlq_entries WHERE id = ?", row -> row.getString(1),
                     item.dlqEntryId()).orElseThrow();
-            String operation = jdbc.queryOne("SELECT status FROM operations WHERE operation_id = ?", row -> row.getString(1),
+            String operation = ns.jdbc().queryOne("SELECT status FROM operations WHERE operation_id = ?", row -> row.getString(1),
                     item.operationId()).orElseThrow();
-            long commands = jdbc.queryLong("SELECT count(*) FROM redrive_commands WHERE operation_id = ?", item.operationId());
-            long audit = jdbc.queryLong("SELECT count(*) FROM audit_log WHERE operation_id = ?", item.operationId());
+            long commands = ns.jdbc().queryLong("SELECT count(*) FROM redrive_commands WHERE operation_id = ?", item.operationId());
+            long audit = ns.jdbc().queryLong("SELECT count(*) FROM audit_log WHERE operation_id = ?", item.operationId());
             int published = dispatches.getOrDefault(item.operationId(), List.of()).size();
             if (entry.equals("REDRIVEN")) {
                 decided++;

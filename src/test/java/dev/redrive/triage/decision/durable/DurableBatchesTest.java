@@ -1,6 +1,7 @@
 package dev.redrive.triage.decision.durable;
 
 import dev.redrive.testing.TestNamespace;
+import dev.redrive.testing.TestDecisions;
 import dev.redrive.testing.TestServers;
 import dev.redrive.triage.BulkDeadLetters;
 import dev.redrive.triage.decision.DecisionKind;
@@ -12,7 +13,6 @@ import dev.redrive.triage.decision.WriteTurn;
 import dev.redrive.triage.decision.batch.BatchOptions;
 import dev.redrive.triage.decision.batch.Sleeper;
 import dev.redrive.triage.query.JdbcDlqQueries;
-import dev.redrive.worker.client.WorkerClient;
 import io.lettuce.core.Range;
 import io.lettuce.core.StreamMessage;
 import org.junit.jupiter.api.Test;
@@ -42,8 +42,7 @@ class DurableBatchesTest {
     @Test
     void aBatchKilledMidWay_andResumed_redrivesEveryItemExactlyOnce() throws Exception {
         BulkDeadLetters.create(ns.database(), "run-killed", "fp-killed", 2_000);
-        DurableBatch batch = batches(SHORT_LEASE).start(DecisionKind.REDRIVE, BatchSelection.group("fp-killed"),
-                BatchOptions.of("alice", "ledger is back", 2_000));
+        DurableBatch batch = redriveGroup(batches(SHORT_LEASE), "fp-killed", 2_000);
         assertThat(batch.total()).isEqualTo(2_000);
         assertThat(batch.chunkSize()).isEqualTo(200);
 
@@ -85,8 +84,7 @@ class DurableBatchesTest {
         BulkDeadLetters.create(ns.database(), "run-race", "fp-race", 400);
         DurableBatches first = batches(DurableBatches.LEASE);
         DurableBatches second = batches(DurableBatches.LEASE);
-        DurableBatch batch = first.start(DecisionKind.REDRIVE, BatchSelection.group("fp-race"),
-                BatchOptions.of("alice", "ledger is back", 200));
+        DurableBatch batch = redriveGroup(first, "fp-race", 200);
         CountDownLatch running = new CountDownLatch(1);
         CompletableFuture<DurableBatches.BatchRun> run = CompletableFuture.supplyAsync(
                 () -> first.run(batch.id(), (done, total, result) -> running.countDown()));
@@ -114,8 +112,7 @@ class DurableBatchesTest {
     void stoppingAndResumingABatch_eachWritesOneAuditLine_underTheBatchsName_withTheLoginThatDidIt() {
         BulkDeadLetters.create(ns.database(), "run-audited", "fp-audited", 30);
         DurableBatches batches = batches(DurableBatches.LEASE);
-        DurableBatch batch = batches.start(DecisionKind.REDRIVE, BatchSelection.group("fp-audited"),
-                BatchOptions.of("alice", "ledger is back", 100));
+        DurableBatch batch = redriveGroup(batches, "fp-audited", 100);
         DurableBatchListener stopAfterTheFirstChunk = new DurableBatchListener() {
             private boolean decided;
 
@@ -156,8 +153,7 @@ class DurableBatchesTest {
         List<String> ids = ns.database().jdbc().query("SELECT operation_id FROM operations WHERE run_id = 'run-again' "
                 + "ORDER BY operation_id", row -> row.getString(1));
         DurableBatches batches = batches(DurableBatches.LEASE);
-        DurableBatch batch = batches.start(DecisionKind.REDRIVE, BatchSelection.operations(ids),
-                BatchOptions.of("alice", "ledger is back", 0));
+        DurableBatch batch = redriveOperations(batches, ids, 0);
         assertThat(batches.run(batch.id(), DurableBatchListener.NONE).batch().succeeded()).isEqualTo(50);
         ns.database().jdbc().update("UPDATE redrive_batches SET state = 'STOPPED', position = NULL, done = 0, "
                 + "succeeded = 0 WHERE id = ?", batch.id());
@@ -179,8 +175,7 @@ class DurableBatchesTest {
         };
         DurableBatches crashing = new DurableBatches(new Decisions(ns.database(), dying, CLOCK),
                 new JdbcDlqQueries(ns.database()), CLOCK, Sleeper.SYSTEM, DurableBatches.LEASE);
-        DurableBatch batch = crashing.start(DecisionKind.REDRIVE, BatchSelection.group("fp-unpublished"),
-                BatchOptions.of("alice", "ledger is back", 0));
+        DurableBatch batch = redriveGroup(crashing, "fp-unpublished", 0);
         assertThatThrownBy(() -> crashing.run(batch.id(), DurableBatchListener.NONE)).isInstanceOf(IllegalStateException.class);
         assertThat(count("SELECT count(*) FROM redrive_commands WHERE operation_id LIKE 'run-unpublished:%'")).isEqualTo(30);
         long before = streamOf("run-unpublished").size();
@@ -204,8 +199,7 @@ class DurableBatchesTest {
         // second waits for its turn, until the second lets go (WriteTurn.LOCKED_WAIT).
         ids.add(1_000, ids.get(0));
         DurableBatches batches = batches(DurableBatches.LEASE);
-        DurableBatch batch = batches.start(DecisionKind.REDRIVE, BatchSelection.operations(ids),
-                BatchOptions.of("alice", "ledger is back", 0));
+        DurableBatch batch = redriveOperations(batches, ids, 0);
 
         DurableBatches.BatchRun run = CompletableFuture.supplyAsync(() -> batches.run(batch.id(), DurableBatchListener.NONE))
                 .orTimeout(60, TimeUnit.SECONDS).join();
@@ -221,8 +215,7 @@ class DurableBatchesTest {
     void aChunkStartingWhereTheBatchIsNot_isNotTaken_andMovesNothing() {
         BulkDeadLetters.create(ns.database(), "run-position", "fp-position", 3);
         DurableBatches batches = batches(DurableBatches.LEASE);
-        DurableBatch batch = batches.start(DecisionKind.REDRIVE, BatchSelection.group("fp-position"),
-                BatchOptions.of("alice", "ledger is back", 0));
+        DurableBatch batch = redriveGroup(batches, "fp-position", 0);
         BatchStore store = new BatchStore(ns.database().jdbc());
         store.claim(batch.id(), "test-owner", DurableBatches.LEASE, CLOCK.instant()).orElseThrow();
 
@@ -276,8 +269,20 @@ class DurableBatchesTest {
         return ns.database().jdbc().queryLong(sql, params);
     }
 
+    /** Starts alice's redrive of the group's open entries, with the reason every batch here gives, at the pace given. */
+    private static DurableBatch redriveGroup(DurableBatches batches, String fingerprint, double itemsPerSecond) {
+        return batches.start(DecisionKind.REDRIVE, BatchSelection.group(fingerprint),
+                BatchOptions.of("alice", "ledger is back", itemsPerSecond));
+    }
+
+    /** The same for operations named one by one. */
+    private static DurableBatch redriveOperations(DurableBatches batches, List<String> ids, double itemsPerSecond) {
+        return batches.start(DecisionKind.REDRIVE, BatchSelection.operations(ids),
+                BatchOptions.of("alice", "ledger is back", itemsPerSecond));
+    }
+
     private static DurableBatches batches(Duration lease) {
-        Decisions decisions = new Decisions(ns.database(), new WorkerClient(ns.database(), ns.redis(), CLOCK), CLOCK);
+        Decisions decisions = TestDecisions.of(ns, CLOCK);
         return new DurableBatches(decisions, new JdbcDlqQueries(ns.database()), CLOCK, Sleeper.SYSTEM, lease);
     }
 

@@ -1,23 +1,18 @@
 package dev.redrive.triage.decision.verify;
 
-import dev.redrive.demo.tools.DemoToolServer;
 import dev.redrive.envelope.DispatchEnvelope;
 import dev.redrive.identity.OperationId;
-import dev.redrive.store.Jdbc;
+import dev.redrive.testing.DemoChargeWorker;
 import dev.redrive.testing.TestNamespace;
 import dev.redrive.testing.TestTool;
 import dev.redrive.triage.decision.DecisionOutcome;
 import dev.redrive.triage.decision.DecisionResult;
 import dev.redrive.triage.decision.Decisions;
-import dev.redrive.triage.decision.lookup.HttpSideEffectLookup;
 import dev.redrive.triage.decision.lookup.SideEffectLookup;
 import dev.redrive.triage.decision.lookup.ToolSideEffectLookup;
 import dev.redrive.triage.decision.verify.RedriveVerification.Verdict;
 import dev.redrive.triage.precondition.DecisionTarget;
-import dev.redrive.worker.Worker;
-import dev.redrive.worker.client.WorkerClient;
 import dev.redrive.worker.tool.EffectCount;
-import dev.redrive.worker.tool.HttpTool;
 import dev.redrive.worker.tool.Tool;
 import dev.redrive.worker.tool.ToolCall;
 import io.lettuce.core.Limit;
@@ -42,34 +37,19 @@ class RedriveEndToEndTest {
     @RegisterExtension
     static final TestNamespace ns = new TestNamespace();
 
-    private static DemoToolServer tools;
-    private static Worker worker;
-    private static WorkerClient client;
+    private static DemoChargeWorker worker;
     private static Decisions decisions;
-    private static Jdbc jdbc;
 
     @BeforeAll
     static void workerWithTheDemoTools() {
-        jdbc = ns.database().jdbc();
-        tools = DemoToolServer.start(ns.database());
-        worker = Worker.builder(ns.database(), ns.redis())
-                .tool(HttpTool.builder("demo.charge", "1", tools.chargeEndpoint()).lookupEndpoint(tools.lookupEndpoint())
-                        .requestTimeout(Duration.ofSeconds(2)).build())
-                .consumerName("e2e-1")
-                .concurrency(4)
-                .leaseDuration(Duration.ofSeconds(2))
-                .claimInterval(Duration.ofMillis(200))
-                .shutdownGrace(Duration.ofSeconds(5))
-                .build()
-                .start();
-        client = new WorkerClient(ns.database(), ns.redis(), Clock.systemUTC());
-        decisions = new Decisions(ns.database(), client, Clock.systemUTC());
+        // The sweep waits as long as a worker's does by default.
+        worker = new DemoChargeWorker(ns, "e2e-1", Duration.ofMinutes(5));
+        decisions = new Decisions(ns.database(), worker.client(), Clock.systemUTC());
     }
 
     @AfterAll
     static void stop() {
-        worker.shutdown().join();
-        tools.close();
+        worker.close();
     }
 
     @Test
@@ -79,13 +59,13 @@ class RedriveEndToEndTest {
         DecisionResult result = decisions.redrive(DecisionTarget.operation(id.value()), "alice", "permission granted meanwhile");
 
         assertThat(result.outcome()).isEqualTo(DecisionOutcome.DONE);
-        awaitStatus(id, "SUCCEEDED");
-        assertThat(jdbc.query("SELECT attempt || ' ' || outcome FROM attempts WHERE operation_id = ? ORDER BY attempt",
+        worker.awaitStatus(id, "SUCCEEDED");
+        assertThat(ns.jdbc().query("SELECT attempt || ' ' || outcome FROM attempts WHERE operation_id = ? ORDER BY attempt",
                 row -> row.getString(1), id.value())).containsExactly("1 DEAD_LETTERED", "2 SUCCEEDED");
-        assertThat(jdbc.query("SELECT attempt || ' ' || http_status || ' ' || idempotency_key FROM demo_tool_calls WHERE operation_id = ? ORDER BY id",
+        assertThat(ns.jdbc().query("SELECT attempt || ' ' || http_status || ' ' || idempotency_key FROM demo_tool_calls WHERE operation_id = ? ORDER BY id",
                 row -> row.getString(1), id.value()))
                 .containsExactly("1 403 " + id.idempotencyKey(), "2 200 " + id.idempotencyKey());
-        assertThat(effects(id)).isEqualTo(1);
+        assertThat(worker.effectsFor(id)).isEqualTo(1);
         RedriveVerification verification = awaitVerdict(result);
         assertThat(verification.verdict()).isEqualTo(Verdict.SUCCEEDED_ONCE);
         assertThat(verification.effects()).isEqualTo(1);
@@ -101,13 +81,13 @@ class RedriveEndToEndTest {
         ns.redis().sync().xadd(ns.redis().keys().dispatch(), new XAddArgs(), redrive);
         ns.redis().sync().xadd(ns.redis().keys().dispatch(), new XAddArgs(), redrive);
 
-        awaitStatus(id, "SUCCEEDED");
+        worker.awaitStatus(id, "SUCCEEDED");
         await().atMost(Duration.ofSeconds(15)).until(() ->
                 ns.redis().sync().xpending(ns.redis().keys().dispatch(), "workers").getCount() == 0);
-        assertThat(jdbc.queryLong("SELECT count(*) FROM demo_tool_calls WHERE idempotency_key = ? AND http_status = 200",
+        assertThat(ns.jdbc().queryLong("SELECT count(*) FROM demo_tool_calls WHERE idempotency_key = ? AND http_status = 200",
                 id.idempotencyKey())).isEqualTo(1);
-        assertThat(effects(id)).isEqualTo(1);
-        assertThat(jdbc.queryLong("SELECT count(*) FROM attempts WHERE operation_id = ? AND outcome = 'SUCCEEDED'", id.value()))
+        assertThat(worker.effectsFor(id)).isEqualTo(1);
+        assertThat(ns.jdbc().queryLong("SELECT count(*) FROM attempts WHERE operation_id = ? AND outcome = 'SUCCEEDED'", id.value()))
                 .isEqualTo(1);
         assertThat(awaitVerdict(result).verdict()).isEqualTo(Verdict.SUCCEEDED_ONCE);
     }
@@ -150,30 +130,22 @@ class RedriveEndToEndTest {
     /** A charge refused once with 403: PERMISSION is terminal, so it lands in the DLQ at attempt 1. */
     private static OperationId deadLettered(String run, String node) {
         OperationId id = new OperationId(run, node, 0);
-        DispatchEnvelope envelope = client.newDispatch(id, "demo.charge", "1", "{\"amount\":25,\"fault\":\"forbidden:1\"}",
+        DispatchEnvelope envelope = worker.client().newDispatch(id, "demo.charge", "1", "{\"amount\":25,\"fault\":\"forbidden:1\"}",
                 "trace-" + node, "corr-" + run, null);
-        client.dispatch(envelope);
-        awaitStatus(id, "DEAD_LETTERED");
+        worker.client().dispatch(envelope);
+        worker.awaitStatus(id, "DEAD_LETTERED");
         await().atMost(Duration.ofSeconds(10)).until(() ->
-                jdbc.queryLong("SELECT count(*) FROM dlq_entries WHERE operation_id = ? AND decision_state = 'OPEN'", id.value()) == 1);
+                ns.jdbc().queryLong("SELECT count(*) FROM dlq_entries WHERE operation_id = ? AND decision_state = 'OPEN'", id.value()) == 1);
         return id;
     }
 
-    private static void awaitStatus(OperationId id, String status) {
-        await().atMost(Duration.ofSeconds(15)).pollInterval(Duration.ofMillis(50)).until(() -> status.equals(
-                jdbc.queryOne("SELECT status FROM operations WHERE operation_id = ?", row -> row.getString(1), id.value()).orElse("")));
-    }
 
     private static RedriveVerification awaitVerdict(DecisionResult result) {
-        RedriveVerifier verifier = new RedriveVerifier(ns.database(),
-                HttpSideEffectLookup.forTool("demo.charge", tools.lookupEndpoint()));
+        RedriveVerifier verifier = new RedriveVerifier(ns.database(), worker.lookup());
         return await().atMost(Duration.ofSeconds(10)).until(() -> verifier.verify(result.commandId()).orElseThrow(),
                 verification -> verification.verdict() != Verdict.WAITING);
     }
 
-    private static long effects(OperationId id) {
-        return jdbc.queryLong("SELECT count(*) FROM demo_tool_effects WHERE idempotency_key = ?", id.idempotencyKey());
-    }
 
     private static Map<String, String> lastDispatch() {
         List<StreamMessage<String, String>> last = ns.redis().sync().xrevrange(ns.redis().keys().dispatch(),
