@@ -3,6 +3,7 @@ package dev.redrive.cli;
 import dev.redrive.store.Database;
 import dev.redrive.store.approval.ApprovalStore;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
@@ -26,16 +27,16 @@ final class ApprovalCommand {
         @Option(names = "--expires-at", paramLabel = "ISO", description = "when it expires, e.g. 2026-12-31T00:00:00Z")
         String expiresAt;
 
-        @Option(names = "--by", paramLabel = "NAME", defaultValue = "${sys:user.name}", description = "who grants it (default: ${DEFAULT-VALUE})")
-        String grantedBy;
+        @Mixin
+        ByOption grantedBy;
 
         @Override
         public Integer call() {
             Instant expires = expiresAt == null ? null : parseInstant(expiresAt);
             try (Database database = Database.open(connection.config(), 2)) {
-                new ApprovalStore(database.jdbc()).grant(approvalId, scope, grantedBy, expires, Instant.now());
-                spec.commandLine().getOut().printf("approval %s granted by %s for %s%s%n", approvalId, grantedBy, scope,
-                        expires == null ? ", no expiry" : ", expires " + expires);
+                new ApprovalStore(database.jdbc()).grant(approvalId, scope, grantedBy.name, expires, Instant.now());
+                spec.commandLine().getOut().printf("approval %s granted by %s for %s%s%n", approvalId, grantedBy.name,
+                        scope, expires == null ? ", no expiry" : ", expires " + expires);
                 return 0;
             }
         }
@@ -50,14 +51,15 @@ final class ApprovalCommand {
                 description = "why (default: ${DEFAULT-VALUE})")
         String reason;
 
-        @Option(names = "--by", paramLabel = "NAME", defaultValue = "${sys:user.name}", description = "who revokes it (default: ${DEFAULT-VALUE})")
-        String revokedBy;
+        @Mixin
+        ByOption revokedBy;
 
         @Override
         public Integer call() {
             try (Database database = Database.open(connection.config(), 2)) {
-                new ApprovalStore(database.jdbc()).revoke(approvalId, revokedBy, reason, Instant.now());
-                spec.commandLine().getOut().printf("approval %s revoked by %s: %s%n", approvalId, revokedBy, reason);
+                new ApprovalStore(database.jdbc()).revoke(approvalId, revokedBy.name, reason, Instant.now());
+                spec.commandLine().getOut().printf("approval %s revoked by %s: %s%n", approvalId, revokedBy.name,
+                        reason);
                 return 0;
             }
         }

@@ -31,6 +31,19 @@ final class BatchCommand {
 
         @Mixin
         JsonOption json;
+
+        /** Each one answers over a session of its own and flushes what it printed before the exit code is returned. */
+        @Override
+        public final Integer call() {
+            PrintWriter out = spec.commandLine().getOut();
+            try (TriageSession session = new TriageSession(connection)) {
+                int exitCode = answer(session, out);
+                out.flush();
+                return exitCode;
+            }
+        }
+
+        abstract int answer(TriageSession session, PrintWriter out);
     }
 
     @Command(name = "list", mixinStandardHelpOptions = true,
@@ -53,23 +66,19 @@ final class BatchCommand {
                     + "still running, skipped because someone else decided it, resolved, discarded.")
     static final class Show extends OneBatch {
         @Override
-        public Integer call() {
-            PrintWriter out = spec.commandLine().getOut();
-            try (TriageSession session = new TriageSession(connection)) {
-                BatchOutcomes.Report report = new BatchOutcomes(session.database())
-                        .of(batch.id, BatchPrinter.ITEMS_SHOWN).orElseThrow(() -> unknown(batch.id));
-                if (json.on()) {
-                    Map<String, Object> root = new LinkedHashMap<>();
-                    root.put("batch", report.batch());
-                    root.put("summary", report.summary());
-                    root.put("outcomes", report.counts());
-                    root.put("items", report.items());
-                    DecisionPrinter.json(out, root);
-                } else {
-                    BatchPrinter.show(out, report);
-                }
+        int answer(TriageSession session, PrintWriter out) {
+            BatchOutcomes.Report report = new BatchOutcomes(session.database())
+                    .of(batch.id, BatchPrinter.ITEMS_SHOWN).orElseThrow(() -> unknown(batch.id));
+            if (json.on()) {
+                Map<String, Object> root = new LinkedHashMap<>();
+                root.put("batch", report.batch());
+                root.put("summary", report.summary());
+                root.put("outcomes", report.counts());
+                root.put("items", report.items());
+                DecisionPrinter.json(out, root);
+            } else {
+                BatchPrinter.show(out, report);
             }
-            out.flush();
             return ExitCode.OK;
         }
     }
@@ -80,26 +89,22 @@ final class BatchCommand {
                     + "Exit 3 when the batch is not running.")
     static final class Stop extends OneBatch {
         @Override
-        public Integer call() {
-            PrintWriter out = spec.commandLine().getOut();
-            try (TriageSession session = new TriageSession(connection)) {
-                DurableBatch before = session.batches().find(batch.id).orElseThrow(() -> unknown(batch.id));
-                if (before.state() != BatchState.RUNNING) {
-                    spec.commandLine().getErr().println("batch " + batch.id + " is " + before.state()
-                            + ": nothing to stop");
-                    spec.commandLine().getErr().flush();
-                    return ExitCode.BLOCKED;
-                }
-                DurableBatch stopped = session.batches().stop(batch.id);
-                if (json.on()) {
-                    DecisionPrinter.json(out, stopped);
-                } else {
-                    out.println("batch " + stopped.id() + " " + stopped.state() + " at " + BatchPrinter.progress(stopped)
-                            + (before.owner() == null ? "" : "; " + before.owner() + " stops after the chunk in hand")
-                            + "; go on with: redrive batch resume " + stopped.id());
-                }
+        int answer(TriageSession session, PrintWriter out) {
+            DurableBatch before = session.batches().find(batch.id).orElseThrow(() -> unknown(batch.id));
+            if (before.state() != BatchState.RUNNING) {
+                spec.commandLine().getErr().println("batch " + batch.id + " is " + before.state()
+                        + ": nothing to stop");
+                spec.commandLine().getErr().flush();
+                return ExitCode.BLOCKED;
             }
-            out.flush();
+            DurableBatch stopped = session.batches().stop(batch.id);
+            if (json.on()) {
+                DecisionPrinter.json(out, stopped);
+            } else {
+                out.println("batch " + stopped.id() + " " + stopped.state() + " at " + BatchPrinter.progress(stopped)
+                        + (before.owner() == null ? "" : "; " + before.owner() + " stops after the chunk in hand")
+                        + "; go on with: redrive batch resume " + stopped.id());
+            }
             return ExitCode.OK;
         }
     }
@@ -111,10 +116,8 @@ final class BatchCommand {
         BatchOutputOptions output;
 
         @Override
-        public Integer call() {
-            try (TriageSession session = new TriageSession(connection)) {
-                return new DurableBatchRun(spec, json.on(), output).run(session, batch.id, true);
-            }
+        int answer(TriageSession session, PrintWriter out) {
+            return new DurableBatchRun(spec, json.on(), output).run(session, batch.id, true);
         }
     }
 

@@ -3,6 +3,7 @@ package dev.redrive.cli;
 import dev.redrive.store.Database;
 import dev.redrive.store.operation.RunStore;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
@@ -22,13 +23,13 @@ final class RunCommand {
                 description = "why (default: ${DEFAULT-VALUE})")
         String reason;
 
-        @Option(names = "--by", paramLabel = "NAME", defaultValue = "${sys:user.name}", description = "who (default: ${DEFAULT-VALUE})")
-        String actor;
+        @Mixin
+        ByOption actor;
 
         @Override
         public Integer call() {
             try (Database database = Database.open(connection.config(), 2)) {
-                int operations = new RunStore(database.jdbc()).cancel(runId, reason, actor, Instant.now());
+                int operations = new RunStore(database.jdbc()).cancel(runId, reason, actor.name, Instant.now());
                 spec.commandLine().getOut().printf("run %s cancelled; %d waiting operation(s) cancelled with it%n",
                         runId, operations);
                 return 0;

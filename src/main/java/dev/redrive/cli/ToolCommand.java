@@ -4,7 +4,7 @@ import dev.redrive.identity.OperationId;
 import dev.redrive.store.Database;
 import dev.redrive.store.tool.ToolSchemaStore;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Option;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Parameters;
 
 import java.time.Instant;
@@ -27,8 +27,8 @@ final class ToolCommand {
         @Parameters(index = "1", paramLabel = "VERSION", description = "schema version, e.g. 2")
         String version;
 
-        @Option(names = "--by", paramLabel = "NAME", defaultValue = "${sys:user.name}", description = "who (default: ${DEFAULT-VALUE})")
-        String actor;
+        @Mixin
+        ByOption actor;
 
         @Override
         public Integer call() {
@@ -39,7 +39,7 @@ final class ToolCommand {
             try (Database database = Database.open(connection.config(), 2)) {
                 ToolSchemaStore schemas = new ToolSchemaStore(database.jdbc());
                 String previous = schemas.current(tool).orElse(null);
-                boolean changed = schemas.register(tool, version, actor, Instant.now());
+                boolean changed = schemas.register(tool, version, actor.name, Instant.now());
                 spec.commandLine().getOut().println(changed
                         ? tool + " schema version is now " + version + (previous == null ? "" : " (was " + previous + ")")
                         : tool + " schema version already is " + version);

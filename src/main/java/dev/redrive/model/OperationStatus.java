@@ -25,7 +25,8 @@ public enum OperationStatus {
     /** An operator replaced it by a correction (the node's next logical attempt); it never runs again. */
     SUPERSEDED;
 
-    private static final Map<OperationStatus, Set<OperationStatus>> TRANSITIONS = Map.of(
+    private static final TransitionTable<OperationStatus> TRANSITIONS = new TransitionTable<>("operation",
+            OperationStatus.class, Map.of(
             PENDING, EnumSet.of(RUNNING, RETRY_SCHEDULED, SUCCEEDED, DEAD_LETTERED, CANCELLED),
             RUNNING, EnumSet.of(RUNNING, SUCCEEDED, RETRY_SCHEDULED, DEAD_LETTERED, CANCELLED),
             // DISCARDED: an operator cancelled the retry (SUCCEEDED too, when she resolves it with a result).
@@ -34,32 +35,27 @@ public enum OperationStatus {
             SUCCEEDED, EnumSet.noneOf(OperationStatus.class),
             DISCARDED, EnumSet.noneOf(OperationStatus.class),
             CANCELLED, EnumSet.noneOf(OperationStatus.class),
-            SUPERSEDED, EnumSet.noneOf(OperationStatus.class));
+            SUPERSEDED, EnumSet.noneOf(OperationStatus.class)));
 
     public Set<OperationStatus> allowedNext() {
-        return TRANSITIONS.get(this);
+        return TRANSITIONS.allowedNext(this);
     }
 
     public boolean canBecome(OperationStatus next) {
-        return TRANSITIONS.get(this).contains(next);
+        return TRANSITIONS.allows(this, next);
     }
 
     public boolean isTerminal() {
-        return TRANSITIONS.get(this).isEmpty();
+        return allowedNext().isEmpty();
     }
 
     /** Every status that may change into {@code next}: the guard an UPDATE puts in its WHERE clause. */
     public static String[] allowedBefore(OperationStatus next) {
-        return EnumSet.allOf(OperationStatus.class).stream()
-                .filter(status -> status.canBecome(next))
-                .map(Enum::name)
-                .toArray(String[]::new);
+        return TRANSITIONS.allowedBefore(next);
     }
 
     /** Throws when a change is not in the table; the message names both states. */
     public void checkTransition(OperationStatus next) {
-        if (!canBecome(next)) {
-            throw new IllegalStateTransitionException("operation", name(), next.name());
-        }
+        TRANSITIONS.check(this, next);
     }
 }

@@ -5,7 +5,7 @@ import java.util.List;
 import static dev.redrive.secret.ScanText.append;
 import static dev.redrive.secret.ScanText.finish;
 import static dev.redrive.secret.ScanText.isKeyChar;
-import static dev.redrive.secret.ScanText.isTokenNeighbour;
+import static dev.redrive.secret.ScanText.startsToken;
 
 /** Masking pass 6 of {@link SecretScanner}: API keys by their well-known prefixes, and JWTs. */
 final class ApiKeys {
@@ -33,7 +33,7 @@ final class ApiKeys {
         int taken = 0;
         int runEnd = -1;
         for (int s = 0; s < n; s++) {
-            if (!(s == 0 ? taken == 0 : s - 1 >= taken && !isTokenNeighbour(text.charAt(s - 1)))) {
+            if (!startsToken(text, s, taken)) {
                 continue;
             }
             Prefix matched = null;

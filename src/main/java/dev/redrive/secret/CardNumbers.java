@@ -4,6 +4,7 @@ import static dev.redrive.secret.ScanText.append;
 import static dev.redrive.secret.ScanText.finish;
 import static dev.redrive.secret.ScanText.isDigit;
 import static dev.redrive.secret.ScanText.isTokenNeighbour;
+import static dev.redrive.secret.ScanText.startsToken;
 
 /**
  * Masking pass 7 of {@link SecretScanner}: card numbers that pass the Luhn check, 13 to 19 digits standing alone or
@@ -19,8 +20,7 @@ final class CardNumbers {
         int copied = 0;
         int taken = 0;
         for (int s = 0; s < n; s++) {
-            if (!isDigit(text.charAt(s))
-                    || !(s == 0 ? taken == 0 : s - 1 >= taken && !isTokenNeighbour(text.charAt(s - 1)))) {
+            if (!isDigit(text.charAt(s)) || !startsToken(text, s, taken)) {
                 continue;
             }
             int end = cardEnd(text, s);

@@ -73,4 +73,12 @@ final class ScanText {
     static boolean isTokenNeighbour(char c) {
         return isAsciiAlnum(c) || c == '_' || c == '-';
     }
+
+    /**
+     * Whether a key or a card number may start at {@code at}: not inside what an earlier match of the pass took (up to
+     * {@code taken}), and at the text's start or right after a character it cannot start after.
+     */
+    static boolean startsToken(String text, int at, int taken) {
+        return at == 0 ? taken == 0 : at - 1 >= taken && !isTokenNeighbour(text.charAt(at - 1));
+    }
 }

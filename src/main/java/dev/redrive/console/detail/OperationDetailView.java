@@ -1,6 +1,7 @@
 package dev.redrive.console.detail;
 
 import dev.redrive.console.ui.Fxml;
+import dev.redrive.console.ui.Shown;
 import dev.redrive.console.timeline.AttemptTimeline;
 import dev.redrive.console.ui.Clipboards;
 import dev.redrive.console.ui.DesktopServices;
@@ -8,10 +9,8 @@ import dev.redrive.console.ui.SideEffectBadge;
 import dev.redrive.triage.detail.AuditEntry;
 import javafx.beans.binding.Bindings;
 import javafx.beans.property.ReadOnlyStringProperty;
-import javafx.beans.value.ObservableBooleanValue;
 import javafx.css.PseudoClass;
 import javafx.fxml.FXML;
-import javafx.scene.Node;
 import javafx.scene.Parent;
 import javafx.scene.control.Button;
 import javafx.scene.control.Hyperlink;
@@ -128,8 +127,7 @@ public final class OperationDetailView {
         bindLineage();
         lastErrorLabel.textProperty().bind(model.lastErrorProperty());
         // A succeeded correction has no entry and no error: its tinted box would stand there empty.
-        lastErrorLabel.visibleProperty().bind(model.lastErrorProperty().isNotEmpty());
-        lastErrorLabel.managedProperty().bind(lastErrorLabel.visibleProperty());
+        Shown.when(model.lastErrorProperty().isNotEmpty(), lastErrorLabel);
         timeline.dataProperty().bind(model.timelineProperty());
         runLabel.textProperty().bind(model.runIdProperty());
         nodeLabel.textProperty().bind(model.nodeIdProperty());
@@ -145,13 +143,12 @@ public final class OperationDetailView {
         showId(model.traceIdProperty(), traceLabel, traceCopy);
         showId(model.correlationIdProperty(), correlationLabel, correlationCopy);
         showId(model.traceparentProperty(), traceparentLabel, traceparentCopy);
-        shownWhen(model.tracerUrlProperty().isNotEmpty(), tracerLink);
+        Shown.when(model.tracerUrlProperty().isNotEmpty(), tracerLink);
         runtimeLabel.textProperty().bind(model.runtimeVersionProperty());
         dispatchedSchemaLabel.textProperty().bind(model.dispatchedSchemaProperty());
         currentSchemaLabel.textProperty().bind(model.currentSchemaProperty());
         schemaNoteLabel.textProperty().bind(model.schemaNoteProperty());
-        schemaNoteLabel.visibleProperty().bind(model.schemaChangedProperty());
-        schemaNoteLabel.managedProperty().bind(model.schemaChangedProperty());
+        Shown.when(model.schemaChangedProperty(), schemaNoteLabel);
         payloadArea.textProperty().bind(model.payloadProperty());
         rawMessageArea.textProperty().bind(model.rawMessageProperty());
         claimedOperationLabel.textProperty().bind(model.claimedOperationProperty());
@@ -160,8 +157,8 @@ public final class OperationDetailView {
         toolLabel.textProperty().bind(model.toolProperty());
         noOperationLabel.setText(OperationDetailViewModel.NO_OPERATION);
         // An entry without an operation has no attempts, payload or versions to show, and shows its raw message instead.
-        shownWhen(model.entryAloneProperty(), noOperationLabel, claimedBox, rawMessageTitle, rawMessageArea);
-        shownWhen(model.entryAloneProperty().not(), timelineTitle, timeline, identityBox, versionsBox, attemptsTitle,
+        Shown.when(model.entryAloneProperty(), noOperationLabel, claimedBox, rawMessageTitle, rawMessageArea);
+        Shown.when(model.entryAloneProperty().not(), timelineTitle, timeline, identityBox, versionsBox, attemptsTitle,
                 attemptList, payloadTitle, payloadArea);
         AttemptList.show(attemptList, model.attempts(), TIME, model::tracerUrl, desktop::open);
         auditList.setItems(model.audit());
@@ -179,23 +176,16 @@ public final class OperationDetailView {
                 " (this is its correction, a later logical attempt)"));
         correctedByLink.textProperty().bind(Bindings.concat("Superseded: corrected by ", model.correctedByProperty(),
                 " (this one never runs again)"));
-        shownWhen(model.correctsProperty().isNotEmpty(), correctsLink);
-        shownWhen(model.correctedByProperty().isNotEmpty(), correctedByLink);
-        shownWhen(model.correctsProperty().isNotEmpty().or(model.correctedByProperty().isNotEmpty()), lineageBox);
+        Shown.when(model.correctsProperty().isNotEmpty(), correctsLink);
+        Shown.when(model.correctedByProperty().isNotEmpty(), correctedByLink);
+        Shown.when(model.correctsProperty().isNotEmpty().or(model.correctedByProperty().isNotEmpty()), lineageBox);
     }
 
     private static void showId(ReadOnlyStringProperty id, Label label, Button copy) {
         label.textProperty().bind(Bindings.when(id.isEmpty()).then(NO_ID).otherwise(id));
         label.pseudoClassStateChanged(ABSENT, id.get().isEmpty());
         id.addListener((obs, was, now) -> label.pseudoClassStateChanged(ABSENT, now.isEmpty()));
-        shownWhen(id.isNotEmpty(), copy);
-    }
-
-    private static void shownWhen(ObservableBooleanValue condition, Node... nodes) {
-        for (Node node : nodes) {
-            node.visibleProperty().bind(condition);
-            node.managedProperty().bind(condition);
-        }
+        Shown.when(id.isNotEmpty(), copy);
     }
 
     public void onOpenWizard(Runnable opener) { this.wizardOpener = opener; }

@@ -4,6 +4,7 @@ import dev.redrive.console.ui.DesktopNotices;
 import dev.redrive.console.ui.Fxml;
 import dev.redrive.console.ui.Clipboards;
 import dev.redrive.console.ui.RelativeTime;
+import dev.redrive.console.ui.Shown;
 import dev.redrive.model.DecisionState;
 import dev.redrive.model.FailureClass;
 import dev.redrive.model.SideEffectState;
@@ -189,8 +190,7 @@ public final class DlqBrowserView {
         });
         table.visibleProperty().bind(model.groupedProperty().not());
         groupTable.visibleProperty().bind(model.groupedProperty());
-        groupChip.visibleProperty().bind(model.openGroupProperty().isNotNull());
-        groupChip.managedProperty().bind(groupChip.visibleProperty());
+        Shown.when(model.openGroupProperty().isNotNull(), groupChip);
         model.openGroupProperty().addListener((obs, was, group) -> {
             groupLabel.setText(group == null ? "" : DlqColumns.shortTitle(group));
             groupLabel.setTooltip(group == null ? null
@@ -200,8 +200,7 @@ public final class DlqBrowserView {
         filterError.textProperty().bind(model.filterErrorProperty());
         loadingIndicator.visibleProperty().bind(model.loadingProperty());
         newButton.textProperty().bind(model.newTextProperty());
-        newButton.visibleProperty().bind(model.newCountProperty().greaterThan(0));
-        newButton.managedProperty().bind(newButton.visibleProperty());
+        Shown.when(model.newCountProperty().greaterThan(0), newButton);
         newButton.setTooltip(new Tooltip("New DLQ entries arrived: show them (Ctrl+N)"));
 
         table.setItems(model.rows());

@@ -1,6 +1,7 @@
 package dev.redrive.console.main;
 
 import dev.redrive.console.ui.DialogPlacement;
+import dev.redrive.console.ui.Shown;
 import dev.redrive.console.ui.Theme;
 import dev.redrive.console.ui.Fxml;
 import atlantafx.base.controls.ToggleSwitch;
@@ -68,10 +69,8 @@ public final class MainWindowView {
         connectionLabel.setTooltip(connectionTip);
         statusLabel.textProperty().bind(model.statusProperty());
         errorLabel.textProperty().bind(model.errorProperty());
-        errorBox.visibleProperty().bind(model.errorProperty().isNotNull());
-        errorBox.managedProperty().bind(errorBox.visibleProperty());
-        retryButton.visibleProperty().bind(model.sessionProperty().isNull());
-        retryButton.managedProperty().bind(retryButton.visibleProperty());
+        Shown.when(model.errorProperty().isNotNull(), errorBox);
+        Shown.when(model.sessionProperty().isNull(), retryButton);
         reconnectItem.disableProperty().bind(model.connectingProperty());
         busyIndicator.visibleProperty().bind(model.busyProperty());
         darkSwitch.selectedProperty().bindBidirectional(model.darkThemeProperty());

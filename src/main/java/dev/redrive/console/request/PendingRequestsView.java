@@ -3,6 +3,7 @@ package dev.redrive.console.request;
 import dev.redrive.console.ui.DialogSize;
 import dev.redrive.console.ui.Fxml;
 import dev.redrive.console.ui.ListDialog;
+import dev.redrive.console.ui.Shown;
 import dev.redrive.console.ui.TextColumn;
 import dev.redrive.triage.request.DecisionRequest;
 import javafx.css.PseudoClass;
@@ -93,8 +94,7 @@ public final class PendingRequestsView {
                 .or(model.operatorProperty().isEmpty()).or(model.reasonProperty().isEmpty()));
         messageLabel.textProperty().bind(model.messageProperty());
         detailLabel.textProperty().bind(model.detailProperty());
-        detailLabel.visibleProperty().bind(model.detailProperty().isEmpty().not());
-        detailLabel.managedProperty().bind(detailLabel.visibleProperty());
+        Shown.when(model.detailProperty().isEmpty().not(), detailLabel);
     }
 
     /** The toolbar's badge: "Requests: N"; clicking it opens the list. */

@@ -5,6 +5,7 @@ import dev.redrive.console.timeline.AttemptTimeline;
 import dev.redrive.console.ui.Clipboards;
 import dev.redrive.console.ui.DialogSize;
 import dev.redrive.console.ui.Fxml;
+import dev.redrive.console.ui.Shown;
 import dev.redrive.console.ui.SideEffectBadge;
 import dev.redrive.console.ui.TabMovesFocus;
 import dev.redrive.console.ui.TypedSpinner;
@@ -181,8 +182,7 @@ public final class ReconciliationWizardView {
         bindManualResult();
         for (Label readOnly : List.of(reconcileReadOnly, decisionReadOnly)) {
             readOnly.textProperty().bind(model.readOnlyReasonProperty());
-            readOnly.visibleProperty().bind(model.readOnlyReasonProperty().isNotEmpty());
-            readOnly.managedProperty().bind(readOnly.visibleProperty());
+            Shown.when(model.readOnlyReasonProperty().isNotEmpty(), readOnly);
         }
         checkSummary.textProperty().bind(model.checkSummaryProperty());
         blockedReason.textProperty().bind(model.blockedReasonProperty());
@@ -206,8 +206,7 @@ public final class ReconciliationWizardView {
         approvalNote.textProperty().bind(Bindings.concat("Four-eyes: this decision waits for a second operator's "
                 + "approval (", model.waitsForApprovalProperty(), "). Issuing it records a request under Requests; "
                 + "nothing is decided until someone else approves it."));
-        approvalNote.visibleProperty().bind(model.waitsForApprovalProperty().isNotEmpty());
-        approvalNote.managedProperty().bind(approvalNote.visibleProperty());
+        Shown.when(model.waitsForApprovalProperty().isNotEmpty(), approvalNote);
         bindResult();
         for (WizardItem item : model.items()) {
             for (ObservableValue<?> value : List.of(item.detailsProperty(), item.sideEffectProperty(),
@@ -223,25 +222,21 @@ public final class ReconciliationWizardView {
         progressBar.progressProperty().bind(model.progressProperty());
         progressText.textProperty().bind(model.progressTextProperty());
         stoppedNote.textProperty().bind(model.stoppedNoteProperty());
-        stoppedNote.visibleProperty().bind(model.stoppedNoteProperty().isNotEmpty());
-        stoppedNote.managedProperty().bind(stoppedNote.visibleProperty());
+        Shown.when(model.stoppedNoteProperty().isNotEmpty(), stoppedNote);
         verifyButton.disableProperty().bind(model.issuedProperty().not().or(model.busyProperty()));
         // Only a redrive or a correction waits for the worker: a request, a resolve or a discard has nothing to check.
-        verifyButton.visibleProperty().bind(model.workerToCheckProperty());
-        verifyButton.managedProperty().bind(verifyButton.visibleProperty());
+        Shown.when(model.workerToCheckProperty(), verifyButton);
     }
 
     /** The tool's result goes with an APPLIED finding only; a result that is no JSON object says so and is not recorded. */
     private void bindManualResult() {
         BooleanBinding applied = manualOutcome.valueProperty().isEqualTo(ReconciliationOutcome.APPLIED);
-        manualResultRow.visibleProperty().bind(applied);
-        manualResultRow.managedProperty().bind(applied);
+        Shown.when(applied, manualResultRow);
         manualResult.setPromptText("{\"charge_id\":\"ch_1\"} (optional: resolving as succeeded takes it)");
         manualResult.textProperty().bindBidirectional(model.manualResult().textProperty());
         manualResultProblem.textProperty().bind(model.manualResult().problemProperty());
         BooleanBinding problem = applied.and(model.manualResult().problemProperty().isNotEmpty());
-        manualResultProblem.visibleProperty().bind(problem);
-        manualResultProblem.managedProperty().bind(problem);
+        Shown.when(problem, manualResultProblem);
         recordButton.disableProperty().bind(problem.or(model.busyProperty()));
     }
 
@@ -249,23 +244,19 @@ public final class ReconciliationWizardView {
     private void bindEditor() {
         PayloadEditor editor = model.editor();
         BooleanBinding correcting = model.decisionProperty().isEqualTo(DecisionKind.CORRECT);
-        correctionEditor.visibleProperty().bind(correcting);
-        correctionEditor.managedProperty().bind(correcting);
+        Shown.when(correcting, correctionEditor);
         originalPayload.textProperty().bind(editor.originalTextProperty());
         correctedPayload.textProperty().bindBidirectional(editor.textProperty());
         payloadProblem.textProperty().bind(editor.problemProperty());
-        payloadProblem.visibleProperty().bind(editor.problemProperty().isNotEmpty());
-        payloadProblem.managedProperty().bind(payloadProblem.visibleProperty());
+        Shown.when(editor.problemProperty().isNotEmpty(), payloadProblem);
         payloadChanges.textProperty().bind(editor.changesProperty());
-        payloadChanges.visibleProperty().bind(editor.changesProperty().isNotEmpty());
-        payloadChanges.managedProperty().bind(payloadChanges.visibleProperty());
+        Shown.when(editor.changesProperty().isNotEmpty(), payloadChanges);
     }
 
     private void bindChoice(RadioButton choice, Label note, DecisionKind kind) {
         choice.disableProperty().bind(model.allowedProperty(kind).not());
         note.textProperty().bind(model.choiceNoteProperty(kind));
-        note.visibleProperty().bind(model.choiceNoteProperty(kind).isNotEmpty());
-        note.managedProperty().bind(note.visibleProperty());
+        Shown.when(model.choiceNoteProperty(kind).isNotEmpty(), note);
     }
 
     private void refreshTables() {

@@ -1,5 +1,7 @@
 package dev.redrive.console.wizard;
 
+import dev.redrive.console.ui.Shown;
+
 import javafx.geometry.Pos;
 import javafx.scene.control.Label;
 import javafx.scene.control.ToggleButton;
@@ -57,8 +59,7 @@ final class StepHelp {
         toggle.getStyleClass().add("wizard-help-button");
         toggle.setTooltip(new Tooltip("What this step means"));
         toggle.setId("stepHelp");
-        help.visibleProperty().bind(toggle.selectedProperty());
-        help.managedProperty().bind(help.visibleProperty());
+        Shown.when(toggle.selectedProperty(), help);
         page.getChildren().add(0, help);
         return toggle;
     }

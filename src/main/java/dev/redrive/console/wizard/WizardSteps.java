@@ -3,6 +3,7 @@ package dev.redrive.console.wizard;
 import dev.redrive.console.ui.ActButton;
 import dev.redrive.console.ui.DialogPlacement;
 import dev.redrive.console.ui.DialogSize;
+import dev.redrive.console.ui.Shown;
 import javafx.application.Platform;
 import javafx.beans.binding.Bindings;
 import javafx.beans.binding.BooleanBinding;
@@ -137,8 +138,7 @@ final class WizardSteps {
         pane.getButtonTypes().removeIf(type -> type.getButtonData() == ButtonBar.ButtonData.BACK_PREVIOUS);
         button(pane, ButtonBar.ButtonData.CANCEL_CLOSE).ifPresent(cancel -> {
             cancel.textProperty().bind(Bindings.when(model.pacingProperty()).then("Stop").otherwise("Cancel"));
-            cancel.visibleProperty().bind(model.pacingProperty());
-            cancel.managedProperty().bind(cancel.visibleProperty());
+            Shown.when(model.pacingProperty(), cancel);
             cancel.setId("stopBatch");
             // Caught on its way down, at the page: the wizard's own filter on the button would leave the page first
             // and take the Close button with it.

@@ -7,15 +7,10 @@ import java.time.Duration;
 /** The tool's backend is down: the operation is retried later and the whole tool is deferred meanwhile. */
 public final class DependencyDownFailure extends ToolFailure {
     public DependencyDownFailure(String code, String message) {
-        super(code, message, null, null);
+        this(code, message, null, null);
     }
 
     public DependencyDownFailure(String code, String message, Duration retryAfter, Throwable cause) {
-        super(code, message, retryAfter, cause);
-    }
-
-    @Override
-    public FailureClass failureClass() {
-        return FailureClass.DEPENDENCY_DOWN;
+        super(FailureClass.DEPENDENCY_DOWN, code, message, retryAfter, cause);
     }
 }

@@ -7,11 +7,6 @@ import java.time.Duration;
 /** The tool is rate limiting us: retried no sooner than its Retry-After (and the tool's budget, if one is set). */
 public final class RateLimitedFailure extends ToolFailure {
     public RateLimitedFailure(String code, String message, Duration retryAfter) {
-        super(code, message, retryAfter, null);
-    }
-
-    @Override
-    public FailureClass failureClass() {
-        return FailureClass.RATE_LIMITED;
+        super(FailureClass.RATE_LIMITED, code, message, retryAfter, null);
     }
 }

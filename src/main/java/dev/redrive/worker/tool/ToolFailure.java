@@ -13,17 +13,23 @@ public abstract sealed class ToolFailure extends Exception
         permits TransientFailure, RateLimitedFailure, DependencyDownFailure, InvalidInputFailure, PermissionFailure,
         UnknownSideEffectFailure {
 
+    private final FailureClass failureClass;
     private final String code;
     private final Duration retryAfter;
 
-    protected ToolFailure(String code, String message, Duration retryAfter, Throwable cause) {
+    /** Each subclass names its class once, here, so that the class and the type can never disagree. */
+    protected ToolFailure(FailureClass failureClass, String code, String message, Duration retryAfter,
+                          Throwable cause) {
         super(message, cause);
+        this.failureClass = failureClass;
         this.code = code;
         this.retryAfter = retryAfter;
     }
 
     /** How the worker handles this failure. */
-    public abstract FailureClass failureClass();
+    public final FailureClass failureClass() {
+        return failureClass;
+    }
 
     /** A short machine-readable code such as {@code http_503}; part of the DLQ fingerprint. */
     public String code() {

@@ -7,15 +7,10 @@ import java.time.Duration;
 /** A failure that may go away by itself: retried after an exponential backoff with jitter. */
 public final class TransientFailure extends ToolFailure {
     public TransientFailure(String code, String message) {
-        super(code, message, null, null);
+        this(code, message, null, null);
     }
 
     public TransientFailure(String code, String message, Duration retryAfter, Throwable cause) {
-        super(code, message, retryAfter, cause);
-    }
-
-    @Override
-    public FailureClass failureClass() {
-        return FailureClass.TRANSIENT;
+        super(FailureClass.TRANSIENT, code, message, retryAfter, cause);
     }
 }

@@ -7,15 +7,10 @@ import java.time.Duration;
 /** The call may or may not have changed the world (the answer was lost after the request was sent): the worker reconciles before anything else. */
 public final class UnknownSideEffectFailure extends ToolFailure {
     public UnknownSideEffectFailure(String code, String message) {
-        super(code, message, null, null);
+        this(code, message, null, null);
     }
 
     public UnknownSideEffectFailure(String code, String message, Duration retryAfter, Throwable cause) {
-        super(code, message, retryAfter, cause);
-    }
-
-    @Override
-    public FailureClass failureClass() {
-        return FailureClass.UNKNOWN_SIDE_EFFECT;
+        super(FailureClass.UNKNOWN_SIDE_EFFECT, code, message, retryAfter, cause);
     }
 }
