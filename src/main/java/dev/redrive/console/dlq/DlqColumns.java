@@ -1,6 +1,7 @@
 package dev.redrive.console.dlq;
 
 import dev.redrive.console.ui.ContentWidth;
+import dev.redrive.console.ui.CountText;
 import dev.redrive.console.ui.FailureClassText;
 import dev.redrive.console.ui.RelativeTime;
 import dev.redrive.console.ui.SideEffectBadge;
@@ -90,8 +91,9 @@ final class DlqColumns {
 
     List<TableColumn<FingerprintGroup, ?>> groups() {
         TableColumn<FingerprintGroup, FingerprintGroup> open = TwoLineCell.column("Open",
-                group -> group.openCount() + " open", group -> "of " + group.count(),
-                group -> group.openCount() + " of the group's " + group.count() + " entries wait for a decision");
+                group -> CountText.number(group.openCount()) + " open", group -> "of " + CountText.number(group.count()),
+                group -> CountText.number(group.openCount()) + " of the group's " + CountText.of(group.count(), "entry",
+                        "entries") + " wait for a decision");
         TableColumn<FingerprintGroup, FingerprintGroup> seen = TwoLineCell.column("Last seen",
                 group -> time.since(group.lastSeen(), now.get()), group -> "first " + time.since(group.firstSeen(), now.get()),
                 group -> "last seen " + time.exact(group.lastSeen()) + "\nfirst seen " + time.exact(group.firstSeen()), clock);
@@ -120,7 +122,7 @@ final class DlqColumns {
     /** A short label for the open group: tool and classes, the whole title in its tooltip. */
     static String shortTitle(FingerprintGroup group) {
         return group.tool() + " · " + group.classes().stream().map(FailureClass::name).collect(Collectors.joining(", "))
-                + " · " + group.count() + " entries";
+                + " · " + CountText.of(group.count(), "entry", "entries");
     }
 
     private static <S> void fit(TableView<S> table, TableColumn<S, ?> column, List<S> rows, Function<S, Stream<String>> texts) {

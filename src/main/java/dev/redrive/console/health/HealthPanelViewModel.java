@@ -1,6 +1,7 @@
 package dev.redrive.console.health;
 
 import dev.redrive.console.concurrent.UiExecutor;
+import dev.redrive.console.ui.CountText;
 import dev.redrive.health.Durations;
 import dev.redrive.health.HealthAlert;
 import dev.redrive.health.HealthThresholds;
@@ -154,17 +155,18 @@ public final class HealthPanelViewModel {
 
     void apply(QueueHealth reading) {
         health.set(reading);
-        dispatchLength.set(String.valueOf(reading.dispatchLength()));
-        lag.set(reading.groupLag() == null ? "?" : String.valueOf(reading.groupLag()));
-        pending.set(String.valueOf(reading.pendingCount()));
+        dispatchLength.set(CountText.number(reading.dispatchLength()));
+        lag.set(reading.groupLag() == null ? "?" : CountText.number(reading.groupLag()));
+        pending.set(CountText.number(reading.pendingCount()));
         // "Pending" alone did not say of what: with none to time, the line says what the tile counts.
         pendingDetail.set(reading.oldestPendingIdle() == null ? "delivered, not acked"
                 : "oldest idle " + Durations.human(reading.oldestPendingIdle()));
-        retrySet.set(String.valueOf(reading.retrySetSize()));
+        retrySet.set(CountText.number(reading.retrySetSize()));
         nextRetry.set(reading.nextRetryDue() == null ? "none scheduled"
                 : "next due " + TIME.format(reading.nextRetryDue()));
-        dlqOpen.set(String.valueOf(reading.dlqOpen()));
-        dlqGrowth.set(reading.dlqNewLastMinute() + "/min · " + reading.dlqNewLastHour() + "/h");
+        dlqOpen.set(CountText.number(reading.dlqOpen()));
+        dlqGrowth.set(CountText.number(reading.dlqNewLastMinute()) + "/min · "
+                + CountText.number(reading.dlqNewLastHour()) + "/h");
         oldestOpen.set(Durations.human(reading.oldestOpenAge()));
         updated.set("updated " + TIME.format(reading.at()));
         evaluate(reading);

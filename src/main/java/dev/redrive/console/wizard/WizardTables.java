@@ -1,5 +1,6 @@
 package dev.redrive.console.wizard;
 
+import dev.redrive.console.ui.CountText;
 import dev.redrive.console.ui.SideEffectBadge;
 import dev.redrive.console.ui.TextColumn;
 import dev.redrive.console.ui.WholeTextCell;
@@ -41,7 +42,7 @@ final class WizardTables {
                 TextColumn.of("Can still get", 180, item -> item.stillPossibleProperty().get())));
         tally.getColumns().setAll(List.of(
                 TextColumn.<CheckTally>of("Condition", 200, row -> row.check().title()),
-                TextColumn.<CheckTally>of("Blocks", 80, row -> row.blocked() + (row.blocked() == 1 ? " entry" : " entries")),
+                TextColumn.<CheckTally>of("Blocks", 80, row -> CountText.of(row.blocked(), "entry", "entries")),
                 TextColumn.of("Found", 260, CheckTally::found),
                 TextColumn.of("They can still get", 260, CheckTally::stillPossible)));
         tally.setItems(model.tallies());

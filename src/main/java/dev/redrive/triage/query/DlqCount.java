@@ -44,7 +44,7 @@ public record DlqCount(long value, Precision precision, long sampled) {
     /** "1234", "~1.2M"-style for an estimate, "1,000+" for a lower bound, "1,000+ (~89k)" with its sample's estimate. */
     public String display() {
         return switch (precision) {
-            case EXACT -> Long.toString(value);
+            case EXACT -> String.format(Locale.ROOT, "%,d", value);
             case AT_LEAST -> String.format(Locale.ROOT, "%,d+", value) + (sampled > 0 ? " (" + approximately(sampled) + ")" : "");
             case ESTIMATE -> approximately(value);
         };
