@@ -4,7 +4,7 @@ import dev.redrive.console.ui.ActButton;
 import dev.redrive.console.ui.CountText;
 import dev.redrive.console.ui.DialogPlacement;
 import dev.redrive.console.ui.DialogSize;
-import dev.redrive.console.ui.Fxml;
+import dev.redrive.console.ui.FxmlView;
 import dev.redrive.console.ui.ListDialog;
 import dev.redrive.console.ui.TabMovesFocus;
 import dev.redrive.console.ui.TextColumn;
@@ -17,7 +17,6 @@ import javafx.beans.binding.Bindings;
 import javafx.beans.property.ReadOnlyObjectWrapper;
 import javafx.css.PseudoClass;
 import javafx.fxml.FXML;
-import javafx.scene.Parent;
 import javafx.scene.control.Button;
 import javafx.scene.control.ButtonBar;
 import javafx.scene.control.ButtonType;
@@ -45,7 +44,7 @@ import java.util.function.LongConsumer;
  * The batches badge of the main window's toolbar and the list it opens: every recent durable batch with a progress
  * bar, its pace and the time it still takes, read again each second while the list is open.
  */
-public final class BatchesView {
+public final class BatchesView extends FxmlView<BatchesViewModel> {
     private static final PseudoClass RUNNING = PseudoClass.getPseudoClass("running");
     private static final Duration POLL = Duration.seconds(1);
     private static final double GROUP_DIALOG_WIDTH = 560;
@@ -58,8 +57,6 @@ public final class BatchesView {
     @FXML private Label outcomeSummary;
     @FXML private TableView<BatchOutcomes.Item> outcomesTable;
 
-    private Parent root;
-    private BatchesViewModel model;
     private BatchOutcomesViewModel outcomes;
     private BiConsumer<String, Long> entryShower = (operation, entry) -> { };
     private LongConsumer reportExporter = id -> { };
@@ -70,14 +67,7 @@ public final class BatchesView {
     }));
 
     public static BatchesView load(BatchesViewModel model, BatchOutcomesViewModel outcomes) {
-        Fxml.Loaded<BatchesView> loaded = Fxml.load("/console/batch/Batches.fxml");
-        BatchesView view = loaded.controller();
-        view.root = loaded.root();
-        view.model = model;
-        view.outcomes = outcomes;
-        view.initializeParts();
-        view.bindFieldsToModel();
-        return view;
+        return FxmlView.load("/console/batch/Batches.fxml", model, view -> view.outcomes = outcomes);
     }
 
     private void initializeParts() {
@@ -104,7 +94,9 @@ public final class BatchesView {
         BatchOutcomesTable.setUp(outcomesTable, item -> entryShower.accept(item.operationId(), item.newDlqEntryId()));
     }
 
-    private void bindFieldsToModel() {
+    @Override
+    protected void bind() {
+        initializeParts();
         badge.textProperty().bind(model.badgeProperty());
         model.runningProperty().addListener((obs, was, now) ->
                 badge.pseudoClassStateChanged(RUNNING, now.longValue() > 0));
@@ -170,7 +162,7 @@ public final class BatchesView {
     public void open(Window owner) {
         model.refresh();
         polling.play();
-        ListDialog.show(owner, "Durable batches", root, new DialogSize(1100, 640), polling::stop);
+        ListDialog.show(owner, "Durable batches", root(), new DialogSize(1100, 640), polling::stop);
     }
 
     /**

@@ -1,6 +1,6 @@
 package dev.redrive.console.detail;
 
-import dev.redrive.console.ui.Fxml;
+import dev.redrive.console.ui.FxmlView;
 import dev.redrive.console.ui.Shown;
 import dev.redrive.console.timeline.AttemptTimeline;
 import dev.redrive.console.ui.Clipboards;
@@ -11,7 +11,6 @@ import javafx.beans.binding.Bindings;
 import javafx.beans.property.ReadOnlyStringProperty;
 import javafx.css.PseudoClass;
 import javafx.fxml.FXML;
-import javafx.scene.Parent;
 import javafx.scene.control.Button;
 import javafx.scene.control.Hyperlink;
 import javafx.scene.control.Label;
@@ -26,7 +25,7 @@ import java.time.ZoneId;
 import java.time.format.DateTimeFormatter;
 
 /** The operation detail pane. Actions (wizard, resolve, discard, export) are handed to whoever owns them. */
-public final class OperationDetailView {
+public final class OperationDetailView extends FxmlView<OperationDetailViewModel> {
     private static final DateTimeFormatter TIME = DateTimeFormatter.ofPattern("MM-dd HH:mm:ss.SSS").withZone(ZoneId.systemDefault());
     static final String NO_ID = "none sent";
     private static final PseudoClass ABSENT = PseudoClass.getPseudoClass("absent");
@@ -82,8 +81,6 @@ public final class OperationDetailView {
     @FXML private TextArea payloadArea;
     @FXML private ListView<AuditEntry> auditList;
 
-    private Parent root;
-    private OperationDetailViewModel model;
     private DesktopServices desktop;
     private Runnable wizardOpener = () -> { };
     private Runnable resolver = () -> { };
@@ -91,14 +88,7 @@ public final class OperationDetailView {
     private Runnable exporter = () -> { };
 
     public static OperationDetailView load(OperationDetailViewModel model, DesktopServices desktop) {
-        Fxml.Loaded<OperationDetailView> loaded = Fxml.load("/console/detail/OperationDetail.fxml");
-        OperationDetailView view = loaded.controller();
-        view.root = loaded.root();
-        view.model = model;
-        view.desktop = desktop;
-        view.initializeParts();
-        view.bindFieldsToModel();
-        return view;
+        return FxmlView.load("/console/detail/OperationDetail.fxml", model, view -> view.desktop = desktop);
     }
 
     private void initializeParts() {
@@ -114,7 +104,9 @@ public final class OperationDetailView {
         auditList.setPlaceholder(new Label("No audit entries yet."));
     }
 
-    private void bindFieldsToModel() {
+    @Override
+    protected void bind() {
+        initializeParts();
         content.visibleProperty().bind(model.loadedProperty());
         messageLabel.textProperty().bind(model.messageProperty());
         messageLabel.visibleProperty().bind(model.loadedProperty().not().or(model.messageProperty().isNotEmpty()));
@@ -210,9 +202,5 @@ public final class OperationDetailView {
         if (!url.isEmpty()) {
             desktop.open(url);
         }
-    }
-
-    public Parent root() {
-        return root;
     }
 }

@@ -1,7 +1,7 @@
 package dev.redrive.console.dlq;
 
 import dev.redrive.console.ui.DesktopNotices;
-import dev.redrive.console.ui.Fxml;
+import dev.redrive.console.ui.FxmlView;
 import dev.redrive.console.ui.Clipboards;
 import dev.redrive.console.ui.RelativeTime;
 import dev.redrive.console.ui.Shown;
@@ -17,7 +17,6 @@ import javafx.application.Platform;
 import javafx.collections.FXCollections;
 import javafx.collections.ListChangeListener;
 import javafx.fxml.FXML;
-import javafx.scene.Parent;
 import javafx.scene.Scene;
 import javafx.scene.control.Button;
 import javafx.scene.control.ComboBox;
@@ -50,7 +49,7 @@ import java.util.function.Consumer;
  * The DLQ browser: filter bar, flat entries or fingerprint groups, keyset paging as the table scrolls, the Entered
  * column sorting newest or oldest first, an "N new" button for live arrivals, multi-select and keyboard shortcuts.
  */
-public final class DlqBrowserView {
+public final class DlqBrowserView extends FxmlView<DlqBrowserViewModel> {
     /** Fixed row height (two lines): lets the table virtualise without measuring rows. */
     public static final double ROW_HEIGHT = DlqColumns.ROW_HEIGHT;
     /** How often "3 min ago" is brought up to date. */
@@ -75,11 +74,9 @@ public final class DlqBrowserView {
     @FXML private TableView<DlqRow> table;
     @FXML private TableView<FingerprintGroup> groupTable;
 
-    private Parent root;
     private DlqColumns columns;
     private TableColumn<DlqRow, DlqRow> enteredColumn;
     private final Timeline ageRefresh = new Timeline(new KeyFrame(AGE_REFRESH, event -> refreshAges()));
-    private DlqBrowserViewModel model;
     private Consumer<List<DlqRow>> wizardOpener = rows -> { };
     private Consumer<FingerprintGroup> groupWizardOpener = group -> { };
     private Consumer<List<DlqRow>> selectionExporter = rows -> { };
@@ -91,13 +88,7 @@ public final class DlqBrowserView {
     private boolean showingOrder;
 
     public static DlqBrowserView load(DlqBrowserViewModel model) {
-        Fxml.Loaded<DlqBrowserView> loaded = Fxml.load("/console/dlq/DlqBrowser.fxml");
-        DlqBrowserView view = loaded.controller();
-        view.root = loaded.root();
-        view.model = model;
-        view.initializeParts();
-        view.bindFieldsToModel();
-        return view;
+        return FxmlView.load("/console/dlq/DlqBrowser.fxml", model);
     }
 
     private void initializeParts() {
@@ -165,9 +156,11 @@ public final class DlqBrowserView {
         });
     }
 
-    private void bindFieldsToModel() {
+    @Override
+    protected void bind() {
+        initializeParts();
         // Once per new kind of failure, not per entry: more of a known failure raises the "N new" count alone.
-        model.onNewGroup(group -> DesktopNotices.warn(root, "Redrive · new failure group", group.describe(),
+        model.onNewGroup(group -> DesktopNotices.warn(root(), "Redrive · new failure group", group.describe(),
                 "Several new failure groups: the Groups view lists them."));
         textField.textProperty().bindBidirectional(model.textProperty());
         classBox.valueProperty().bindBidirectional(model.errorClassProperty());
@@ -218,7 +211,7 @@ public final class DlqBrowserView {
         model.firstNewProperty().addListener((obs, was, row) -> reveal(row));
         model.reselectProperty().addListener((obs, was, again) -> again.forEach(table.getSelectionModel()::select));
         table.skinProperty().addListener((obs, was, skin) -> watchScrolling());
-        root.sceneProperty().addListener((obs, was, scene) -> installShortcuts(scene));
+        root().sceneProperty().addListener((obs, was, scene) -> installShortcuts(scene));
     }
 
     /**
@@ -407,10 +400,6 @@ public final class DlqBrowserView {
     @FXML private void closeGroup() { model.closeGroup(); }
     @FXML private void showNew() { model.showNew(); }
 
-    public Parent root() {
-        return root;
-    }
-
     private static <T extends Enum<T>> void optionBox(ComboBox<T> box, T[] values, String anyText) {
         List<T> options = new java.util.ArrayList<>();
         options.add(null);
@@ -432,5 +421,4 @@ public final class DlqBrowserView {
         item.setOnAction(event -> action.run());
         return item;
     }
-
 }

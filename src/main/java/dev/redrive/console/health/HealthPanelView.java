@@ -3,7 +3,7 @@ package dev.redrive.console.health;
 import dev.redrive.console.ui.DialogPlacement;
 import dev.redrive.console.ui.DesktopNotices;
 import dev.redrive.console.ui.Theme;
-import dev.redrive.console.ui.Fxml;
+import dev.redrive.console.ui.FxmlView;
 import dev.redrive.health.HealthAlert;
 import dev.redrive.health.HealthThresholds;
 import dev.redrive.health.ToolThroughput;
@@ -18,7 +18,6 @@ import javafx.collections.ListChangeListener;
 import javafx.css.PseudoClass;
 import javafx.fxml.FXML;
 import javafx.geometry.Insets;
-import javafx.scene.Parent;
 import javafx.scene.control.ButtonType;
 import javafx.scene.control.Dialog;
 import javafx.scene.control.Label;
@@ -39,7 +38,7 @@ import java.util.stream.Collectors;
  * The queue-health strip: numbers, the alert banner, desktop notifications and the thresholds dialog; with a
  * Prometheus server, a tile of the busiest tools' throughput and failure rate.
  */
-public final class HealthPanelView {
+public final class HealthPanelView extends FxmlView<HealthPanelViewModel> {
     /** Tool rows the tile holds without making the strip taller than two more lines. */
     private static final int SHOWN_TOOLS = 3;
     /** Below this window width the banner's sentence does not fit beside the tiles: a badge stands for it. */
@@ -65,22 +64,16 @@ public final class HealthPanelView {
     @FXML private GridPane throughputRows;
     @FXML private Label throughputStatus;
 
-    private Parent root;
-    private HealthPanelViewModel model;
     private Timeline polling;
     private Timeline throughputPolling;
     private Consumer<HealthThresholds> thresholdsSaver = thresholds -> { };
 
     public static HealthPanelView load(HealthPanelViewModel model) {
-        Fxml.Loaded<HealthPanelView> loaded = Fxml.load("/console/health/HealthPanel.fxml");
-        HealthPanelView view = loaded.controller();
-        view.root = loaded.root();
-        view.model = model;
-        view.bind();
-        return view;
+        return FxmlView.load("/console/health/HealthPanel.fxml", model);
     }
 
-    private void bind() {
+    @Override
+    protected void bind() {
         dispatchLength.textProperty().bind(model.dispatchLengthProperty());
         lag.textProperty().bind(model.lagProperty());
         pending.textProperty().bind(model.pendingProperty());
@@ -108,7 +101,7 @@ public final class HealthPanelView {
      */
     private void bindBanner() {
         BooleanProperty narrow = new SimpleBooleanProperty();
-        root.sceneProperty().addListener((obs, was, scene) -> {
+        root().sceneProperty().addListener((obs, was, scene) -> {
             narrow.unbind();
             if (scene != null) {
                 narrow.bind(scene.widthProperty().lessThan(BADGE_BELOW));
@@ -186,7 +179,7 @@ public final class HealthPanelView {
 
     /** A desktop notice of an alert; alerts arriving while one shows collapse into one notice. */
     private void notify(HealthAlert alert) {
-        DesktopNotices.warn(root, "Redrive · DLQ alert", alert.message(),
+        DesktopNotices.warn(root(), "Redrive · DLQ alert", alert.message(),
                 "Several DLQ alerts: the banner above the list shows the current one.");
     }
 
@@ -238,7 +231,7 @@ public final class HealthPanelView {
         grid.add(new Label("0 switches a threshold off."), 0, 3, 2, 1);
         Dialog<HealthThresholds> dialog = new Dialog<>();
         dialog.setTitle("Alert thresholds");
-        DialogPlacement.over(dialog, root.getScene().getWindow());
+        DialogPlacement.over(dialog, root().getScene().getWindow());
         dialog.getDialogPane().setContent(grid);
         dialog.getDialogPane().getButtonTypes().addAll(ButtonType.OK, ButtonType.CANCEL);
         dialog.setResultConverter(button -> button == ButtonType.OK
@@ -249,9 +242,5 @@ public final class HealthPanelView {
             model.setThresholds(thresholds);
             thresholdsSaver.accept(thresholds);
         });
-    }
-
-    public Parent root() {
-        return root;
     }
 }

@@ -3,11 +3,10 @@ package dev.redrive.console.main;
 import dev.redrive.console.ui.DialogPlacement;
 import dev.redrive.console.ui.Shown;
 import dev.redrive.console.ui.Theme;
-import dev.redrive.console.ui.Fxml;
+import dev.redrive.console.ui.FxmlView;
 import atlantafx.base.controls.ToggleSwitch;
 import javafx.beans.binding.Bindings;
 import javafx.fxml.FXML;
-import javafx.scene.Parent;
 import javafx.scene.control.Alert;
 import javafx.scene.control.Button;
 import javafx.scene.control.Label;
@@ -29,7 +28,7 @@ import java.util.function.Function;
  * The main window: toolbar (connection, theme), queue health on top, the DLQ browser beside the operation detail,
  * and a status bar that shows failures without blocking.
  */
-public final class MainWindowView {
+public final class MainWindowView extends FxmlView<MainWindowViewModel> {
     @FXML private ToggleSwitch darkSwitch;
     @FXML private ProgressIndicator busyIndicator;
     @FXML private MenuItem reconnectItem;
@@ -46,23 +45,16 @@ public final class MainWindowView {
     @FXML private Button retryButton;
     @FXML private Label connectionLabel;
 
-    private Parent root;
-    private MainWindowViewModel model;
     private Function<ConsoleSession, SessionScreens> screensFactory;
     private SessionScreens screens;
     private Runnable profilesOpener = () -> { };
 
     public static MainWindowView load(MainWindowViewModel model, Function<ConsoleSession, SessionScreens> screensFactory) {
-        Fxml.Loaded<MainWindowView> loaded = Fxml.load("/console/main/MainWindow.fxml");
-        MainWindowView view = loaded.controller();
-        view.root = loaded.root();
-        view.model = model;
-        view.screensFactory = screensFactory;
-        view.bind();
-        return view;
+        return FxmlView.load("/console/main/MainWindow.fxml", model, view -> view.screensFactory = screensFactory);
     }
 
-    private void bind() {
+    @Override
+    protected void bind() {
         connectionLabel.textProperty().bind(model.connectionProperty());
         Tooltip connectionTip = new Tooltip();
         connectionTip.textProperty().bind(model.connectionDetailsProperty());
@@ -129,7 +121,7 @@ public final class MainWindowView {
         alert.setTitle("Recent errors");
         alert.setHeaderText(model.recentErrors().isEmpty() ? "No errors so far" : "Most recent first");
         alert.getDialogPane().setContent(list);
-        DialogPlacement.over(alert, root.getScene().getWindow());
+        DialogPlacement.over(alert, root().getScene().getWindow());
         alert.show();
     }
 
@@ -172,10 +164,6 @@ public final class MainWindowView {
     public WindowLayout currentLayout(Stage stage) {
         return new WindowLayout(stage.getX(), stage.getY(), stage.getWidth(), stage.getHeight(), stage.isMaximized(),
                 mainSplit.getDividerPositions()[0], model.darkThemeProperty().get());
-    }
-
-    public Parent root() {
-        return root;
     }
 
     public void close() {

@@ -2,10 +2,9 @@ package dev.redrive.console.profile;
 
 import dev.redrive.console.ui.DialogPlacement;
 import dev.redrive.console.ui.DialogSize;
-import dev.redrive.console.ui.Fxml;
+import dev.redrive.console.ui.FxmlView;
 import dev.redrive.health.ConnectionCheck;
 import javafx.fxml.FXML;
-import javafx.scene.Parent;
 import javafx.scene.control.Button;
 import javafx.scene.control.ButtonType;
 import javafx.scene.control.CheckBox;
@@ -19,7 +18,7 @@ import javafx.scene.control.TextField;
 import javafx.stage.Window;
 
 /** The connection profiles editor. */
-public final class ProfilesView {
+public final class ProfilesView extends FxmlView<ProfilesViewModel> {
     @FXML private ListView<ConnectionProfile> profileList;
     @FXML private TextField nameField;
     @FXML private TextField pgUrlField;
@@ -40,19 +39,12 @@ public final class ProfilesView {
     @FXML private Label messageLabel;
     @FXML private ListView<ConnectionCheck.Step> checkList;
 
-    private Parent root;
-    private ProfilesViewModel model;
-
     public static ProfilesView load(ProfilesViewModel model) {
-        Fxml.Loaded<ProfilesView> loaded = Fxml.load("/console/profile/Profiles.fxml");
-        ProfilesView view = loaded.controller();
-        view.root = loaded.root();
-        view.model = model;
-        view.bind();
-        return view;
+        return FxmlView.load("/console/profile/Profiles.fxml", model);
     }
 
-    private void bind() {
+    @Override
+    protected void bind() {
         profileList.setItems(model.profiles());
         profileList.setCellFactory(list -> new ListCell<>() {
             @Override
@@ -104,10 +96,6 @@ public final class ProfilesView {
     @FXML private void save() { model.save(); }
     @FXML private void testConnection() { model.testConnection(); }
     @FXML private void connect() { model.connect(); }
-
-    public Parent root() {
-        return root;
-    }
 
     /**
      * Shows the editor in {@code dialog} over {@code owner}, as wide as the form needs (not the theme's 600 px);

@@ -1,14 +1,13 @@
 package dev.redrive.console.request;
 
 import dev.redrive.console.ui.DialogSize;
-import dev.redrive.console.ui.Fxml;
+import dev.redrive.console.ui.FxmlView;
 import dev.redrive.console.ui.ListDialog;
 import dev.redrive.console.ui.Shown;
 import dev.redrive.console.ui.TextColumn;
 import dev.redrive.triage.request.DecisionRequest;
 import javafx.css.PseudoClass;
 import javafx.fxml.FXML;
-import javafx.scene.Parent;
 import javafx.scene.control.Button;
 import javafx.scene.control.Label;
 import javafx.scene.control.TableRow;
@@ -23,7 +22,7 @@ import java.util.List;
  * The pending-requests badge of the main window's toolbar and the list it opens, where a second operator approves or
  * rejects what another asked for.
  */
-public final class PendingRequestsView {
+public final class PendingRequestsView extends FxmlView<PendingRequestsViewModel> {
     private static final PseudoClass WAITING = PseudoClass.getPseudoClass("waiting");
 
     @FXML private TableView<DecisionRequest> requestsTable;
@@ -34,18 +33,10 @@ public final class PendingRequestsView {
     @FXML private Label messageLabel;
     @FXML private Label detailLabel;
 
-    private Parent root;
-    private PendingRequestsViewModel model;
     private final Button badge = new Button();
 
     public static PendingRequestsView load(PendingRequestsViewModel model) {
-        Fxml.Loaded<PendingRequestsView> loaded = Fxml.load("/console/request/PendingRequests.fxml");
-        PendingRequestsView view = loaded.controller();
-        view.root = loaded.root();
-        view.model = model;
-        view.initializeParts();
-        view.bindFieldsToModel();
-        return view;
+        return FxmlView.load("/console/request/PendingRequests.fxml", model);
     }
 
     private void initializeParts() {
@@ -71,7 +62,9 @@ public final class PendingRequestsView {
         requestsTable.setPlaceholder(new Label("No request waits for approval."));
     }
 
-    private void bindFieldsToModel() {
+    @Override
+    protected void bind() {
+        initializeParts();
         badge.textProperty().bind(model.badgeProperty());
         model.countProperty().addListener((obs, was, now) ->
                 badge.pseudoClassStateChanged(WAITING, now.longValue() > 0));
@@ -105,7 +98,7 @@ public final class PendingRequestsView {
     /** Opens the list over the window, reading the requests that wait now. */
     public void open(Window owner) {
         model.load();
-        ListDialog.show(owner, "Requests waiting for approval", root, new DialogSize(900, 520), () -> { });
+        ListDialog.show(owner, "Requests waiting for approval", root(), new DialogSize(900, 520), () -> { });
     }
 
     @FXML
