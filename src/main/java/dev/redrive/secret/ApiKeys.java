@@ -2,8 +2,6 @@ package dev.redrive.secret;
 
 import java.util.List;
 
-import static dev.redrive.secret.ScanText.append;
-import static dev.redrive.secret.ScanText.finish;
 import static dev.redrive.secret.ScanText.isKeyChar;
 import static dev.redrive.secret.ScanText.startsToken;
 
@@ -28,8 +26,7 @@ final class ApiKeys {
 
     static String mask(String text) {
         int n = text.length();
-        StringBuilder out = null;
-        int copied = 0;
+        MaskedCopy masked = new MaskedCopy(text);
         int taken = 0;
         int runEnd = -1;
         for (int s = 0; s < n; s++) {
@@ -55,11 +52,10 @@ final class ApiKeys {
             if (runEnd - (s + matched.text().length()) < matched.atLeast()) {
                 continue;
             }
-            out = append(out, text, copied, s).append(SecretScanner.MASK);
-            copied = runEnd;
+            masked.mask(s, runEnd);
             taken = runEnd;
             s = runEnd - 1;
         }
-        return finish(out, text, copied);
+        return masked.result();
     }
 }

@@ -1,7 +1,5 @@
 package dev.redrive.secret;
 
-import static dev.redrive.secret.ScanText.append;
-import static dev.redrive.secret.ScanText.finish;
 import static dev.redrive.secret.ScanText.isDigit;
 import static dev.redrive.secret.ScanText.isTokenNeighbour;
 import static dev.redrive.secret.ScanText.startsToken;
@@ -16,8 +14,7 @@ final class CardNumbers {
 
     static String mask(String text) {
         int n = text.length();
-        StringBuilder out = null;
-        int copied = 0;
+        MaskedCopy masked = new MaskedCopy(text);
         int taken = 0;
         for (int s = 0; s < n; s++) {
             if (!isDigit(text.charAt(s)) || !startsToken(text, s, taken)) {
@@ -28,13 +25,12 @@ final class CardNumbers {
                 continue;
             }
             if (luhn(text, s, end)) {
-                out = append(out, text, copied, s).append(SecretScanner.MASK);
-                copied = end;
+                masked.mask(s, end);
             }
             taken = end;
             s = end - 1;
         }
-        return finish(out, text, copied);
+        return masked.result();
     }
 
     /** The end of a card-shaped number starting at {@code s}, or -1. */

@@ -1,7 +1,5 @@
 package dev.redrive.secret;
 
-import static dev.redrive.secret.ScanText.append;
-import static dev.redrive.secret.ScanText.finish;
 import static dev.redrive.secret.ScanText.startsWithIgnoringAsciiCase;
 import static dev.redrive.secret.ScanText.isWordChar;
 import static dev.redrive.secret.ScanText.isAsciiAlnum;
@@ -17,8 +15,7 @@ final class Credentials {
     /** Private keys in PEM: the body after {@code -----BEGIN ... PRIVATE KEY-----} up to {@code --} or the end. */
     static String privateKeys(String text) {
         int n = text.length();
-        StringBuilder out = null;
-        int copied = 0;
+        MaskedCopy masked = new MaskedCopy(text);
         int from = 0;
         while (true) {
             int begin = text.indexOf(PEM_BEGIN, from);
@@ -45,11 +42,10 @@ final class Credentials {
                     break;
                 }
             }
-            out = append(out, text, copied, body).append(SecretScanner.MASK);
-            copied = end;
+            masked.mask(body, end);
             from = end;
         }
-        return finish(out, text, copied);
+        return masked.result();
     }
 
     private static boolean isPemLabel(char c) {
@@ -59,8 +55,7 @@ final class Credentials {
     /** The password of a URL's userinfo, {@code //user:password@}. */
     static String userinfo(String text) {
         int n = text.length();
-        StringBuilder out = null;
-        int copied = 0;
+        MaskedCopy masked = new MaskedCopy(text);
         int from = 0;
         while (true) {
             int slashes = text.indexOf("//", from);
@@ -81,11 +76,10 @@ final class Credentials {
                 from = slashes + 1;
                 continue;
             }
-            out = append(out, text, copied, colon + 1).append(SecretScanner.MASK);
-            copied = at;
+            masked.mask(colon + 1, at);
             from = at + 1;
         }
-        return finish(out, text, copied);
+        return masked.result();
     }
 
     private static boolean isUserinfoStop(char c) {
@@ -106,8 +100,7 @@ final class Credentials {
 
     private static String credentials(String text, String scheme, boolean anyCase, int atLeast) {
         int n = text.length();
-        StringBuilder out = null;
-        int copied = 0;
+        MaskedCopy masked = new MaskedCopy(text);
         int taken = 0;
         for (int i = 0; i + scheme.length() < n; i++) {
             boolean named = anyCase ? startsWithIgnoringAsciiCase(text, i, scheme) : text.startsWith(scheme, i);
@@ -140,12 +133,11 @@ final class Credentials {
                     end++;
                 }
             }
-            out = append(out, text, copied, x).append(SecretScanner.MASK);
-            copied = end;
+            masked.mask(x, end);
             taken = end;
             i = end - 1;
         }
-        return finish(out, text, copied);
+        return masked.result();
     }
 
     private static boolean isBearerChar(char c) {

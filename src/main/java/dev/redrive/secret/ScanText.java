@@ -1,17 +1,8 @@
 package dev.redrive.secret;
 
-/** The character classes and the copy-on-first-mask building the masking passes share. */
+/** The character classes the masking passes share. */
 final class ScanText {
     private ScanText() {
-    }
-
-    static StringBuilder append(StringBuilder out, String text, int from, int to) {
-        StringBuilder builder = out == null ? new StringBuilder(text.length() + 16) : out;
-        return builder.append(text, from, to);
-    }
-
-    static String finish(StringBuilder out, String text, int copied) {
-        return out == null ? text : out.append(text, copied, text.length()).toString();
     }
 
     static boolean startsWithIgnoringAsciiCase(String text, int at, String lowerOrMixed) {

@@ -4,8 +4,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 
-import static dev.redrive.secret.ScanText.append;
-import static dev.redrive.secret.ScanText.finish;
 import static dev.redrive.secret.ScanText.startsWithIgnoringAsciiCase;
 import static dev.redrive.secret.ScanText.isKeyChar;
 import static dev.redrive.secret.ScanText.isSeparator;
@@ -46,8 +44,7 @@ final class SecretPairs {
 
     String mask(String text) {
         int n = text.length();
-        StringBuilder out = null;
-        int copied = 0;
+        MaskedCopy masked = new MaskedCopy(text);
         int taken = 0; // where the last match ended: a key's preceding character must lie at or after it
         int i = 0;
         while (i < n) {
@@ -73,12 +70,11 @@ final class SecretPairs {
             if (value == null) {
                 continue;
             }
-            out = append(out, text, copied, value[0]).append(SecretScanner.MASK);
-            copied = value[1];
+            masked.mask(value[0], value[1]);
             taken = value[1];
             i = value[1];
         }
-        return finish(out, text, copied);
+        return masked.result();
     }
 
     /** Where the value starts after a key ending at {@code at}: past a closing quote, spaces, {@code :} or {@code =}, spaces. */
