@@ -47,13 +47,7 @@ final class CallHandler implements HttpHandler {
                     HttpExchanges.body(exchange),
                     clock.instant(),
                     deadline(exchange.getRequestHeaders().getFirst(HttpTool.DEADLINE_HEADER)));
-            ToolAnswer answer;
-            try {
-                answer = desk.call(request);
-            } catch (RuntimeException e) {
-                HttpExchanges.sendServiceFailure(exchange, e);
-                return;
-            }
+            ToolAnswer answer = HttpExchanges.deskAnswer(exchange, () -> desk.call(request));
             if (answer.lost() && !holdBack(holdFor(exchange.getRequestHeaders().getFirst(REQUEST_TIMEOUT_HEADER)))) {
                 return;
             }

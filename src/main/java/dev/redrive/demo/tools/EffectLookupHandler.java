@@ -32,13 +32,7 @@ final class EffectLookupHandler implements HttpHandler {
                         "{\"error\":\"invalid_request\",\"message\":\"append the idempotency key to " + prefix + "\"}"));
                 return;
             }
-            ToolAnswer answer;
-            try {
-                answer = desk.lookup(key);
-            } catch (RuntimeException e) {
-                HttpExchanges.sendServiceFailure(exchange, e);
-                return;
-            }
+            ToolAnswer answer = HttpExchanges.deskAnswer(exchange, () -> desk.lookup(key));
             HttpExchanges.send(exchange, answer);
         }
     }

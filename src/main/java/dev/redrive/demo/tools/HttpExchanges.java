@@ -9,6 +9,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
+import java.util.function.Supplier;
 
 /** Reading requests and writing {@link ToolAnswer}s on the JDK HTTP server. */
 final class HttpExchanges {
@@ -38,11 +39,18 @@ final class HttpExchanges {
         }
     }
 
-    /** Answers 500 for a failure of the service itself (its database gone, say), which a client sees as transient. */
-    static void sendServiceFailure(HttpExchange exchange, RuntimeException failure) throws IOException {
-        LOG.warn("demo tool service failed on {} {}: {}", exchange.getRequestMethod(), exchange.getRequestURI(),
-                failure.toString());
-        send(exchange, ToolAnswer.of(500, "{\"error\":\"service_failure\",\"message\":\"the demo tool service failed\"}"));
+    /**
+     * The desk's answer to the exchange; 500 for a failure of the service itself (its database gone, say), which a
+     * client sees as transient.
+     */
+    static ToolAnswer deskAnswer(HttpExchange exchange, Supplier<ToolAnswer> desk) {
+        try {
+            return desk.get();
+        } catch (RuntimeException failure) {
+            LOG.warn("demo tool service failed on {} {}: {}", exchange.getRequestMethod(), exchange.getRequestURI(),
+                    failure.toString());
+            return ToolAnswer.of(500, "{\"error\":\"service_failure\",\"message\":\"the demo tool service failed\"}");
+        }
     }
 
     static void sendMethodNotAllowed(HttpExchange exchange, String allowed) throws IOException {
