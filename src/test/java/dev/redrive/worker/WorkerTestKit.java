@@ -56,6 +56,11 @@ final class WorkerTestKit implements AutoCloseable {
         this(ns.database(), redis);
     }
 
+    /** A kit on {@code redis} (a server of the test's own) whose demo tools apply effects as {@code policy} says. */
+    WorkerTestKit(TestNamespace ns, Redis redis, EffectPolicy policy) {
+        this(ns.database(), redis, policy);
+    }
+
     /**
      * A kit on {@code database} (a migrated schema on a server of the test's own): its workers, client, demo tools
      * and look-ups all use it instead of the namespace's.

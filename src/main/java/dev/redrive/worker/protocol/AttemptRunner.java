@@ -25,6 +25,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
+import java.util.function.Supplier;
 
 /**
  * Executes one claimed attempt and turns what happened into an {@link AttemptCommit}: look the key up first when an
@@ -107,21 +108,36 @@ final class AttemptRunner {
                 }
             }
         }
+        ReconciliationFinding lookedUp = before;
         long started = System.nanoTime();
         Span call = spans.startToolCall(toolName);
+        final String result;
         try (Scope ignored = call.makeCurrent()) {
-            String result = job.tool().execute(job.toolCall(leaseEnd));
+            result = job.tool().execute(job.toolCall(leaseEnd));
             callEnded(call, toolName, started, WorkerMetrics.NONE, "ok");
-            return new AttemptEnd.Finished(job, succeeded(job, result, SideEffectState.NONE, null, before));
         } catch (ToolFailure failure) {
             String failureClass = failure.failureClass().name();
             callEnded(call, toolName, started, failureClass, failureClass);
-            return new AttemptEnd.Finished(job, failed(job, failure, before));
+            return afterTheCall(job, () -> failed(job, failure, lookedUp));
         } catch (RuntimeException | LinkageError | AssertionError | StackOverflowError crash) {
             callEnded(call, toolName, started, "CRASHED", "crashed");
-            return new AttemptEnd.Crashed(job, crash, true);
+            return AttemptEnd.Crashed.inTheTool(job, crash);
         } finally {
             call.end();
+        }
+        return afterTheCall(job, () -> succeeded(job, result, SideEffectState.NONE, null, lookedUp));
+    }
+
+    /**
+     * What the worker makes of the tool's answer. Should that fail (a dead letter reads its delivery history from
+     * Redis, a reconciliation asks the tool), the call was made all the same: the crash says so, and the next claim
+     * looks the key up before it calls again.
+     */
+    private static AttemptEnd afterTheCall(Job job, Supplier<AttemptCommit> answered) {
+        try {
+            return new AttemptEnd.Finished(job, answered.get());
+        } catch (RuntimeException e) {
+            return AttemptEnd.Crashed.afterTheCall(job, e);
         }
     }
 

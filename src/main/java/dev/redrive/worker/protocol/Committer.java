@@ -2,7 +2,6 @@ package dev.redrive.worker.protocol;
 
 import dev.redrive.broker.DeadLetterStream;
 import dev.redrive.envelope.DispatchEnvelope;
-import dev.redrive.model.LastCall;
 import dev.redrive.model.OperationStatus;
 import dev.redrive.secret.SecretScanner;
 import dev.redrive.store.StoreException;
@@ -132,8 +131,7 @@ final class Committer {
             if (job.lease().processingDeliveries() >= deliveryLimit) {
                 return runner.poison(job, deliveries, job.lease().processingDeliveries(), deliveryLimit);
             }
-            // The tool's own code gave up: its answer, like a classified failure's, is that the call failed.
-            store.release(job.lease(), crashed.inTool() ? LastCall.ANSWERED_FAILURE : job.lease().priorCall(), now());
+            store.release(job.lease(), crashed.call(), now());
         } catch (RuntimeException e) {
             LOG.warn("could not record the crash of {}; its lease expires by itself", job.operationId(), e);
         }

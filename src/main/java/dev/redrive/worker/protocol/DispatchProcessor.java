@@ -420,7 +420,7 @@ final class DispatchProcessor {
             if (MessageFault.isFatal(e)) {
                 throw e;
             }
-            return new AttemptEnd.Crashed(job, e, false);
+            return AttemptEnd.Crashed.beforeTheCall(job, e);
         }
     }
 
