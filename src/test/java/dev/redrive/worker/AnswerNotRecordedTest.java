@@ -7,8 +7,8 @@ import dev.redrive.identity.OperationId;
 import dev.redrive.testing.BlindRecalls;
 import dev.redrive.testing.RedisServerProcess;
 import dev.redrive.testing.TestNamespace;
+import dev.redrive.testing.WrappedTool;
 import dev.redrive.worker.tool.InvalidInputFailure;
-import dev.redrive.worker.tool.Reconciliation;
 import dev.redrive.worker.tool.Tool;
 import dev.redrive.worker.tool.ToolCall;
 import dev.redrive.worker.tool.ToolFailure;
@@ -67,17 +67,7 @@ class AnswerNotRecordedTest {
      */
     private static Tool stallsRedisAfterApplying(Tool tool, StatefulRedisConnection<String, String> admin) {
         AtomicBoolean stalled = new AtomicBoolean();
-        return new Tool() {
-            @Override
-            public String name() {
-                return tool.name();
-            }
-
-            @Override
-            public String schemaVersion() {
-                return tool.schemaVersion();
-            }
-
+        return new WrappedTool(tool) {
             @Override
             public String execute(ToolCall call) throws ToolFailure {
                 String result = tool.execute(call);
@@ -86,11 +76,6 @@ class AnswerNotRecordedTest {
                     throw new InvalidInputFailure("http_400", "amount refused");
                 }
                 return result;
-            }
-
-            @Override
-            public Reconciliation reconcile(String idempotencyKey) {
-                return tool.reconcile(idempotencyKey);
             }
         };
     }

@@ -7,12 +7,12 @@ import dev.redrive.model.FailureClass;
 import dev.redrive.testing.BlindRecalls;
 import dev.redrive.testing.TestCorrections;
 import dev.redrive.testing.TestNamespace;
+import dev.redrive.testing.WrappedTool;
 import dev.redrive.triage.correction.CorrectionResult;
 import dev.redrive.triage.decision.Decisions;
 import dev.redrive.triage.precondition.DecisionTarget;
 import dev.redrive.worker.retry.RedisToolPauses;
 import dev.redrive.worker.tool.InvalidInputFailure;
-import dev.redrive.worker.tool.Reconciliation;
 import dev.redrive.worker.tool.Tool;
 import dev.redrive.worker.tool.ToolCall;
 import dev.redrive.worker.tool.ToolFailure;
@@ -163,18 +163,8 @@ class EveryPathIntoACallTest {
 
     /** The tool, except that its first call answers {@code failure} after the effect was applied. */
     private static Tool answersAfterApplying(Tool tool, Supplier<ToolFailure> failure) {
-        return new Tool() {
+        return new WrappedTool(tool) {
             private boolean answered;
-
-            @Override
-            public String name() {
-                return tool.name();
-            }
-
-            @Override
-            public String schemaVersion() {
-                return tool.schemaVersion();
-            }
 
             @Override
             public synchronized String execute(ToolCall call) throws ToolFailure {
@@ -184,11 +174,6 @@ class EveryPathIntoACallTest {
                     throw failure.get();
                 }
                 return result;
-            }
-
-            @Override
-            public Reconciliation reconcile(String idempotencyKey) {
-                return tool.reconcile(idempotencyKey);
             }
         };
     }
