@@ -86,11 +86,10 @@ final class AttemptRunner {
         if (job.lease().takeover()) {
             metrics.leaseTakeover(toolName);
         }
-        ReconciliationFinding before = null;
         LastCall prior = job.lease().priorCall();
-        if (CallRule.lookUpFirst(prior)) {
-            Reconciliation found = reconcile(job);
-            before = record(found);
+        Reconciliation found = CallRule.lookUpFirst(prior) ? reconcile(job) : null;
+        ReconciliationFinding before = found == null ? null : record(found);
+        if (found != null) {
             switch (CallRule.afterLookUp(prior, found.outcome())) {
                 case SUCCEED -> {
                     return new AttemptEnd.Finished(job, succeeded(job, found.result(), SideEffectState.APPLIED, null,
@@ -108,7 +107,6 @@ final class AttemptRunner {
                 }
             }
         }
-        ReconciliationFinding lookedUp = before;
         long started = System.nanoTime();
         Span call = spans.startToolCall(toolName);
         final String result;
@@ -118,14 +116,14 @@ final class AttemptRunner {
         } catch (ToolFailure failure) {
             String failureClass = failure.failureClass().name();
             callEnded(call, toolName, started, failureClass, failureClass);
-            return afterTheCall(job, () -> failed(job, failure, lookedUp));
+            return afterTheCall(job, () -> failed(job, failure, before));
         } catch (RuntimeException | LinkageError | AssertionError | StackOverflowError crash) {
             callEnded(call, toolName, started, "CRASHED", "crashed");
             return AttemptEnd.Crashed.inTheTool(job, crash);
         } finally {
             call.end();
         }
-        return afterTheCall(job, () -> succeeded(job, result, SideEffectState.NONE, null, lookedUp));
+        return afterTheCall(job, () -> succeeded(job, result, SideEffectState.NONE, null, before));
     }
 
     /**
