@@ -57,6 +57,19 @@ class MigrationTest {
     }
 
     @Test
+    void nobodyButTheOwnerMayExecuteAnOwnerRightsFunction() {
+        // A login that may use the schema could otherwise attach one to a table of its own (V282, V283) or call it, and
+        // run it with the owner's rights.
+        List<String> owned = ns.database().jdbc().query("""
+                SELECT p.proname || CASE WHEN has_function_privilege('public', p.oid, 'EXECUTE') THEN ' public' ELSE '' END
+                  FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace
+                 WHERE n.nspname = ? AND p.prosecdef ORDER BY 1""", row -> row.getString(1), ns.name());
+
+        assertThat(owned).contains("decision_needs_audit_line", "dlq_summary_on_update")
+                .allSatisfy(function -> assertThat(function).doesNotEndWith(" public"));
+    }
+
+    @Test
     void everyColumnHoldingAnIdentifier_comparesByBytes() {
         // V251: joins between these columns keep using their indexes only while they all share one collation.
         List<String> notC = ns.database().jdbc().query("""
