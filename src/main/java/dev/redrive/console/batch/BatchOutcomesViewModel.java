@@ -77,10 +77,12 @@ public final class BatchOutcomesViewModel {
 
     private void apply(BatchOutcomes.Report report) {
         items.setAll(report.items());
-        long running = report.items().stream().filter(item -> item.outcome() == ItemOutcome.STILL_RUNNING).count();
+        long running = report.tally().count(ItemOutcome.STILL_RUNNING);
         boolean batchRuns = report.batch().state() == BatchState.RUNNING;
         following.set(batchRuns || running > 0);
-        summary.set("Batch " + report.batch().id() + ": " + report.summary() + (batchRuns ? "; the batch is running"
+        String listed = report.items().size() < report.tally().items()
+                ? " (the first " + report.items().size() + " listed)" : "";
+        summary.set("Batch " + report.batch().id() + ": " + report.summary() + listed + (batchRuns ? "; the batch is running"
                 : running > 0 ? "; following the " + running + " still running" : "; every item has settled"));
     }
 

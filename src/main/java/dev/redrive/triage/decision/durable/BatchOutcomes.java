@@ -10,6 +10,7 @@ import java.sql.Array;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
@@ -38,6 +39,19 @@ public final class BatchOutcomes {
              WHERE i.batch_id = ?
              ORDER BY i.seq
              LIMIT ?""";
+    // The same rule over every item, counted by the server: a batch of any size is told in one short read.
+    private static final String TALLY = """
+            SELECT i.decision, o.status AS operation_status, i.blocked_by,
+                   c.to_attempt IS NOT NULL AND EXISTS (
+                       SELECT 1 FROM dlq_entries e
+                        WHERE e.operation_id = i.operation_id AND e.attempt >= c.to_attempt
+                          AND e.dedup_key = 'op:' || e.operation_id || ':' || e.attempt) AS failed_again,
+                   count(*) AS items
+              FROM redrive_batch_items i
+              LEFT JOIN redrive_commands c ON c.command_id = i.command_id
+              LEFT JOIN operations o ON o.operation_id = i.operation_id
+             WHERE i.batch_id = ?
+             GROUP BY 1, 2, 3, 4""";
 
     /**
      * One item and its outcome now.
@@ -66,31 +80,46 @@ public final class BatchOutcomes {
         }
     }
 
-    /** A batch with its items' outcomes (the first {@code limit} of them when there are more). */
-    public record Report(DurableBatch batch, List<Item> items) {
+    /**
+     * How many items of a whole batch came to each outcome, and which checks blocked them.
+     *
+     * @param blockedBy blocked items by the key of each check that failed (an item blocked by two counts under both)
+     */
+    public record Tally(long items, Map<ItemOutcome, Long> counts, Map<String, Long> blockedBy) {
+        public Tally {
+            counts = counts.isEmpty() ? Map.of() : Collections.unmodifiableMap(new EnumMap<>(counts));
+            blockedBy = Collections.unmodifiableSortedMap(new TreeMap<>(blockedBy));
+        }
+
+        public long count(ItemOutcome outcome) {
+            return counts.getOrDefault(outcome, 0L);
+        }
+
+        /** "26 item(s): 5 succeeded, 11 failed again, 10 blocked (side_effect 6, run_active 4)". */
+        public String summary() {
+            String outcomes = counts.entrySet().stream().map(entry -> entry.getValue() + " " + entry.getKey().words()
+                    + (entry.getKey() == ItemOutcome.BLOCKED ? blockedByChecks() : "")).collect(Collectors.joining(", "));
+            return items + " item(s): " + (outcomes.isEmpty() ? "nothing taken yet" : outcomes);
+        }
+
+        private String blockedByChecks() {
+            return blockedBy.isEmpty() ? "" : " (" + blockedBy.entrySet().stream()
+                    .map(entry -> entry.getKey() + " " + entry.getValue()).collect(Collectors.joining(", ")) + ")";
+        }
+    }
+
+    /** A batch, the outcomes of its first items (all of them when there are few) and the tally of all its items. */
+    public record Report(DurableBatch batch, List<Item> items, Tally tally) {
         public Report {
             items = List.copyOf(items);
         }
 
         public Map<ItemOutcome, Long> counts() {
-            return items.stream().collect(Collectors.groupingBy(Item::outcome, () -> new EnumMap<>(ItemOutcome.class),
-                    Collectors.counting()));
+            return tally.counts();
         }
 
-        /** "26 item(s): 5 succeeded, 11 failed again, 10 blocked (side_effect 6, run_active 4)". */
         public String summary() {
-            Map<ItemOutcome, Long> counts = counts();
-            String outcomes = counts.entrySet().stream().map(entry -> entry.getValue() + " " + entry.getKey().words()
-                    + (entry.getKey() == ItemOutcome.BLOCKED ? blockedBy() : "")).collect(Collectors.joining(", "));
-            return items.size() + " item(s): " + (outcomes.isEmpty() ? "nothing taken yet" : outcomes);
-        }
-
-        private String blockedBy() {
-            Map<String, Long> by = items.stream().filter(item -> item.outcome() == ItemOutcome.BLOCKED)
-                    .flatMap(item -> item.blockedBy().stream())
-                    .collect(Collectors.groupingBy(key -> key, TreeMap::new, Collectors.counting()));
-            return by.isEmpty() ? "" : " (" + by.entrySet().stream().map(entry -> entry.getKey() + " " + entry.getValue())
-                    .collect(Collectors.joining(", ")) + ")";
+            return tally.summary();
         }
     }
 
@@ -105,7 +134,32 @@ public final class BatchOutcomes {
     /** The batch and its first {@code limit} items' outcomes; empty when there is no such batch. */
     public Optional<Report> of(long batchId, int limit) {
         return store.find(batchId).map(row -> new Report(row.batch(),
-                jdbc.query(ITEMS, result -> item(row.batch().kind(), result), batchId, limit)));
+                jdbc.query(ITEMS, result -> item(row.batch().kind(), result), batchId, limit),
+                tally(row.batch().kind(), batchId)));
+    }
+
+    private Tally tally(DecisionKind kind, long batchId) {
+        Map<ItemOutcome, Long> counts = new EnumMap<>(ItemOutcome.class);
+        Map<String, Long> blockedBy = new TreeMap<>();
+        long items = 0;
+        for (Counted counted : jdbc.query(TALLY, row -> new Counted(outcome(kind,
+                DecisionOutcome.valueOf(row.getString("decision")), row.getString("operation_status"),
+                row.getBoolean("failed_again")), blockedKeys(row.getArray("blocked_by")), row.getLong("items")), batchId)) {
+            items += counted.items();
+            counts.merge(counted.outcome(), counted.items(), Long::sum);
+            if (counted.outcome() == ItemOutcome.BLOCKED) {
+                counted.blockedBy().forEach(key -> blockedBy.merge(key, counted.items(), Long::sum));
+            }
+        }
+        return new Tally(items, counts, blockedBy);
+    }
+
+    /** How many items share an outcome and the checks that blocked them. */
+    private record Counted(ItemOutcome outcome, List<String> blockedBy, long items) {
+    }
+
+    private static List<String> blockedKeys(Array blocked) throws SQLException {
+        return blocked == null ? List.of() : Arrays.asList((String[]) blocked.getArray());
     }
 
     private static Item item(DecisionKind kind, ResultSet row) throws SQLException {
@@ -118,15 +172,14 @@ public final class BatchOutcomes {
         long entry = row.getLong("dlq_entry_id");
         Long entryId = row.wasNull() ? null : entry;
         String command = row.getString("command_id");
-        Array blocked = row.getArray("blocked_by");
         return new Item(row.getLong("seq"), row.getString("operation_id"), entryId, decision,
-                outcome(kind, decision, status, newEntryId), blocked == null ? List.of()
-                : Arrays.asList((String[]) blocked.getArray()), command == null ? null : UUID.fromString(command),
+                outcome(kind, decision, status, newEntryId != null), blockedKeys(row.getArray("blocked_by")),
+                command == null ? null : UUID.fromString(command),
                 redriven, status, newEntryId, row.getString("message"));
     }
 
     /** The rule: the decision recorded, then, for a redrive, the new attempt's DLQ entry or the operation's status. */
-    static ItemOutcome outcome(DecisionKind kind, DecisionOutcome decision, String operationStatus, Long newEntryId) {
+    static ItemOutcome outcome(DecisionKind kind, DecisionOutcome decision, String operationStatus, boolean failedAgain) {
         switch (decision) {
             case BLOCKED -> {
                 return ItemOutcome.BLOCKED;
@@ -147,7 +200,7 @@ public final class BatchOutcomes {
         if (kind == DecisionKind.DISCARD) {
             return ItemOutcome.DISCARDED;
         }
-        if (newEntryId != null) {
+        if (failedAgain) {
             return ItemOutcome.FAILED_AGAIN;
         }
         return switch (OperationStatus.valueOf(operationStatus)) {

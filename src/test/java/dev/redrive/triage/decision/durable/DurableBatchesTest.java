@@ -23,13 +23,16 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.EnumMap;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.entry;
 
 /** Durable batches against the real PostgreSQL and Redis: killed, resumed, raced, and re-run over decided items. */
 class DurableBatchesTest {
@@ -228,6 +231,30 @@ class DurableBatchesTest {
         DurableBatch now = batches.find(batch.id()).orElseThrow();
         assertThat(now.position()).isNull();
         assertThat(now.done()).isZero();
+    }
+
+    @Test
+    void aBatchsTally_countsEveryItem_whileOnlyTheFirstItemsAreRead() {
+        BulkDeadLetters.create(ns.database(), "run-tally", "fp-tally", 300);
+        BulkDeadLetters.create(ns.database(), "run-tally-cancelled", "fp-tally", 50);
+        ns.database().jdbc().update("UPDATE runs SET status = 'CANCELLED' WHERE run_id = 'run-tally-cancelled'");
+        DurableBatches batches = batches(DurableBatches.LEASE);
+        DurableBatch batch = redriveGroup(batches, "fp-tally", 100_000);
+        batches.run(batch.id(), DurableBatchListener.NONE);
+        BatchOutcomes outcomes = new BatchOutcomes(ns.database());
+
+        BatchOutcomes.Report first = outcomes.of(batch.id(), 20).orElseThrow();
+
+        assertThat(first.items()).hasSize(20);
+        assertThat(first.tally().items()).isEqualTo(350);
+        assertThat(first.counts()).containsExactly(entry(ItemOutcome.BLOCKED, 50L), entry(ItemOutcome.STILL_RUNNING, 300L));
+        assertThat(first.tally().blockedBy()).containsExactly(entry("run_active", 50L));
+        assertThat(first.summary()).isEqualTo("350 item(s): 50 blocked (run_active 50), 300 still running");
+        // The server's count follows the rule each item is told by.
+        BatchOutcomes.Report all = outcomes.of(batch.id(), 1_000).orElseThrow();
+        assertThat(all.items()).hasSize(350);
+        assertThat(all.items().stream().collect(Collectors.groupingBy(BatchOutcomes.Item::outcome,
+                () -> new EnumMap<>(ItemOutcome.class), Collectors.counting()))).isEqualTo(all.counts());
     }
 
     /** One command, one audit line, one operation move and one dispatch per item: counted in the DB and the stream. */
