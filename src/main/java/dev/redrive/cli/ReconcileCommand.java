@@ -4,7 +4,7 @@ import dev.redrive.store.reconciliation.ReconciliationOutcome;
 import dev.redrive.triage.decision.Decisions;
 import dev.redrive.triage.decision.ReconciliationResult;
 import dev.redrive.triage.decision.lookup.HttpSideEffectLookup;
-import dev.redrive.triage.detail.UnknownOperationException;
+import dev.redrive.triage.detail.OperationDetailsLoader;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -53,8 +53,9 @@ final class ReconcileCommand extends NamespaceCommand {
             String who = operator.name();
             ReconciliationResult recorded;
             if (source.lookup != null) {
-                String tool = session.services().operationDetails().operation(operationId)
-                        .orElseThrow(() -> new UnknownOperationException(operationId)).tool();
+                OperationDetailsLoader details = session.services().operationDetails();
+                String tool = details.operation(operationId)
+                        .orElseThrow(() -> details.unknownOperation(operationId)).tool();
                 recorded = decisions.reconcileWithTool(operationId, HttpSideEffectLookup.forTool(tool, source.lookup), who);
             } else {
                 recorded = decisions.recordReconciliation(operationId,

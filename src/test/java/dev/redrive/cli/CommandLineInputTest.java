@@ -139,7 +139,7 @@ class CommandLineInputTest {
         assertThat(badDuration.errLine()).isEqualTo("four-eyes: --expire-after must be a positive duration such as 30m, "
                 + "24h, 7d or PT24H, got 'soon' (see redrive policy four-eyes --help)");
         assertThat(unknown.exit()).isEqualTo(ExitCode.USAGE);
-        assertThat(unknown.errLine()).isEqualTo("show: no operation 'nope:nothing:0' in this namespace");
+        assertThat(unknown.errLine()).isEqualTo("show: no operation 'nope:nothing:0' in namespace " + ns.name());
     }
 
     @Test

@@ -209,17 +209,17 @@ class DeadLetterWithoutOperationCliTest {
             }
             CliRun unknown = run(command, "--entry", "987654321", "--reason", "r");
             assertThat(unknown.exit()).isEqualTo(ExitCode.USAGE);
-            assertThat(unknown.err().strip()).isEqualTo(command + ": no DLQ entry 987654321 in this namespace");
+            assertThat(unknown.err().strip()).isEqualTo(command + ": no DLQ entry 987654321 in namespace " + ns.name());
         }
         assertThat(run("op", "show").err().strip())
                 .isEqualTo("show: expected an operation id (OP) or --entry ID, exactly one of them (see redrive op show --help)");
-        assertThat(run("op", "show", "--entry", "987654321").err().strip()).isEqualTo("show: no DLQ entry 987654321 in this namespace");
+        assertThat(run("op", "show", "--entry", "987654321").err().strip()).isEqualTo("show: no DLQ entry 987654321 in namespace " + ns.name());
         CliRun report = run("report", "--group", "fp", "--entry", "1", "--format", "md", "--out", "x.md");
         assertThat(report.exit()).isEqualTo(ExitCode.USAGE);
         assertThat(report.err().strip()).isEqualTo("report: expected operation ids (OP...), --group FP, --batch BATCH, --entry ID or "
                 + "--trace TRACE, exactly one of them (see redrive report --help)");
         assertThat(run("report", "--entry", "987654321", "--format", "md", "--out", "x.md").err().strip())
-                .isEqualTo("report: no DLQ entry 987654321 in this namespace");
+                .isEqualTo("report: no DLQ entry 987654321 in namespace " + ns.name());
         assertThat(run("redrive", "--entry", "1", "--reason", "r").exit()).as("redrive takes no --entry").isEqualTo(ExitCode.USAGE);
         assertThat(query("SELECT decision_state FROM dlq_entries WHERE id = ?", toShow)).isEqualTo("OPEN");
     }

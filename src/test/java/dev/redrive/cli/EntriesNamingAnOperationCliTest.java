@@ -115,7 +115,7 @@ class EntriesNamingAnOperationCliTest {
         CliRun resolve = run("resolve", "naming:ghost:0", "--reason", "handled", "--operator", "carol");
 
         assertThat(resolve.exit()).isEqualTo(ExitCode.USAGE);
-        assertThat(resolve.err().strip()).isEqualTo("resolve: no operation 'naming:ghost:0' in this namespace; open "
+        assertThat(resolve.err().strip()).isEqualTo("resolve: no operation 'naming:ghost:0' in namespace " + ns.name() + "; open "
                 + "entries that only name it: " + ghost + "; decide them with --entry ID");
         assertThat(state(ghost)).isEqualTo("OPEN");
     }

@@ -77,7 +77,7 @@ class RedriveSelectionCliTest {
         CliRun unknown = CliRun.in(ns, "redrive", charge1.operationId(), "nope:n:0", "--reason", "x", "--operator", "a");
 
         assertThat(unknown.exit()).isEqualTo(ExitCode.USAGE);
-        assertThat(unknown.err().strip()).isEqualTo("redrive: no operation 'nope:n:0' in this namespace");
+        assertThat(unknown.err().strip()).isEqualTo("redrive: no operation 'nope:n:0' in namespace " + ns.name());
         assertThat(commands()).isZero();
     }
 

@@ -137,7 +137,7 @@ class TriageCliTest {
         CliRun unknown = run("op", "show", "nope:nothing:0");
 
         assertThat(unknown.exit()).isEqualTo(ExitCode.USAGE);
-        assertThat(unknown.err().strip()).isEqualTo("show: no operation 'nope:nothing:0' in this namespace");
+        assertThat(unknown.err().strip()).isEqualTo("show: no operation 'nope:nothing:0' in namespace " + ns.name());
     }
 
     @Test

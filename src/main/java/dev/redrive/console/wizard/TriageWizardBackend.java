@@ -21,7 +21,6 @@ import dev.redrive.triage.detail.DlqEntryRecord;
 import dev.redrive.triage.detail.OperationDetails;
 import dev.redrive.triage.detail.OperationDetailsLoader;
 import dev.redrive.triage.detail.ToolSchemaRecord;
-import dev.redrive.triage.detail.UnknownEntryException;
 import dev.redrive.triage.precondition.DecisionTarget;
 import dev.redrive.triage.precondition.PreconditionReport;
 import dev.redrive.triage.redaction.Redactor;
@@ -82,7 +81,7 @@ public final class TriageWizardBackend implements WizardBackend {
 
     @Override
     public DlqEntryRecord entry(long entryId) {
-        return redactor.redact(loader.entry(entryId).orElseThrow(() -> new UnknownEntryException(entryId)));
+        return redactor.redact(loader.entry(entryId).orElseThrow(() -> loader.unknownEntry(entryId)));
     }
 
     @Override

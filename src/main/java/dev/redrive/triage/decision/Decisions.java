@@ -12,7 +12,6 @@ import dev.redrive.triage.decision.lookup.SideEffectLookup;
 import dev.redrive.triage.detail.DlqEntryRecord;
 import dev.redrive.triage.detail.OperationDetailsLoader;
 import dev.redrive.triage.detail.OperationRecord;
-import dev.redrive.triage.detail.UnknownOperationException;
 import dev.redrive.triage.precondition.DecisionTarget;
 import dev.redrive.triage.precondition.PreconditionEngine;
 import dev.redrive.worker.client.WorkerClient;
@@ -139,7 +138,7 @@ public final class Decisions {
 
     /** Asks the tool's reconciliation about the operation's idempotency key and records its answer as evidence. */
     public ReconciliationResult reconcileWithTool(String operationId, SideEffectLookup lookup, String operator) {
-        OperationRecord operation = loader.operation(operationId).orElseThrow(() -> new UnknownOperationException(operationId));
+        OperationRecord operation = loader.operation(operationId).orElseThrow(() -> loader.unknownOperation(operationId));
         LookupAnswer answer = lookup.lookUp(operation.tool(), operation.idempotencyKey());
         return reconcile(operationId, answer.outcome(), ReconciliationSource.TOOL, answer.evidence(), answer.result(), operator);
     }
@@ -163,7 +162,7 @@ public final class Decisions {
         Instant at = clock.instant();
         return store.jdbc().inTransaction(() -> {
             store.lock(operationId);
-            OperationRecord operation = loader.operation(operationId).orElseThrow(() -> new UnknownOperationException(operationId));
+            OperationRecord operation = loader.operation(operationId).orElseThrow(() -> loader.unknownOperation(operationId));
             SideEffectState settled = switch (outcome) {
                 case APPLIED -> SideEffectState.APPLIED;
                 case NOT_APPLIED -> SideEffectState.NOT_APPLIED;

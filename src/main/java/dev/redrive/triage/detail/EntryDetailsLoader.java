@@ -26,6 +26,6 @@ public final class EntryDetailsLoader {
 
     /** Like {@link #load} but fails with a message naming the entry when it is unknown. */
     public EntryDetails require(long entryId) {
-        return load(entryId).orElseThrow(() -> new UnknownEntryException(entryId));
+        return load(entryId).orElseThrow(() -> operations.unknownEntry(entryId));
     }
 }

@@ -79,9 +79,11 @@ public final class OperationDetailsLoader {
     private static final String APPROVALS = "SELECT * FROM approvals WHERE approval_id = ANY (?)";
 
     private final Jdbc jdbc;
+    private final String namespace;
 
     public OperationDetailsLoader(Database database) {
         this.jdbc = database.jdbc();
+        this.namespace = database.schema();
     }
 
     /** Everything about one operation, or empty when the store does not know it. */
@@ -101,7 +103,17 @@ public final class OperationDetailsLoader {
 
     /** Like {@link #load} but fails with a message naming the operation when it is unknown. */
     public OperationDetails require(String operationId) {
-        return load(operationId).orElseThrow(() -> new UnknownOperationException(operationId));
+        return load(operationId).orElseThrow(() -> unknownOperation(operationId));
+    }
+
+    /** The failure for an operation id this namespace has no record of, naming both. */
+    public UnknownOperationException unknownOperation(String operationId) {
+        return new UnknownOperationException(operationId, namespace);
+    }
+
+    /** The failure for an entry id this namespace has no record of, naming both. */
+    public UnknownEntryException unknownEntry(long entryId) {
+        return new UnknownEntryException(entryId, namespace);
     }
 
     public Optional<OperationRecord> operation(String operationId) {

@@ -80,13 +80,13 @@ public final class PreconditionEngine {
         return resolve(target, loader.entry(target.dlqEntryId()).orElse(null));
     }
 
-    private static DecisionTarget resolve(DecisionTarget target, DlqEntryRecord entry) {
+    private DecisionTarget resolve(DecisionTarget target, DlqEntryRecord entry) {
         if (target.dlqEntryId() == null) {
             return target;
         }
         if (target.operationId() == null) {
             if (entry == null) {
-                throw new UnknownEntryException(target.dlqEntryId());
+                throw loader.unknownEntry(target.dlqEntryId());
             }
             return entry.ofOperation()
                     ? new DecisionTarget(entry.operationId(), entry.id(), target.seenVersion(), target.chosenSchemaVersion())
@@ -142,7 +142,7 @@ public final class PreconditionEngine {
         }
         OperationRecord operation = facts.operations.get(target.operationId());
         if (operation == null) {
-            throw new UnknownOperationException(target.operationId());
+            throw loader.unknownOperation(target.operationId());
         }
         DlqEntryRecord entry = target.dlqEntryId() == null ? facts.ownEntries.get(operation.operationId())
                 : Optional.ofNullable(facts.entries.get(target.dlqEntryId()))

@@ -106,7 +106,7 @@ class OperationDetailViewModelTest {
 
         model.show("nope:nope:0", 1);
 
-        assertThat(model.messageProperty().get()).isEqualTo("Loading operation nope:nope:0 failed: no operation 'nope:nope:0' in this namespace");
+        assertThat(model.messageProperty().get()).isEqualTo("Loading operation nope:nope:0 failed: no operation 'nope:nope:0' in namespace " + ns.name());
         assertThat(model.loadedProperty().get()).isFalse();
     }
 }

@@ -44,6 +44,7 @@ public final class BatchDecisions {
 
     private final ChunkDecisions chunks;
     private final Jdbc jdbc;
+    private final String namespace;
     private final DlqQueries queries;
     private final Clock clock;
     private final Sleeper sleeper;
@@ -51,6 +52,7 @@ public final class BatchDecisions {
     public BatchDecisions(Decisions decisions, DlqQueries queries, Clock clock, Sleeper sleeper) {
         this.chunks = decisions.chunks();
         this.jdbc = decisions.database().jdbc();
+        this.namespace = decisions.database().schema();
         this.queries = queries;
         this.clock = clock;
         this.sleeper = sleeper;
@@ -91,7 +93,7 @@ public final class BatchDecisions {
         if (!operationIds.isEmpty()) {
             jdbc.queryOne(FIRST_UNKNOWN, row -> row.getString(1), (Object) operationIds.toArray(String[]::new))
                     .ifPresent(unknown -> {
-                        throw new UnknownOperationException(unknown);
+                        throw new UnknownOperationException(unknown, namespace);
                     });
         }
     }
