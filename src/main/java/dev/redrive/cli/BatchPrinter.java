@@ -66,9 +66,8 @@ final class BatchPrinter {
     }
 
     /** The line after a run's end: "outcomes now: 26 item(s): 16 still running, ...; see redrive batch show 7". */
-    static String outcomesNow(BatchOutcomes.Report report) {
-        return "batch " + report.batch().id() + " outcomes now: " + report.summary() + "; see: redrive batch show "
-                + report.batch().id();
+    static String outcomesNow(long batchId, BatchOutcomes.Tally tally) {
+        return "batch " + batchId + " outcomes now: " + tally.summary() + "; see: redrive batch show " + batchId;
     }
 
     /** "4,000/12,000 (33%)". */

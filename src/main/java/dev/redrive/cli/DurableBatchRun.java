@@ -89,8 +89,8 @@ final class DurableBatchRun {
             note().println(RedriveOperationsCommand.leftOutLine(run.leftOut()));
         }
         note().println(BatchPrinter.ended(run));
-        new BatchOutcomes(session.database()).of(id, BatchPrinter.ITEMS_SHOWN)
-                .ifPresent(outcomes -> note().println(BatchPrinter.outcomesNow(outcomes)));
+        new BatchOutcomes(session.database()).tally(id)
+                .ifPresent(tally -> note().println(BatchPrinter.outcomesNow(id, tally)));
         note().flush();
         out.flush();
         DurableBatch batch = run.batch();

@@ -138,6 +138,11 @@ public final class BatchOutcomes {
                 tally(row.batch().kind(), batchId)));
     }
 
+    /** How a whole batch's items came out, counted without reading them; empty when there is no such batch. */
+    public Optional<Tally> tally(long batchId) {
+        return store.find(batchId).map(row -> tally(row.batch().kind(), batchId));
+    }
+
     private Tally tally(DecisionKind kind, long batchId) {
         Map<ItemOutcome, Long> counts = new EnumMap<>(ItemOutcome.class);
         Map<String, Long> blockedBy = new TreeMap<>();
