@@ -80,9 +80,7 @@ public final class BatchOutcomesViewModel {
         long running = report.tally().count(ItemOutcome.STILL_RUNNING);
         boolean batchRuns = report.batch().state() == BatchState.RUNNING;
         following.set(batchRuns || running > 0);
-        String listed = report.items().size() < report.tally().items()
-                ? " (the first " + report.items().size() + " listed)" : "";
-        summary.set("Batch " + report.batch().id() + ": " + report.summary() + listed + (batchRuns ? "; the batch is running"
+        summary.set("Batch " + report.batch().id() + ": " + report.summary() + (batchRuns ? "; the batch is running"
                 : running > 0 ? "; following the " + running + " still running" : "; every item has settled"));
     }
 

@@ -118,8 +118,9 @@ public final class BatchOutcomes {
             return tally.counts();
         }
 
+        /** The tally, saying so when fewer items were read than the batch has: "... (the first 1000 listed)". */
         public String summary() {
-            return tally.summary();
+            return tally.summary() + (items.size() < tally.items() ? " (the first " + items.size() + " listed)" : "");
         }
     }
 

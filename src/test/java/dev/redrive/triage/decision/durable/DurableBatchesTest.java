@@ -249,10 +249,11 @@ class DurableBatchesTest {
         assertThat(first.tally().items()).isEqualTo(350);
         assertThat(first.counts()).containsExactly(entry(ItemOutcome.BLOCKED, 50L), entry(ItemOutcome.STILL_RUNNING, 300L));
         assertThat(first.tally().blockedBy()).containsExactly(entry("run_active", 50L));
-        assertThat(first.summary()).isEqualTo("350 item(s): 50 blocked (run_active 50), 300 still running");
+        assertThat(first.summary()).isEqualTo("350 item(s): 50 blocked (run_active 50), 300 still running (the first 20 listed)");
         // The server's count follows the rule each item is told by.
         BatchOutcomes.Report all = outcomes.of(batch.id(), 1_000).orElseThrow();
         assertThat(all.items()).hasSize(350);
+        assertThat(all.summary()).isEqualTo("350 item(s): 50 blocked (run_active 50), 300 still running");
         assertThat(all.items().stream().collect(Collectors.groupingBy(BatchOutcomes.Item::outcome,
                 () -> new EnumMap<>(ItemOutcome.class), Collectors.counting()))).isEqualTo(all.counts());
     }
