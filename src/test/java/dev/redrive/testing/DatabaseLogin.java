@@ -30,6 +30,11 @@ public final class DatabaseLogin implements AutoCloseable {
         return create(ns, name, ns.database().operatorRole());
     }
 
+    /** Creates the login {@code <namespace>_<name>} as a member of {@code role} and connects as it. */
+    public static DatabaseLogin memberOf(TestNamespace ns, String name, String role) {
+        return create(ns, name, role);
+    }
+
     private static DatabaseLogin create(TestNamespace ns, String name, String role) {
         String login = ns.name() + "_" + name;
         String password = UUID.randomUUID().toString();

@@ -59,6 +59,11 @@ public final class LoginsFixture implements BeforeAllCallback, AfterAllCallback 
         return kept(DatabaseLogin.viewer(ns, name));
     }
 
+    /** A login {@code <namespace>_<name>} that is a member of {@code role}, dropped after the class. */
+    public DatabaseLogin memberOf(String name, String role) {
+        return kept(DatabaseLogin.memberOf(ns, name, role));
+    }
+
     /** The triage core's decisions taken as {@code login}: through its own pool, publishing to the namespace's Redis. */
     public Decisions decisionsAs(DatabaseLogin login) {
         return new Decisions(login.database(), new WorkerClient(login.database(), ns.redis(), Clock.systemUTC()),

@@ -108,8 +108,12 @@ public final class BatchOutcomes {
         }
     }
 
-    /** A batch, the outcomes of its first items (all of them when there are few) and the tally of all its items. */
-    public record Report(DurableBatch batch, List<Item> items, Tally tally) {
+    /**
+     * A batch, the outcomes of its first items (all of them when there are few) and the tally of all its items.
+     *
+     * @param cut whether the items stopped at the number asked for while the batch has more
+     */
+    public record Report(DurableBatch batch, List<Item> items, Tally tally, boolean cut) {
         public Report {
             items = List.copyOf(items);
         }
@@ -118,9 +122,9 @@ public final class BatchOutcomes {
             return tally.counts();
         }
 
-        /** The tally, saying so when fewer items were read than the batch has: "... (the first 1000 listed)". */
+        /** The tally, saying so when the items were cut: "... (the first 1000 listed)". */
         public String summary() {
-            return tally.summary() + (items.size() < tally.items() ? " (the first " + items.size() + " listed)" : "");
+            return tally.summary() + (cut ? " (the first " + items.size() + " listed)" : "");
         }
     }
 
@@ -134,9 +138,13 @@ public final class BatchOutcomes {
 
     /** The batch and its first {@code limit} items' outcomes; empty when there is no such batch. */
     public Optional<Report> of(long batchId, int limit) {
-        return store.find(batchId).map(row -> new Report(row.batch(),
-                jdbc.query(ITEMS, result -> item(row.batch().kind(), result), batchId, limit),
-                tally(row.batch().kind(), batchId)));
+        return store.find(batchId).map(row -> {
+            List<Item> items = jdbc.query(ITEMS, result -> item(row.batch().kind(), result), batchId, limit);
+            Tally tally = tally(row.batch().kind(), batchId);
+            // Read apart from the items: a running batch may have more by the time it is counted, and only a list
+            // that reached the limit is cut.
+            return new Report(row.batch(), items, tally, items.size() == limit && tally.items() > limit);
+        });
     }
 
     /** How a whole batch's items came out, counted without reading them; empty when there is no such batch. */
