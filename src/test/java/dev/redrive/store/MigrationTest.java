@@ -61,12 +61,16 @@ class MigrationTest {
         // A login that may use the schema could otherwise attach one to a table of its own (V282, V283) or call it, and
         // run it with the owner's rights.
         List<String> owned = ns.database().jdbc().query("""
-                SELECT p.proname || CASE WHEN has_function_privilege('public', p.oid, 'EXECUTE') THEN ' public' ELSE '' END
+                SELECT p.proname
+                       || CASE WHEN has_function_privilege('public', p.oid, 'EXECUTE') THEN ' public' ELSE '' END
+                       || CASE WHEN has_function_privilege(?, p.oid, 'EXECUTE') THEN ' operator' ELSE '' END
+                       || CASE WHEN has_function_privilege(?, p.oid, 'EXECUTE') THEN ' viewer' ELSE '' END
                   FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace
-                 WHERE n.nspname = ? AND p.prosecdef ORDER BY 1""", row -> row.getString(1), ns.name());
+                 WHERE n.nspname = ? AND p.prosecdef ORDER BY 1""", row -> row.getString(1),
+                ns.database().operatorRole(), ns.database().viewerRole(), ns.name());
 
-        assertThat(owned).contains("decision_needs_audit_line", "dlq_summary_on_update")
-                .allSatisfy(function -> assertThat(function).doesNotEndWith(" public"));
+        assertThat(owned).contains("decision_needs_audit_line", "dlq_summary_on_update", "dlq_summary_on_truncate")
+                .allSatisfy(function -> assertThat(function).as("who may execute it").doesNotContain(" "));
     }
 
     @Test
