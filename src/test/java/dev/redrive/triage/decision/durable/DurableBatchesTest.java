@@ -258,6 +258,21 @@ class DurableBatchesTest {
                 () -> new EnumMap<>(ItemOutcome.class), Collectors.counting()))).isEqualTo(all.counts());
     }
 
+    @Test
+    void aDiscardBatchsTally_countsItsItemsDiscarded() {
+        BulkDeadLetters.create(ns.database(), "run-tally-discard", "fp-tally-discard", 40);
+        DurableBatches batches = batches(DurableBatches.LEASE);
+        DurableBatch batch = batches.start(DecisionKind.DISCARD, BatchSelection.group("fp-tally-discard"),
+                BatchOptions.of("alice", "not needed", 100_000));
+        batches.run(batch.id(), DurableBatchListener.NONE);
+
+        BatchOutcomes.Report report = new BatchOutcomes(ns.database()).of(batch.id(), 10).orElseThrow();
+
+        assertThat(report.items()).hasSize(10).allSatisfy(item -> assertThat(item.outcome()).isEqualTo(ItemOutcome.DISCARDED));
+        assertThat(report.counts()).containsExactly(entry(ItemOutcome.DISCARDED, 40L));
+        assertThat(report.summary()).isEqualTo("40 item(s): 40 discarded (the first 10 listed)");
+    }
+
     /** One command, one audit line, one operation move and one dispatch per item: counted in the DB and the stream. */
     private static void assertEveryItemOnce(String runId, int items) {
         assertThat(count("SELECT count(*) FROM redrive_commands WHERE operation_id LIKE ?", runId + ":%")).isEqualTo(items);
