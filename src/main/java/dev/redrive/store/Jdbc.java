@@ -109,6 +109,20 @@ public final class Jdbc {
         }
     }
 
+    /**
+     * Runs {@code body}'s reads in one snapshot of the database (a read-only REPEATABLE READ transaction), so that
+     * rows read by several statements agree with each other; inside a transaction already, in that transaction.
+     */
+    public <T> T inSnapshot(TransactionBody<T> body) {
+        if (current.get() != null) {
+            return rethrowing(body);
+        }
+        return inTransaction(() -> {
+            update("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY");
+            return body.run();
+        });
+    }
+
     public void inTransaction(Runnable body) {
         inTransaction(() -> {
             body.run();

@@ -138,13 +138,12 @@ public final class BatchOutcomes {
 
     /** The batch and its first {@code limit} items' outcomes; empty when there is no such batch. */
     public Optional<Report> of(long batchId, int limit) {
-        return store.find(batchId).map(row -> {
+        // One snapshot: a running batch's row, its items and its tally agree.
+        return jdbc.inSnapshot(() -> store.find(batchId).map(row -> {
             List<Item> items = jdbc.query(ITEMS, result -> item(row.batch().kind(), result), batchId, limit);
             Tally tally = tally(row.batch().kind(), batchId);
-            // Read apart from the items: a running batch may have more by the time it is counted, and only a list
-            // that reached the limit is cut.
-            return new Report(row.batch(), items, tally, items.size() == limit && tally.items() > limit);
-        });
+            return new Report(row.batch(), items, tally, items.size() < tally.items());
+        }));
     }
 
     /** How a whole batch's items came out, counted without reading them; empty when there is no such batch. */
