@@ -108,12 +108,8 @@ public final class BatchOutcomes {
         }
     }
 
-    /**
-     * A batch, the outcomes of its first items (all of them when there are few) and the tally of all its items.
-     *
-     * @param cut whether the items stopped at the number asked for while the batch has more
-     */
-    public record Report(DurableBatch batch, List<Item> items, Tally tally, boolean cut) {
+    /** A batch, the outcomes of its first items (all of them when there are few) and the tally of all its items. */
+    public record Report(DurableBatch batch, List<Item> items, Tally tally) {
         public Report {
             items = List.copyOf(items);
         }
@@ -122,9 +118,9 @@ public final class BatchOutcomes {
             return tally.counts();
         }
 
-        /** The tally, saying so when the items were cut: "... (the first 1000 listed)". */
+        /** The tally, saying so when fewer items were read than it counts: "... (the first 1000 listed)". */
         public String summary() {
-            return tally.summary() + (cut ? " (the first " + items.size() + " listed)" : "");
+            return tally.summary() + (items.size() < tally.items() ? " (the first " + items.size() + " listed)" : "");
         }
     }
 
@@ -142,7 +138,7 @@ public final class BatchOutcomes {
         return jdbc.inSnapshot(() -> store.find(batchId).map(row -> {
             List<Item> items = jdbc.query(ITEMS, result -> item(row.batch().kind(), result), batchId, limit);
             Tally tally = tally(row.batch().kind(), batchId);
-            return new Report(row.batch(), items, tally, items.size() < tally.items());
+            return new Report(row.batch(), items, tally);
         }));
     }
 
