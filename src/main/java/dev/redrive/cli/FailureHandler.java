@@ -8,6 +8,7 @@ import dev.redrive.config.ServiceUnavailableException;
 import dev.redrive.config.UrlCredentials;
 import dev.redrive.store.Database;
 import dev.redrive.store.StoreException;
+import dev.redrive.triage.decision.DecisionRefusedException;
 import dev.redrive.triage.decision.durable.BatchRefusedException;
 import dev.redrive.triage.detail.UnknownEntryException;
 import dev.redrive.triage.detail.UnknownOperationException;
@@ -27,7 +28,7 @@ import java.util.Optional;
 
 /**
  * Turns every failure an operator can act on into one line on stderr and the exit code of README's table: bad input
- * (2), an unreachable server (4), a refusal by the database (5). The class of the failure decides, or its SQLState,
+ * (2), a decision someone else's came before (3), an unreachable server (4), a refusal by the database (5). The class of the failure decides, or its SQLState,
  * never its message. Anything else is unexpected: its stack trace is printed and the exit code is 1. Bad input ends
  * with where to read the expected form, whether picocli or a command's own checks found it.
  */
@@ -124,6 +125,9 @@ final class FailureHandler implements IParameterExceptionHandler, IExecutionExce
         for (Throwable cause : causes(error)) {
             if (cause instanceof ServiceUnavailableException || cause instanceof RedisConnectionException) {
                 return new Failure(ExitCode.UNAVAILABLE, firstLine(cause.getMessage()));
+            }
+            if (cause instanceof DecisionRefusedException) {
+                return new Failure(ExitCode.BLOCKED, firstLine(cause.getMessage()));
             }
             if (cause instanceof AccessRefusedException || cause instanceof BatchRefusedException) {
                 return new Failure(ExitCode.REFUSED, firstLine(cause.getMessage()));

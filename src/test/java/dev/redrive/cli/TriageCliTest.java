@@ -110,6 +110,39 @@ class TriageCliTest {
     }
 
     @Test
+    void redactMasksMoreFields_andNeverUnmasksTheDefaults(@TempDir Path dir) throws Exception {
+        CliRun show = run("op", "show", fine.operationId(), "--json", "--redact", "amount, note");
+
+        assertThat(show.exit()).isZero();
+        JsonNode payload = TriageJson.parse(show.out()).path("payload");
+        assertThat(payload.path("amount").asText()).isEqualTo("[redacted]");
+        assertThat(payload.path("note").asText()).isEqualTo("[redacted]");
+        assertThat(payload.path("card_number").asText()).isEqualTo("[redacted]");
+        assertThat(payload.path("currency").asText()).isEqualTo("EUR");
+        assertThat(show.out()).doesNotContain("4111 1111 1111 1111");
+
+        Path md = dir.resolve("redacted.md");
+        assertThat(run("report", fine.operationId(), "--format", "md", "--out", md.toString(), "--redact", "amount")
+                .exit()).isZero();
+        assertThat(Files.readString(md)).doesNotContain("4111 1111 1111 1111").contains("EUR");
+    }
+
+    @Test
+    void reconcilingADecidedOperation_isOneLineExitThree_andRecordsNothing() {
+        Created decided = fixture.deadLettered("run-cli-decided", "charge").create();
+        assertThat(run("discard", decided.operationId(), "--reason", "dup", "--operator", "carol").exit()).isZero();
+
+        CliRun late = run("reconcile", decided.operationId(), "--not-applied", "--evidence", "changed mind");
+
+        assertThat(late.exit()).isEqualTo(ExitCode.BLOCKED);
+        assertThat(late.err().strip()).isEqualTo("reconcile: operation " + decided.operationId() + " is DISCARDED, no "
+                + "longer dead-lettered: its side effect was settled by the decision taken on it (op show "
+                + decided.operationId() + " says who took it)");
+        assertThat(ns.database().jdbc().queryLong("SELECT count(*) FROM reconciliations WHERE operation_id = ?",
+                decided.operationId())).isZero();
+    }
+
+    @Test
     void opShow_masksSecretsInErrorMessages() {
         Created leaky = fixture.deadLettered("run-cli-leaky", "charge-1")
                 .message("charge failed: card 4111111111111111 declined, Authorization: Bearer abc.def").create();

@@ -1,6 +1,7 @@
 package dev.redrive.triage.decision;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.redrive.model.OperationStatus;
 import dev.redrive.model.SideEffectState;
 import dev.redrive.store.Database;
 import dev.redrive.store.StoreException;
@@ -168,6 +169,11 @@ public final class Decisions {
                 case NOT_APPLIED -> SideEffectState.NOT_APPLIED;
                 case UNKNOWN -> operation.sideEffect();
             };
+            if (settled != operation.sideEffect() && operation.status() != OperationStatus.DEAD_LETTERED) {
+                throw new DecisionRefusedException(DecisionOutcome.ALREADY_DECIDED, "operation " + operationId + " is "
+                        + operation.status() + ", no longer dead-lettered: its side effect was settled by the decision "
+                        + "taken on it (op show " + operationId + " says who took it)");
+            }
             long id = store.insertReconciliation(operationId, outcome, source, evidence, result, operator, at);
             if (settled != operation.sideEffect()) {
                 store.settleSideEffect(operationId, settled, at);

@@ -29,6 +29,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.regex.Pattern;
+import java.util.stream.Stream;
 
 /**
  * Masks payload fields whose names match a configurable list, wherever a payload is shown: reports, the console, the
@@ -72,12 +73,12 @@ public final class Redactor {
         return new Redactor(fields);
     }
 
-    /** Parses a comma-separated list such as {@code password,token,card_number}; blank means the defaults. */
-    public static Redactor parse(String commaSeparated) {
+    /** Masks {@link #DEFAULT_FIELDS} and the fields of a comma-separated list such as {@code iban,ssn} (null: none). */
+    public static Redactor defaultsAnd(String commaSeparated) {
         if (commaSeparated == null || commaSeparated.isBlank()) {
             return defaults();
         }
-        return of(Arrays.stream(commaSeparated.split(",")).map(String::strip).filter(s -> !s.isEmpty()).toList());
+        return of(Stream.concat(DEFAULT_FIELDS.stream(), Arrays.stream(commaSeparated.split(","))).toList());
     }
 
     public List<String> fields() {

@@ -133,13 +133,15 @@ class RedactorTest {
     }
 
     @Test
-    void theListIsConfigurable() {
-        Redactor custom = Redactor.parse("iban, ssn");
+    void moreFieldsAddToTheDefaults_neverReplaceThem() {
+        Redactor custom = Redactor.defaultsAnd("iban, ssn,,");
 
-        assertThat(custom.fields()).containsExactly("iban", "ssn");
+        assertThat(custom.fields()).containsExactly("password", "token", "secret", "card_number", "authorization",
+                "api_key", "iban", "ssn");
         assertThat(custom.masks("customer_iban")).isTrue();
-        assertThat(custom.masks("password")).isFalse();
-        assertThat(Redactor.parse(" ").fields()).isEqualTo(Redactor.of(List.of("password", "token", "secret", "card_number",
-                "authorization", "api_key")).fields());
+        assertThat(custom.masks("password")).isTrue();
+        assertThat(Redactor.defaultsAnd(" ").fields()).isEqualTo(Redactor.of(List.of("password", "token", "secret",
+                "card_number", "authorization", "api_key")).fields());
+        assertThat(Redactor.defaultsAnd(null).fields()).isEqualTo(Redactor.defaults().fields());
     }
 }
