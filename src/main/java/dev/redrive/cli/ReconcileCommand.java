@@ -32,7 +32,7 @@ final class ReconcileCommand extends NamespaceCommand {
         @Option(names = "--not-applied", description = "the effect did not happen (give --evidence)")
         boolean notApplied;
 
-        @Option(names = "--lookup", paramLabel = "URL",
+        @Option(names = "--lookup", paramLabel = "URL", converter = HttpUrl.Converter.class,
                 description = "ask the tool: GET URL + idempotency key (e.g. http://127.0.0.1:PORT/tools/demo.charge/effects/)")
         URI lookup;
     }

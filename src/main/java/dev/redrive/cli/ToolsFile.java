@@ -16,7 +16,6 @@ import dev.redrive.worker.retry.BackoffRetryPolicy;
 import dev.redrive.worker.tool.HttpTool;
 
 import java.io.IOException;
-import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -75,9 +74,9 @@ record ToolsFile(List<Entry> tools, Retry retry) {
             }
             where = file + ": tool " + entry.name();
             HttpTool.Builder tool = HttpTool.builder(entry.name(),
-                    entry.schemaVersion() == null ? "1" : entry.schemaVersion(), uri(entry.url(), where + ": url"));
+                    entry.schemaVersion() == null ? "1" : entry.schemaVersion(), HttpUrl.parse(entry.url(), where + ": url"));
             if (entry.lookup() != null) {
-                tool.lookupEndpoint(uri(entry.lookup(), where + ": lookup"));
+                tool.lookupEndpoint(HttpUrl.parse(entry.lookup(), where + ": lookup"));
             }
             if (entry.requestTimeout() != null) {
                 tool.requestTimeout(duration(entry.requestTimeout(), where + ": request_timeout"));
@@ -119,21 +118,6 @@ record ToolsFile(List<Entry> tools, Retry retry) {
             policy.maxDelay(duration(retry.maxDelay(), file + ": retry.max_delay"));
         }
         return policy.build();
-    }
-
-    private static URI uri(String text, String where) {
-        if (text == null || text.isBlank()) {
-            throw new ConfigurationException(where + " is missing; expected an http:// or https:// URL");
-        }
-        try {
-            URI uri = URI.create(text);
-            if (!"http".equals(uri.getScheme()) && !"https".equals(uri.getScheme())) {
-                throw new IllegalArgumentException("not http(s)");
-            }
-            return uri;
-        } catch (IllegalArgumentException e) {
-            throw new ConfigurationException(where + " must be an http:// or https:// URL, got " + text);
-        }
     }
 
     /** A duration as {@link TypedDuration} reads it; a line naming {@code where} when it is none. */

@@ -73,6 +73,17 @@ class CommandLineInputTest {
     }
 
     @Test
+    void aLookupThatIsNoHttpUrl_printsOneLineNamingTheOption_andExitsTwo() {
+        for (String notAUrl : List.of("notaurl", "ftp://psp.example/effects/", "http://bad host/")) {
+            Run bad = run("reconcile", "run:node:0", "--lookup", notAUrl, "-n", ns.name());
+
+            assertThat(bad.exit()).isEqualTo(ExitCode.USAGE);
+            assertThat(bad.errLine()).isEqualTo("reconcile: Invalid value for option '--lookup': expected an http:// or "
+                    + "https:// URL, got '" + notAUrl + "' (see redrive reconcile --help)");
+        }
+    }
+
+    @Test
     void fromAndTo_takeATimeBeforeNow_andALocalDate() {
         Instant now = Instant.now();
         Created recent = fixture.deadLettered("run-input-time", "recent").enteredAt(now.minus(Duration.ofMinutes(10))).create();
