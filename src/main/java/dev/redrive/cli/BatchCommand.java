@@ -117,7 +117,7 @@ final class BatchCommand {
 
         @Override
         int answer(TriageSession session, PrintWriter out) {
-            return new DurableBatchRun(spec, json.on(), output).run(session, batch.id, true);
+            return new DurableBatchRun(spec, json.on(), output).resume(session, batch.id);
         }
     }
 

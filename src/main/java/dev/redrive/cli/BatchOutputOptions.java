@@ -1,5 +1,6 @@
 package dev.redrive.cli;
 
+import dev.redrive.config.FileProblem;
 import picocli.CommandLine.Option;
 
 import java.io.IOException;
@@ -30,8 +31,8 @@ final class BatchOutputOptions {
         try {
             return new PrintWriter(Files.newBufferedWriter(out, StandardCharsets.UTF_8), false);
         } catch (IOException e) {
-            throw new IllegalArgumentException("--out " + out + " cannot be written (" + e.getClass().getSimpleName()
-                    + "); expected a file in a folder you may write to", e);
+            throw new IllegalArgumentException("--out " + out + " cannot be written: " + FileProblem.writing(e)
+                    + "; expected a file in a folder you may write to", e);
         }
     }
 }

@@ -1,9 +1,10 @@
 package dev.redrive.cli;
 
-import dev.redrive.triage.redaction.Redactor;
+import dev.redrive.config.FileProblem;
 import dev.redrive.triage.correction.CorrectionResult;
 import dev.redrive.triage.correction.Corrections;
 import dev.redrive.triage.precondition.DecisionTarget;
+import dev.redrive.triage.redaction.Redactor;
 import picocli.CommandLine.Option;
 
 import java.io.IOException;
@@ -44,7 +45,7 @@ final class CorrectionOptions {
             return payloadFile.equals("-") ? new String(stdin.readAllBytes(), StandardCharsets.UTF_8)
                     : Files.readString(Path.of(payloadFile), StandardCharsets.UTF_8);
         } catch (IOException e) {
-            throw new IllegalArgumentException("cannot read --payload-file " + payloadFile + ": " + e.getMessage()
+            throw new IllegalArgumentException("cannot read --payload-file " + payloadFile + ": " + FileProblem.reading(e)
                     + "; expected a readable file holding one JSON object, or - for stdin");
         }
     }

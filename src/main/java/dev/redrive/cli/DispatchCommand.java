@@ -1,6 +1,7 @@
 package dev.redrive.cli;
 
 import dev.redrive.broker.Redis;
+import dev.redrive.config.FileProblem;
 import dev.redrive.envelope.DispatchEnvelope;
 import dev.redrive.envelope.EnvelopeCodec;
 import dev.redrive.envelope.Traceparent;
@@ -194,7 +195,7 @@ final class DispatchCommand extends NamespaceCommand {
         try {
             return new BufferedReader(new InputStreamReader(Files.newInputStream(path), strictUtf8()));
         } catch (IOException e) {
-            throw new IllegalArgumentException("cannot read " + file + ": " + e.getMessage() + expected);
+            throw new IllegalArgumentException("cannot read " + file + ": " + FileProblem.reading(e) + expected);
         }
     }
 

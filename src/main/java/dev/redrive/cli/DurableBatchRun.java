@@ -10,6 +10,7 @@ import dev.redrive.triage.decision.durable.DurableBatches.BatchRun;
 import picocli.CommandLine.Model.CommandSpec;
 
 import java.io.PrintWriter;
+import java.util.function.Supplier;
 
 /**
  * Works a durable batch off in this process and prints it, for {@code redrive --group}, {@code redrive --resume} and
@@ -29,15 +30,41 @@ final class DurableBatchRun {
         this.output = output;
     }
 
-    /** Runs batch {@code id}; with {@code resumed}, says where it stands once this process holds it. */
-    int run(TriageSession session, long id, boolean resumed) {
+    /**
+     * Records a batch with {@code start} and runs it. The item file is opened first: one that cannot be written is
+     * refused before a batch is recorded, rather than leave one that nobody runs.
+     */
+    int start(TriageSession session, Supplier<DurableBatch> start) {
         PrintWriter items = output.openItemFile();
+        try {
+            DurableBatch batch = start.get();
+            note().println(BatchPrinter.started(batch));
+            note().flush();
+            return run(session, batch.id(), false, items);
+        } finally {
+            close(items);
+        }
+    }
+
+    /** Runs batch {@code id} again, saying where it stands once this process holds it. */
+    int resume(TriageSession session, long id) {
+        PrintWriter items = output.openItemFile();
+        try {
+            return run(session, id, true, items);
+        } finally {
+            close(items);
+        }
+    }
+
+    private int run(TriageSession session, long id, boolean resumed, PrintWriter items) {
         try (StopOnShutdown shutdown = StopOnShutdown.install(id, spec.commandLine().getErr(), DurableBatches.LEASE)) {
             return run(session, id, resumed, shutdown, items);
-        } finally {
-            if (items != null) {
-                items.close();
-            }
+        }
+    }
+
+    private static void close(PrintWriter items) {
+        if (items != null) {
+            items.close();
         }
     }
 

@@ -8,8 +8,6 @@ import dev.redrive.triage.decision.batch.BatchOptions;
 import dev.redrive.triage.decision.batch.BatchReport;
 import dev.redrive.triage.decision.batch.OpenEntries;
 import dev.redrive.triage.decision.durable.BatchSelection;
-import dev.redrive.triage.decision.durable.DurableBatch;
-import dev.redrive.triage.decision.durable.DurableBatches;
 import dev.redrive.triage.precondition.DecisionTarget;
 import dev.redrive.triage.query.DlqFilter;
 import dev.redrive.triage.request.RequestKind;
@@ -193,18 +191,14 @@ final class RedriveOperationsCommand extends NamespaceCommand {
     }
 
     private int startBatch(TriageSession session, DlqFilter selection) {
-        DurableBatches batches = session.batches();
-        DurableBatch batch = batches.start(DecisionKind.REDRIVE, BatchSelection.matching(selection),
-                new BatchOptions(operator.name(), reason, schemaVersion, rate(), false));
-        DurableBatchRun run = new DurableBatchRun(spec, json.on(), output);
-        run.note().println(BatchPrinter.started(batch));
-        run.note().flush();
-        return run.run(session, batch.id(), false);
+        BatchOptions options = new BatchOptions(operator.name(), reason, schemaVersion, rate(), false);
+        return new DurableBatchRun(spec, json.on(), output).start(session, () -> session.batches()
+                .start(DecisionKind.REDRIVE, BatchSelection.matching(selection), options));
     }
 
     private int resume(long id) {
         try (TriageSession session = new TriageSession(connection)) {
-            return new DurableBatchRun(spec, json.on(), output).run(session, id, true);
+            return new DurableBatchRun(spec, json.on(), output).resume(session, id);
         }
     }
 

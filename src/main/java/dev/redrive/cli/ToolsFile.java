@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import dev.redrive.config.ConfigurationException;
+import dev.redrive.config.FileProblem;
 import dev.redrive.identity.OperationId;
 import dev.redrive.model.FailureClass;
 import dev.redrive.model.TypedDuration;
@@ -56,7 +57,7 @@ record ToolsFile(List<Entry> tools, Retry retry) {
         } catch (JsonProcessingException e) {
             throw new ConfigurationException(file + ": not a tools file: " + JsonErrors.describe(e));
         } catch (IOException e) {
-            throw new ConfigurationException("cannot read the tools file " + file + ": " + e.getMessage());
+            throw new ConfigurationException("cannot read the tools file " + file + ": " + FileProblem.reading(e));
         }
         if (parsed == null || parsed.tools() == null || parsed.tools().isEmpty()) {
             throw new ConfigurationException(file + ": no tools; expected \"tools\": [{\"name\": ..., \"url\": ...}]");

@@ -1,6 +1,7 @@
 package dev.redrive.report;
 
 import dev.redrive.RuntimeVersion;
+import dev.redrive.config.FileProblem;
 import dev.redrive.store.Database;
 import dev.redrive.triage.decision.durable.BatchOutcomes;
 import dev.redrive.triage.decision.durable.DurableBatch;
@@ -174,7 +175,7 @@ public final class ReportService {
             write(report, format, out);
             return file;
         } catch (IOException e) {
-            throw new UncheckedIOException("cannot write " + file + ": " + e.getMessage(), e);
+            throw new UncheckedIOException("cannot write " + file + ": " + FileProblem.writing(e), e);
         }
     }
 

@@ -84,6 +84,30 @@ class CommandLineInputTest {
     }
 
     @Test
+    void aFileThatCannotBeReadOrWritten_saysWhy_andAnUnwritableOutRecordsNoBatch() {
+        Created entry = fixture.deadLettered("run-input-files", "charge").create();
+        long batches = ns.database().jdbc().queryLong("SELECT count(*) FROM redrive_batches");
+
+        Run out = run("redrive", "--run", "run-input-files", "--reason", "r", "--out", "/nonexistent-dir/items.txt",
+                "-n", ns.name());
+        Run payload = run("redrive", entry.operationId(), "--payload-file", "/nonexistent-dir/payload.json",
+                "--reason", "r", "-n", ns.name());
+        Run report = run("report", entry.operationId(), "--format", "md", "--out", "/nonexistent-dir/report.md",
+                "-n", ns.name());
+
+        assertThat(out.exit()).isEqualTo(ExitCode.USAGE);
+        assertThat(out.errLine()).startsWith("redrive: --out /nonexistent-dir/items.txt cannot be written: no such "
+                + "folder; expected a file in a folder you may write to");
+        assertThat(out.out()).isEmpty();
+        assertThat(ns.database().jdbc().queryLong("SELECT count(*) FROM redrive_batches")).isEqualTo(batches);
+        assertThat(payload.exit()).isEqualTo(ExitCode.USAGE);
+        assertThat(payload.errLine()).startsWith("redrive: cannot read --payload-file /nonexistent-dir/payload.json: "
+                + "no such file; expected a readable file holding one JSON object");
+        assertThat(report.exit()).isEqualTo(ExitCode.USAGE);
+        assertThat(report.errLine()).startsWith("report: cannot write /nonexistent-dir/report.md: no such folder");
+    }
+
+    @Test
     void fromAndTo_takeATimeBeforeNow_andALocalDate() {
         Instant now = Instant.now();
         Created recent = fixture.deadLettered("run-input-time", "recent").enteredAt(now.minus(Duration.ofMinutes(10))).create();

@@ -88,6 +88,9 @@ class WorkerToolsFileTest {
         assertMistake("{\"tools\":[{\"name\":\"a b\",\"url\":\"http://x\"}]}", "tools[0]: name must match");
         assertMistake("{\"tools\":[{\"name\":\"a\",\"url\":\"http://x\"}],\"retry\":{\"max_attempts\":{\"sometimes\":2}}}",
                 "retry.max_attempts: unknown failure class 'sometimes'");
+        assertThatThrownBy(() -> ToolsFile.read(Path.of("/nonexistent-dir/tools.yaml")))
+                .isInstanceOf(ConfigurationException.class)
+                .hasMessage("cannot read the tools file /nonexistent-dir/tools.yaml: no such file");
     }
 
     @Test
