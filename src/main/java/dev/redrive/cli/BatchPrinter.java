@@ -97,6 +97,10 @@ final class BatchPrinter {
         if (batch.error() != null) {
             line += " (" + batch.error() + ")";
         }
+        if (batch.decidedElsewhere() > 0) {
+            line += String.format(Locale.ROOT, "; %,d item(s) counted at the start were decided elsewhere before the "
+                    + "batch reached them", batch.decidedElsewhere());
+        }
         return switch (batch.state()) {
             case STOPPED, FAILED, RUNNING -> line + "; go on with: redrive batch resume " + batch.id();
             case DONE -> line;

@@ -3,6 +3,7 @@ package dev.redrive.cli;
 import dev.redrive.triage.decision.DecisionResult;
 import dev.redrive.triage.decision.durable.BatchHeldException;
 import dev.redrive.triage.decision.durable.BatchOutcomes;
+import dev.redrive.triage.decision.durable.BatchState;
 import dev.redrive.triage.decision.durable.DurableBatch;
 import dev.redrive.triage.decision.durable.DurableBatchListener;
 import dev.redrive.triage.decision.durable.DurableBatches;
@@ -124,8 +125,16 @@ final class DurableBatchRun {
         if (batch.failed() > 0) {
             return ExitCode.REFUSED;
         }
-        return run.report().map(report -> DecisionPrinter.exitCode(report.items()))
+        int exit = run.report().map(report -> DecisionPrinter.exitCode(report.items()))
                 .orElse(batch.blocked() > 0 ? ExitCode.BLOCKED : ExitCode.OK);
+        if (exit != ExitCode.OK) {
+            return exit;
+        }
+        if (batch.state() == BatchState.STOPPED) {
+            return ExitCode.STOPPED;
+        }
+        // Items someone else decided first are as a single decision's ALREADY_DECIDED: not done by this command.
+        return batch.decidedElsewhere() > 0 ? ExitCode.BLOCKED : ExitCode.OK;
     }
 
     /** Where lines beside the result go: stdout, or stderr beside JSON so that the output stays one document. */

@@ -19,6 +19,8 @@ public final class ExitCode {
     public static final int REFUSED = 5;
     /** When the four-eyes policy turned the decision into a request for a second operator's approval. */
     public static final int WAITS_FOR_APPROVAL = 6;
+    /** When a batch was stopped (batch stop, a signal) before it took every item: batch resume goes on with it. */
+    public static final int STOPPED = 7;
 
     private ExitCode() {
     }

@@ -25,7 +25,8 @@ import picocli.CommandLine.Mixin;
                 "5:refused by the database: a viewer's decision, a login or privilege it does not grant, an approval by "
                         + "the login that asked for it",
                 "6:waits for approval: the four-eyes policy covers the decision, so a request was recorded instead "
-                        + "(request approve ID)"},
+                        + "(request approve ID)",
+                "7:stopped: a batch was stopped before it took every item (batch resume ID goes on with it)"},
         subcommands = {
                 ConsoleCommand.class,
                 MigrateCommand.class,

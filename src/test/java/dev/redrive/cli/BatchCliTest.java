@@ -2,8 +2,17 @@ package dev.redrive.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.redrive.testing.DemoChargeWorker;
+import dev.redrive.testing.TestDecisions;
 import dev.redrive.testing.TestNamespace;
 import dev.redrive.triage.BulkDeadLetters;
+import dev.redrive.triage.decision.DecisionKind;
+import dev.redrive.triage.decision.batch.BatchOptions;
+import dev.redrive.triage.decision.batch.Sleeper;
+import dev.redrive.triage.decision.durable.BatchSelection;
+import dev.redrive.triage.decision.durable.DurableBatch;
+import dev.redrive.triage.decision.durable.DurableBatches;
+import dev.redrive.triage.query.DlqFilter;
+import dev.redrive.triage.query.JdbcDlqQueries;
 import dev.redrive.triage.json.TriageJson;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -12,6 +21,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -114,6 +124,7 @@ class BatchCliTest {
         assertThat(stop.exit()).as(stop.err()).isZero();
         assertThat(stop.out()).startsWith("batch " + id + " STOPPED at ").contains("go on with: redrive batch resume " + id);
         assertThat(stopped.out()).containsPattern("batch " + id + " STOPPED: \\d+/12 \\(\\d+%\\) taken");
+        assertThat(stopped.exit()).as("a stopped batch is not done: scripts tell it by its own code").isEqualTo(ExitCode.STOPPED);
         long done = ns.database().jdbc().queryLong("SELECT done FROM redrive_batches WHERE id = ?", id);
         assertThat(done).isLessThan(12);
         assertThat(CliRun.in(ns, "batch", "stop", Long.toString(id)).exit()).isEqualTo(ExitCode.BLOCKED);
@@ -125,6 +136,26 @@ class BatchCliTest {
         assertThat(ns.database().jdbc().queryLong("SELECT count(*) FROM redrive_batch_items WHERE batch_id = ?", id))
                 .isEqualTo(12);
         assertThat(CliRun.in(ns, "batch", "show", "424242").err()).contains("no batch 424242; redrive batch list shows them");
+    }
+
+    @Test
+    void aGroupDecidedElsewhereBeforeTheBatchReachedIt_saysSo_andExitsThree() {
+        BulkDeadLetters.create(ns.database(), "run-twice", "fp-twice", 4);
+        // The second batch is recorded (4 open items counted) before the first runs, as two terminals racing.
+        DurableBatches batches = new DurableBatches(TestDecisions.of(ns), new JdbcDlqQueries(ns.database()),
+                Clock.systemUTC(), Sleeper.SYSTEM);
+        DurableBatch late = batches.start(DecisionKind.REDRIVE, BatchSelection.matching(DlqFilter.builder()
+                .fingerprint("fp-twice").build()), new BatchOptions("bob", "again", null, 0, false));
+        CliRun first = CliRun.in(ns, "redrive", "--group", "fp-twice", "--reason", "once", "--operator", "alice");
+        assertThat(first.exit()).as(first.err()).isZero();
+
+        CliRun second = CliRun.in(ns, "batch", "resume", Long.toString(late.id()));
+
+        assertThat(second.exit()).isEqualTo(ExitCode.BLOCKED);
+        assertThat(second.out()).contains("batch " + late.id() + " DONE: 0/4 (100%) taken: 0 decided, 0 blocked, 0 failed; "
+                + "4 item(s) counted at the start were decided elsewhere before the batch reached them");
+        assertThat(ns.database().jdbc().queryLong("SELECT count(*) FROM redrive_commands WHERE operator = 'bob'"))
+                .isZero();
     }
 
     private static void deadLetter(String run, String fault) {

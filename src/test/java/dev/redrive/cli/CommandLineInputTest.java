@@ -269,7 +269,7 @@ class CommandLineInputTest {
 
         assertThat(help.exit()).isZero();
         assertThat(help.out()).contains("Exit codes:", "  2   bad input", "  3   blocked or conflict", "  4   PostgreSQL or Redis",
-                "  5   refused by the database", "-n, --namespace=NS");
+                "  5   refused by the database", "  7   stopped: a batch was stopped", "-n, --namespace=NS");
     }
 
     private static String neverMigratedNamespace() {

@@ -63,6 +63,14 @@ public record DurableBatch(
         return itemsPerSecond <= 0 ? OptionalDouble.empty() : OptionalDouble.of(remaining / itemsPerSecond);
     }
 
+    /**
+     * Of a DONE batch, the items counted at its start that it never reached open: decided elsewhere (another batch,
+     * another operator) before its walk came to them. Items left out for want of an operation are not among them.
+     */
+    public long decidedElsewhere() {
+        return state == BatchState.DONE ? Math.max(0, total - done - leftOut) : 0;
+    }
+
     public long remaining() {
         return Math.max(0, total - done);
     }
