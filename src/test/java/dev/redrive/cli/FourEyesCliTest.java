@@ -107,6 +107,29 @@ class FourEyesCliTest {
     }
 
     @Test
+    void theSameDecisionAskedTwice_isOneRequest_andAskingAgainAfterARejectionIsANewOne() {
+        CliRun.in(ns, "policy", "four-eyes", "on", "--operator", "carol");
+        Created op = deadLettered();
+
+        CliRun first = as(alice, "discard", op.operationId(), "--reason", "duplicate", "--operator", "alice");
+        CliRun again = as(alice, "discard", op.operationId(), "--reason", "duplicate, really", "--operator", "alice");
+        CliRun otherKind = as(alice, "resolve", op.operationId(), "--reason", "paid by hand", "--result", "{\"ok\":true}",
+                "--operator", "alice");
+
+        long id = requestId(first);
+        assertThat(again.exit()).isEqualTo(ExitCode.WAITS_FOR_APPROVAL);
+        assertThat(again.out()).startsWith("request " + id + " already waits for a second operator's approval of this "
+                + "decision (asked by alice at ").contains("redrive request approve " + id);
+        assertThat(requestId(otherKind)).isNotEqualTo(id);
+        assertThat(ns.database().jdbc().queryLong("SELECT count(*) FROM decision_requests WHERE kind = 'DISCARD' "
+                + "AND state = 'PENDING'")).isEqualTo(1);
+
+        as(bob, "request", "reject", String.valueOf(id), "--reason", "not a duplicate", "--operator", "bob");
+        assertThat(requestId(as(alice, "discard", op.operationId(), "--reason", "duplicate", "--operator", "alice")))
+                .isNotEqualTo(id);
+    }
+
+    @Test
     void aRequestWhoseEntryAnotherPathDecided_readsObsolete_leavesTheWaitingList_andIsNotApproved() {
         CliRun.in(ns, "policy", "four-eyes", "on", "--operator", "carol");
         Created op = deadLettered();

@@ -106,7 +106,11 @@ public final class DecisionRequests {
         Instant at = clock.instant();
         String named = selection != null ? selection : targets.size() == 1 ? subject(targets.get(0))
                 : targets.size() + " items";
-        DecisionRequest request = store.jdbc().inTransaction(() -> {
+        Recorded recorded = store.jdbc().inTransaction(() -> {
+            Optional<DecisionRequest> same = store.sameWaiting(kind, targets, options, at);
+            if (same.isPresent()) {
+                return new Recorded(same.get(), false);
+            }
             long id = store.insert(kind, targets, named, options, reason, coveredBy.get(), operator, at,
                     at.plus(policy.expireAfter()));
             Map<String, Object> details = new LinkedHashMap<>();
@@ -116,11 +120,19 @@ public final class DecisionRequests {
             details.put("items", targets.size());
             details.put("covered_by", coveredBy.get());
             store.audit(new AuditLine(at, operator, AuditAction.REQUEST_CREATED, subjectOf(targets), reason, details));
-            return store.find(id, at).orElseThrow();
+            return new Recorded(store.find(id, at).orElseThrow(), true);
         });
-        return Optional.of(new Submission(request, DecisionOutcome.DONE, "request " + request.id()
-                + " waits for a second operator's approval (" + coveredBy.get() + "): " + request.summary()
-                + ", expires " + request.expiresAt(), List.of()));
+        DecisionRequest request = recorded.request();
+        // Asked again: the request recorded first stands, once; a script that repeats itself is answered the same way.
+        String waits = recorded.now() ? " waits for a second operator's approval (" + coveredBy.get() + "): "
+                : " already waits for a second operator's approval of this decision (asked by " + request.requestedBy()
+                + " at " + request.requestedAt() + "): ";
+        return Optional.of(new Submission(request, DecisionOutcome.DONE, "request " + request.id() + waits
+                + request.summary() + ", expires " + request.expiresAt(), List.of()));
+    }
+
+    /** A request and whether this submission recorded it (false: the same decision was waiting already). */
+    private record Recorded(DecisionRequest request, boolean now) {
     }
 
     /** The requests waiting for approval, oldest first (expired ones are not among them). */

@@ -66,6 +66,12 @@ final class RequestStore {
     private static final String PENDING = COLUMNS + " WHERE " + WAITING + " ORDER BY id";
     private static final String NEWEST = COLUMNS + " ORDER BY id DESC LIMIT ?";
     private static final String BY_ID = COLUMNS + " WHERE id = ?";
+    /** The same decision (kind, items and options) still waiting; the parameters: now, kind, targets, options, now. */
+    private static final String SAME_WAITING = COLUMNS
+            + " WHERE kind = ? AND targets = ?::jsonb AND options = ?::jsonb AND " + WAITING + " ORDER BY id LIMIT 1";
+    /** Two operators asking for the same decision at once take turns, so that the second finds the first's request. */
+    private static final String SUBMISSIONS_TAKE_TURNS = """
+            SELECT pg_advisory_xact_lock(hashtextextended('redrive.decision_requests.' || current_schema(), 0))""";
     private static final String COUNT_PENDING = "SELECT count(*) FROM decision_requests WHERE " + WAITING;
     private static final String TOOLS = """
             SELECT tool FROM operations WHERE operation_id = ANY (?)
@@ -101,8 +107,22 @@ final class RequestStore {
     long insert(RequestKind kind, List<DecisionTarget> targets, String selection, RequestOptions options, String reason,
                 String coveredBy, String requestedBy, Instant at, Instant expiresAt) {
         return jdbc.queryOne(INSERT, row -> row.getLong(1), kind, new Json(targetsJson(targets).toString()), selection,
-                new Json(TriageJson.compact(TriageJson.mapper().valueToTree(options))), reason, coveredBy, requestedBy,
-                at, expiresAt).orElseThrow();
+                new Json(optionsJson(options)), reason, coveredBy, requestedBy, at, expiresAt).orElseThrow();
+    }
+
+    /**
+     * Inside the transaction that would record a request: waits for any other submission's transaction to end, then
+     * finds the same decision already waiting, if there is one.
+     */
+    Optional<DecisionRequest> sameWaiting(RequestKind kind, List<DecisionTarget> targets, RequestOptions options,
+                                          Instant now) {
+        jdbc.queryOne(SUBMISSIONS_TAKE_TURNS, row -> true);
+        return jdbc.queryOne(SAME_WAITING, RequestStore::map, now, kind, targetsJson(targets).toString(),
+                optionsJson(options), now);
+    }
+
+    private static String optionsJson(RequestOptions options) {
+        return TriageJson.compact(TriageJson.mapper().valueToTree(options));
     }
 
     List<DecisionRequest> pending(Instant now) {
