@@ -147,9 +147,11 @@ final class RedriveOperationsCommand extends NamespaceCommand {
             open.targets().stream().filter(target -> !named.contains(target.operationId())).forEach(targets::add);
             leftOut.addAll(open.withoutOperation());
         }
-        if (operationIds.isEmpty() && targets.isEmpty() && leftOut.isEmpty()) {
-            throw new IllegalArgumentException(BatchSelection.matching(group == null ? filter : withGroup(filter, group))
-                    .nothingToTake(DecisionKind.REDRIVE));
+        if (operationIds.isEmpty() && targets.isEmpty()) {
+            // As a durable batch refuses it, so that a dry run says what the real run would.
+            BatchSelection selection = BatchSelection.matching(group == null ? filter : withGroup(filter, group));
+            throw new IllegalArgumentException(leftOut.isEmpty() ? selection.nothingToTake(DecisionKind.REDRIVE)
+                    : selection.onlyEntriesWithoutOperation(DecisionKind.REDRIVE, leftOut));
         }
         BatchOptions options = new BatchOptions(operator.name(), reason, schemaVersion, rate(),
                 dryRun);

@@ -98,6 +98,9 @@ class EntriesNamingAnOperationCliTest {
                 + "): nothing to redrive as a batch; decide it with --entry ID");
         assertThat(state(grouped.conflictEntry())).isEqualTo("OPEN");
         assertThat(query("SELECT status FROM operations WHERE operation_id = ?", grouped.operationId())).isEqualTo("DEAD_LETTERED");
+        CliRun dryRun = run("redrive", "--group", fingerprint(grouped.conflictEntry()), "--reason", "retry", "--dry-run");
+        assertThat(dryRun.exit()).as("a dry run says what the real run would").isEqualTo(ExitCode.USAGE);
+        assertThat(dryRun.err()).isEqualTo(conflictGroup.err());
 
         CliRun ownGroup = run("redrive", "--group", fingerprint(grouped.ownEntry()), "--reason", "amount fixed upstream",
                 "--operator", "bob");

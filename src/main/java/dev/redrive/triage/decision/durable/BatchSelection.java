@@ -21,6 +21,9 @@ import java.util.stream.Collectors;
  * order. Exactly one of the two is set.
  */
 public record BatchSelection(List<String> operationIds, DlqFilter filter) {
+    /** How many entry ids a line names before it says "…". */
+    static final int NAMED_ENTRIES = 10;
+
 
     public BatchSelection {
         if ((operationIds == null) == (filter == null)) {
@@ -76,6 +79,11 @@ public record BatchSelection(List<String> operationIds, DlqFilter filter) {
      * The line refusing a batch whose open entries all lack an operation of their own: a batch leaves those out, so it
      * would take nothing.
      */
+    /** As {@link #onlyEntriesWithoutOperation(DecisionKind, long, List)}, from every such entry's id. */
+    public String onlyEntriesWithoutOperation(DecisionKind kind, List<Long> ids) {
+        return onlyEntriesWithoutOperation(kind, ids.size(), ids.subList(0, Math.min(NAMED_ENTRIES, ids.size())));
+    }
+
     public String onlyEntriesWithoutOperation(DecisionKind kind, long entries, List<Long> firstIds) {
         String ids = firstIds.stream().map(String::valueOf).collect(Collectors.joining(", "))
                 + (entries > firstIds.size() ? ", …" : "");

@@ -122,7 +122,7 @@ public final class DurableBatches {
         if (openEntries != null && !queries.anyOwnEntry(openEntries)) {
             // A batch leaves such entries out (they are decided one by one with --entry): it would take nothing.
             List<Long> first = queries.page(openEntries, DlqOrder.NEWEST_FIRST, null, PageDirection.NEXT,
-                    NAMED_ENTRIES).rows().stream().map(DlqRow::id).toList();
+                    BatchSelection.NAMED_ENTRIES).rows().stream().map(DlqRow::id).toList();
             throw new IllegalArgumentException(selection.onlyEntriesWithoutOperation(kind, total, first));
         }
         return store.insert(kind, selection, options, options.chunkSize(), total).batch();
@@ -255,7 +255,6 @@ public final class DurableBatches {
     }
 
     /** How many of the entries a refusal names by id. */
-    private static final int NAMED_ENTRIES = 10;
 
     /** How often a running batch asks its row whether it was stopped from another process. */
     private static final Duration STOP_POLL = Duration.ofSeconds(1);
