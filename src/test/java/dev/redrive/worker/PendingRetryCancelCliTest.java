@@ -1,6 +1,7 @@
 package dev.redrive.worker;
 
 import dev.redrive.cli.CliRun;
+import dev.redrive.cli.ExitCode;
 import dev.redrive.identity.OperationId;
 import dev.redrive.model.FailureClass;
 import dev.redrive.testing.TestNamespace;
@@ -44,6 +45,11 @@ class PendingRetryCancelCliTest {
                         + " || ' ' || (details->'cancelled_retry'->>'last_error_class') FROM audit_log WHERE operation_id = ?"
                         + " AND action = 'DISCARD'", row -> row.getString(1), id.value()))
                 .contains("DISCARD alice customer cancelled 2 TRANSIENT");
+
+        CliRun again = CliRun.in(ns, "discard", id.value(), "--reason", "customer cancelled", "--operator", "carol");
+        assertThat(again.exit()).isEqualTo(ExitCode.BLOCKED);
+        assertThat(again.out()).startsWith(id.value() + ": ALREADY_DECIDED by alice at ")
+                .contains("(DISCARDED while it waited for its retry: customer cancelled)");
     }
 
     @Test

@@ -1,10 +1,12 @@
 package dev.redrive.triage.precondition;
 
+import dev.redrive.model.DecisionState;
 import dev.redrive.model.OperationStatus;
 import dev.redrive.model.RunStatus;
 import dev.redrive.model.SideEffectState;
 import dev.redrive.store.Database;
 import dev.redrive.triage.detail.ApprovalRecord;
+import dev.redrive.triage.detail.AuditEntry;
 import dev.redrive.triage.detail.DlqEntryRecord;
 import dev.redrive.triage.detail.OperationDetailsLoader;
 import dev.redrive.triage.detail.OperationRecord;
@@ -148,7 +150,10 @@ public final class PreconditionEngine {
                 : Optional.ofNullable(facts.entries.get(target.dlqEntryId()))
                 .filter(found -> found.ofOperation() && operation.operationId().equals(found.operationId())).orElse(null);
         ReconciliationRecord reconciliation = facts.reconciliations.get(operation.operationId());
-        PreconditionResult open = entryOpen(operation, entry, target.seenVersion());
+        // Discarded while it waited for its retry, the operation has no entry: its audit line says who decided it.
+        AuditEntry discarded = entry == null && operation.status() == OperationStatus.DISCARDED
+                ? loader.latestDecision(operation.operationId()).orElse(null) : null;
+        PreconditionResult open = entryOpen(operation, entry, target.seenVersion(), discarded);
         List<PreconditionResult> results;
         String targetVersion;
         if (checks == Checks.REDRIVE) {
@@ -314,8 +319,17 @@ public final class PreconditionEngine {
         };
     }
 
-    static PreconditionResult entryOpen(OperationRecord operation, DlqEntryRecord entry, Integer seenVersion) {
+    static PreconditionResult entryOpen(OperationRecord operation, DlqEntryRecord entry, Integer seenVersion,
+                                        AuditEntry discarded) {
         Map<String, Object> facts = facts("operation_status", operation.status().name());
+        if (entry == null && discarded != null) {
+            facts.put("decision_state", DecisionState.DISCARDED.name());
+            facts.put("decided_by", discarded.actor());
+            facts.put("decided_at", text(discarded.at()));
+            return PreconditionResult.fail(PreconditionId.ENTRY_OPEN, "already decided by " + discarded.actor() + " at "
+                    + discarded.at() + " (DISCARDED while it waited for its retry"
+                    + (discarded.reason() == null ? "" : ": " + discarded.reason()) + ")", facts);
+        }
         if (entry == null) {
             return PreconditionResult.fail(PreconditionId.ENTRY_OPEN, "operation " + operation.operationId()
                     + " has no DLQ entry to decide", facts);
