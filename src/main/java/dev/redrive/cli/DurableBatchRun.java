@@ -91,6 +91,9 @@ final class DurableBatchRun {
 
                 @Override
                 public void claimed(DurableBatch batch) {
+                    if (progress != null) {
+                        progress.startFrom(batch.done());
+                    }
                     if (resumed) {
                         note().println(BatchPrinter.resuming(batch));
                         note().flush();

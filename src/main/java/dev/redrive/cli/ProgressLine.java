@@ -18,7 +18,8 @@ final class ProgressLine {
     private final PrintWriter err;
     private final boolean terminal;
     private final LongSupplier nanoTime;
-    private final long startedAt;
+    private long startedAt;
+    private long doneBefore;
     private long drawnAt;
     private int tenthsShown;
     private int lastLength;
@@ -34,6 +35,15 @@ final class ProgressLine {
     /** On the process's stderr: redrawn in place when the process has a terminal. */
     static ProgressLine onStderr(PrintWriter err) {
         return new ProgressLine(err, System.console() != null, System::nanoTime);
+    }
+
+    /**
+     * Counts the rate from here, over the items done from now on: a resumed batch's items decided before (at another
+     * pace, or by another process) are not this run's speed.
+     */
+    void startFrom(long done) {
+        startedAt = nanoTime.getAsLong();
+        doneBefore = done;
     }
 
     void update(long done, long total) {
@@ -69,7 +79,7 @@ final class ProgressLine {
     String describe(long done, long total, long now) {
         int filled = total <= 0 ? WIDTH : (int) Math.min(WIDTH, done * WIDTH / total);
         double seconds = Math.max(1e-9, (now - startedAt) / 1e9);
-        double rate = done / seconds;
+        double rate = Math.max(0, done - doneBefore) / seconds;
         String left = done >= total || rate <= 0 ? "" : " · " + DurableBatch.duration((total - done) / rate) + " left";
         return String.format(Locale.ROOT, "[%s%s] %,d of %,d · %,.0f/s%s", "#".repeat(filled), "-".repeat(WIDTH - filled),
                 done, total, rate, left);

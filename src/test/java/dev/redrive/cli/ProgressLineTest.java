@@ -47,4 +47,17 @@ class ProgressLineTest {
                 .isEqualTo("[##----------------------] 100 of 1,000 · 1,000/s · 1 s left");
         assertThat(written.toString()).doesNotContain("\r");
     }
+
+    @Test
+    void aResumedBatch_countsItsRateOverTheItemsDoneSinceItResumed() {
+        ProgressLine progress = new ProgressLine(new PrintWriter(written, true), false, nanos::get);
+        nanos.set(5_000_000_000L);
+        progress.startFrom(300);
+
+        nanos.addAndGet(2_000_000_000L);
+        progress.update(340, 400);
+
+        // 40 items in 2 s: 20/s, and 60 left take 3 s (counting the 300 done before would say 170/s).
+        assertThat(written.toString().strip()).isEqualTo("[####################----] 340 of 400 · 20/s · 3 s left");
+    }
 }
