@@ -98,16 +98,26 @@ class CorrectAndRedriveCliTest {
     }
 
     @Test
-    void aPayloadThatIsNotAnObject_isBlockedByItsCheck_andChangesNothing() {
+    void aPayloadThatIsNotOneJsonObject_isBadInputInOneLine_andChangesNothing() {
         OperationId original = new OperationId("run-array", "charge", 0);
         client.dispatch(client.newDispatch(original, "demo.charge", "1", "{\"amount\":1,\"fault\":\"invalid\"}",
                 null, null, null));
         worker.awaitStatus(original, "DEAD_LETTERED");
 
-        CliRun refused = CliRun.in(ns, "redrive", original.value(), "--payload", "[1,2]", "--reason", "r", "--operator", "alice");
+        CliRun array = CliRun.in(ns, "redrive", original.value(), "--payload", "[1,2]", "--reason", "r", "--operator", "alice");
+        CliRun cut = CliRun.in(ns, "redrive", original.value(), "--payload", "{\"amount\":12,\"password\":\"hunter2\"",
+                "--reason", "r", "--operator", "alice", "--dry-run");
+        CliRun twice = CliRun.in(ns, "redrive", original.value(), "--payload", "{\"amount\":1} {\"amount\":2}", "--reason",
+                "r", "--operator", "alice");
 
-        assertThat(refused.exit()).isEqualTo(ExitCode.BLOCKED);
-        assertThat(refused.out()).contains("[FAIL] corrected_payload: the corrected payload must be a JSON object");
+        assertThat(array.exit()).isEqualTo(ExitCode.USAGE);
+        assertThat(array.err()).isEqualTo("redrive: --payload is a JSON array, not an object; expected one JSON object "
+                + "such as {\"amount\":12} (see redrive redrive --help)\n");
+        assertThat(cut.exit()).isEqualTo(ExitCode.USAGE);
+        assertThat(cut.err()).startsWith("redrive: --payload is not JSON: the text ends inside a JSON value")
+                .doesNotContain("hunter2");
+        assertThat(twice.exit()).isEqualTo(ExitCode.USAGE);
+        assertThat(twice.err()).startsWith("redrive: --payload is not JSON: more text follows the JSON value");
         assertThat(worker.status(original)).isEqualTo("DEAD_LETTERED");
         assertThat(ns.jdbc().queryLong("SELECT count(*) FROM operations WHERE run_id = 'run-array'")).isEqualTo(1);
     }
