@@ -83,7 +83,7 @@ final class DemoCommand extends NamespaceCommand {
             servers.close();
             stopped.countDown();
         }, "sandbox-shutdown"));
-        out.println(connectHelp(config, sandbox));
+        out.println(connectHelp(config, sandbox, servers.embedded(), newWork));
         out.print(servers.exports());
         out.flush();
         stopped.await();
@@ -97,22 +97,29 @@ final class DemoCommand extends NamespaceCommand {
         return 0;
     }
 
-    private static String connectHelp(RedriveConfig config, Sandbox sandbox) {
+    /**
+     * How to reach the running sandbox from another terminal. On the sandbox's own servers, a command there must first
+     * be pointed at them: a plain {@code dlq groups} would look at the configured or default servers instead.
+     */
+    private static String connectHelp(RedriveConfig config, Sandbox sandbox, boolean ownServers, Trickle newWork) {
         String namespace = config.namespace().equals(Sandbox.NAMESPACE) ? "" : " -n " + config.namespace();
         String lookups = sandbox.lookupEndpointUrls().entrySet().stream()
                 .sorted(Map.Entry.comparingByKey())
                 .map(entry -> entry.getKey() + "=" + entry.getValue())
                 .collect(Collectors.joining(","));
+        String work = newWork.off() ? "no new work comes in (--trickle 0)"
+                : "new work trickles in every few seconds";
+        String pointAt = ownServers ? "  in another terminal, first point the commands at the sandbox's servers:\n"
+                + "                           eval \"$(cat " + SandboxServers.envFile() + ")\"\n" : "";
         return """
 
-                Sandbox ready in namespace %1$s. The demo tools and a worker run in this process, and new work \
-                trickles in every few seconds.
-                  open the console on it:  java -jar target/redrive.jar console --demo%2$s
+                Sandbox ready in namespace %1$s. The demo tools and a worker run in this process, and %4$s.
+                %5$s  open the console on it:  java -jar target/redrive.jar console --demo%2$s
                   or look at it:           java -jar target/redrive.jar dlq groups -n %1$s
                   the demo tools' reconciliation look-ups while this runs (for a console opened without --demo, \
                 or reconcile --lookup):
                     REDRIVE_LOOKUP_ENDPOINTS=%3$s
                 Stop with Ctrl-C (running demo again wipes and re-seeds the namespace).""".formatted(
-                config.namespace(), namespace, lookups);
+                config.namespace(), namespace, lookups, work, pointAt);
     }
 }

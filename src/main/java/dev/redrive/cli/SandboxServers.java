@@ -60,7 +60,7 @@ final class SandboxServers implements AutoCloseable {
         String lines = "export REDRIVE_PG_URL=" + config.pgUrl() + "\n"
                 + "export REDRIVE_REDIS_URI=" + config.redisUri() + "\n"
                 + "export REDRIVE_NAMESPACE=" + config.namespace() + "\n";
-        Path file = SandboxDirectory.forCurrentUser().resolve("sandbox.env");
+        Path file = envFile();
         try {
             Files.writeString(file, lines);
         } catch (IOException e) {
@@ -68,6 +68,11 @@ final class SandboxServers implements AutoCloseable {
         }
         return "The sandbox's own servers, for any command (console --demo included) in another terminal:\n" + lines
                 + "(also in " + file + ": eval \"$(cat " + file + ")\")\n";
+    }
+
+    /** Where {@link #exports} writes the settings of the sandbox's own servers. */
+    static Path envFile() {
+        return SandboxDirectory.forCurrentUser().resolve("sandbox.env");
     }
 
     /** Has {@code user} stop before the sandbox's own servers, however they stop (Ctrl-C included). */

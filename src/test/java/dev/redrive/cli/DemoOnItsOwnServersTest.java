@@ -48,6 +48,8 @@ class DemoOnItsOwnServersTest {
             assertThat(exports).as(output.toString()).containsKeys("REDRIVE_PG_URL", "REDRIVE_REDIS_URI", "REDRIVE_NAMESPACE");
             assertThat(output).contains("No PostgreSQL or Redis is configured: starting the sandbox's own, data in "
                     + sandboxDir);
+            assertThat(output).as("another terminal is told to point its commands at these servers first")
+                    .contains("eval \"$(cat " + sandboxDir.resolve("sandbox.env") + ")\"");
             assertThat(exports.get("REDRIVE_PG_URL")).doesNotContain(":5432/");
             assertThat(Files.readString(sandboxDir.resolve("sandbox.env"))).contains("export REDRIVE_PG_URL="
                     + exports.get("REDRIVE_PG_URL"));
