@@ -203,7 +203,7 @@ class FourEyesCliTest {
                 "--operator", "carol");
 
         assertThat(unknown.exit()).isEqualTo(ExitCode.USAGE);
-        assertThat(unknown.err().strip()).isEqualTo("four-eyes: four-eyes --tools: unknown tool nosuch.tool; expected "
+        assertThat(unknown.err().strip()).isEqualTo("four-eyes: --tools names an unknown tool: nosuch.tool; expected "
                 + "a tool a worker or tool schema set registered, or one with DLQ entries; known: demo.charge, demo.ship "
                 + "(see redrive policy four-eyes --help)");
         assertThat(List.of(empty, emptyAmong)).allSatisfy(run -> {

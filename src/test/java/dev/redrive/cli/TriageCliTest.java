@@ -171,6 +171,10 @@ class TriageCliTest {
 
         assertThat(unknown.exit()).isEqualTo(ExitCode.USAGE);
         assertThat(unknown.err().strip()).isEqualTo("show: no operation 'nope:nothing:0' in namespace " + ns.name());
+        CliRun garbage = run("op", "show", "garbage");
+        assertThat(garbage.exit()).isEqualTo(ExitCode.USAGE);
+        assertThat(garbage.err().strip()).isEqualTo("show: no operation 'garbage' in namespace " + ns.name()
+                + "; an operation id has the form RUN:NODE:LOGICAL_ATTEMPT (dlq list shows them)");
     }
 
     @Test

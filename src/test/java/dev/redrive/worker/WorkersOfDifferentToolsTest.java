@@ -90,7 +90,7 @@ class WorkersOfDifferentToolsTest {
             List<String> codes = ns.database().jdbc().query("SELECT error_class || ' ' || error_code || ': ' || "
                     + "error_message FROM dlq_entries WHERE operation_id LIKE 'run-none:%'", row -> row.getString(1));
             assertThat(codes).hasSize(3).allMatch(line -> line.startsWith("INVALID_INPUT no_worker_for_tool: no worker "
-                    + "serves tool nobody.serves: none announced it in PT2S"));
+                    + "serves tool nobody.serves: none announced it in 2s"));
             QueueHealth health = new QueueHealthReader(ns.database(), ns.redis(), Clock.systemUTC()).read();
             assertThat(health.unservedTools()).containsExactly("nobody.serves");
             assertThat(new HealthThresholds(0, 0, Duration.ZERO).check(health)).extracting(HealthAlert::message)

@@ -85,7 +85,7 @@ public final class PolicyStore {
         }
         String named = known.isEmpty() ? "none yet" : String.join(", ", known.subList(0, Math.min(NAMED, known.size())))
                 + (known.size() > NAMED ? " and " + (known.size() - NAMED) + " more" : "");
-        throw new IllegalArgumentException("four-eyes --tools: unknown tool " + String.join(", ", unknown)
+        throw new IllegalArgumentException("--tools names an unknown tool: " + String.join(", ", unknown)
                 + "; expected a tool a worker or tool schema set registered, or one with DLQ entries; known: " + named);
     }
 }
