@@ -1,5 +1,6 @@
 package dev.redrive.cli;
 
+import dev.redrive.config.ConfigurationException;
 import dev.redrive.config.PasswordFile;
 import dev.redrive.config.RedriveConfig;
 import dev.redrive.config.TlsSettings;
@@ -7,6 +8,8 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParseResult;
 import picocli.CommandLine.Spec;
+
+import java.util.Map;
 
 /**
  * The connection settings every command shares; each defaults to its REDRIVE_* variable. The URLs' help shows the
@@ -16,6 +19,11 @@ import picocli.CommandLine.Spec;
  * after it; an option given after the command wins over the same option given before it.
  */
 public final class ConnectionOptions {
+    /** Each variable and the option that stands in for it. */
+    private static final Map<String, String> OPTIONS = Map.of("REDRIVE_PG_URL", "--pg-url",
+            "REDRIVE_PG_USER", "--pg-user", "REDRIVE_REDIS_URI", "--redis-uri", "REDRIVE_NAMESPACE", "--namespace",
+            "REDRIVE_TLS_CA", "--tls-ca", "REDRIVE_TLS", "--tls");
+
     @Spec(Spec.Target.MIXEE)
     CommandSpec command;
 
@@ -64,10 +72,29 @@ public final class ConnectionOptions {
     private boolean warned;
 
     public RedriveConfig config() {
-        return new RedriveConfig(given("--pg-url", pgUrl), given("--pg-user", pgUser), password(),
-                given("--redis-uri", redisUri), given("--namespace", namespace),
-                TlsSettings.parse(given("--tls", tls), given("--tls-ca", tlsCa)));
+        try {
+            return new RedriveConfig(given("--pg-url", pgUrl), given("--pg-user", pgUser), password(),
+                    given("--redis-uri", redisUri), given("--namespace", namespace),
+                    TlsSettings.parse(given("--tls", tls), given("--tls-ca", tlsCa)));
+        } catch (ConfigurationException e) {
+            throw typedOption(e);
+        }
     }
+
+    /**
+     * The settings' checks name the variable ("REDRIVE_NAMESPACE must match ..."); a value typed as an option is named
+     * as typed, so that the operator looks at the command line, not at the environment.
+     */
+    private ConfigurationException typedOption(ConfigurationException e) {
+        String message = e.getMessage();
+        for (Map.Entry<String, String> setting : OPTIONS.entrySet()) {
+            if (message.startsWith(setting.getKey() + " ") && commandGiving(setting.getValue()) != null) {
+                return new ConfigurationException(setting.getValue() + message.substring(setting.getKey().length()));
+            }
+        }
+        return e;
+    }
+
 
     /**
      * The settings for a benchmark, which fills its namespace with generated work: left at the default namespace, where

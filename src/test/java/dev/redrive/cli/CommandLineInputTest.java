@@ -108,6 +108,17 @@ class CommandLineInputTest {
     }
 
     @Test
+    void aBadConnectionValueTypedAsAnOption_isNamedAsTyped() {
+        Run url = run("dlq", "list", "--pg-url", "x", "-n", ns.name());
+        Run namespace = run("dlq", "list", "-n", "Bad-NS!");
+
+        assertThat(url.exit()).isEqualTo(ExitCode.USAGE);
+        assertThat(url.errLine()).startsWith("list: --pg-url must be a PostgreSQL JDBC URL (jdbc:postgresql://host:port/db)");
+        assertThat(namespace.exit()).isEqualTo(ExitCode.USAGE);
+        assertThat(namespace.errLine()).startsWith("list: --namespace must match [a-z][a-z0-9_]{0,47}");
+    }
+
+    @Test
     void fromAndTo_takeATimeBeforeNow_andALocalDate() {
         Instant now = Instant.now();
         Created recent = fixture.deadLettered("run-input-time", "recent").enteredAt(now.minus(Duration.ofMinutes(10))).create();

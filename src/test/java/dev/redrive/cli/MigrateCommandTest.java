@@ -26,7 +26,7 @@ class MigrateCommandTest {
         int exit = commandLine.execute("migrate", "-n", "public");
 
         assertThat(exit).isEqualTo(ExitCode.USAGE);
-        assertThat(err.toString()).isEqualTo("migrate: REDRIVE_NAMESPACE must not be public: pg_*, information_schema and "
+        assertThat(err.toString()).isEqualTo("migrate: --namespace must not be public: pg_*, information_schema and "
                 + "public are PostgreSQL's system and shared schemas, not Redrive's to fill or drop; expected a name of its "
                 + "own, e.g. redrive (see redrive migrate --help)" + System.lineSeparator());
         assertThat(out.toString()).isEmpty();
