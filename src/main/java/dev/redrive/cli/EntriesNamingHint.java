@@ -31,26 +31,29 @@ final class EntriesNamingHint {
         try {
             result = decision.get();
         } catch (UnknownOperationException e) {
-            String hint = hint(database, target.operationId());
-            if (hint.isEmpty()) {
-                throw e;
-            }
-            throw new IllegalArgumentException(e.getMessage() + hint, e);
+            throw withHint(database, target.operationId(), e, "decide");
         }
         boolean noOwnOpenEntry = !result.recorded() && result.preconditions() != null
                 && !result.preconditions().result(PreconditionId.ENTRY_OPEN).passed();
-        String hint = noOwnOpenEntry ? hint(database, target.operationId()) : "";
+        String hint = noOwnOpenEntry ? hint(database, target.operationId(), "decide") : "";
         return hint.isEmpty() ? result : result.withMessage(result.message() + hint);
     }
 
+    /** An unknown operation's failure, with the open entries that name it when there are any. */
+    static IllegalArgumentException withHint(Database database, String operationId, UnknownOperationException unknown,
+                                             String verb) {
+        String hint = hint(database, operationId, verb);
+        return hint.isEmpty() ? unknown : new IllegalArgumentException(unknown.getMessage() + hint, unknown);
+    }
+
     /** "; open entries that only name it: 12, 14; decide them with --entry ID", or empty when there are none. */
-    private static String hint(Database database, String operationId) {
+    private static String hint(Database database, String operationId, String verb) {
         List<Long> naming = new OperationDetailsLoader(database).openEntriesNaming(operationId);
         if (naming.isEmpty()) {
             return "";
         }
         String ids = naming.stream().limit(SHOWN).map(String::valueOf).collect(Collectors.joining(", "))
                 + (naming.size() > SHOWN ? " and " + (naming.size() - SHOWN) + " more" : "");
-        return "; open entries that only name it: " + ids + "; decide them with --entry ID";
+        return "; open entries that only name it: " + ids + "; " + verb + " them with --entry ID";
     }
 }

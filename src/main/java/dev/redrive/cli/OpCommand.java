@@ -11,6 +11,7 @@ import dev.redrive.triage.detail.EntryDetails;
 import dev.redrive.triage.detail.Lineage;
 import dev.redrive.triage.detail.OperationDetails;
 import dev.redrive.triage.detail.OperationDetailsLoader;
+import dev.redrive.triage.detail.UnknownOperationException;
 import dev.redrive.triage.detail.OperationRecord;
 import dev.redrive.triage.detail.ReconciliationRecord;
 import dev.redrive.triage.detail.RedriveCommandRecord;
@@ -56,7 +57,12 @@ final class OpCommand {
                     showEntry(out, redactor.redact(session.services().entryDetails().require(target.dlqEntryId())),
                             session.services().verifier(session.sideEffectLookup()));
                 } else {
-                    OperationDetails details = redactor.redact(loader.require(target.operationId()));
+                    OperationDetails details;
+                    try {
+                        details = redactor.redact(loader.require(target.operationId()));
+                    } catch (UnknownOperationException e) {
+                        throw EntriesNamingHint.withHint(session.database(), target.operationId(), e, "show");
+                    }
                     showOperation(out, details, session.services().verifier(session.sideEffectLookup()));
                 }
                 out.flush();

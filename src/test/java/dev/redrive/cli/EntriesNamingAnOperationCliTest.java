@@ -121,6 +121,10 @@ class EntriesNamingAnOperationCliTest {
         assertThat(resolve.err().strip()).isEqualTo("resolve: no operation 'naming:ghost:0' in namespace " + ns.name() + "; open "
                 + "entries that only name it: " + ghost + "; decide them with --entry ID");
         assertThat(state(ghost)).isEqualTo("OPEN");
+        CliRun show = run("op", "show", "naming:ghost:0");
+        assertThat(show.exit()).isEqualTo(ExitCode.USAGE);
+        assertThat(show.err().strip()).isEqualTo("show: no operation 'naming:ghost:0' in namespace " + ns.name() + "; open "
+                + "entries that only name it: " + ghost + "; show them with --entry ID");
     }
 
     private static CliRun run(String... args) {
