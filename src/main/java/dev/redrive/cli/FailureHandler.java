@@ -8,6 +8,7 @@ import dev.redrive.config.ServiceUnavailableException;
 import dev.redrive.config.UrlCredentials;
 import dev.redrive.store.Database;
 import dev.redrive.store.StoreException;
+import dev.redrive.store.operation.RunEndedException;
 import dev.redrive.triage.decision.DecisionRefusedException;
 import dev.redrive.triage.decision.durable.BatchRefusedException;
 import dev.redrive.triage.detail.UnknownEntryException;
@@ -126,7 +127,7 @@ final class FailureHandler implements IParameterExceptionHandler, IExecutionExce
             if (cause instanceof ServiceUnavailableException || cause instanceof RedisConnectionException) {
                 return new Failure(ExitCode.UNAVAILABLE, firstLine(cause.getMessage()));
             }
-            if (cause instanceof DecisionRefusedException) {
+            if (cause instanceof DecisionRefusedException || cause instanceof RunEndedException) {
                 return new Failure(ExitCode.BLOCKED, firstLine(cause.getMessage()));
             }
             if (cause instanceof AccessRefusedException || cause instanceof BatchRefusedException) {

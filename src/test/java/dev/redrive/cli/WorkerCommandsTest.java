@@ -76,8 +76,10 @@ class WorkerCommandsTest {
         assertThat(query("SELECT status || '/' || status_reason FROM runs WHERE run_id = 'cli-cancel'"))
                 .isEqualTo("CANCELLED/order withdrawn");
         assertThat(query("SELECT status FROM operations WHERE run_id = 'cli-cancel'")).isEqualTo("CANCELLED");
-        assertThat(second.exit()).isEqualTo(ExitCode.USAGE);
-        assertThat(second.err()).contains("run cli-cancel is CANCELLED");
+        assertThat(second.exit()).as("a run cancelled already is a state that came first, not bad input")
+                .isEqualTo(ExitCode.BLOCKED);
+        assertThat(second.err().strip()).isEqualTo("cancel: run cli-cancel is CANCELLED already: nothing to cancel");
+        assertThat(run("run", "cancel", "cli-nobody-ran").exit()).isEqualTo(ExitCode.USAGE);
     }
 
     @Test

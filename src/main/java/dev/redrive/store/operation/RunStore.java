@@ -38,7 +38,8 @@ public final class RunStore {
      * Cancels a running run and the operations of it that are still waiting.
      *
      * @return how many waiting operations were cancelled with it
-     * @throws IllegalArgumentException when the run is unknown or already ended (the message says which)
+     * @throws IllegalArgumentException when the run is unknown
+     * @throws RunEndedException        when it has ended already
      */
     public int cancel(String runId, String reason, String actor, Instant now) {
         return jdbc.inTransaction(() -> {
@@ -46,7 +47,7 @@ public final class RunStore {
             if (updated == 0) {
                 String status = jdbc.queryOne(RUN_STATUS, row -> row.getString(1), runId)
                         .orElseThrow(() -> new IllegalArgumentException("run " + runId + " is not known"));
-                throw new IllegalArgumentException("run " + runId + " is " + status + ", it cannot be cancelled");
+                throw new RunEndedException(runId, status);
             }
             int operations = jdbc.update(CANCEL_WAITING_OPERATIONS, now, runId,
                     OperationStatus.allowedBefore(OperationStatus.CANCELLED));
