@@ -70,6 +70,7 @@ public final class RedriveCommand implements Runnable {
         FailureHandler failures = new FailureHandler(prompt);
         CommandLine commandLine = new CommandLine(new RedriveCommand());
         commandLine.setCaseInsensitiveEnumValuesAllowed(true);
+        NumberInput.register(commandLine);
         // The namespace `redrive` (the default) is also a command's name; before the command it is still a value.
         commandLine.setAllowSubcommandsAsOptionParameters(true);
         commandLine.setParameterExceptionHandler(failures);

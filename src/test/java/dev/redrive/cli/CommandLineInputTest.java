@@ -119,6 +119,19 @@ class CommandLineInputTest {
     }
 
     @Test
+    void aNumberThatIsNone_saysWhatKindOfNumberWasExpected() {
+        Run limit = run("dlq", "list", "--limit", "abc", "-n", ns.name());
+        Run rate = run("redrive", "--group", "fp", "--reason", "r", "--rate", "fast", "-n", ns.name());
+
+        assertThat(limit.exit()).isEqualTo(ExitCode.USAGE);
+        assertThat(limit.errLine()).isEqualTo("list: Invalid value for option '--limit': expected a whole number, got "
+                + "'abc' (see redrive dlq list --help)");
+        assertThat(rate.exit()).isEqualTo(ExitCode.USAGE);
+        assertThat(rate.errLine()).startsWith("redrive: Invalid value for option '--rate': expected a number such as "
+                + "2 or 0.5, got 'fast'");
+    }
+
+    @Test
     void fromAndTo_takeATimeBeforeNow_andALocalDate() {
         Instant now = Instant.now();
         Created recent = fixture.deadLettered("run-input-time", "recent").enteredAt(now.minus(Duration.ofMinutes(10))).create();
