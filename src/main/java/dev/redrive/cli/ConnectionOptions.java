@@ -89,7 +89,11 @@ public final class ConnectionOptions {
         String message = e.getMessage();
         for (Map.Entry<String, String> setting : OPTIONS.entrySet()) {
             if (message.startsWith(setting.getKey() + " ") && commandGiving(setting.getValue()) != null) {
-                return new ConfigurationException(setting.getValue() + message.substring(setting.getKey().length()));
+                // Some lines name both already: "REDRIVE_TLS (--tls) must be ...".
+                String rest = message.substring(setting.getKey().length());
+                String named = " (" + setting.getValue() + ")";
+                return new ConfigurationException(setting.getValue()
+                        + (rest.startsWith(named) ? rest.substring(named.length()) : rest));
             }
         }
         return e;

@@ -56,6 +56,6 @@ class TlsOptionsCliTest {
         CliRun run = redrive("127.0.0.1", "migrate", "--tls", "strict");
 
         assertThat(run.exit()).isEqualTo(2);
-        assertThat(run.err()).startsWith("migrate: REDRIVE_TLS (--tls) must be one of require, verify-ca, verify-full, got: strict");
+        assertThat(run.err()).startsWith("migrate: --tls must be one of require, verify-ca, verify-full, got: strict");
     }
 }
