@@ -1,12 +1,7 @@
 package dev.redrive.cli;
 
-import dev.redrive.config.FileProblem;
 import picocli.CommandLine.Option;
 
-import java.io.IOException;
-import java.io.PrintWriter;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 
 /**
@@ -23,16 +18,8 @@ final class BatchOutputOptions {
             + "(created or replaced); the terminal keeps the progress line and the summary")
     Path out;
 
-    /** The file's writer, or null without {@code --out}; a file that cannot be written is bad input, in one line. */
-    PrintWriter openItemFile() {
-        if (out == null) {
-            return null;
-        }
-        try {
-            return new PrintWriter(Files.newBufferedWriter(out, StandardCharsets.UTF_8), false);
-        } catch (IOException e) {
-            throw new IllegalArgumentException("--out " + out + " cannot be written: " + FileProblem.writing(e)
-                    + "; expected a file in a folder you may write to", e);
-        }
+    /** The item file, opened but not emptied yet, or null without {@code --out}. */
+    ItemFile openItemFile() {
+        return out == null ? null : ItemFile.open(out);
     }
 }

@@ -98,8 +98,8 @@ final class BatchPrinter {
             line += " (" + batch.error() + ")";
         }
         if (batch.decidedElsewhere() > 0) {
-            line += String.format(Locale.ROOT, "; %,d item(s) counted at the start were decided elsewhere before the "
-                    + "batch reached them", batch.decidedElsewhere());
+            line += String.format(Locale.ROOT, "; %,d item(s) counted at the start were decided elsewhere, or no "
+                    + "longer matched, before the batch reached them", batch.decidedElsewhere());
         }
         return switch (batch.state()) {
             case STOPPED, FAILED, RUNNING -> line + "; go on with: redrive batch resume " + batch.id();

@@ -36,12 +36,12 @@ final class DurableBatchRun {
      * refused before a batch is recorded, rather than leave one that nobody runs.
      */
     int start(TriageSession session, Supplier<DurableBatch> start) {
-        PrintWriter items = output.openItemFile();
+        ItemFile items = output.openItemFile();
         try {
             DurableBatch batch = start.get();
             note().println(BatchPrinter.started(batch));
             note().flush();
-            return run(session, batch.id(), false, items);
+            return run(session, batch.id(), false, items == null ? null : items.begin());
         } finally {
             close(items);
         }
@@ -49,9 +49,9 @@ final class DurableBatchRun {
 
     /** Runs batch {@code id} again, saying where it stands once this process holds it. */
     int resume(TriageSession session, long id) {
-        PrintWriter items = output.openItemFile();
+        ItemFile items = output.openItemFile();
         try {
-            return run(session, id, true, items);
+            return run(session, id, true, items == null ? null : items.begin());
         } finally {
             close(items);
         }
@@ -63,7 +63,7 @@ final class DurableBatchRun {
         }
     }
 
-    private static void close(PrintWriter items) {
+    private static void close(ItemFile items) {
         if (items != null) {
             items.close();
         }
@@ -128,16 +128,14 @@ final class DurableBatchRun {
         if (batch.failed() > 0) {
             return ExitCode.REFUSED;
         }
-        int exit = run.report().map(report -> DecisionPrinter.exitCode(report.items()))
-                .orElse(batch.blocked() > 0 ? ExitCode.BLOCKED : ExitCode.OK);
-        if (exit != ExitCode.OK) {
-            return exit;
-        }
-        if (batch.state() == BatchState.STOPPED) {
+        if (batch.state() != BatchState.DONE) {
+            // Stopped (batch stop, the console's Stop) or let go: what a script must know first is to resume it.
             return ExitCode.STOPPED;
         }
-        // Items someone else decided first are as a single decision's ALREADY_DECIDED: not done by this command.
-        return batch.decidedElsewhere() > 0 ? ExitCode.BLOCKED : ExitCode.OK;
+        int exit = run.report().map(report -> DecisionPrinter.exitCode(report.items()))
+                .orElse(batch.blocked() > 0 ? ExitCode.BLOCKED : ExitCode.OK);
+        // Items someone else took first are as a single decision's ALREADY_DECIDED: not done by this command.
+        return exit == ExitCode.OK && batch.decidedElsewhere() > 0 ? ExitCode.BLOCKED : exit;
     }
 
     /** Where lines beside the result go: stdout, or stderr beside JSON so that the output stays one document. */

@@ -1,6 +1,7 @@
 package dev.redrive.cli;
 
 import dev.redrive.config.ConfigurationException;
+import dev.redrive.config.UrlCredentials;
 import picocli.CommandLine.ITypeConverter;
 import picocli.CommandLine.TypeConversionException;
 
@@ -18,13 +19,14 @@ final class HttpUrl {
         }
         try {
             URI uri = URI.create(text);
-            if ("http".equals(uri.getScheme()) || "https".equals(uri.getScheme())) {
+            // The authority, not the host: a host name with an underscore (a compose service) has no getHost().
+            if (("http".equals(uri.getScheme()) || "https".equals(uri.getScheme())) && uri.getRawAuthority() != null) {
                 return uri;
             }
         } catch (IllegalArgumentException notAUri) {
             // Said below, as every other text that is not an http(s) URL.
         }
-        throw new ConfigurationException(where + " must be an http:// or https:// URL, got " + text);
+        throw new ConfigurationException(where + " must be an http:// or https:// URL, got " + UrlCredentials.mask(text));
     }
 
     /** For an option: picocli's line names the option, this one what was expected. */
@@ -34,7 +36,8 @@ final class HttpUrl {
             try {
                 return parse(value, "the value");
             } catch (ConfigurationException e) {
-                throw new TypeConversionException("expected an http:// or https:// URL, got '" + value + "'");
+                throw new TypeConversionException("expected an http:// or https:// URL, got '" + UrlCredentials.mask(value)
+                        + "'");
             }
         }
     }

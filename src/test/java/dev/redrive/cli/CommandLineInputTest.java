@@ -11,10 +11,13 @@ import dev.redrive.triage.json.TriageJson;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
 
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -129,6 +132,20 @@ class CommandLineInputTest {
         assertThat(rate.exit()).isEqualTo(ExitCode.USAGE);
         assertThat(rate.errLine()).startsWith("redrive: Invalid value for option '--rate': expected a number such as "
                 + "2 or 0.5, got 'fast'");
+    }
+
+    @Test
+    void aRefusedBatch_leavesTheOutFileOfAnEarlierRunAsItWas_andCreatesNone(@TempDir Path dir) throws Exception {
+        Path earlier = Files.writeString(dir.resolve("items.txt"), "the earlier run's lines\n");
+        Path fresh = dir.resolve("fresh.txt");
+
+        Run misspelt = run("redrive", "--group", "no-such-fp", "--reason", "r", "--out", earlier.toString(), "-n", ns.name());
+        Run again = run("redrive", "--group", "no-such-fp", "--reason", "r", "--out", fresh.toString(), "-n", ns.name());
+
+        assertThat(misspelt.exit()).isEqualTo(ExitCode.USAGE);
+        assertThat(again.exit()).isEqualTo(ExitCode.USAGE);
+        assertThat(Files.readString(earlier)).isEqualTo("the earlier run's lines\n");
+        assertThat(fresh).doesNotExist();
     }
 
     @Test

@@ -135,9 +135,9 @@ class TriageCliTest {
         CliRun late = run("reconcile", decided.operationId(), "--not-applied", "--evidence", "changed mind");
 
         assertThat(late.exit()).isEqualTo(ExitCode.BLOCKED);
-        assertThat(late.err().strip()).isEqualTo("reconcile: operation " + decided.operationId() + " is DISCARDED, no "
-                + "longer dead-lettered: its side effect was settled by the decision taken on it (op show "
-                + decided.operationId() + " says who took it)");
+        assertThat(late.err().strip()).isEqualTo("reconcile: operation " + decided.operationId() + " is DISCARDED, not "
+                + "DEAD_LETTERED: a reconciliation settles a dead-lettered operation's side effect only (op show "
+                + decided.operationId() + " says what became of it)");
         assertThat(ns.database().jdbc().queryLong("SELECT count(*) FROM reconciliations WHERE operation_id = ?",
                 decided.operationId())).isZero();
     }

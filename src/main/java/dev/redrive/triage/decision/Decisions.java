@@ -170,9 +170,11 @@ public final class Decisions {
                 case UNKNOWN -> operation.sideEffect();
             };
             if (settled != operation.sideEffect() && operation.status() != OperationStatus.DEAD_LETTERED) {
+                // Decided already (resolved, discarded, redriven) or not failed yet: either way not this operator's to
+                // settle now, and op show says which.
                 throw new DecisionRefusedException(DecisionOutcome.ALREADY_DECIDED, "operation " + operationId + " is "
-                        + operation.status() + ", no longer dead-lettered: its side effect was settled by the decision "
-                        + "taken on it (op show " + operationId + " says who took it)");
+                        + operation.status() + ", not DEAD_LETTERED: a reconciliation settles a dead-lettered "
+                        + "operation's side effect only (op show " + operationId + " says what became of it)");
             }
             long id = store.insertReconciliation(operationId, outcome, source, evidence, result, operator, at);
             if (settled != operation.sideEffect()) {

@@ -6,7 +6,6 @@ import dev.redrive.model.OperationStatus;
 import dev.redrive.model.RunStatus;
 import dev.redrive.model.SideEffectState;
 import dev.redrive.store.Database;
-import dev.redrive.store.audit.AuditAction;
 import dev.redrive.store.Jdbc;
 import dev.redrive.store.deadletter.DeadLetterStore;
 import dev.redrive.store.reconciliation.ReconciliationOutcome;
@@ -44,8 +43,9 @@ public final class OperationDetailsLoader {
             SELECT * FROM audit_log
             WHERE operation_id = ? OR dlq_entry_id IN (SELECT id %s)
             ORDER BY at, id""".formatted(OWN_ENTRIES);
-    private static final String LATEST_DECISION = """
-            SELECT * FROM audit_log WHERE operation_id = ? AND action = ANY (?) ORDER BY at DESC, id DESC LIMIT 1""";
+    private static final String LATEST_DISCARDS = """
+            SELECT DISTINCT ON (operation_id) * FROM audit_log WHERE operation_id = ANY (?) AND action = 'DISCARD'
+             ORDER BY operation_id, at DESC, id DESC""";
     private static final String NEWEST_ENTRY = """
             SELECT * %s
             ORDER BY (decision_state = 'OPEN') DESC, entered_at DESC, id DESC LIMIT 1""".formatted(OWN_ENTRIES);
@@ -102,12 +102,6 @@ public final class OperationDetailsLoader {
                 currentSchemaVersion(operation.tool()).orElse(null),
                 operation.approvalId() == null ? null : approval(operation.approvalId()).orElse(null),
                 lineage(operationId)));
-    }
-
-    /** The audit line of the operation's latest decision (redrive, resolve, discard...), if it had one. */
-    public Optional<AuditEntry> latestDecision(String operationId) {
-        return jdbc.queryOne(LATEST_DECISION, OperationDetailsLoader::audit, operationId,
-                AuditAction.storedDecisions().toArray(String[]::new));
     }
 
     /** Like {@link #load} but fails with a message naming the operation when it is unknown. */
@@ -202,6 +196,16 @@ public final class OperationDetailsLoader {
         Map<String, ReconciliationRecord> latest = new HashMap<>();
         if (!operationIds.isEmpty()) {
             jdbc.query(LATEST_RECONCILIATIONS, row -> latest.put(row.getString("operation_id"), reconciliation(row)),
+                    (Object) operationIds.toArray(String[]::new));
+        }
+        return latest;
+    }
+
+    /** The audit line of each operation's latest discard, for the operations that had one. */
+    public Map<String, AuditEntry> latestDiscards(Collection<String> operationIds) {
+        Map<String, AuditEntry> latest = new HashMap<>();
+        if (!operationIds.isEmpty()) {
+            jdbc.query(LATEST_DISCARDS, row -> latest.put(row.getString("operation_id"), audit(row)),
                     (Object) operationIds.toArray(String[]::new));
         }
         return latest;

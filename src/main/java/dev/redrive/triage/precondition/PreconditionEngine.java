@@ -151,8 +151,8 @@ public final class PreconditionEngine {
                 .filter(found -> found.ofOperation() && operation.operationId().equals(found.operationId())).orElse(null);
         ReconciliationRecord reconciliation = facts.reconciliations.get(operation.operationId());
         // Discarded while it waited for its retry, the operation has no entry: its audit line says who decided it.
-        AuditEntry discarded = entry == null && operation.status() == OperationStatus.DISCARDED
-                ? loader.latestDecision(operation.operationId()).orElse(null) : null;
+        AuditEntry discarded = entry == null && target.dlqEntryId() == null
+                ? facts.retryDiscards.get(operation.operationId()) : null;
         PreconditionResult open = entryOpen(operation, entry, target.seenVersion(), discarded);
         List<PreconditionResult> results;
         String targetVersion;
@@ -177,7 +177,7 @@ public final class PreconditionEngine {
     private record Facts(Map<Long, DlqEntryRecord> entries, Map<String, OperationRecord> operations,
                          Map<String, DlqEntryRecord> ownEntries, Map<String, RunRecord> runs,
                          Map<String, ReconciliationRecord> reconciliations, Map<String, String> currentSchemas,
-                         Map<String, ApprovalRecord> approvals) {
+                         Map<String, ApprovalRecord> approvals, Map<String, AuditEntry> retryDiscards) {
 
         static Facts load(OperationDetailsLoader loader, List<DecisionTarget> named) {
             Map<Long, DlqEntryRecord> entries = loader.entries(named.stream().map(DecisionTarget::dlqEntryId)
@@ -197,11 +197,18 @@ public final class PreconditionEngine {
             }
             Map<String, OperationRecord> operations = loader.operations(operationIds);
             Collection<OperationRecord> found = operations.values();
-            return new Facts(entries, operations, loader.entriesOf(withoutEntry),
+            Map<String, DlqEntryRecord> ownEntries = loader.entriesOf(withoutEntry);
+            // An operation discarded while it waited for its retry never had an entry: who discarded it is in the log.
+            Set<String> discardedWithoutEntry = withoutEntry.stream().filter(id -> !ownEntries.containsKey(id))
+                    .filter(id -> operations.containsKey(id)
+                            && operations.get(id).status() == OperationStatus.DISCARDED)
+                    .collect(Collectors.toSet());
+            return new Facts(entries, operations, ownEntries,
                     loader.runs(distinct(found, OperationRecord::runId)),
                     loader.latestReconciliations(operations.keySet()),
                     loader.currentSchemaVersions(distinct(found, OperationRecord::tool)),
-                    loader.approvals(distinct(found, OperationRecord::approvalId)));
+                    loader.approvals(distinct(found, OperationRecord::approvalId)),
+                    loader.latestDiscards(discardedWithoutEntry));
         }
 
         DlqEntryRecord namedEntry(DecisionTarget target) {

@@ -17,6 +17,7 @@ import java.sql.SQLException;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashSet;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -66,9 +67,18 @@ final class RequestStore {
     private static final String PENDING = COLUMNS + " WHERE " + WAITING + " ORDER BY id";
     private static final String NEWEST = COLUMNS + " ORDER BY id DESC LIMIT ?";
     private static final String BY_ID = COLUMNS + " WHERE id = ?";
-    /** The same decision (kind, items and options) still waiting; the parameters: now, kind, targets, options, now. */
-    private static final String SAME_WAITING = COLUMNS
-            + " WHERE kind = ? AND targets = ?::jsonb AND options = ?::jsonb AND " + WAITING + " ORDER BY id LIMIT 1";
+    /**
+     * The items of a request as a set, in the order {@link #itemsKey} gives them: what the operator asked about,
+     * whatever the order they were named in and the version of the row each one saw.
+     */
+    private static final String ITEMS = """
+            (SELECT coalesce(jsonb_agg(jsonb_build_array(t->>'operation_id', t->>'dlq_entry_id')
+                                       ORDER BY t->>'operation_id' COLLATE "C", t->>'dlq_entry_id' COLLATE "C"),
+                             '[]'::jsonb)
+               FROM jsonb_array_elements(targets) t)""";
+    /** The same decision (kind, items and options) still waiting; the parameters: now, kind, items, options, now. */
+    private static final String SAME_WAITING = COLUMNS + " WHERE kind = ? AND " + ITEMS + " = ?::jsonb"
+            + " AND options = ?::jsonb AND " + WAITING + " ORDER BY id LIMIT 1";
     /** Two operators asking for the same decision at once take turns, so that the second finds the first's request. */
     private static final String SUBMISSIONS_TAKE_TURNS = """
             SELECT pg_advisory_xact_lock(hashtextextended('redrive.decision_requests.' || current_schema(), 0))""";
@@ -117,8 +127,22 @@ final class RequestStore {
     Optional<DecisionRequest> sameWaiting(RequestKind kind, List<DecisionTarget> targets, RequestOptions options,
                                           Instant now) {
         jdbc.queryOne(SUBMISSIONS_TAKE_TURNS, row -> true);
-        return jdbc.queryOne(SAME_WAITING, RequestStore::map, now, kind, targetsJson(targets).toString(),
-                optionsJson(options), now);
+        return jdbc.queryOne(SAME_WAITING, RequestStore::map, now, kind, itemsKey(targets), optionsJson(options), now);
+    }
+
+    /**
+     * [[operation id, entry id as text], ...], sorted as {@link #ITEMS} sorts them (C collation, nulls last), which is
+     * the order of {@link String#compareTo} for ids of ASCII characters.
+     */
+    private static String itemsKey(List<DecisionTarget> targets) {
+        Comparator<String> text = Comparator.nullsLast(Comparator.naturalOrder());
+        ArrayNode items = TriageJson.mapper().createArrayNode();
+        targets.stream().map(target -> new String[]{target.operationId(),
+                        target.dlqEntryId() == null ? null : target.dlqEntryId().toString()})
+                .sorted(Comparator.<String[], String>comparing(item -> item[0], text)
+                        .thenComparing(item -> item[1], text))
+                .forEach(item -> items.addArray().add(item[0]).add(item[1]));
+        return items.toString();
     }
 
     private static String optionsJson(RequestOptions options) {

@@ -20,6 +20,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
@@ -291,5 +292,38 @@ class FourEyesTest {
         assertThat(rules.covers(RequestKind.DISCARD, 10, Set.of("other.tool"))).isEmpty();
         assertThat(FourEyesPolicy.of(true, null, false, List.of("demo.charge"), null)
                 .covers(RequestKind.CORRECT, 1, Set.of("demo.charge"))).isEmpty();
+    }
+
+    @Test
+    void twoOperatorsAskingForTheSameDecisionAtOnce_leaveOneRequest_whateverTheOrderTheyNamedItsItems() throws Exception {
+        policy(FourEyesPolicy.of(true, null, false, List.of("demo.charge"), null));
+        ExecutorService pool = Executors.newFixedThreadPool(2);
+        try {
+            for (int round = 0; round < 8; round++) {
+                Created first = deadLettered("run-same-" + round);
+                Created second = deadLettered("run-same-" + round);
+                List<DecisionTarget> named = List.of(DecisionTarget.operation(first.operationId()),
+                        DecisionTarget.operation(second.operationId()));
+                List<DecisionTarget> reversed = List.of(named.get(1), named.get(0));
+                CountDownLatch go = new CountDownLatch(1);
+                List<Future<Submission>> asked = new ArrayList<>();
+                for (var login : List.of(Map.entry(alice, named), Map.entry(carol, reversed))) {
+                    DecisionRequests requests = as(login.getKey());
+                    asked.add(pool.submit(() -> {
+                        go.await();
+                        return requests.submitIfCovered(RequestKind.DISCARD, login.getValue(), null,
+                                RequestOptions.NONE, login.getKey().login(), "duplicates").orElseThrow();
+                    }));
+                }
+                go.countDown();
+
+                long id = asked.get(0).get().request().id();
+                assertThat(asked.get(1).get().request().id()).as("round " + round).isEqualTo(id);
+                assertThat(logins.admin().queryLong("SELECT count(*) FROM decision_requests WHERE id >= ?", id))
+                        .isEqualTo(1);
+            }
+        } finally {
+            pool.shutdownNow();
+        }
     }
 }

@@ -1,5 +1,6 @@
 package dev.redrive.triage.decision.durable;
 
+import com.fasterxml.jackson.annotation.JsonProperty;
 import dev.redrive.triage.decision.DecisionKind;
 
 import java.time.Duration;
@@ -64,9 +65,11 @@ public record DurableBatch(
     }
 
     /**
-     * Of a DONE batch, the items counted at its start that it never reached open: decided elsewhere (another batch,
-     * another operator) before its walk came to them. Items left out for want of an operation are not among them.
+     * Of a DONE batch, the items counted at its start that its walk did not find: decided elsewhere (another batch,
+     * another operator) before it came to them, or changed so that they no longer match its selection (a reconciled
+     * side effect under a side-effect filter). Items left out for want of an operation are not among them.
      */
+    @JsonProperty
     public long decidedElsewhere() {
         return state == BatchState.DONE ? Math.max(0, total - done - leftOut) : 0;
     }
