@@ -99,7 +99,6 @@ public final class ConnectionOptions {
         return e;
     }
 
-
     /**
      * The settings for a benchmark, which fills its namespace with generated work: left at the default namespace, where
      * an operator's work may be, it runs in {@code throwAway} instead.

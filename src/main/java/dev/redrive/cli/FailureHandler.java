@@ -14,12 +14,12 @@ import dev.redrive.triage.decision.durable.BatchRefusedException;
 import dev.redrive.triage.detail.UnknownEntryException;
 import dev.redrive.triage.detail.UnknownOperationException;
 import io.lettuce.core.RedisConnectionException;
-import picocli.CommandLine;
 import picocli.CommandLine.IExecutionExceptionHandler;
 import picocli.CommandLine.IParameterExceptionHandler;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.ParseResult;
 import picocli.CommandLine.UnmatchedArgumentException;
+import picocli.CommandLine;
 
 import java.io.PrintWriter;
 import java.sql.SQLException;
@@ -29,8 +29,8 @@ import java.util.Optional;
 
 /**
  * Turns every failure an operator can act on into one line on stderr and the exit code of README's table: bad input
- * (2), a decision someone else's came before (3), an unreachable server (4), a refusal by the database (5). The class of the failure decides, or its SQLState,
- * never its message. Anything else is unexpected: its stack trace is printed and the exit code is 1. Bad input ends
+ * (2), a state that came first, as someone else's decision (3), an unreachable server (4), a refusal by the database
+ * (5). The class of the failure decides, or its SQLState, never its message. Anything else is unexpected: its stack trace is printed and the exit code is 1. Bad input ends
  * with where to read the expected form, whether picocli or a command's own checks found it.
  */
 final class FailureHandler implements IParameterExceptionHandler, IExecutionExceptionHandler {

@@ -75,7 +75,8 @@ record ToolsFile(List<Entry> tools, Retry retry) {
             }
             where = file + ": tool " + entry.name();
             HttpTool.Builder tool = HttpTool.builder(entry.name(),
-                    entry.schemaVersion() == null ? "1" : entry.schemaVersion(), HttpUrl.parse(entry.url(), where + ": url"));
+                    entry.schemaVersion() == null ? "1" : entry.schemaVersion(),
+                    HttpUrl.parse(entry.url(), where + ": url"));
             if (entry.lookup() != null) {
                 tool.lookupEndpoint(HttpUrl.parse(entry.lookup(), where + ": lookup"));
             }

@@ -11,9 +11,9 @@ import dev.redrive.triage.decision.batch.Sleeper;
 import dev.redrive.triage.decision.durable.BatchSelection;
 import dev.redrive.triage.decision.durable.DurableBatch;
 import dev.redrive.triage.decision.durable.DurableBatches;
+import dev.redrive.triage.json.TriageJson;
 import dev.redrive.triage.query.DlqFilter;
 import dev.redrive.triage.query.JdbcDlqQueries;
-import dev.redrive.triage.json.TriageJson;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -153,7 +153,9 @@ class BatchCliTest {
 
         assertThat(second.exit()).isEqualTo(ExitCode.BLOCKED);
         assertThat(second.out()).contains("batch " + late.id() + " DONE: 0/4 (100%) taken: 0 decided, 0 blocked, 0 failed; "
-                + "4 item(s) counted at the start were decided elsewhere before the batch reached them");
+                + "4 item(s) counted at the start were decided elsewhere, or no longer matched, before the batch reached them");
+        CliRun shown = CliRun.in(ns, "batch", "show", Long.toString(late.id()), "--json");
+        assertThat(TriageJson.parse(shown.out()).findPath("decided_elsewhere").asLong()).as(shown.out()).isEqualTo(4);
         assertThat(ns.database().jdbc().queryLong("SELECT count(*) FROM redrive_commands WHERE operator = 'bob'"))
                 .isZero();
     }

@@ -77,7 +77,7 @@ class CommandLineInputTest {
 
     @Test
     void aLookupThatIsNoHttpUrl_printsOneLineNamingTheOption_andExitsTwo() {
-        for (String notAUrl : List.of("notaurl", "ftp://psp.example/effects/", "http://bad host/")) {
+        for (String notAUrl : List.of("notaurl", "ftp://psp.example/effects/", "http://bad host/", "http:psp/effects")) {
             Run bad = run("reconcile", "run:node:0", "--lookup", notAUrl, "-n", ns.name());
 
             assertThat(bad.exit()).isEqualTo(ExitCode.USAGE);
@@ -132,6 +132,10 @@ class CommandLineInputTest {
         assertThat(rate.exit()).isEqualTo(ExitCode.USAGE);
         assertThat(rate.errLine()).startsWith("redrive: Invalid value for option '--rate': expected a number such as "
                 + "2 or 0.5, got 'fast'");
+        for (String notANumber : List.of("NaN", "Infinity", "0x1p3", "2d")) {
+            assertThat(run("redrive", "--group", "fp", "--reason", "r", "--rate", notANumber, "-n", ns.name()).errLine())
+                    .contains("expected a number such as 2 or 0.5, got '" + notANumber + "'");
+        }
     }
 
     @Test

@@ -124,7 +124,7 @@ public final class DecisionRequests {
         });
         DecisionRequest request = recorded.request();
         // Asked again: the request recorded first stands, once; a script that repeats itself is answered the same way.
-        String waits = recorded.now() ? " waits for a second operator's approval (" + coveredBy.get() + "): "
+        String waits = recorded.created() ? " waits for a second operator's approval (" + coveredBy.get() + "): "
                 : " already waits for a second operator's approval of this decision (asked by " + request.requestedBy()
                 + " at " + request.requestedAt() + "): ";
         return Optional.of(new Submission(request, DecisionOutcome.DONE, "request " + request.id() + waits
@@ -132,7 +132,7 @@ public final class DecisionRequests {
     }
 
     /** A request and whether this submission recorded it (false: the same decision was waiting already). */
-    private record Recorded(DecisionRequest request, boolean now) {
+    private record Recorded(DecisionRequest request, boolean created) {
     }
 
     /** The requests waiting for approval, oldest first (expired ones are not among them). */

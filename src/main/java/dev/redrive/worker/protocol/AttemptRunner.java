@@ -61,7 +61,8 @@ final class AttemptRunner {
             // The processor hands a dispatch of an unserved tool on while any worker served the tool within the grace.
             return new AttemptEnd.Finished(job, deadLetter(job, new AttemptError(FailureClass.INVALID_INPUT,
                     DeadLetterCodes.NO_WORKER_FOR_TOOL, "no worker serves tool " + job.envelope().tool()
-                    + ": none announced it in " + TypedDuration.text(unservedToolGrace) + "; a worker that registers it runs a redrive"),
+                    + ": none announced it in " + TypedDuration.text(unservedToolGrace)
+                    + "; a worker that registers it runs a redrive"),
                     SideEffectState.NONE, job.lease().priorCall(), null, null));
         }
         Span span = spans.startAttempt(job.operationId(), job.lease().attempt(), job.tool().name(),

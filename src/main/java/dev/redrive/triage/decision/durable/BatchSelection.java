@@ -24,7 +24,6 @@ public record BatchSelection(List<String> operationIds, DlqFilter filter) {
     /** How many entry ids a line names before it says "…". */
     static final int NAMED_ENTRIES = 10;
 
-
     public BatchSelection {
         if ((operationIds == null) == (filter == null)) {
             throw new IllegalArgumentException("a batch takes either operation ids or a DLQ filter");
@@ -75,15 +74,15 @@ public record BatchSelection(List<String> operationIds, DlqFilter filter) {
                         + "; redrive dlq list with the same filters shows what they match";
     }
 
-    /**
-     * The line refusing a batch whose open entries all lack an operation of their own: a batch leaves those out, so it
-     * would take nothing.
-     */
     /** As {@link #onlyEntriesWithoutOperation(DecisionKind, long, List)}, from every such entry's id. */
     public String onlyEntriesWithoutOperation(DecisionKind kind, List<Long> ids) {
         return onlyEntriesWithoutOperation(kind, ids.size(), ids.subList(0, Math.min(NAMED_ENTRIES, ids.size())));
     }
 
+    /**
+     * The line refusing a batch whose open entries all lack an operation of their own: a batch leaves those out, so it
+     * would take nothing.
+     */
     public String onlyEntriesWithoutOperation(DecisionKind kind, long entries, List<Long> firstIds) {
         String ids = firstIds.stream().map(String::valueOf).collect(Collectors.joining(", "))
                 + (entries > firstIds.size() ? ", …" : "");

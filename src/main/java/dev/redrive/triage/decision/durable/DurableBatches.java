@@ -254,8 +254,6 @@ public final class DurableBatches {
         }
     }
 
-    /** How many of the entries a refusal names by id. */
-
     /** How often a running batch asks its row whether it was stopped from another process. */
     private static final Duration STOP_POLL = Duration.ofSeconds(1);
 
