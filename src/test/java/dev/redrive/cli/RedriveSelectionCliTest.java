@@ -53,12 +53,16 @@ class RedriveSelectionCliTest {
 
     @Test
     void aRateThatIsNoNumberOfItemsPerSecond_isOneLine_andNothingIsDecided() {
-        for (String rate : new String[]{"NaN", "Infinity", "-Infinity", "-1"}) {
+        for (String rate : new String[]{"NaN", "Infinity", "-Infinity"}) {
             CliRun run = CliRun.in(ns, "redrive", "--run", "run-sel", "--reason", "x", "--rate", rate);
             assertThat(run.exit()).as(rate).isEqualTo(ExitCode.USAGE);
-            assertThat(run.err()).as(rate).startsWith("redrive: the rate must be a number of items per second, 0 "
-                    + "(unlimited) or more, got ").hasLineCount(1);
+            assertThat(run.err()).as(rate).startsWith("redrive: Invalid value for option '--rate': expected a number "
+                    + "such as 2 or 0.5, got '" + rate + "'").hasLineCount(1);
         }
+        CliRun negative = CliRun.in(ns, "redrive", "--run", "run-sel", "--reason", "x", "--rate", "-1");
+        assertThat(negative.exit()).isEqualTo(ExitCode.USAGE);
+        assertThat(negative.err()).startsWith("redrive: the rate must be a number of items per second, 0 (unlimited) or "
+                + "more, got ").hasLineCount(1);
         assertThat(commands()).isZero();
     }
 

@@ -203,12 +203,7 @@ public final class OperationDetailsLoader {
 
     /** The audit line of each operation's latest discard, for the operations that had one. */
     public Map<String, AuditEntry> latestDiscards(Collection<String> operationIds) {
-        Map<String, AuditEntry> latest = new HashMap<>();
-        if (!operationIds.isEmpty()) {
-            jdbc.query(LATEST_DISCARDS, row -> latest.put(row.getString("operation_id"), audit(row)),
-                    (Object) operationIds.toArray(String[]::new));
-        }
-        return latest;
+        return byKey(LATEST_DISCARDS, OperationDetailsLoader::audit, AuditEntry::operationId, operationIds);
     }
 
     /** {@link #currentSchemaVersion} for many tools: tool to its current version, for the tools that have one. */
