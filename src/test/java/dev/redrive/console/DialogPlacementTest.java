@@ -9,6 +9,7 @@ import dev.redrive.triage.query.FingerprintGroup;
 import javafx.geometry.Rectangle2D;
 import javafx.geometry.Side;
 import javafx.scene.Node;
+import javafx.scene.control.Labeled;
 import javafx.scene.control.MenuItem;
 import javafx.scene.control.TableView;
 import javafx.scene.input.KeyCode;
@@ -24,6 +25,7 @@ import org.testfx.framework.junit5.ApplicationExtension;
 import org.testfx.framework.junit5.Start;
 
 import java.time.Clock;
+import java.util.List;
 
 import static dev.redrive.console.ScreensFixture.WAIT;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -115,6 +117,10 @@ class DialogPlacementTest {
         await().atMost(WAIT).until(() -> robot.lookup("#decisionDialogReason").tryQuery().isPresent());
         Window dialog = robot.lookup("#decisionDialogReason").query().getScene().getWindow();
         assertCentredOnTheConsole(dialog);
+        assertThat(robot.from(dialog.getScene().getRoot()).lookup(".label").queryAllAs(Labeled.class))
+                .filteredOn(label -> List.of("Reason", "Operator").contains(label.getText()))
+                .as("the field labels, shown whole").hasSize(2)
+                .allSatisfy(label -> assertThat(label.getWidth()).isGreaterThanOrEqualTo(label.prefWidth(-1) - 0.5));
         await().atMost(WAIT).until(() -> focused(dialog, "decisionDialogReason"));
         robot.write("a stray key").type(KeyCode.TAB).type(KeyCode.ENTER);
         robot.interact(() -> { });

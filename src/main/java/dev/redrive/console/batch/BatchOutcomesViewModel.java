@@ -85,7 +85,7 @@ public final class BatchOutcomesViewModel {
     }
 
     /**
-     * One item's outcome in words: "redriven as attempt 2, then failed again: new DLQ entry 812", "blocked by: run is
+     * One item's outcome in words: "redriven as attempt 2, then failed again: new DLQ entry 812", "blocked by: run not
      * active".
      */
     public static String describe(BatchOutcomes.Item item) {
@@ -106,12 +106,12 @@ public final class BatchOutcomesViewModel {
     }
 
     /**
-     * A batch item keeps its failed checks by key ("run_active"); an operator reads the check's title. A key this
-     * version does not know (a check a later version added) shows as it is.
+     * A batch item keeps its failed checks by key ("run_active"); an operator reads what failed ("run not active"). A
+     * key this version does not know (a check a later version added) shows as it is.
      */
     private static String checkTitle(String key) {
         return Arrays.stream(PreconditionId.values()).filter(id -> id.key().equals(key)).findFirst()
-                .map(PreconditionId::title).orElse(key);
+                .map(PreconditionId::failedTitle).orElse(key);
     }
 
     public ObservableList<BatchOutcomes.Item> items() {

@@ -120,6 +120,11 @@ public final class BatchesView extends FxmlView<BatchesViewModel> {
         outcomesTable.setItems(outcomes.items());
         outcomeSummary.textProperty().bind(outcomes.summaryProperty());
         model.selectedProperty().addListener((obs, was, now) -> outcomes.show(now));
+        // With no batch chosen the list is empty for that reason, not because nothing was taken.
+        Label noItems = new Label();
+        noItems.textProperty().bind(Bindings.when(model.selectedProperty().isNull())
+                .then("Choose a batch above to see what became of its items.").otherwise("No item taken yet."));
+        outcomesTable.setPlaceholder(noItems);
     }
 
     /**

@@ -17,7 +17,10 @@ import javafx.scene.control.Dialog;
 import javafx.scene.control.Label;
 import javafx.scene.control.TextArea;
 import javafx.scene.control.TextField;
+import javafx.scene.layout.ColumnConstraints;
 import javafx.scene.layout.GridPane;
+import javafx.scene.layout.Priority;
+import javafx.scene.layout.Region;
 import javafx.stage.Window;
 
 import java.util.List;
@@ -83,6 +86,12 @@ public final class DecisionDialogs {
         GridPane grid = new GridPane();
         grid.setHgap(10);
         grid.setVgap(8);
+        // Without constraints the wide text area squeezes the labels down to "…".
+        ColumnConstraints labels = new ColumnConstraints();
+        labels.setMinWidth(Region.USE_PREF_SIZE);
+        ColumnConstraints fields = new ColumnConstraints();
+        fields.setHgrow(Priority.ALWAYS);
+        grid.getColumnConstraints().addAll(labels, fields);
         grid.addRow(0, new Label("Reason"), reason);
         grid.addRow(1, new Label("Operator"), who);
         ResultInput result = new ResultInput();

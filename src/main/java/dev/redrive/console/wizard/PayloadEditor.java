@@ -1,9 +1,9 @@
 package dev.redrive.console.wizard;
 
-import com.fasterxml.jackson.core.JsonLocation;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.redrive.envelope.EnvelopeCodec;
+import dev.redrive.secret.JsonErrors;
 import dev.redrive.triage.redaction.Redactor;
 import dev.redrive.triage.correction.CorrectedPayload;
 import dev.redrive.triage.correction.CorrectedPayload.RefusedPayloadException;
@@ -66,10 +66,9 @@ public final class PayloadEditor {
             TriageJson.mapper().readTree(typed);
             return null;
         } catch (JsonProcessingException e) {
-            JsonLocation at = e.getLocation();
-            return "the corrected payload is not JSON" + (at == null ? "" : " at line " + at.getLineNr() + ", column "
-                    + at.getColumnNr()) + ": " + e.getOriginalMessage().lines().findFirst().orElse("")
-                    + " (expected: one JSON object of at most " + EnvelopeCodec.DEFAULT_MAX_PAYLOAD_BYTES + " bytes)";
+            // The parser's own words quote its internals ("[Source: REDACTED ...]"): say the kind of fault and where.
+            return "the corrected payload is not JSON: " + JsonErrors.describe(e) + " (expected: one JSON object of at "
+                    + "most " + EnvelopeCodec.DEFAULT_MAX_PAYLOAD_BYTES + " bytes)";
         }
     }
 

@@ -53,6 +53,10 @@ final class WizardSteps {
                 owner.invalidProperty().unbind();
                 owner.invalidProperty().bind(canContinue.get().not());
                 keepWindowSize(this);
+                // The dialog would give the focus to its first button, Cancel, and Enter on a focused button presses
+                // it: the page itself takes the focus, so that Enter presses the default button, Next. (The decision
+                // step then moves it to the reason.)
+                Platform.runLater(content::requestFocus);
                 onEnter.accept(this);
             }
         };

@@ -193,7 +193,7 @@ final class AttemptRunner {
         AttemptError error = new AttemptError(failureClass, DeadLetterCodes.DELIVERY_LIMIT, "processed " + failedDeliveries
                 + " times (limit " + deliveryLimit + ") without the handler settling it");
         return deadLetterWithHistory(job, error, mayHaveActed ? SideEffectState.POSSIBLE : SideEffectState.NONE,
-                mayHaveActed ? LastCall.IN_DOUBT : job.lease().priorCall(), null, deliveryHistory);
+                mayHaveActed ? LastCall.IN_DOUBT : job.lease().priorCall(), null, deliveryHistory, fingerprint(job, error));
     }
 
     /**
@@ -212,14 +212,19 @@ final class AttemptRunner {
                                      ReconciliationFinding reconciliation, String why) {
         AttemptError explained = why == null ? error
                 : new AttemptError(error.failureClass(), error.code(), error.message() + " (" + why + ")");
+        // The group is the tool's failure: why the worker gave up ("attempt 4 was the last of 4", or, after a
+        // redrive, "attempt 5 is past the 4") would put the same failure, failing again, in a group of its own.
         return deadLetterWithHistory(job, explained, sideEffect, lastCall, reconciliation,
-                history.read(job.delivery().entryId()));
+                history.read(job.delivery().entryId()), fingerprint(job, error));
+    }
+
+    private static String fingerprint(Job job, AttemptError error) {
+        return ErrorFingerprint.of(job.envelope().tool(), error.failureClass(), error.code(), error.message());
     }
 
     private AttemptCommit deadLetterWithHistory(Job job, AttemptError error, SideEffectState sideEffect,
                                                 LastCall lastCall, ReconciliationFinding reconciliation,
-                                                String deliveryHistory) {
-        String fingerprint = ErrorFingerprint.of(job.envelope().tool(), error.failureClass(), error.code(), error.message());
+                                                String deliveryHistory, String fingerprint) {
         return new AttemptCommit(job.lease(), job.deliveryInfo(), OperationStatus.DEAD_LETTERED, now(), null, error,
                 null, null, sideEffect, lastCall, reconciliation, new AttemptCommit.DeadLetterEvidence(job.delivery().fields(),
                 deliveryHistory, fingerprint, RuntimeVersion.wireValue()));

@@ -115,7 +115,7 @@ class BatchOutcomesViewTest {
                 + ": 3 item(s): 1 blocked (run_active 1), 2 still running; following the 2 still running"));
         // The rows are drawn a moment after the items arrive.
         await().atMost(WAIT).untilAsserted(() -> {
-            assertThat(text(robot, "o-cancelled:charge:0")).isEqualTo("blocked by: run is active");
+            assertThat(text(robot, "o-cancelled:charge:0")).isEqualTo("blocked by: run not active");
             assertThat(text(robot, "o-ok:charge:0")).startsWith("redriven, still running (attempt 2, ");
         });
 

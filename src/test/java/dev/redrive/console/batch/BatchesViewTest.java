@@ -13,6 +13,7 @@ import dev.redrive.triage.decision.durable.DurableBatches;
 import dev.redrive.triage.redaction.Redactor;
 import javafx.application.Platform;
 import javafx.scene.control.Button;
+import javafx.scene.control.Label;
 import javafx.scene.control.TableRow;
 import javafx.scene.control.TableView;
 import javafx.scene.layout.StackPane;
@@ -137,6 +138,10 @@ class BatchesViewTest {
         showBadge(robot, model(executor));
 
         robot.clickOn("#batchesBadge");
+        await().atMost(WAIT).until(() -> robot.lookup("#batchOutcomes").tryQuery().isPresent());
+        assertThat(((Label) robot.lookup("#batchOutcomes").queryTableView().getPlaceholder()).getText())
+                .as("the items' list before a batch is chosen")
+                .isEqualTo("Choose a batch above to see what became of its items.");
         selectBatch(robot, id);
         assertThat(cell(robot, id, BatchRow::state)).isEqualTo("RUNNING, abandoned: resumable");
         robot.clickOn("#resumeBatch");

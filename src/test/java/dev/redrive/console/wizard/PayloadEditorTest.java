@@ -33,8 +33,12 @@ class PayloadEditorTest {
         editor.textProperty().set("{\n  \"amount\": 1,\n}");
 
         assertThat(editor.isValid()).isFalse();
-        assertThat(editor.problemProperty().get()).startsWith("the corrected payload is not JSON at line 3, column 1: ")
+        assertThat(editor.problemProperty().get()).startsWith("the corrected payload is not JSON: ")
+                .contains(" at line 3, column 1").doesNotContain("Source", "REDACTED")
                 .endsWith("(expected: one JSON object of at most 262144 bytes)");
+        editor.textProperty().set("{\"amount\": 12");
+        assertThat(editor.problemProperty().get()).isEqualTo("the corrected payload is not JSON: the text ends inside a "
+                + "JSON value at line 1, column 14 (expected: one JSON object of at most 262144 bytes)");
         assertThat(editor.changesProperty().get()).isEmpty();
     }
 

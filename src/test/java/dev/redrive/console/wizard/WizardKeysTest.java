@@ -3,6 +3,7 @@ package dev.redrive.console.wizard;
 import dev.redrive.identity.OperationId;
 import dev.redrive.testing.TestNamespace;
 import javafx.scene.Node;
+import javafx.scene.control.Button;
 import javafx.scene.control.ButtonBar;
 import javafx.scene.control.TextArea;
 import javafx.scene.input.KeyCode;
@@ -92,5 +93,21 @@ class WizardKeysTest {
         await().atMost(WAIT).until(() -> !button(robot, ButtonBar.ButtonData.FINISH).isDisabled());
         robot.type(KeyCode.ESCAPE);
         await().atMost(WAIT).until(() -> !wizard.isShowing());
+    }
+
+    @Test
+    void enterOnTheFirstStep_goesOnToTheNext_neverCancels(FxRobot robot) {
+        WizardItem item = deadLettered("keys-first");
+        fixture.open(charging.backend(), List.of(item), "#wizardOperation");
+        await().atMost(WAIT).until(() -> text(robot, "#evidenceBadge").equals("NONE"));
+        Window wizard = robot.lookup("#wizardOperation").query().getScene().getWindow();
+        await().atMost(WAIT).until(() -> wizard.getScene().getFocusOwner() != null);
+        assertThat(wizard.getScene().getFocusOwner()).as("the focus on opening")
+                .matches(owner -> !(owner instanceof Button button) || button.isDefaultButton(), "not on Cancel");
+
+        robot.type(KeyCode.ENTER);
+
+        await().atMost(WAIT).until(() -> robot.lookup("#reconcileMessage").tryQuery().map(Node::isVisible).orElse(false));
+        assertThat(wizard.isShowing()).as("Enter on step 1").isTrue();
     }
 }
