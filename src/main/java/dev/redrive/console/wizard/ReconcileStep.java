@@ -5,6 +5,7 @@ import dev.redrive.model.SideEffectState;
 import dev.redrive.store.reconciliation.ReconciliationOutcome;
 import dev.redrive.triage.decision.ReconciliationResult;
 import dev.redrive.triage.json.TriageJson;
+import dev.redrive.triage.redaction.Redactor;
 import javafx.beans.property.ReadOnlyIntegerProperty;
 import javafx.beans.property.ReadOnlyIntegerWrapper;
 import javafx.beans.property.ReadOnlyStringProperty;
@@ -15,6 +16,9 @@ import java.util.List;
 
 /** Step 2: settles every side effect still POSSIBLE, by asking the tool or by the operator's own finding. */
 final class ReconcileStep {
+    /** How much of a tool's answer the reconciliation column shows. */
+    private static final int EVIDENCE_SHOWN = 240;
+
     private final StepWork work;
     private final ObservableStringValue operator;
     private final ReadOnlyIntegerWrapper unsettled = new ReadOnlyIntegerWrapper();
@@ -33,7 +37,7 @@ final class ReconcileStep {
         work.run("Asking the tool", open, item -> {
             ReconciliationResult answer = work.backend().reconcileWithTool(item.operationId(), who);
             work.executor().onUi(() -> reconciled(item, answer, "tool answered: " + words(answer.outcome())
-                    + (answer.result() == null ? "" : " with " + answer.result())));
+                    + (answer.result() == null ? "" : " with " + answer.result()) + whyUnknown(answer)));
         }, this::countUnsettled);
     }
 
@@ -61,6 +65,18 @@ final class ReconcileStep {
             work.executor().onUi(() -> reconciled(one, answer, "recorded by " + who + ": " + words(outcome) + " · "
                     + evidence + (result == null ? "" : " · result " + TriageJson.compact(result))));
         }, this::countUnsettled);
+    }
+
+    /**
+     * Why the tool could not tell, from what it answered (" · answered 503 {...}"): "the tool does not know" and "its
+     * look-up is down" call for different things. Masked as every evidence text shown, and cut to a line.
+     */
+    private static String whyUnknown(ReconciliationResult answer) {
+        if (answer.outcome() != ReconciliationOutcome.UNKNOWN || answer.evidence() == null) {
+            return "";
+        }
+        String said = Redactor.defaults().redactText(answer.evidence()).strip();
+        return " · " + (said.length() > EVIDENCE_SHOWN ? said.substring(0, EVIDENCE_SHOWN) + "…" : said);
     }
 
     /** "not applied": an operator reads the outcome, not the enum. */

@@ -454,6 +454,9 @@ class ReconciliationWizardViewTest {
 
         assertThat(text(robot, "#reconcileMessage")).isEqualTo(
                 "1 side effect(s) still POSSIBLE: ask the tool or record what you found before going on.");
+        assertThat(model.items().get(0).reconciliationProperty().get())
+                .as("why the tool could not tell: its look-up is down, not 'it does not know'")
+                .startsWith("tool answered: unknown · GET ").contains("answered 503", "lookup_unavailable");
         assertThat(nextDisabled(robot)).isTrue();
         assertThat(robot.lookup("#checkSummary").tryQuery().map(Node::isVisible).orElse(false)).isFalse();
         before.assertIssuedSince(0);
