@@ -36,36 +36,25 @@ final class DurableBatchRun {
      * refused before a batch is recorded, rather than leave one that nobody runs.
      */
     int start(TriageSession session, Supplier<DurableBatch> start) {
-        ItemFile items = output.openItemFile();
-        try {
+        // Without --out there is no file: try-with-resources closes a null resource by skipping it.
+        try (ItemFile items = output.openItemFile()) {
             DurableBatch batch = start.get();
             note().println(BatchPrinter.started(batch));
             note().flush();
             return run(session, batch.id(), false, items == null ? null : items.begin());
-        } finally {
-            close(items);
         }
     }
 
     /** Runs batch {@code id} again, saying where it stands once this process holds it. */
     int resume(TriageSession session, long id) {
-        ItemFile items = output.openItemFile();
-        try {
+        try (ItemFile items = output.openItemFile()) {
             return run(session, id, true, items == null ? null : items.begin());
-        } finally {
-            close(items);
         }
     }
 
     private int run(TriageSession session, long id, boolean resumed, PrintWriter items) {
         try (StopOnShutdown shutdown = StopOnShutdown.install(id, spec.commandLine().getErr(), DurableBatches.LEASE)) {
             return run(session, id, resumed, shutdown, items);
-        }
-    }
-
-    private static void close(ItemFile items) {
-        if (items != null) {
-            items.close();
         }
     }
 
